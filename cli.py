@@ -3,6 +3,9 @@
 Every command prints a clear one-line error and exits non-zero on bad input;
 ``--json`` gives machine-readable output.  Each game has its own group; the
 sections below are kept apart so a game's commands can be read on their own.
+
+ENGINEERS: read CONTRIBUTING.md first (edit only your own game's section here;
+deadline and final-report format are there too).
 """
 
 from __future__ import annotations
