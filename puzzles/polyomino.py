@@ -1,0 +1,450 @@
+"""Polyomino shapes, named piece sets, regions, placements and rendering.
+
+Coordinates are ``(row, col)`` with row 0 at the top, as in ASCII art.  A
+:class:`Shape` is a *fixed* polyomino normalised so its bounding box starts at
+``(0, 0)``; two shapes compare equal when their cells do.  Free shapes (all
+rotations and reflections identified) compare through :meth:`Shape.canonical`.
+
+ASCII art: ``#`` (or any letter/digit) is a cell, ``.``/space is empty; rows
+are separated by newlines or ``/`` (``"##./.##"`` is the S tetromino).
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+Cell = tuple[int, int]
+Transform = Callable[[int, int], Cell]
+
+#: The 8 symmetries of the square, as maps of (row, col); index 0 is the identity.
+SQUARE_SYMMETRIES: tuple[Transform, ...] = (
+    lambda r, c: (r, c),
+    lambda r, c: (c, -r),  # rotate 90° clockwise
+    lambda r, c: (-r, -c),  # rotate 180°
+    lambda r, c: (-c, r),  # rotate 270° clockwise
+    lambda r, c: (r, -c),  # mirror left-right
+    lambda r, c: (-r, c),  # mirror top-bottom
+    lambda r, c: (c, r),  # transpose (main diagonal)
+    lambda r, c: (-c, -r),  # anti-diagonal
+)
+SYMMETRY_NAMES = ("identity", "rot90", "rot180", "rot270", "flip_lr", "flip_tb", "transpose", "antitranspose")
+
+
+def normalize(cells: Iterable[Cell]) -> frozenset[Cell]:
+    """Translate cells so the smallest row and column are 0."""
+    cells = list(cells)
+    if not cells:
+        raise ValueError("a shape needs at least one cell")
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return frozenset((r - top, c - left) for r, c in cells)
+
+
+def parse_ascii(text: str) -> list[Cell]:
+    """Cells of ASCII art: ``#``/letters/digits filled, ``.``/space/``_`` empty, ``/`` or newline ends a row."""
+    rows = text.strip("\n").replace("/", "\n").split("\n")
+    cells = []
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row.rstrip()):
+            if char in ". _-":
+                continue
+            if char == "#" or char.isalnum() or char in "*@":
+                cells.append((r, c))
+            else:
+                raise ValueError(f"unexpected character {char!r} in ASCII art row {r + 1}")
+    return cells
+
+
+def is_connected(cells: Iterable[Cell]) -> bool:
+    """True when the cells form one edge-connected piece."""
+    cells = set(cells)
+    if not cells:
+        return False
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(cells)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A fixed polyomino: a normalised, edge-connected set of cells, with an optional name."""
+
+    cells: frozenset[Cell]
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", normalize(self.cells))
+        if not is_connected(self.cells):
+            raise ValueError(f"not a polyomino (cells are not edge-connected): {sorted(self.cells)}")
+
+    @classmethod
+    def from_ascii(cls, text: str, name: str = "") -> Shape:
+        """A shape from ASCII art such as ``"##./.##"``."""
+        return cls(frozenset(parse_ascii(text)), name)
+
+    @property
+    def area(self) -> int:
+        return len(self.cells)
+
+    @property
+    def height(self) -> int:
+        return 1 + max(r for r, _ in self.cells)
+
+    @property
+    def width(self) -> int:
+        return 1 + max(c for _, c in self.cells)
+
+    @property
+    def bounding_box(self) -> tuple[int, int]:
+        """(height, width) of the smallest enclosing rectangle."""
+        return (self.height, self.width)
+
+    def transformed(self, symmetry: int) -> Shape:
+        """The image under ``SQUARE_SYMMETRIES[symmetry]`` (normalised)."""
+        move = SQUARE_SYMMETRIES[symmetry]
+        return Shape(frozenset(move(r, c) for r, c in self.cells), self.name)
+
+    def rotations(self) -> list[Shape]:
+        """Distinct rotations (no reflections), in the order 0°, 90°, 180°, 270°."""
+        return _distinct(self.transformed(k) for k in range(4))
+
+    def orientations(self, free: bool = True) -> list[Shape]:
+        """Distinct fixed orientations: rotations and reflections when ``free``, else just itself."""
+        if not free:
+            return [self]
+        return _distinct(self.transformed(k) for k in range(8))
+
+    def key(self) -> tuple[Cell, ...]:
+        """Sorted cells: a hashable, ordered fixed-shape key."""
+        return tuple(sorted(self.cells))
+
+    def canonical(self) -> Shape:
+        """The representative of this free shape: equal for any rotation or reflection."""
+        best = min((self.transformed(k) for k in range(8)), key=Shape.key)
+        return Shape(best.cells, self.name)
+
+    def is_same_free_shape(self, other: Shape) -> bool:
+        return self.canonical() == other.canonical()
+
+    def to_ascii(self, filled: str = "#", empty: str = ".") -> str:
+        return "\n".join(
+            "".join(filled if (r, c) in self.cells else empty for c in range(self.width)) for r in range(self.height)
+        )
+
+    def __str__(self) -> str:
+        return self.to_ascii()
+
+    def _repr_svg_(self) -> str:
+        return svg_cells({cell: 0 for cell in self.cells}, self.height, self.width)
+
+
+def _distinct(shapes: Iterable[Shape]) -> list[Shape]:
+    seen: dict[frozenset[Cell], Shape] = {}
+    for shape in shapes:
+        seen.setdefault(shape.cells, shape)
+    return list(seen.values())
+
+
+# --------------------------------------------------------------------------
+# named piece sets
+# --------------------------------------------------------------------------
+
+_ART = {
+    # Blokus names (as in Pentobi's records) for the 21 free polyominoes of size 1..5.
+    "1": "#",
+    "2": "##",
+    "I3": "###",
+    "V3": "#./##",
+    "I4": "####",
+    "O4": "##/##",
+    "T4": "###/.#.",
+    "L4": "###/#..",
+    "Z4": "##./.##",
+    "F": ".##/##./.#.",
+    "I5": "#####",
+    "L5": "####/#...",
+    "N": "##../.###",
+    "P": "##/##/#.",
+    "T5": "###/.#./.#.",
+    "U": "#.#/###",
+    "V5": "#../#../###",
+    "W": "#../##./.##",
+    "X": ".#./###/.#.",
+    "Y": "####/.#..",
+    "Z5": "##./.#./.##",
+}
+
+BLOKUS_NAMES = tuple(_ART)
+PENTOMINO_LETTERS = ("F", "I", "L", "N", "P", "T", "U", "V", "W", "X", "Y", "Z")
+TETROMINO_LETTERS = ("I", "O", "T", "L", "S")
+
+_ALIASES = {
+    "monomino": ("1",),
+    "domino": ("2",),
+    "trominoes": {"I": "I3", "L": "V3"},
+    "tetrominoes": {"I": "I4", "O": "O4", "T": "T4", "L": "L4", "S": "Z4"},
+    "pentominoes": {
+        "F": "F", "I": "I5", "L": "L5", "N": "N", "P": "P", "T": "T5",
+        "U": "U", "V": "V5", "W": "W", "X": "X", "Y": "Y", "Z": "Z5",
+    },
+    "projectl": {
+        "O1": "1", "I2": "2", "I3": "I3", "L3": "V3",
+        "I4": "I4", "O4": "O4", "T4": "T4", "L4": "L4", "S4": "Z4",
+    },
+}
+
+
+def _named(name: str, art_key: str) -> Shape:
+    return Shape.from_ascii(_ART[art_key], name)
+
+
+PIECE_SETS: dict[str, tuple[Shape, ...]] = {
+    "monomino": (_named("1", "1"),),
+    "domino": (_named("2", "2"),),
+    "trominoes": tuple(_named(n, k) for n, k in _ALIASES["trominoes"].items()),
+    "tetrominoes": tuple(_named(n, k) for n, k in _ALIASES["tetrominoes"].items()),
+    "pentominoes": tuple(_named(n, k) for n, k in _ALIASES["pentominoes"].items()),
+    "blokus": tuple(_named(n, n) for n in BLOKUS_NAMES),
+    "projectl": tuple(_named(n, k) for n, k in _ALIASES["projectl"].items()),
+}
+
+
+def piece_set(name: str) -> tuple[Shape, ...]:
+    """A named set: monomino, domino, trominoes, tetrominoes, pentominoes, blokus, projectl."""
+    try:
+        return PIECE_SETS[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown piece set {name!r}; known: {', '.join(PIECE_SETS)}") from None
+
+
+def piece(name: str, family: str = "blokus") -> Shape:
+    """One named piece of a family, e.g. ``piece("X", "pentominoes")`` or ``piece("Z4")``."""
+    for shape in piece_set(family):
+        if shape.name == name:
+            return shape
+    known = ", ".join(s.name for s in piece_set(family))
+    raise ValueError(f"unknown piece {name!r} in {family}; known: {known}")
+
+
+# --------------------------------------------------------------------------
+# regions
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Region:
+    """A set of board cells to fill: a rectangle, or ASCII art with holes."""
+
+    cells: frozenset[Cell]
+    height: int
+    width: int
+
+    @classmethod
+    def rectangle(cls, width: int, height: int) -> Region:
+        if width < 1 or height < 1:
+            raise ValueError(f"a rectangle needs positive sides, got {width}x{height}")
+        return cls(frozenset((r, c) for r in range(height) for c in range(width)), height, width)
+
+    @classmethod
+    def from_ascii(cls, text: str) -> Region:
+        cells = parse_ascii(text)
+        if not cells:
+            raise ValueError("the region has no cells")
+        norm = normalize(cells)
+        return cls(norm, 1 + max(r for r, _ in norm), 1 + max(c for _, c in norm))
+
+    @classmethod
+    def parse(cls, spec: str) -> Region:
+        """``WxH`` (e.g. ``6x10``: 6 columns, 10 rows) or ASCII art."""
+        text = spec.strip()
+        parts = text.lower().split("x")
+        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+            return cls.rectangle(int(parts[0]), int(parts[1]))
+        if any(ch.isdigit() for ch in text) and "\n" not in text and "/" not in text:
+            raise ValueError(f"malformed region {spec!r}: use WxH (e.g. 6x10) or ASCII art")
+        return cls.from_ascii(text)
+
+    def without(self, cells: Iterable[Cell]) -> Region:
+        """The region with some cells removed (holes)."""
+        return Region(self.cells - set(cells), self.height, self.width)
+
+    @property
+    def area(self) -> int:
+        return len(self.cells)
+
+    @cached_property
+    def ordered_cells(self) -> tuple[Cell, ...]:
+        """Cells in search order: along the shorter side first, so the filling frontier stays short."""
+        if self.height <= self.width:
+            return tuple(sorted(self.cells, key=lambda rc: (rc[1], rc[0])))
+        return tuple(sorted(self.cells))
+
+    def symmetries(self) -> list[int]:
+        """Indices into :data:`SQUARE_SYMMETRIES` of the symmetries that map the region onto itself."""
+        result = []
+        for k, move in enumerate(SQUARE_SYMMETRIES):
+            if normalize(move(r, c) for r, c in self.cells) == self.cells:
+                result.append(k)
+        return result
+
+    def cell_permutation(self, symmetry: int) -> dict[Cell, Cell]:
+        """Where each cell goes under a symmetry of the region."""
+        move = SQUARE_SYMMETRIES[symmetry]
+        images = {cell: move(*cell) for cell in self.cells}
+        top = min(r for r, _ in images.values())
+        left = min(c for _, c in images.values())
+        return {cell: (r - top, c - left) for cell, (r, c) in images.items()}
+
+    def placements(self, shape: Shape, free: bool = True) -> list[tuple[Cell, ...]]:
+        """Every way to put ``shape`` inside the region, as sorted cell tuples (deterministic order)."""
+        result = []
+        for orient in shape.orientations(free):
+            for top in range(self.height - orient.height + 1):
+                for left in range(self.width - orient.width + 1):
+                    cells = tuple(sorted((r + top, c + left) for r, c in orient.cells))
+                    if all(cell in self.cells for cell in cells):
+                        result.append(cells)
+        return result
+
+    def to_ascii(self) -> str:
+        return "\n".join(
+            "".join("#" if (r, c) in self.cells else "." for c in range(self.width)) for r in range(self.height)
+        )
+
+    def _repr_svg_(self) -> str:
+        return svg_cells({cell: -1 for cell in self.cells}, self.height, self.width)
+
+
+# --------------------------------------------------------------------------
+# tilings (solutions) and rendering
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One piece placed on the board: its name (label) and its cells."""
+
+    name: str
+    cells: tuple[Cell, ...]
+    color: int = -1
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """A filled region: the pieces placed, drawable as text or SVG."""
+
+    region: Region
+    pieces: tuple[Placed, ...]
+
+    def grid(self) -> dict[Cell, int]:
+        """Cell → index of the piece covering it."""
+        return {cell: i for i, placed in enumerate(self.pieces) for cell in placed.cells}
+
+    def verify(self, shapes: Sequence[Shape] | None = None, free: bool = True) -> None:
+        """Check cell by cell: each region cell covered once, nothing outside, shapes as named.
+
+        ``shapes`` (optional) is the multiset of shapes that must be used, matched by
+        name; raises ``ValueError`` with the first problem found.
+        """
+        seen: dict[Cell, str] = {}
+        for placed in self.pieces:
+            for cell in placed.cells:
+                if cell not in self.region.cells:
+                    raise ValueError(f"piece {placed.name} covers {cell}, outside the region")
+                if cell in seen:
+                    raise ValueError(f"cell {cell} covered by both {seen[cell]} and {placed.name}")
+                seen[cell] = placed.name
+        if len(seen) != self.region.area:
+            missing = sorted(self.region.cells - set(seen))
+            raise ValueError(f"{len(missing)} cells left uncovered, e.g. {missing[0]}")
+        if shapes is not None:
+            wanted = sorted(s.name for s in shapes)
+            used = sorted(p.name for p in self.pieces)
+            if wanted != used:
+                raise ValueError(f"pieces used {used} differ from those asked {wanted}")
+            by_name = {s.name: s for s in shapes}
+            for placed in self.pieces:
+                expected = by_name[placed.name]
+                orient = {o.cells for o in expected.orientations(free)}
+                if normalize(placed.cells) not in orient:
+                    raise ValueError(f"piece {placed.name} does not have its shape")
+
+    def to_text(self, color: bool | None = None) -> str:
+        """Letters per piece; ANSI background colours when ``color`` (default: stdout is a terminal)."""
+        use_color = sys.stdout.isatty() if color is None else color
+        grid = self.grid()
+        lines = []
+        for r in range(self.region.height):
+            out = []
+            for c in range(self.region.width):
+                index = grid.get((r, c))
+                if index is None:
+                    out.append(" ." if (r, c) not in self.region.cells else " ?")
+                    continue
+                label = (self.pieces[index].name or "#")[:2].rjust(2)
+                if use_color:
+                    code = ANSI_BACKGROUNDS[(self.pieces[index].color if self.pieces[index].color >= 0 else index) % len(ANSI_BACKGROUNDS)]
+                    out.append(f"\x1b[{code}m{label}\x1b[0m")
+                else:
+                    out.append(label)
+            lines.append("".join(out))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text(color=False)
+
+    def _repr_svg_(self) -> str:
+        grid = self.grid()
+        colors = {cell: (self.pieces[i].color if self.pieces[i].color >= 0 else i) for cell, i in grid.items()}
+        return svg_cells(colors, self.region.height, self.region.width, outline=grid)
+
+    def to_json(self) -> dict:
+        return {
+            "pieces": [
+                {"name": p.name, "cells": [list(cell) for cell in p.cells], **({"color": p.color} if p.color >= 0 else {})}
+                for p in self.pieces
+            ]
+        }
+
+
+ANSI_BACKGROUNDS = (44, 43, 41, 42, 45, 46, 104, 103, 101, 102, 105, 106, 47, 100)
+PALETTE = (
+    "#4e79a7", "#f2c14e", "#e15759", "#59a14f", "#b07aa1", "#76b7b2", "#ff9da7",
+    "#9c755f", "#edc948", "#bab0ac", "#86bcb6", "#f28e2b", "#8cd17d", "#d4a6c8",
+)
+
+
+def svg_cells(
+    colors: dict[Cell, int], height: int, width: int, size: int = 20, outline: dict[Cell, int] | None = None
+) -> str:
+    """SVG of coloured cells (palette index; -1 = plain region cell); thick lines between pieces."""
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * size + 2}" height="{height * size + 2}" '
+        f'viewBox="-1 -1 {width * size + 2} {height * size + 2}">'
+    ]
+    for (r, c), index in sorted(colors.items()):
+        fill = "#dddddd" if index < 0 else PALETTE[index % len(PALETTE)]
+        parts.append(
+            f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{html.escape(fill)}" '
+            'stroke="#ffffff" stroke-width="0.5"/>'
+        )
+    if outline:
+        for (r, c), index in outline.items():
+            for dr, dc, x1, y1, x2, y2 in ((0, 1, 1, 0, 1, 1), (1, 0, 0, 1, 1, 1), (0, -1, 0, 0, 0, 1), (-1, 0, 0, 0, 1, 0)):
+                if outline.get((r + dr, c + dc)) != index:
+                    parts.append(
+                        f'<line x1="{(c + x1) * size}" y1="{(r + y1) * size}" x2="{(c + x2) * size}" '
+                        f'y2="{(r + y2) * size}" stroke="#222222" stroke-width="2"/>'
+                    )
+    parts.append("</svg>")
+    return "".join(parts)
