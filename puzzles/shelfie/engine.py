@@ -1,0 +1,543 @@
+"""The My Shelfie rule engine: :class:`ShelfieState`, a :class:`puzzles.game.GameState`.
+
+The state is small numpy arrays (a 9x9 living room, one 6x5 shelf per seat) plus the bag as
+per-type counts, so bots and the numba kernel (:mod:`puzzles.shelfie.fast`) can read it directly.
+
+Flow of a game
+--------------
+* :func:`new_game` deals the two common goals and the personal cards from its seed; the first
+  state is a CHANCE node: the empty board must be filled.
+* A refill is a chance outcome: a tuple with one entry per usable cell (row-major order), the
+  tile type drawn for it or ``EMPTY`` when the bag ran short.  All tiles still on the board go back
+  into the bag first.  :meth:`ShelfieState.sample_chance` draws it; the outcomes are too many to
+  list, so ``chance_outcomes`` / ``legal_actions`` at a chance node raise ``NotImplementedError``.
+* A player's action is a :class:`Move`: the board cells taken, in the order they go into the
+  shelf (the first one lands lowest), and the shelf column.  ``legal_actions`` lists each distinct
+  result once (orders giving the same type sequence are merged, keeping the first order in
+  ``itertools.permutations`` order of the line's cells); ``apply`` accepts any legal order.
+
+Rule decisions (where the digest is silent or gives a **Decision**)
+-------------------------------------------------------------------
+* Refill rule: ``"isolated"`` (default, the printed rule): refill when no tile on the board has an
+  orthogonal neighbour tile (an empty board included).  Option ``"four_or_fewer"`` (the seed's
+  rule): refill when 4 or fewer tiles remain.  The refill is checked after every turn except the
+  game's last one; when the bag runs short the cells that get a tile are chosen at random.
+* Seat 0 is the first player; seats play in increasing order.  After a shelf is first filled
+  (end-game token, +1) the round is completed, so seat ``n-1`` plays last.
+* Common goal tokens: each card's stack (8,4 / 8,6,4 / 8,6,4,2, top first); a player takes at most
+  one token per card, at the end of their turn, both cards possibly at once.
+* Tie-break: among equal scores the seat furthest from the first player in turn order (the highest
+  seat number) wins; ``returns()`` gives that seat 1, so there are no shared wins.
+* The bag is kept as counts, not as a sequence: there is no order to leak.  Its per-type content is
+  public anyway (22 per type minus what is on the board and in shelves), so observations show it;
+  they hide the other players' personal goal cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+
+from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError
+from puzzles.shelfie.rules import (
+    BOARD_MASKS,
+    COLS,
+    COMMON_GOAL_KEYS,
+    EMPTY,
+    END_GAME_TOKEN,
+    LETTERS,
+    NUM_TYPES,
+    ROWS,
+    SCORING_TOKENS,
+    TILES_PER_TYPE,
+    Bookshelf,
+    adjacency_points,
+    check_goal_key,
+    common_goal_met,
+    personal_goal_points,
+)
+
+BOARD_SIZE = 9
+REFILL_RULES = ("isolated", "four_or_fewer")
+COL_LETTERS = "abcdefghi"
+Cell = tuple[int, int]
+
+
+def cell_name(cell: Cell) -> str:
+    """Board coordinates as shown: column letter a..i, row number 1..9 (row 1 = top)."""
+    return f"{COL_LETTERS[cell[1]]}{cell[0] + 1}"
+
+
+def parse_cell(text: str) -> Cell:
+    """Inverse of :func:`cell_name` (also accepts ``5d``)."""
+    text = text.strip().lower()
+    m = re.fullmatch(r"([a-i])([1-9])|([1-9])([a-i])", text)
+    if not m:
+        raise IllegalActionError(f"not a board cell: {text!r} (use a letter a-i and a row 1-9, e.g. d5)")
+    col, row = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    return (int(row) - 1, COL_LETTERS.index(col))
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """Take ``cells`` (in placement order: the first lands lowest) and put them in ``column`` (0-based)."""
+
+    cells: tuple[Cell, ...]
+    column: int
+
+    def __str__(self) -> str:
+        return " ".join(cell_name(c) for c in self.cells) + f" {self.column + 1}"
+
+
+@dataclass(frozen=True)
+class Refill:
+    """A chance outcome: the type drawn for each usable cell in row-major order (EMPTY: none)."""
+
+    tiles: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "refill:" + "".join(LETTERS[t] if t >= 0 else "." for t in self.tiles)
+
+
+def board_mask(num_players: int) -> np.ndarray:
+    """The usable cells of the living room for 2..4 players (9x9 bool, row 0 = top)."""
+    if num_players not in BOARD_MASKS:
+        raise ValueError(f"My Shelfie is for 2 to 4 players, got {num_players}")
+    return BOARD_MASKS[num_players]
+
+
+def usable_cells(num_players: int) -> list[Cell]:
+    mask = board_mask(num_players)
+    return [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if mask[r, c]]
+
+
+def _neighbours(r: int, c: int) -> tuple[Cell, ...]:
+    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+
+
+def _tile(board: np.ndarray, r: int, c: int) -> int:
+    if 0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE:
+        return int(board[r, c])
+    return EMPTY
+
+
+def free_cells(board: np.ndarray) -> set[Cell]:
+    """Tiles with at least one free side (an empty, unusable or off-board neighbour)."""
+    return {(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE)
+            if board[r, c] != EMPTY and any(_tile(board, y, x) == EMPTY for y, x in _neighbours(r, c))}
+
+
+def board_needs_refill(board: np.ndarray, rule: str = "isolated") -> bool:
+    """Whether the refill rule fires on ``board`` (see the module docstring)."""
+    tiles = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if board[r, c] != EMPTY]
+    if rule == "four_or_fewer":
+        return len(tiles) <= 4
+    return not any(_tile(board, y, x) != EMPTY for r, c in tiles for y, x in _neighbours(r, c))
+
+
+def pick_lines(board: np.ndarray, max_len: int = 3) -> list[tuple[Cell, ...]]:
+    """All straight lines of 1..max_len adjacent free tiles (cells sorted), in reading order."""
+    free = free_cells(board)
+    lines = []
+    for r, c in sorted(free):
+        lines.append(((r, c),))
+        for dr, dc in ((0, 1), (1, 0)):
+            line = [(r, c)]
+            for k in range(1, max_len):
+                nxt = (r + dr * k, c + dc * k)
+                if nxt not in free:
+                    break
+                line.append(nxt)
+                lines.append(tuple(line))
+    return [line for line in lines if len(line) <= max_len]
+
+
+def pick_error(board: np.ndarray, cells: tuple[Cell, ...]) -> str | None:
+    """Why taking ``cells`` from ``board`` breaks the rules, or None if it is a legal pick."""
+    if not 1 <= len(cells) <= 3:
+        return f"take 1, 2 or 3 tiles, not {len(cells)}"
+    if len(set(cells)) != len(cells):
+        return "the same cell is named twice"
+    for cell in cells:
+        r, c = cell
+        if not (0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE) or board[r, c] == EMPTY:
+            return f"no tile at {cell_name(cell) if 0 <= r < 9 and 0 <= c < 9 else cell}"
+        if not any(_tile(board, y, x) == EMPTY for y, x in _neighbours(r, c)):
+            return f"tile at {cell_name(cell)} has no free side"
+    ordered = sorted(cells)
+    rows = {r for r, _ in ordered}
+    cols = {c for _, c in ordered}
+    if len(rows) > 1 and len(cols) > 1:
+        return "the tiles are not in one straight line"
+    span = (ordered[-1][0] - ordered[0][0]) + (ordered[-1][1] - ordered[0][1])
+    if span != len(cells) - 1:
+        return "the tiles are not adjacent to each other"
+    return None
+
+
+class ShelfieState(GameState):
+    """One position of My Shelfie (see the module docstring for the rules as implemented)."""
+
+    def __init__(
+        self,
+        num_players: int,
+        common_goals: tuple[str, str],
+        personal_cards: tuple[int, ...],
+        refill_rule: str = "isolated",
+        squares_inside_groups: bool = False,
+        squares_same_type: bool = False,
+    ) -> None:
+        self.mask = board_mask(num_players)
+        if refill_rule not in REFILL_RULES:
+            raise ValueError(f"unknown refill rule {refill_rule!r}; use one of {REFILL_RULES}")
+        goals = tuple(check_goal_key(k) for k in common_goals)
+        if len(goals) != 2 or goals[0] == goals[1]:
+            raise ValueError(f"a game uses two different common goals, got {common_goals!r}")
+        cards = tuple(int(c) for c in personal_cards)
+        if len(cards) != num_players or len(set(cards)) != num_players or not all(1 <= c <= 12 for c in cards):
+            raise ValueError(f"need {num_players} different personal goal cards in 1..12, got {personal_cards!r}")
+        self.num_players = num_players
+        self.common_goals = goals
+        self.personal_cards = cards
+        self.refill_rule = refill_rule
+        self.squares_inside_groups = squares_inside_groups
+        self.squares_same_type = squares_same_type
+        self.board = np.full((BOARD_SIZE, BOARD_SIZE), EMPTY, dtype=np.int8)
+        self.shelves = np.full((num_players, ROWS, COLS), EMPTY, dtype=np.int8)
+        self.bag = [TILES_PER_TYPE] * NUM_TYPES
+        self.stacks = [list(SCORING_TOKENS[num_players]) for _ in goals]
+        self.tokens = [[0, 0] for _ in range(num_players)]  # token taken per (seat, goal); 0 = none
+        self.end_token: int | None = None
+        self.to_move = 0
+        self.needs_refill = True
+        self.game_over = False
+        self.turn = 0
+        self.refills = 0
+        self.last_move: Move | None = None
+
+    # -- protocol: whose turn ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.game_over:
+            return TERMINAL
+        if self.needs_refill:
+            return CHANCE
+        return self.to_move
+
+    # -- moves ----------------------------------------------------------------------------------
+    def column_free(self, seat: int, column: int) -> int:
+        return int((self.shelves[seat, :, column] == EMPTY).sum())
+
+    def legal_actions(self) -> list[Move]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            raise NotImplementedError("refill outcomes are too many to list; use sample_chance(rng)")
+        free = [self.column_free(player, c) for c in range(COLS)]
+        moves = []
+        for line in pick_lines(self.board, min(3, max(free))):
+            seen: set[tuple[int, ...]] = set()
+            for order in itertools.permutations(line):
+                types = tuple(int(self.board[cell]) for cell in order)
+                if types in seen:
+                    continue
+                seen.add(types)
+                for column in range(COLS):
+                    if free[column] >= len(order):
+                        moves.append(Move(order, column))
+        return moves
+
+    def move_error(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now (one line), or None."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return "the game is over"
+        if player == CHANCE:
+            return "the board must be refilled first (a chance outcome is due)"
+        if not isinstance(move, Move):
+            return f"not a move: {move!r}"
+        if not (isinstance(move.column, int) and 0 <= move.column < COLS):
+            return f"no shelf column {move.column!r} (columns are 1..{COLS})"
+        error = pick_error(self.board, tuple(move.cells))
+        if error:
+            return error
+        free = self.column_free(player, move.column)
+        if len(move.cells) > free:
+            return f"column {move.column + 1} has only {free} free cell(s) for {len(move.cells)} tiles"
+        return None
+
+    def apply(self, action: Move | Refill) -> None:
+        if isinstance(action, Refill):
+            self._apply_refill(action)
+            return
+        error = self.move_error(action)
+        if error:
+            raise IllegalActionError(error)
+        seat = self.to_move
+        shelf = self.shelves[seat]
+        height = ROWS - self.column_free(seat, action.column)
+        for cell in action.cells:
+            shelf[ROWS - 1 - height, action.column] = self.board[cell]
+            self.board[cell] = EMPTY
+            height += 1
+        self.last_move = action
+        self.turn += 1
+        self._score_common_goals(seat)
+        if self.end_token is None and bool((shelf != EMPTY).all()):
+            self.end_token = seat
+        if self.end_token is not None and seat == self.num_players - 1:
+            self.game_over = True
+            return
+        self.to_move = (seat + 1) % self.num_players
+        self.needs_refill = board_needs_refill(self.board, self.refill_rule)
+
+    def _score_common_goals(self, seat: int) -> None:
+        shelf = Bookshelf(self.shelves[seat])
+        for g, key in enumerate(self.common_goals):
+            if self.tokens[seat][g] or not self.stacks[g]:
+                continue
+            if common_goal_met(key, shelf, squares_inside_groups=self.squares_inside_groups,
+                               squares_same_type=self.squares_same_type):
+                self.tokens[seat][g] = self.stacks[g].pop(0)
+
+    # -- chance -----------------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Refill, float]]:
+        raise NotImplementedError("refill outcomes are too many to list; use sample_chance(rng)")
+
+    def refill_pool(self) -> list[int]:
+        """Tile counts available to a refill: the bag plus the tiles still on the board."""
+        pool = list(self.bag)
+        for t in self.board[self.board != EMPTY].tolist():
+            pool[t] += 1
+        return pool
+
+    def sample_chance(self, rng: random.Random) -> Refill:
+        """Draw a refill: every usable cell gets a random tile while the bag lasts."""
+        if not self.needs_refill or self.game_over:
+            raise IllegalActionError("no refill is due")
+        pool = self.refill_pool()
+        tiles = [t for t in range(NUM_TYPES) for _ in range(pool[t])]
+        cells = int(self.mask.sum())
+        k = min(cells, len(tiles))
+        drawn = rng.sample(tiles, k)
+        if k == cells:
+            return Refill(tuple(drawn))
+        out = [EMPTY] * cells
+        for index, t in zip(sorted(rng.sample(range(cells), k)), drawn):
+            out[index] = t
+        return Refill(tuple(out))
+
+    def refill_error(self, refill: Refill) -> str | None:
+        if self.game_over or not self.needs_refill:
+            return "no refill is due"
+        cells = int(self.mask.sum())
+        if len(refill.tiles) != cells:
+            return f"a refill names {cells} cells, got {len(refill.tiles)}"
+        pool = self.refill_pool()
+        counts = [0] * NUM_TYPES
+        for t in refill.tiles:
+            if t != EMPTY:
+                if not 0 <= t < NUM_TYPES:
+                    return f"unknown tile type {t!r}"
+                counts[t] += 1
+        for t in range(NUM_TYPES):
+            if counts[t] > pool[t]:
+                return f"only {pool[t]} tiles of type {LETTERS[t]} can be drawn, refill has {counts[t]}"
+        if sum(counts) != min(cells, sum(pool)):
+            return f"a refill fills {min(cells, sum(pool))} cells, got {sum(counts)}"
+        return None
+
+    def _apply_refill(self, refill: Refill) -> None:
+        error = self.refill_error(refill)
+        if error:
+            raise IllegalActionError(error)
+        self.bag = self.refill_pool()
+        self.board[:, :] = EMPTY
+        for (r, c), t in zip(usable_cells(self.num_players), refill.tiles):
+            if t != EMPTY:
+                self.board[r, c] = t
+                self.bag[t] -= 1
+        self.needs_refill = False
+        self.refills += 1
+
+    # -- search helpers ---------------------------------------------------------------------------
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.board = self.board.copy()
+        other.shelves = self.shelves.copy()
+        other.bag = list(self.bag)
+        other.stacks = [list(s) for s in self.stacks]
+        other.tokens = [list(t) for t in self.tokens]
+        return other
+
+    # -- outcome ----------------------------------------------------------------------------------
+    def shelf(self, seat: int) -> Bookshelf:
+        return Bookshelf(self.shelves[seat].copy())
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Points of ``seat`` by source (complete once the game is over)."""
+        shelf = Bookshelf(self.shelves[seat])
+        parts = {
+            "common_goals": sum(self.tokens[seat]),
+            "end_token": END_GAME_TOKEN if self.end_token == seat else 0,
+            "personal_goal": personal_goal_points(self.personal_cards[seat], shelf),
+            "adjacency": adjacency_points(shelf),
+        }
+        parts["total"] = sum(parts.values())
+        return parts
+
+    def scores(self) -> list[float]:
+        return [float(self.score_breakdown(s)["total"]) for s in range(self.num_players)]
+
+    def winner(self) -> int:
+        """The winning seat: best score; ties go to the seat latest in turn order."""
+        scores = self.scores()
+        best = max(scores)
+        return max(s for s in range(self.num_players) if scores[s] == best)
+
+    def returns(self) -> list[float]:
+        win = self.winner()
+        return [1.0 if s == win else 0.0 for s in range(self.num_players)]
+
+    def tile_counts(self) -> list[int]:
+        """Tiles per type in bag + board + shelves (22 each while the rules are kept)."""
+        counts = list(self.bag)
+        for t in self.board[self.board != EMPTY].tolist():
+            counts[t] += 1
+        for t in self.shelves[self.shelves != EMPTY].tolist():
+            counts[t] += 1
+        return counts
+
+    # -- views and serialisation ------------------------------------------------------------------
+    def board_rows(self) -> list[str]:
+        return ["".join(LETTERS[t] if t >= 0 else ("." if self.mask[r, c] else " ")
+                        for c, t in enumerate(row)) for r, row in enumerate(self.board.tolist())]
+
+    def _public(self) -> dict[str, Any]:
+        return {
+            "game": "my-shelfie",
+            "num_players": self.num_players,
+            "refill_rule": self.refill_rule,
+            "squares_inside_groups": self.squares_inside_groups,
+            "squares_same_type": self.squares_same_type,
+            "common_goals": list(self.common_goals),
+            "token_stacks": [list(s) for s in self.stacks],
+            "tokens": [list(t) for t in self.tokens],
+            "end_token": self.end_token,
+            "board": self.board_rows(),
+            "shelves": [Bookshelf(s).rows() for s in self.shelves],
+            "bag": {LETTERS[t]: self.bag[t] for t in range(NUM_TYPES)},
+            "to_move": self.to_move,
+            "needs_refill": self.needs_refill,
+            "game_over": self.game_over,
+            "turn": self.turn,
+            "refills": self.refills,
+            "last_move": str(self.last_move) if self.last_move else None,
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        data = self._public()
+        data["player"] = player
+        data["personal_cards"] = [c if s == player else None for s, c in enumerate(self.personal_cards)]
+        data["public_points"] = [sum(self.tokens[s]) + (END_GAME_TOKEN if self.end_token == s else 0)
+                                 + adjacency_points(Bookshelf(self.shelves[s])) for s in range(self.num_players)]
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        data = self._public()
+        data["personal_cards"] = list(self.personal_cards)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        state = cls(data["num_players"], tuple(data["common_goals"]), tuple(data["personal_cards"]),
+                    data.get("refill_rule", "isolated"), data.get("squares_inside_groups", False),
+                    data.get("squares_same_type", False))
+        for r, row in enumerate(data["board"]):
+            for c, ch in enumerate(row):
+                if ch not in ". ":
+                    state.board[r, c] = LETTERS.index(ch)
+        for s, rows in enumerate(data["shelves"]):
+            state.shelves[s] = Bookshelf.from_rows(rows, strict=False).grid
+        state.bag = [int(data["bag"][ch]) for ch in LETTERS]
+        state.stacks = [list(s) for s in data["token_stacks"]]
+        state.tokens = [list(t) for t in data["tokens"]]
+        state.end_token = data["end_token"]
+        state.to_move = data["to_move"]
+        state.needs_refill = data["needs_refill"]
+        state.game_over = data["game_over"]
+        state.turn = data["turn"]
+        state.refills = data.get("refills", 0)
+        state.last_move = state.string_to_move(data["last_move"], check=False) if data.get("last_move") else None
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ShelfieState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # mutable
+
+    # -- text forms ----------------------------------------------------------------------------
+    def action_to_string(self, action: Move | Refill) -> str:
+        return str(action)
+
+    def string_to_move(self, text: str, check: bool = True) -> Move:
+        """Parse ``"d5 e5 3"`` (cells in placement order, then the shelf column 1..5)."""
+        tokens = [t for t in re.split(r"[\s,;>:-]+", text.strip()) if t]
+        if len(tokens) < 2:
+            raise IllegalActionError(f"expected cells then a column, e.g. 'd5 e5 3', got {text!r}")
+        if not re.fullmatch(r"[1-5]", tokens[-1]):
+            raise IllegalActionError(f"the last item must be a shelf column 1..5, got {tokens[-1]!r}")
+        move = Move(tuple(parse_cell(t) for t in tokens[:-1]), int(tokens[-1]) - 1)
+        if check:
+            error = self.move_error(move)
+            if error:
+                raise IllegalActionError(error)
+        return move
+
+    def string_to_action(self, text: str) -> Move | Refill:
+        text = text.strip()
+        if text.startswith("refill:"):
+            body = text[len("refill:"):]
+            refill = Refill(tuple(EMPTY if ch == "." else LETTERS.index(ch.upper()) for ch in body))
+            error = self.refill_error(refill)
+            if error:
+                raise IllegalActionError(error)
+            return refill
+        return self.string_to_move(text)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        from puzzles.shelfie.render import state_text
+
+        return state_text(self, viewer)
+
+    def to_svg(self, viewer: int | None = None) -> str:
+        from puzzles.shelfie.render import state_svg
+
+        return state_svg(self, viewer)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __str__(self) -> str:
+        return self.render_text()
+
+
+def new_game(
+    num_players: int = 2,
+    seed: int | None = None,
+    common_goals: tuple[str, str] | None = None,
+    personal_cards: tuple[int, ...] | None = None,
+    **options: Any,
+) -> ShelfieState:
+    """A fresh game: goals and personal cards dealt from ``seed`` unless given; board still empty."""
+    rng = random.Random(seed)
+    board_mask(num_players)
+    goals = common_goals or tuple(rng.sample(COMMON_GOAL_KEYS, 2))
+    cards = personal_cards or tuple(rng.sample(range(1, 13), num_players))
+    return ShelfieState(num_players, goals, cards, **options)
