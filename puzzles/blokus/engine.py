@@ -1,0 +1,388 @@
+"""The Blokus rule engine: :class:`BlokusState` implements :class:`puzzles.game.GameState`.
+
+Rules: ``shared/rules/blokus.md``.  Decisions taken here (where the digest has
+a **Decision** or is silent):
+
+* Colors move in the order blue, yellow, red, green.  By default each color
+  starts in its own corner: blue top-left (a20), yellow top-right (t20), red
+  bottom-right (t1), green bottom-left (a1) — Pentobi's corners.  With
+  ``free_corners`` a first piece may cover any corner cell not yet occupied.
+* A color with no legal placement must play the explicit pass move
+  (:data:`PASS`, text ``pass``); that color then has no more turns (moves never
+  become legal again).  A color that placed all 21 pieces is skipped.  The game
+  ends when no color has turns left.  Records (SGF) do not store passes; they
+  are re-inserted on loading.
+* Variants: ``classic`` (4 seats, one color each); ``two-player`` (seat 0 plays
+  blue+red, seat 1 yellow+green, score = sum of own colors); ``teams`` (4 seats,
+  one color each, blue+red vs yellow+green: every seat's score is its team's
+  sum, and ``returns`` give 1 to both members of the winning team, 0.5 each on a
+  tie); ``three-player`` (seats 0..2 play blue, yellow, red; green's k-th move
+  (k = pieces green placed so far) is chosen by seat ``k % 3``; green's score
+  counts for nobody); ``duo`` (14x14, two colors purple and orange starting at
+  e10 and j5, i.e. (5,5) and (10,10) counted 1-based from the top-left).
+* Scores: -1 per square not placed; +15 when all 21 pieces are placed, +5 more
+  when the last one was the monomino.
+* Undo restores a snapshot of the small per-color arrays (about 12 kB), so
+  search can push/pop without copying the world.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+
+from puzzles.blokus import kernel as K
+from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, BoardTables, Move, board_tables
+from puzzles.game import TERMINAL, GameState, IllegalActionError, shared_win_returns
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A Blokus variant: board, colors, seats, record names, starting cells."""
+
+    name: str
+    size: int
+    colors: tuple[str, ...]
+    num_players: int
+    sgf_game: str
+    sgf_props: tuple[str, ...]
+    starts: tuple[tuple[Cell, ...], ...]  # per color: cells a first piece may cover
+    seat_names: tuple[str, ...]
+
+    @property
+    def num_colors(self) -> int:
+        return len(self.colors)
+
+
+_CORNERS = ((0, 0), (0, 19), (19, 19), (19, 0))
+_FOUR = ("blue", "yellow", "red", "green")
+
+VARIANTS: dict[str, Variant] = {
+    "classic": Variant("classic", 20, _FOUR, 4, "Blokus", ("1", "2", "3", "4"), tuple((c,) for c in _CORNERS), _FOUR),
+    "two-player": Variant(
+        "two-player", 20, _FOUR, 2, "Blokus Two-Player", ("1", "2", "3", "4"), tuple((c,) for c in _CORNERS),
+        ("blue+red", "yellow+green"),
+    ),
+    "teams": Variant("teams", 20, _FOUR, 4, "Blokus", ("1", "2", "3", "4"), tuple((c,) for c in _CORNERS), _FOUR),
+    "three-player": Variant(
+        "three-player", 20, _FOUR, 3, "Blokus Three-Player", ("1", "2", "3", "4"), tuple((c,) for c in _CORNERS),
+        _FOUR[:3],
+    ),
+    "duo": Variant("duo", 14, ("purple", "orange"), 2, "Blokus Duo", ("B", "W"), (((4, 4),), ((9, 9),)), ("purple", "orange")),
+}
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+
+
+REASONS = {
+    1: "piece {piece} was already placed",
+    2: "it overlaps a piece or touches a {color} piece along an edge",
+    3: "the first {color} piece must cover a starting cell ({starts})",
+    4: "it does not touch a {color} piece at a corner",
+}
+
+
+class BlokusState(GameState):
+    """A Blokus position (mutable); ``apply``/``undo`` push and pop moves."""
+
+    def __init__(self, variant: str | Variant = "classic", free_corners: bool = False) -> None:
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
+        if free_corners and self.variant.name == "duo":
+            raise ValueError("free_corners applies to the 4-color variants only")
+        self.free_corners = free_corners
+        self.num_players = self.variant.num_players
+        self.tables: BoardTables = board_tables(self.variant.size)
+        self.ktables = K.table_tuple(self.tables)
+        nc, area = self.variant.num_colors, self.tables.area
+        forbidden = np.repeat(self.tables.border[None, :], nc, axis=0)
+        starts = np.zeros((nc, 4), dtype=np.int32)
+        nstarts = np.zeros(nc, dtype=np.int32)
+        for c in range(nc):
+            cells = _CORNERS if free_corners else self.variant.starts[c]
+            for i, (r, col) in enumerate(cells):
+                starts[c, i] = self.tables.flat(r, col)
+            nstarts[c] = len(cells)
+        self.arrays = (
+            forbidden,
+            np.zeros((nc, area), dtype=np.uint8),  # is_attach
+            np.zeros((nc, area), dtype=np.int32),  # attach
+            np.zeros(nc, dtype=np.int32),  # attach_len
+            starts,
+            nstarts,
+            np.ones((nc, NUM_PIECES), dtype=np.uint8),  # left
+            np.zeros(nc, dtype=np.int32),  # placed
+            np.full(nc, -1, dtype=np.int32),  # last_piece
+            np.zeros(nc, dtype=np.uint8),  # done
+        )
+        self.owner = np.full(area, -1, dtype=np.int8)
+        self.to_move = 0
+        self.history: list[tuple[int, Move, tuple]] = []  # (color, move, snapshot before it)
+        self._legal: list[Move] | None = None
+
+    # -- small accessors ------------------------------------------------------
+    @property
+    def num_colors(self) -> int:
+        return self.variant.num_colors
+
+    @property
+    def color_names(self) -> tuple[str, ...]:
+        return self.variant.colors
+
+    def current_color(self) -> int:
+        """The color to move (-1 at the end)."""
+        return self.to_move
+
+    def player_of_color(self, color: int) -> int:
+        """The seat that moves ``color`` now (three-player: green rotates)."""
+        name = self.variant.name
+        if name == "two-player":
+            return color % 2
+        if name == "three-player" and color == 3:
+            return int(self.arrays[7][3]) % 3
+        return color
+
+    def current_player(self) -> int:
+        return TERMINAL if self.to_move < 0 else self.player_of_color(self.to_move)
+
+    def pieces_left(self, color: int) -> list[str]:
+        return [PIECE_NAMES[p] for p in range(NUM_PIECES) if self.arrays[6][color, p]]
+
+    @property
+    def moves_played(self) -> list[tuple[int, Move]]:
+        """(color, move) of every move so far, passes included."""
+        return [(c, m) for c, m, _ in self.history]
+
+    # -- move generation ------------------------------------------------------
+    def legal_placements(self, color: int | None = None) -> np.ndarray:
+        """Sorted placement numbers legal for ``color`` (default: the color to move)."""
+        color = self.to_move if color is None else color
+        if color < 0:
+            return np.zeros(0, dtype=np.int32)
+        t = self.tables
+        t.stamp += 1
+        n = K.gen_moves(color, self.ktables, self.arrays, t.marker, t.stamp, t.out)
+        return np.sort(t.out[:n])
+
+    def legal_actions(self) -> list[Move]:
+        if self._legal is None:
+            if self.to_move < 0:
+                self._legal = []
+            else:
+                moves = self.tables.moves
+                found = self.legal_placements()
+                self._legal = [moves[m] for m in found.tolist()] if len(found) else [PASS]
+        return list(self._legal)
+
+    def num_legal(self) -> int:
+        return len(self.legal_actions())
+
+    def why_illegal(self, move: Move) -> str | None:
+        """None when ``move`` is legal here, else a one-line reason."""
+        color = self.to_move
+        if color < 0:
+            return "the game is over"
+        if move.is_pass:
+            if self.legal_actions() != [PASS]:
+                return f"{self.color_names[color]} still has legal moves and may not pass"
+            return None
+        if not 0 <= move.index < self.tables.num_placements or self.tables.moves[move.index].cells != move.cells:
+            return "this move belongs to another board size"
+        code = K.check_move(color, move.index, self.ktables, self.arrays)
+        if code == 0:
+            return None
+        if code == 2:
+            for r, c in move.cells:
+                who = self.owner[self.tables.flat(r, c)]
+                if who >= 0:
+                    return f"cell {_name(r, c, self.tables.size)} is occupied by {self.color_names[who]}"
+        starts = ", ".join(_name(*self.tables.unflat(int(q)), self.tables.size) for q in self.arrays[4][color, : self.arrays[5][color]])
+        return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
+
+    # -- playing --------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """The move written as ``text`` (cells like ``a20,b20`` in any order, or ``pass``); ValueError if malformed."""
+        t = text.strip().lower()
+        if t == "pass":
+            return PASS
+        return self.tables.moves[self.tables.placement_of(self.tables.parse_cells(t))]
+
+    def apply(self, action: Move | str) -> None:
+        move = self.parse_move(action) if isinstance(action, str) else action
+        reason = self.why_illegal(move)
+        if reason is not None:
+            who = self.color_names[self.to_move] if self.to_move >= 0 else "nobody"
+            raise IllegalActionError(f"illegal move {move.text} for {who}: {reason}")
+        self._apply_unchecked(move)
+
+    def _apply_unchecked(self, move: Move) -> None:
+        color = self.to_move
+        a = self.arrays
+        snapshot = (a[0].copy(), a[1].copy(), a[3].copy(), a[6].copy(), a[7].copy(), a[8].copy(), a[9].copy(), color)
+        if move.is_pass:
+            a[9][color] = 1
+        else:
+            K.place(color, move.index, self.ktables, a)
+            cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
+            self.owner[cells] = color
+        self.history.append((color, move, snapshot))
+        self.to_move = K.next_color(color, a[9])
+        self._legal = None
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IndexError("no move to undo")
+        color, move, snap = self.history.pop()
+        a = self.arrays
+        for dst, src in zip((a[0], a[1], a[3], a[6], a[7], a[8], a[9]), snap[:7]):
+            dst[...] = src
+        if not move.is_pass:
+            cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
+            self.owner[cells] = -1
+        self.to_move = snap[7]
+        self._legal = None
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.arrays = tuple(x.copy() for x in self.arrays)
+        new.owner = self.owner.copy()
+        new.history = list(self.history)
+        new._legal = self._legal
+        return new
+
+    # -- outcome --------------------------------------------------------------
+    def color_scores(self) -> list[int]:
+        """Official score of every color (meaningful at the end; partial before)."""
+        sizes = self.tables.piece_sizes
+        return [int(K.color_score(c, self.arrays[6], self.arrays[8], sizes, MONOMINO)) for c in range(self.num_colors)]
+
+    def scores(self) -> list[float]:
+        cs = self.color_scores()
+        name = self.variant.name
+        if name == "two-player":
+            return [float(cs[0] + cs[2]), float(cs[1] + cs[3])]
+        if name == "teams":
+            team = [cs[0] + cs[2], cs[1] + cs[3]]
+            return [float(team[c % 2]) for c in range(4)]
+        if name == "three-player":
+            return [float(x) for x in cs[:3]]
+        return [float(x) for x in cs]
+
+    def returns(self) -> list[float]:
+        if self.variant.name == "teams":
+            team = self.scores()[:2]
+            r = shared_win_returns(team)
+            r = [1.0 if x == 1.0 else (0.5 if x > 0 else 0.0) for x in r]
+            return [r[c % 2] for c in range(4)]
+        return shared_win_returns(self.scores())
+
+    # -- views ----------------------------------------------------------------
+    def grid(self) -> list[list[int]]:
+        """Owner color of every cell (-1 empty), row 0 at the top."""
+        n, w = self.tables.size, self.tables.width
+        return self.owner.reshape(w, w)[1 : n + 1, 1 : n + 1].astype(int).tolist()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {**self.to_json(), "grid": self.grid(), "to_move": self.to_move, "player": player}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "kibitz-blokus",
+            "variant": self.variant.name,
+            "free_corners": self.free_corners,
+            "moves": [{"color": self.color_names[c], "move": m.text} for c, m, _ in self.history],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        state = cls(data.get("variant", "classic"), bool(data.get("free_corners", False)))
+        for i, entry in enumerate(data.get("moves", [])):
+            text = entry["move"] if isinstance(entry, dict) else str(entry)
+            color = entry.get("color") if isinstance(entry, dict) else None
+            if color is not None and state.to_move >= 0 and color != state.color_names[state.to_move]:
+                raise ValueError(f"move {i + 1}: recorded for {color} but {state.color_names[state.to_move]} is to move")
+            state.apply(text)
+        return state
+
+    def action_to_string(self, action: Move) -> str:
+        return action.text
+
+    def string_to_action(self, text: str) -> Move:
+        try:
+            move = self.parse_move(text)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalActionError(f"illegal move {move.text}: {reason}")
+        return move
+
+    def last_move(self) -> tuple[int, Move] | None:
+        for color, move, _ in reversed(self.history):
+            if not move.is_pass:
+                return color, move
+        return None
+
+    def to_text(self, color: bool | None = None) -> str:
+        from puzzles.blokus.render import board_text
+
+        return board_text(self, color)
+
+    def __str__(self) -> str:
+        return self.to_text(color=False)
+
+    def _repr_svg_(self) -> str:
+        from puzzles.blokus.render import board_svg
+
+        return board_svg(self)
+
+
+def _name(r: int, c: int, size: int) -> str:
+    from puzzles.blokus.tables import cell_name
+
+    return cell_name(r, c, size)
+
+
+def random_game(variant: str = "classic", seed: int = 0, free_corners: bool = False) -> BlokusState:
+    """A finished game with uniformly random moves (Python engine; for tests and examples)."""
+    rng = random.Random(seed)
+    state = BlokusState(variant, free_corners)
+    while not state.is_terminal():
+        state._apply_unchecked(rng.choice(state.legal_actions()))
+    return state
+
+
+def perft(state: BlokusState, depth: int) -> int:
+    """Number of move sequences of ``depth`` placements from ``state`` (passes are not plies)."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    moves = state.legal_actions()
+    if moves == [PASS]:
+        state._apply_unchecked(PASS)
+        try:
+            return perft(state, depth)
+        finally:
+            state.undo()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        state._apply_unchecked(move)
+        total += perft(state, depth - 1)
+        state.undo()
+    return total
+
+
+__all__ = ["BlokusState", "Variant", "VARIANTS", "get_variant", "PASS", "Move", "perft", "random_game", "PIECE_SIZES"]

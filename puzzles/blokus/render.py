@@ -1,0 +1,86 @@
+"""Text and SVG pictures of a Blokus position; the last move is highlighted in both."""
+
+from __future__ import annotations
+
+import html
+import sys
+from typing import TYPE_CHECKING
+
+from puzzles.blokus.tables import COLUMN_LETTERS
+
+if TYPE_CHECKING:
+    from puzzles.blokus.engine import BlokusState
+
+FILL = {"blue": "#2a6fdb", "yellow": "#f2c318", "red": "#db3a34", "green": "#2fa84f", "purple": "#8e44ad", "orange": "#f39c12"}
+ANSI = {"blue": 44, "yellow": 43, "red": 41, "green": 42, "purple": 45, "orange": 103}
+
+
+def board_text(state: BlokusState, color: bool | None = None) -> str:
+    """The board with row numbers (Pentobi: counted from the bottom) and column letters.
+
+    Each cell shows the first letter of its color (lower case; the last move in
+    upper case), ``+`` for an empty starting cell, ``.`` for empty; ANSI
+    background colours when ``color`` (default: stdout is a terminal).
+    """
+    use_color = sys.stdout.isatty() if color is None else color
+    t = state.tables
+    n = t.size
+    last = state.last_move()
+    last_cells = set(last[1].cells) if last else set()
+    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
+    names = state.color_names
+    lines = ["    " + " ".join(COLUMN_LETTERS[:n])]
+    for r in range(n):
+        row = []
+        for c in range(n):
+            who = int(state.owner[t.flat(r, c)])
+            if who < 0:
+                row.append("+" if (r, c) in starts else ".")
+                continue
+            letter = names[who][0]
+            letter = letter.upper() if (r, c) in last_cells else letter
+            row.append(f"\x1b[{ANSI[names[who]]};30m{letter}\x1b[0m" if use_color else letter)
+        lines.append(f"{n - r:>3} " + " ".join(row))
+    return "\n".join(lines)
+
+
+def board_svg(state: BlokusState, size: int = 18) -> str:
+    """SVG of the board; the last move's cells carry a white dot, starting cells a grey ring."""
+    t = state.tables
+    n = t.size
+    pad = 16
+    total = n * size + pad
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total + 2}" height="{total + 2}" viewBox="0 0 {total + 2} {total + 2}">',
+        f'<rect x="{pad}" y="0" width="{n * size}" height="{n * size}" fill="#eeeeee"/>',
+    ]
+    last = state.last_move()
+    last_cells = set(last[1].cells) if last else set()
+    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
+    for r in range(n):
+        parts.append(f'<text x="{pad - 2}" y="{r * size + size * 0.7}" font-size="9" text-anchor="end">{n - r}</text>')
+    for c in range(n):
+        parts.append(f'<text x="{pad + c * size + size / 2}" y="{n * size + 11}" font-size="9" text-anchor="middle">{COLUMN_LETTERS[c]}</text>')
+    for r in range(n):
+        for c in range(n):
+            x, y = pad + c * size, r * size
+            who = int(state.owner[t.flat(r, c)])
+            fill = "#eeeeee" if who < 0 else FILL[state.color_names[who]]
+            parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{html.escape(fill)}" stroke="#bbbbbb" stroke-width="0.5"/>')
+            if who < 0 and (r, c) in starts:
+                parts.append(f'<circle cx="{x + size / 2}" cy="{y + size / 2}" r="{size / 4}" fill="none" stroke="#888888"/>')
+            if (r, c) in last_cells:
+                parts.append(f'<circle cx="{x + size / 2}" cy="{y + size / 2}" r="{size / 6}" fill="#ffffff"/>')
+    if last:
+        # outline the last move
+        cells = last_cells
+        for r, c in cells:
+            x, y = pad + c * size, r * size
+            for dr, dc, x1, y1, x2, y2 in ((0, 1, 1, 0, 1, 1), (1, 0, 0, 1, 1, 1), (0, -1, 0, 0, 0, 1), (-1, 0, 0, 0, 1, 0)):
+                if (r + dr, c + dc) not in cells:
+                    parts.append(
+                        f'<line x1="{x + x1 * size}" y1="{y + y1 * size}" x2="{x + x2 * size}" y2="{y + y2 * size}" '
+                        'stroke="#000000" stroke-width="2"/>'
+                    )
+    parts.append("</svg>")
+    return "".join(parts)

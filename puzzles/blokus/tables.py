@@ -1,0 +1,198 @@
+"""Precomputed Blokus board geometry: every placement numbered once, plus the lookup tables.
+
+Built from :func:`puzzles.polyomino.piece_set` ("blokus": the 21 pieces named as in
+Pentobi) and :meth:`Region.placements`, never from a second copy of the shapes.
+
+Layout (Pentobi-style, see ``shared/notes/performance.md``):
+
+* the board is a flat array with a one-cell border: ``W = N + 2`` columns, cell
+  ``(row, col)`` (row 0 at the top) is ``(row + 1) * W + col + 1``; border cells are
+  forbidden for every color, so no bounds checks are needed in the hot loops;
+* placement ``m`` has ``pl_piece[m]``, ``pl_size[m]``, ``pl_cells[m, :5]`` (padded by
+  repeating its first cell), its edge neighbours ``pl_adj`` (become forbidden to
+  its color) and its corner neighbours ``pl_corners`` (become attach points);
+* ``cp_start``/``cp_list`` (CSR): for key ``cell * 21 + piece`` the placements of
+  that piece covering that cell — move generation loops over attach points x
+  pieces left and only looks these lists up.
+
+Cell text follows Pentobi: column letter ``a``.. (``i`` included), row number
+counted from the bottom, e.g. ``a20`` is the top-left cell of the classic board.
+A move's text lists its cells sorted a1, b1, .., a2, .. (bottom row first).
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from puzzles.polyomino import Region, piece_set
+
+PIECES = piece_set("blokus")
+PIECE_NAMES: tuple[str, ...] = tuple(p.name for p in PIECES)
+PIECE_SIZES: tuple[int, ...] = tuple(p.area for p in PIECES)
+NUM_PIECES = len(PIECES)
+MONOMINO = PIECE_NAMES.index("1")
+COLUMN_LETTERS = string.ascii_lowercase  # a..z; Pentobi keeps 'i'
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One Blokus move: a placement (its cells) or a pass.
+
+    Equality and hashing use ``index`` (the placement number on its board size,
+    ``-1`` for a pass); ``text`` is the Pentobi spelling, ``cells`` are (row, col)
+    with row 0 at the top.
+    """
+
+    index: int
+    piece: str = field(default="", compare=False)
+    cells: tuple[Cell, ...] = field(default=(), compare=False)
+    text: str = field(default="pass", compare=False)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.index < 0
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+PASS = Move(-1)
+
+
+def cell_name(row: int, col: int, size: int) -> str:
+    """Pentobi name of a cell: ``a20`` is (0, 0) on a 20x20 board."""
+    return f"{COLUMN_LETTERS[col]}{size - row}"
+
+
+def parse_cell(text: str, size: int) -> Cell:
+    """(row, col) of a Pentobi cell name; ValueError when malformed or off the board."""
+    t = text.strip().lower()
+    if len(t) < 2 or t[0] not in COLUMN_LETTERS or not t[1:].isdigit():
+        raise ValueError(f"malformed cell {text!r} (expected e.g. a20)")
+    col, number = COLUMN_LETTERS.index(t[0]), int(t[1:])
+    if col >= size or not 1 <= number <= size:
+        raise ValueError(f"cell {text!r} is off the {size}x{size} board")
+    return (size - number, col)
+
+
+def pentobi_order(cells: list[Cell] | tuple[Cell, ...], size: int) -> tuple[Cell, ...]:
+    """Cells sorted as Pentobi writes them: bottom row first (a1, b1, .., a2, ..)."""
+    return tuple(sorted(cells, key=lambda rc: (size - rc[0], rc[1])))
+
+
+class BoardTables:
+    """All precomputed arrays and lookups for one board size (shared by every state)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.width = W = size + 2
+        self.area = W * W
+        self.num_pieces = NUM_PIECES
+        self.piece_sizes = np.array(PIECE_SIZES, dtype=np.int32)
+        self.border = np.ones(self.area, dtype=np.uint8)
+        for r in range(size):
+            for c in range(size):
+                self.border[self.flat(r, c)] = 0
+
+        region = Region.rectangle(size, size)
+        pieces, cells_list = [], []
+        for p, shape in enumerate(PIECES):
+            for cells in region.placements(shape):
+                pieces.append(p)
+                cells_list.append(cells)
+        n = self.num_placements = len(pieces)
+        self.pl_piece = np.array(pieces, dtype=np.int32)
+        self.pl_size = self.piece_sizes[self.pl_piece].copy()
+        self.pl_cells = np.zeros((n, 5), dtype=np.int32)
+        adj_lists, corner_lists = [], []
+        for m, cells in enumerate(cells_list):
+            flat = [self.flat(r, c) for r, c in cells]
+            self.pl_cells[m] = flat + [flat[0]] * (5 - len(flat))
+            inside = set(cells)
+            adj = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - inside
+            diag = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
+            diag -= inside | adj
+            ok = lambda rc: 0 <= rc[0] < size and 0 <= rc[1] < size  # noqa: E731
+            adj_lists.append(sorted(self.flat(*rc) for rc in adj if ok(rc)))
+            corner_lists.append(sorted(self.flat(*rc) for rc in diag if ok(rc)))
+        self.pl_adj, self.pl_nadj = _pad(adj_lists)
+        self.pl_corners, self.pl_ncorners = _pad(corner_lists)
+
+        # CSR lists: key = flat cell * NUM_PIECES + piece -> placements covering that cell
+        keys = np.concatenate([self.pl_cells[m, : self.pl_size[m]] * NUM_PIECES + self.pl_piece[m] for m in range(n)])
+        owners = np.repeat(np.arange(n, dtype=np.int32), self.pl_size)
+        order = np.argsort(keys, kind="stable")
+        self.cp_list = owners[order].astype(np.int32)
+        counts = np.bincount(keys, minlength=self.area * NUM_PIECES)
+        self.cp_start = np.zeros(self.area * NUM_PIECES + 1, dtype=np.int32)
+        np.cumsum(counts, out=self.cp_start[1:])
+
+        # scratch space for move generation (single-threaded use)
+        self.marker = np.zeros(n, dtype=np.int32)
+        self.stamp = 0
+        self.out = np.zeros(n, dtype=np.int32)
+
+        # Python-side views
+        self.moves: list[Move] = []
+        self.by_cells: dict[frozenset[int], int] = {}
+        for m, cells in enumerate(cells_list):
+            ordered = pentobi_order(cells, size)
+            text = ",".join(cell_name(r, c, size) for r, c in ordered)
+            self.moves.append(Move(m, PIECE_NAMES[pieces[m]], ordered, text))
+            self.by_cells[frozenset(self.flat(r, c) for r, c in cells)] = m
+
+    def flat(self, row: int, col: int) -> int:
+        """Flat index (with border) of board cell (row, col)."""
+        return (row + 1) * self.width + col + 1
+
+    def unflat(self, index: int) -> Cell:
+        return (index // self.width - 1, index % self.width - 1)
+
+    def parse_cells(self, text: str) -> list[Cell]:
+        """Cells of a move text such as ``a20,b20,b19`` (any order, any case); ValueError if malformed."""
+        parts = [t for t in text.replace(" ", "").split(",") if t]
+        if not parts:
+            raise ValueError("a move needs at least one cell (or 'pass')")
+        return [parse_cell(t, self.size) for t in parts]
+
+    def placement_of(self, cells: list[Cell]) -> int:
+        """The placement covering exactly ``cells``; ValueError if they are no Blokus piece."""
+        key = frozenset(self.flat(r, c) for r, c in cells)
+        if len(key) != len(cells):
+            raise ValueError("a cell is listed twice")
+        try:
+            return self.by_cells[key]
+        except KeyError:
+            raise ValueError(f"cells {sorted(cells)} do not form a Blokus piece") from None
+
+    def nbytes(self) -> int:
+        """Bytes held by the numpy tables."""
+        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+
+def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    width = max(len(x) for x in lists)
+    out = np.zeros((len(lists), width), dtype=np.int32)
+    lengths = np.zeros(len(lists), dtype=np.int32)
+    for i, x in enumerate(lists):
+        out[i, : len(x)] = x
+        lengths[i] = len(x)
+    return out, lengths
+
+
+@lru_cache(maxsize=None)
+def board_tables(size: int) -> BoardTables:
+    """The (cached) tables for a ``size`` x ``size`` board."""
+    if not 5 <= size <= 26:
+        raise ValueError(f"board size must be 5..26, got {size}")
+    return BoardTables(size)
