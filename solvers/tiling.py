@@ -1,0 +1,375 @@
+"""Tile a region with a multiset of polyominoes: find one, iterate, count (raw or up to symmetry).
+
+Backends:
+
+* ``dlx`` (default): exact cover.  Counting and enumeration run on the
+  bit-parallel first-empty-cell engine (:class:`solvers.exact_cover.BitsetCover`),
+  which handles piece multiplicities exactly (copies of a piece are
+  interchangeable, so they are not counted twice).
+* ``sat``: python-sat (Glucose 4) over one boolean per placement, cardinality
+  constraints for cells and piece counts.  For one tiling, or a proof that none exists.
+* ``cpsat``: OR-Tools CP-SAT over the same booleans; :meth:`TilingProblem.cpsat_model`
+  hands out the model so callers can add side constraints.
+
+Counts "up to symmetry" count orbits under the region's symmetry group: each
+solution is counted only if its piece-kind grid is lexicographically smallest
+among its images (exact, no hashing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece, piece_set
+from solvers.exact_cover import (
+    BitsetCover,
+    ExactCoverProblem,
+    SearchLimits,
+    SearchResult,
+    SymmetryData,
+    build_symmetry_perms,
+)
+
+BACKENDS = ("dlx", "sat", "cpsat")
+
+
+@dataclass
+class Subproblem:
+    """One independent part of a symmetry-reduced count: the anchor's placement and its weight."""
+
+    anchor_cells: tuple[Cell, ...]
+    weight: int
+    cover: BitsetCover
+
+
+@dataclass(frozen=True)
+class TilingCounts:
+    """Raw tilings and tilings up to the region's symmetries (orbits), from one search."""
+
+    raw: int
+    unique: int
+    complete: bool
+    nodes: int
+    seconds: float
+    stopped_by: str = ""
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """A kind of piece and how many copies must be used: between ``min_count`` and ``max_count``."""
+
+    shape: Shape
+    min_count: int = 1
+    max_count: int = 1
+
+    @property
+    def name(self) -> str:
+        return self.shape.name
+
+
+def parse_pieces(spec: str) -> list[Shape]:
+    """Pieces from a set name (``pentominoes``), a comma list (``I,L,X`` or ``pentominoes:X``),
+    ``blokus`` names, or several sets joined with ``+``; repeats mean copies."""
+    shapes: list[Shape] = []
+    for part in spec.replace("+", ",").split(","):
+        token = part.strip()
+        if not token:
+            continue
+        count = 1
+        if "*" in token:
+            count_text, _, token = token.partition("*")
+            if not count_text.strip().isdigit():
+                raise ValueError(f"bad piece count in {part!r}; write e.g. 2*tetrominoes")
+            count = int(count_text)
+        family, _, name = token.partition(":")
+        if name:
+            shapes += [piece(name, family)] * count
+            continue
+        try:
+            shapes += list(piece_set(token)) * count
+        except ValueError:
+            shapes += [_lookup_piece(token)] * count
+    if not shapes:
+        raise ValueError(f"no pieces in {spec!r}")
+    return shapes
+
+
+def _lookup_piece(name: str) -> Shape:
+    for family in ("pentominoes", "tetrominoes", "blokus", "projectl", "trominoes"):
+        try:
+            return piece(name, family)
+        except ValueError:
+            continue
+    raise ValueError(f"unknown piece or piece set {name!r} (sets: pentominoes, tetrominoes, trominoes, blokus, projectl, ...)")
+
+
+def specs_from_shapes(shapes: Sequence[Shape], mode: str = "exact") -> list[PieceSpec]:
+    """Group shapes by name into kinds; ``mode`` 'exact' (use all) or 'at_most' (use any subset)."""
+    if mode not in ("exact", "at_most"):
+        raise ValueError(f"unknown mode {mode!r}; use exact or at_most")
+    counts: dict[str, list[Shape]] = {}
+    for shape in shapes:
+        group = counts.setdefault(shape.name, [])
+        if group and group[0].canonical() != shape.canonical():
+            raise ValueError(f"two different shapes share the name {shape.name!r}")
+        group.append(shape)
+    return [PieceSpec(group[0], len(group) if mode == "exact" else 0, len(group)) for group in counts.values()]
+
+
+class TilingProblem:
+    """A region, the kinds of pieces with their counts, and whether pieces may turn over."""
+
+    def __init__(self, region: Region, pieces: Sequence[PieceSpec], free: bool = True) -> None:
+        self.region = region
+        self.pieces = list(pieces)
+        self.free = free
+        for spec in self.pieces:
+            if not 0 <= spec.min_count <= spec.max_count:
+                raise ValueError(f"impossible counts for {spec.name}: min {spec.min_count}, max {spec.max_count}")
+        self.cells: tuple[Cell, ...] = region.ordered_cells
+        self.cell_index = {cell: i for i, cell in enumerate(self.cells)}
+        self.options: list[tuple[int, tuple[Cell, ...]]] = [
+            (kind, cells) for kind, spec in enumerate(self.pieces) for cells in region.placements(spec.shape, free)
+        ]
+
+    @classmethod
+    def from_spec(cls, region: str | Region, pieces: str | Sequence[Shape], mode: str = "exact", free: bool = True) -> TilingProblem:
+        """Convenience: ``TilingProblem.from_spec("6x10", "pentominoes")``."""
+        region = Region.parse(region) if isinstance(region, str) else region
+        shapes = parse_pieces(pieces) if isinstance(pieces, str) else list(pieces)
+        return cls(region, specs_from_shapes(shapes, mode), free)
+
+    # -- quick necessary conditions ------------------------------------------------
+    def area_feasible(self) -> bool:
+        """Can the piece areas add up to the region's area at all?"""
+        low = sum(s.min_count * s.shape.area for s in self.pieces)
+        high = sum(s.max_count * s.shape.area for s in self.pieces)
+        return low <= self.region.area <= high
+
+    # -- exact cover ----------------------------------------------------------
+    def _symmetry(self) -> SymmetryData:
+        if not self.free:
+            raise ValueError("counting up to symmetry needs free pieces (rotations and reflections allowed)")
+        forward = []
+        for k in self.region.symmetries():
+            perm = self.region.cell_permutation(k)
+            forward.append([self.cell_index[perm[cell]] for cell in self.cells])
+        return SymmetryData(
+            build_symmetry_perms(forward),
+            np.zeros(1, np.int64),
+            np.zeros(1, np.int64),
+            np.array([kind for kind, _ in self.options] or [0], np.int64),
+            np.zeros(len(self.cells), np.int64),
+        )
+
+    def cover(self, unique: bool = False) -> BitsetCover:
+        """The compiled exact-cover search for this problem."""
+        options = [(kind, [self.cell_index[c] for c in cells]) for kind, cells in self.options]
+        return BitsetCover(
+            len(self.cells),
+            options,
+            [s.min_count for s in self.pieces],
+            [s.max_count for s in self.pieces],
+            symmetry=self._symmetry() if unique else None,
+        )
+
+    def exact_cover_problem(self) -> ExactCoverProblem:
+        """The same problem as a generic XCC instance (cells primary, pieces primary or secondary).
+
+        Only for problems where every kind has at most one copy.
+        """
+        if any(s.max_count > 1 for s in self.pieces):
+            raise ValueError("the generic exact-cover form needs at most one copy of each piece")
+        cell_names = [f"r{r}c{c}" for r, c in self.cells]
+        primary = cell_names + [s.name for s in self.pieces if s.min_count == 1]
+        secondary = [s.name for s in self.pieces if s.min_count == 0]
+        options = [[self.pieces[k].name] + [f"r{r}c{c}" for r, c in cells] for k, cells in self.options]
+        return ExactCoverProblem(primary, options, secondary)
+
+    def count(self, unique: bool = False, limits: SearchLimits | None = None) -> SearchResult:
+        """Number of tilings (raw, or one per symmetry class with ``unique``)."""
+        counts = self.counts(limits)
+        return SearchResult(counts.unique if unique else counts.raw, counts.complete, counts.nodes, counts.seconds, counts.stopped_by)
+
+    def counts(self, limits: SearchLimits | None = None, reduce_symmetry: bool = True) -> TilingCounts:
+        """Raw count and count up to the region's symmetries, from one search.
+
+        With free pieces, a non-trivial symmetry group and a piece used exactly
+        once, that piece is restricted to one placement per symmetry orbit and
+        each tiling found stands for |G|/|Stab(placement)| raw tilings (the
+        search shrinks about |G|-fold); orbits are counted exactly from the
+        tilings' stabilisers (Burnside-style weighting, no hashing).
+        """
+        limits = limits or SearchLimits()
+        if not self.area_feasible():
+            return TilingCounts(0, 0, True, 0, 0.0)
+        group = self.region.symmetries() if self.free else [0]
+        anchor = self._anchor_kind() if reduce_symmetry and len(group) > 1 else None
+        if anchor is None:
+            raw = self.cover().count(limits)
+            if len(group) == 1:
+                return TilingCounts(raw.count, raw.count, raw.complete, raw.nodes, raw.seconds, raw.stopped_by)
+            unique = self.cover(unique=True).count(limits)
+            return TilingCounts(raw.count, unique.count, raw.complete and unique.complete,
+                                raw.nodes + unique.nodes, limits.elapsed(), raw.stopped_by or unique.stopped_by)
+        total_raw = total_stab = total_nodes = 0
+        complete, stopped_by = True, ""
+        for sub in self.subproblems(anchor, group):
+            result = sub.cover.count(limits.remaining(total_nodes))
+            total_raw += sub.weight * result.count
+            total_stab += sub.weight * sub.cover.stabiliser_sum
+            total_nodes += result.nodes
+            if not result.complete:
+                complete, stopped_by = False, result.stopped_by
+                break
+        unique, remainder = divmod(total_stab, len(group))
+        if complete and remainder:
+            raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
+        return TilingCounts(total_raw, unique, complete, total_nodes, limits.elapsed(), stopped_by)
+
+    def subproblems(self, anchor: int, group: list[int]) -> Iterator[Subproblem]:
+        """Independent searches, one per orbit representative of the anchor piece's placements.
+
+        Each has the anchor pre-placed; its tilings stand for ``weight`` raw tilings each.
+        """
+        perms = [self.region.cell_permutation(g) for g in group]
+        kind_min = [s.min_count for s in self.pieces]
+        kind_max = [s.max_count for s in self.pieces]
+        kind_min[anchor] = kind_max[anchor] = 0
+        others = [(kind, [self.cell_index[c] for c in cells]) for kind, cells in self.options if kind != anchor]
+        for kind, cells in self.options:
+            if kind != anchor:
+                continue
+            images = [tuple(sorted(perm[c] for c in cells)) for perm in perms]
+            if min(images) != cells:
+                continue
+            taken = {self.cell_index[c] for c in cells}
+            options = [(k, idx) for k, idx in others if taken.isdisjoint(idx)]
+            symmetry = self._symmetry()
+            symmetry.opt_label = np.array([k for k, _ in options] or [0], np.int64)
+            symmetry.grid[list(taken)] = anchor
+            cover = BitsetCover(len(self.cells), options, kind_min, kind_max, prefilled=sorted(taken),
+                                symmetry=symmetry, mode=2)
+            yield Subproblem(cells, len(group) // sum(image == cells for image in images), cover)
+
+    def _anchor_kind(self) -> int | None:
+        """The piece kind to pin to orbit representatives: used exactly once, most symmetric, largest."""
+        candidates = [k for k, s in enumerate(self.pieces) if s.min_count == s.max_count == 1]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda k: (-len(self.pieces[k].shape.orientations()), self.pieces[k].shape.area, -k))
+
+    def tilings(self, limits: SearchLimits | None = None, unique: bool = False) -> Iterator[Tiling]:
+        """Every tiling in search order (one per symmetry class with ``unique``), each verified."""
+        limits = limits or SearchLimits()
+        if not self.area_feasible():
+            return
+        for solution in self.cover(unique).solutions(limits):
+            yield self._checked(self.to_tiling(solution))
+
+    def to_tiling(self, option_indices: Sequence[int]) -> Tiling:
+        placed = []
+        for i in option_indices:
+            kind, cells = self.options[i]
+            placed.append(Placed(self.pieces[kind].name, cells))
+        return Tiling(self.region, tuple(placed))
+
+    def _checked(self, tiling: Tiling) -> Tiling:
+        verify_tiling(self, tiling)
+        return tiling
+
+    # -- find one, any backend ---------------------------------------------------
+    def find(self, backend: str = "dlx", time_limit: float | None = None, workers: int = 2, seed: int = 0) -> Tiling | None:
+        """One verified tiling, or None when none exists (an exhaustive answer unless time ran out)."""
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+        if not self.area_feasible():
+            return None
+        if backend == "dlx":
+            return next(self.tilings(SearchLimits(time_limit=time_limit)), None)
+        chosen = self._find_sat() if backend == "sat" else self._find_cpsat(time_limit, workers, seed)
+        return None if chosen is None else self._checked(self.to_tiling(chosen))
+
+    def cpsat_model(self):
+        """A CP-SAT model with one boolean per placement; returns (model, placement variables)."""
+        from ortools.sat.python import cp_model
+
+        model = cp_model.CpModel()
+        variables = [model.NewBoolVar(f"p{i}") for i in range(len(self.options))]
+        for cell_vars in self._cell_options():
+            model.AddExactlyOne(variables[i] for i in cell_vars)
+        for kind, spec in enumerate(self.pieces):
+            total = sum(variables[i] for i, (k, _) in enumerate(self.options) if k == kind)
+            model.Add(total >= spec.min_count)
+            model.Add(total <= spec.max_count)
+        return model, variables
+
+    def _cell_options(self) -> list[list[int]]:
+        by_cell: list[list[int]] = [[] for _ in self.cells]
+        for i, (_, cells) in enumerate(self.options):
+            for cell in cells:
+                by_cell[self.cell_index[cell]].append(i)
+        return by_cell
+
+    def _find_cpsat(self, time_limit: float | None, workers: int, seed: int) -> list[int] | None:
+        from ortools.sat.python import cp_model
+
+        model, variables = self.cpsat_model()
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        solver.parameters.random_seed = seed
+        if time_limit:
+            solver.parameters.max_time_in_seconds = time_limit
+        status = solver.Solve(model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return [i for i, v in enumerate(variables) if solver.Value(v)]
+        if status == cp_model.INFEASIBLE:
+            return None
+        raise TimeoutError("CP-SAT stopped before deciding (time limit)")
+
+    def _find_sat(self) -> list[int] | None:
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import CNF, IDPool
+        from pysat.solvers import Solver
+
+        pool = IDPool(start_from=len(self.options) + 1)
+        cnf = CNF()
+        for cell_vars in self._cell_options():
+            lits = [i + 1 for i in cell_vars]
+            if not lits:
+                return None
+            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses)
+        for kind, spec in enumerate(self.pieces):
+            lits = [i + 1 for i, (k, _) in enumerate(self.options) if k == kind]
+            if spec.min_count > len(lits):
+                return None
+            if spec.min_count > 0:
+                cnf.extend(CardEnc.atleast(lits=lits, bound=spec.min_count, vpool=pool, encoding=EncType.seqcounter).clauses)
+            if spec.max_count < len(lits):
+                cnf.extend(CardEnc.atmost(lits=lits, bound=spec.max_count, vpool=pool, encoding=EncType.seqcounter).clauses)
+        with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
+            if not solver.solve():
+                return None
+            model = set(lit for lit in solver.get_model() if lit > 0)
+        return [i for i in range(len(self.options)) if i + 1 in model]
+
+
+def verify_tiling(problem: TilingProblem, tiling: Tiling) -> None:
+    """Independent check: cells covered exactly once, shapes right, counts within bounds."""
+    tiling.verify()
+    by_name = {spec.name: spec for spec in problem.pieces}
+    used: dict[str, int] = {}
+    for placed in tiling.pieces:
+        spec = by_name.get(placed.name)
+        if spec is None:
+            raise ValueError(f"tiling uses a piece not asked for: {placed.name}")
+        shapes = {o.cells for o in spec.shape.orientations(problem.free)}
+        if Shape(frozenset(placed.cells)).cells not in shapes:
+            raise ValueError(f"piece {placed.name} is not placed in one of its allowed orientations")
+        used[placed.name] = used.get(placed.name, 0) + 1
+    for spec in problem.pieces:
+        if not spec.min_count <= used.get(spec.name, 0) <= spec.max_count:
+            raise ValueError(f"{spec.name} used {used.get(spec.name, 0)} times, allowed {spec.min_count}..{spec.max_count}")
