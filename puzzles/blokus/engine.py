@@ -267,7 +267,10 @@ class BlokusState(GameState):
         return [int(K.color_score(c, self.arrays[6], self.arrays[8], sizes, MONOMINO)) for c in range(self.num_colors)]
 
     def scores(self) -> list[float]:
-        cs = self.color_scores()
+        return self.seat_scores(self.color_scores())
+
+    def seat_scores(self, cs: list[int]) -> list[float]:
+        """Seat scores from per-color scores, as the variant counts them."""
         name = self.variant.name
         if name == "two-player":
             return [float(cs[0] + cs[2]), float(cs[1] + cs[3])]
@@ -279,12 +282,16 @@ class BlokusState(GameState):
         return [float(x) for x in cs]
 
     def returns(self) -> list[float]:
+        return self.seat_returns(self.color_scores())
+
+    def seat_returns(self, cs: list[int]) -> list[float]:
+        """Search utilities per seat from per-color scores (teams: both members of the best team get 1)."""
+        seats = self.seat_scores(cs)
         if self.variant.name == "teams":
-            team = self.scores()[:2]
-            r = shared_win_returns(team)
+            r = shared_win_returns(seats[:2])
             r = [1.0 if x == 1.0 else (0.5 if x > 0 else 0.0) for x in r]
             return [r[c % 2] for c in range(4)]
-        return shared_win_returns(self.scores())
+        return shared_win_returns(seats)
 
     # -- views ----------------------------------------------------------------
     def grid(self) -> list[list[int]]:

@@ -1,0 +1,229 @@
+"""Blokus bots and fast playouts: greedy bot, weighted playout policy, numba random games.
+
+The random-game kernel plays a whole game inside numba on the same arrays and
+with the same move generator (:mod:`puzzles.blokus.kernel`) as
+:class:`~puzzles.blokus.engine.BlokusState`.  It keeps one legal-move list per
+color incrementally (Pentobi's scheme): on a color's turn the old list is
+re-filtered (moves only ever become illegal) and only the attach points its
+own last move created are expanded.
+
+Playout policies: ``weights is None`` draws uniformly among the legal moves
+(the benchmark's definition of a random game); otherwise a move of piece ``p``
+is drawn with probability proportional to ``weights[p]`` (default
+:data:`BIG_PIECE_WEIGHTS`: size**3, i.e. pentominoes ~4.6x tetrominoes).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from numba import njit
+
+from puzzles.blokus import kernel as K
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PIECE_SIZES, Move
+
+BIG_PIECE_WEIGHTS = np.array([float(s) ** 3 for s in PIECE_SIZES], dtype=np.float64)
+MAX_PLIES = 4 * NUM_PIECES + 8
+
+
+@njit(cache=True)
+def _play(tables, arrays, to_move, weights, uniform, marker, stamp, lists, nlist, rec_color, rec_move, rec_count):
+    """Play to the end from ``arrays`` (mutated); return (plies, last stamp). Records each ply."""
+    pl_piece = tables[0]
+    pl_cells = tables[2]
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    inited = np.zeros(nc, dtype=np.int32)  # 0 none, 1 from starting cells, 2 from attach points
+    processed = np.zeros(nc, dtype=np.int32)
+    plies = 0
+    c = to_move
+    while c >= 0:
+        stamp += 1
+        L = lists[c]
+        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
+            n = K.gen_moves(c, tables, arrays, marker, stamp, L)
+            inited[c] = 1 if placed[c] == 0 else 2
+        else:
+            f = forbidden[c]
+            n = 0
+            for i in range(nlist[c]):
+                m = L[i]
+                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
+                    L[n] = m
+                    n += 1
+                    marker[m] = stamp
+            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp, L, n)
+        processed[c] = attach_len[c]
+        nlist[c] = n
+        if plies < rec_color.shape[0]:
+            rec_color[plies] = c
+            rec_count[plies] = n
+        if n == 0:
+            done[c] = 1
+            if plies < rec_color.shape[0]:
+                rec_move[plies] = -1
+        else:
+            if uniform:
+                m = L[np.random.randint(0, n)]
+            else:
+                total = 0.0
+                for i in range(n):
+                    total += weights[pl_piece[L[i]]]
+                r = np.random.random() * total
+                m = L[n - 1]
+                for i in range(n):
+                    r -= weights[pl_piece[L[i]]]
+                    if r < 0.0:
+                        m = L[i]
+                        break
+            K.place(c, m, tables, arrays)
+            if plies < rec_color.shape[0]:
+                rec_move[plies] = m
+        plies += 1
+        c = K.next_color(c, done)
+    return plies, stamp
+
+
+@njit(cache=True)
+def _seed(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def _batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
+    """Play ``games`` games from the initial arrays; return their color scores and plies."""
+    np.random.seed(seed)
+    nc = init_arrays[0].shape[0]
+    n_pl = tables[0].shape[0]
+    marker = np.zeros(n_pl, dtype=np.int32)
+    lists = np.empty((nc, n_pl), dtype=np.int32)
+    nlist = np.zeros(nc, dtype=np.int32)
+    rec_c = np.empty(0, dtype=np.int32)
+    scores = np.zeros((games, nc), dtype=np.int32)
+    plies = np.zeros(games, dtype=np.int32)
+    stamp = 0
+    for g in range(games):
+        arrays = (
+            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
+            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
+            init_arrays[9].copy(),
+        )
+        nplies, stamp = _play(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
+        plies[g] = nplies
+        for c in range(nc):
+            scores[g, c] = K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    return scores, plies
+
+
+class _Scratch:
+    """Per-board-size scratch arrays for the kernel (single-threaded use)."""
+
+    cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]] = {}
+
+    @classmethod
+    def get(cls, state: BlokusState):
+        key = (state.tables.size, state.num_colors)
+        if key not in cls.cache:
+            n = state.tables.num_placements
+            cls.cache[key] = (np.zeros(n, dtype=np.int32), np.empty((state.num_colors, n), dtype=np.int32),
+                              np.zeros(state.num_colors, dtype=np.int32), [0])
+        return cls.cache[key]
+
+
+def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, record: bool = False):
+    """Finish a copy of ``state`` in the numba kernel; ``state`` is untouched.
+
+    Returns the per-color scores, plus (when ``record``) the plies as
+    ``(color, placement or -1 for a pass, number of legal placements)``.
+    """
+    marker, lists, nlist, stamp_box = _Scratch.get(state)
+    arrays = tuple(a.copy() for a in state.arrays)
+    size = MAX_PLIES if record else 0
+    rec_c = np.zeros(size, dtype=np.int32)
+    rec_m = np.zeros(size, dtype=np.int32)
+    rec_n = np.zeros(size, dtype=np.int32)
+    _seed(seed & 0xFFFFFFFF)
+    uniform = weights is None
+    w = BIG_PIECE_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
+    if state.to_move < 0:
+        plies = 0
+    else:
+        plies, stamp_box[0] = _play(state.ktables, arrays, state.to_move, w, uniform, marker, stamp_box[0], lists, nlist,
+                                    rec_c, rec_m, rec_n)
+    sizes = state.tables.piece_sizes
+    scores = [int(K.color_score(c, arrays[6], arrays[8], sizes, MONOMINO)) for c in range(state.num_colors)]
+    if record:
+        return scores, list(zip(rec_c[:plies].tolist(), rec_m[:plies].tolist(), rec_n[:plies].tolist()))
+    return scores
+
+
+def random_games(games: int, seed: int = 0, variant: str = "classic", weights: np.ndarray | None = None):
+    """Play ``games`` random games from the start in one numba call: (color scores [games, colors], plies)."""
+    state = BlokusState(variant)
+    w = BIG_PIECE_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
+    return _batch(state.ktables, state.arrays, games, seed, w, weights is None, state.tables.piece_sizes, MONOMINO)
+
+
+class PlayoutPolicy:
+    """MCTS rollout hook: finish the game in the numba kernel, return the seats' utilities.
+
+    ``weights=None`` is uniform; the default is :data:`BIG_PIECE_WEIGHTS` (toward big pieces).
+    """
+
+    def __init__(self, weights: np.ndarray | None | str = "big") -> None:
+        self.weights = BIG_PIECE_WEIGHTS if isinstance(weights, str) else weights
+
+    def __call__(self, state: BlokusState, rng: random.Random) -> list[float]:
+        return state.seat_returns(playout(state, rng.getrandbits(32), self.weights))
+
+
+class FastRandomBot:
+    """Uniform random legal move (same distribution as ``solvers.bots.RandomBot``)."""
+
+    name = "random"
+
+    def choose(self, state: BlokusState, rng: random.Random) -> Move:
+        return rng.choice(state.legal_actions())
+
+
+@njit(cache=True)
+def _greedy_keys(color, moves, tables, arrays, out):
+    """Per move: size * 1000 + (new own attach points) - (opponent attach points it covers)."""
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    f = forbidden[color]
+    for i in range(moves.shape[0]):
+        m = moves[i]
+        mine = 0
+        for j in range(pl_ncorners[m]):
+            q = pl_corners[m, j]
+            if f[q] == 0 and is_attach[color, q] == 0:
+                # a new corner that stays usable (not covered/edge-blocked by this very piece)
+                mine += 1
+        theirs = 0
+        for k in range(nc):
+            if k == color or done[k]:
+                continue
+            for j in range(pl_size[m]):
+                q = pl_cells[m, j]
+                if is_attach[k, q] and forbidden[k, q] == 0:
+                    theirs += 1
+        out[i] = pl_size[m] * 1000 + mine - theirs
+
+
+class GreedyBot:
+    """Largest piece first; then most new corners for us minus the opponents' corners we cover; ties at random."""
+
+    name = "greedy"
+
+    def choose(self, state: BlokusState, rng: random.Random) -> Move:
+        found = state.legal_placements()
+        if len(found) == 0:
+            return state.legal_actions()[0]
+        keys = np.zeros(len(found), dtype=np.int64)
+        _greedy_keys(state.to_move, found, state.ktables, state.arrays, keys)
+        best = np.flatnonzero(keys == keys.max())
+        return state.tables.moves[int(found[best[rng.randrange(len(best))]])]
