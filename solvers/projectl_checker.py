@@ -1,0 +1,408 @@
+"""Project L completion checker: exact cover of a card's recess with piece *counts*.
+
+A dedicated bitmask search (the recess has ≤ 25 cells, there are 9 shapes):
+the empty cells are an ``int`` bitmask, the stock is packed into one ``int``
+(5 bits per shape), placements are bucketed by their lowest cell, and the
+search always branches on the lowest empty cell — so every filling is found
+exactly once.  Results are memoised on ``(empty cells, stock)`` which is an
+exact key (no hashing of partial information), so counting all ways and the
+minimum number of pieces are dynamic programmes over the reachable states.
+
+Two fillings are *distinct* when some cell is covered by a different piece
+shape or piece outline; pieces of one shape are interchangeable, so a filling
+is a set of (shape, cells) placements and the first-empty-cell search counts
+each exactly once.
+
+Place actions: one piece needs one action whether it is placed by Place or by
+Master (Master puts at most one piece on each puzzle), so for one card
+``min_place_actions == min_pieces``; across several puzzles Master saves
+actions, which :func:`finishable_this_turn` accounts for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
+
+from puzzles.projectl.cards import (
+    LEVEL,
+    NCELLS,
+    NSHAPES,
+    SHAPE_NAMES,
+    SHAPES_BY_LEVEL,
+    Card,
+    mask_cells,
+    placements,
+)
+
+BITS = 5
+FIELD = (1 << BITS) - 1
+UNIT = tuple(1 << (BITS * s) for s in range(NSHAPES))
+INF = 10**9
+
+
+@lru_cache(maxsize=1)
+def _buckets() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each cell: the (shape, mask) placements whose lowest cell it is, bigger pieces first."""
+    buckets: list[list[tuple[int, int]]] = [[] for _ in range(NCELLS)]
+    for s in sorted(range(NSHAPES), key=lambda s: -LEVEL[s]):
+        for m in placements(s):
+            low = (m & -m).bit_length() - 1
+            buckets[low].append((s, m))
+    return tuple(tuple(b) for b in buckets)
+
+
+def pack(counts: Sequence[int], area: int = NCELLS) -> int:
+    """Counts per shape → one int; counts are capped at what could ever fit in ``area`` cells."""
+    code = 0
+    for s, n in enumerate(counts):
+        if n < 0:
+            raise ValueError(f"negative count for {SHAPE_NAMES[s]}")
+        code |= min(n, area // LEVEL[s], FIELD) << (BITS * s)
+    return code
+
+
+def unpack(code: int) -> list[int]:
+    return [(code >> (BITS * s)) & FIELD for s in range(NSHAPES)]
+
+
+def stock_area(code: int) -> int:
+    return sum(((code >> (BITS * s)) & FIELD) * LEVEL[s] for s in range(NSHAPES))
+
+
+class Checker:
+    """Answers for one empty-cell mask and one stock; every query is memoised."""
+
+    def __init__(self, empty: int, stock: Sequence[int]) -> None:
+        self.empty = empty
+        self.area = empty.bit_count()
+        self.stock = list(stock)
+        self.code = pack(stock, self.area)
+        buckets = _buckets()
+        # only placements inside the empty cells matter
+        self.buckets = tuple(tuple((s, m) for s, m in b if m & ~empty == 0) if empty >> i & 1 else () for i, b in enumerate(buckets))
+        self._ways: dict[tuple[int, int], int] = {}
+        self._min: dict[tuple[int, int], int] = {}
+        self._dead: set[tuple[int, int]] = set()
+
+    # -- one answer (depth-first, stops at the first filling) -----------------
+    def one_way(self) -> list[tuple[int, int]] | None:
+        """One filling as (shape, mask) pairs, or None; plain DFS that stops at the first hit."""
+        if stock_area(self.code) < self.area:
+            return None
+        path: list[tuple[int, int]] = []
+        return path if self._dfs(self.empty, self.code, path) else None
+
+    def _dfs(self, rem: int, code: int, path: list[tuple[int, int]]) -> bool:
+        if rem == 0:
+            return True
+        key = (rem, code)
+        if key in self._dead:
+            return False
+        low = (rem & -rem).bit_length() - 1
+        for s, m in self.buckets[low]:
+            if m & rem == m and (code >> (BITS * s)) & FIELD:
+                path.append((s, m))
+                if self._dfs(rem ^ m, code - UNIT[s], path):
+                    return True
+                path.pop()
+        self._dead.add(key)
+        return False
+
+    def completable(self) -> bool:
+        return self.one_way() is not None
+
+    # -- counting ---------------------------------------------------------------
+    def count_ways(self) -> int:
+        """Number of distinct fillings of the empty cells from the stock."""
+        return self._count(self.empty, self.code)
+
+    def _count(self, rem: int, code: int) -> int:
+        if rem == 0:
+            return 1
+        key = (rem, code)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
+        total = 0
+        low = (rem & -rem).bit_length() - 1
+        for s, m in self.buckets[low]:
+            if m & rem == m and (code >> (BITS * s)) & FIELD:
+                total += self._count(rem ^ m, code - UNIT[s])
+        self._ways[key] = total
+        return total
+
+    # -- fewest pieces ------------------------------------------------------------
+    def min_pieces(self) -> int | None:
+        best = self._minp(self.empty, self.code)
+        return None if best >= INF else best
+
+    def _minp(self, rem: int, code: int) -> int:
+        if rem == 0:
+            return 0
+        key = (rem, code)
+        got = self._min.get(key)
+        if got is not None:
+            return got
+        best = INF
+        low = (rem & -rem).bit_length() - 1
+        for s, m in self.buckets[low]:
+            if m & rem == m and (code >> (BITS * s)) & FIELD:
+                sub = self._minp(rem ^ m, code - UNIT[s])
+                if sub + 1 < best:
+                    best = sub + 1
+        self._min[key] = best
+        return best
+
+    def min_way(self) -> list[tuple[int, int]] | None:
+        """A filling with the fewest pieces."""
+        if self.min_pieces() is None:
+            return None
+        rem, code, path = self.empty, self.code, []
+        while rem:
+            target = self._minp(rem, code) - 1
+            low = (rem & -rem).bit_length() - 1
+            for s, m in self.buckets[low]:
+                if m & rem == m and (code >> (BITS * s)) & FIELD and self._minp(rem ^ m, code - UNIT[s]) == target:
+                    path.append((s, m))
+                    rem, code = rem ^ m, code - UNIT[s]
+                    break
+        return path
+
+    def multisets(self, max_pieces: int = NCELLS) -> list[tuple[int, ...]]:
+        """Distinct multisets (counts per shape) that fill the cells, with at most ``max_pieces`` pieces."""
+        memo: dict[tuple[int, int, int], frozenset[int]] = {}
+
+        def rec(rem: int, code: int, left: int) -> frozenset[int]:
+            if rem == 0:
+                return frozenset((0,))
+            if left == 0:
+                return frozenset()
+            key = (rem, code, left)
+            if key in memo:
+                return memo[key]
+            out: set[int] = set()
+            low = (rem & -rem).bit_length() - 1
+            for s, m in self.buckets[low]:
+                if m & rem == m and (code >> (BITS * s)) & FIELD:
+                    for used in rec(rem ^ m, code - UNIT[s], left - 1):
+                        out.add(used + UNIT[s])
+            memo[key] = frozenset(out)
+            return memo[key]
+
+        return sorted(tuple(unpack(u)) for u in rec(self.empty, self.code, max_pieces))
+
+
+def solution_json(way: list[tuple[int, int]] | None) -> list[dict] | None:
+    if way is None:
+        return None
+    return [{"shape": SHAPE_NAMES[s], "cells": [list(c) for c in mask_cells(m)]} for s, m in way]
+
+
+def check_card(card: Card, stock: Sequence[int], count: bool = True) -> dict:
+    """All single-card answers as JSON-ready data (``ways`` only when ``count``)."""
+    checker = Checker(card.empty, stock)
+    min_pieces = checker.min_pieces()
+    return {
+        "card": card.id,
+        "empty_cells": card.empty.bit_count(),
+        "stock": {n: c for n, c in zip(SHAPE_NAMES, stock) if c},
+        "completable": min_pieces is not None,
+        "min_pieces": min_pieces,
+        "min_place_actions": min_pieces,
+        "ways": checker.count_ways() if count else None,
+        "solution": solution_json(checker.min_way()),
+    }
+
+
+# --------------------------------------------------------------------------
+# which puzzles can I finish this turn?
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class PuzzleInHand:
+    """A player's unfinished puzzle as the turn planner sees it."""
+
+    empty: int  # cells still empty
+    placed: list[int]  # counts per shape of the pieces already on it
+    reward: int  # reward shape index
+    points: int = 0
+    name: str = ""
+
+
+@dataclass
+class TurnPlan:
+    puzzles: tuple[int, ...]  # indices of the puzzles finished
+    points: int
+    actions: list[str] = field(default_factory=list)
+
+
+def upgrade_targets(s: int, revised: bool) -> list[int]:
+    """Shapes a piece of shape ``s`` may be upgraded/exchanged into."""
+    lvl = LEVEL[s]
+    out = [t for t in SHAPES_BY_LEVEL[lvl] if t != s]
+    if lvl + 1 in SHAPES_BY_LEVEL:
+        out += SHAPES_BY_LEVEL[lvl + 1]
+    if revised:
+        out += [t for t in range(NSHAPES) if LEVEL[t] < lvl]
+    return out
+
+
+def reward_shape(owed: int, supply: Sequence[int]) -> int | None:
+    """Supply-shortage rule: owed shape, else same level, else one level higher, else highest lower level."""
+    if supply[owed] > 0:
+        return owed
+    lvl = LEVEL[owed]
+    for t in SHAPES_BY_LEVEL[lvl]:
+        if supply[t] > 0:
+            return t
+    for t in SHAPES_BY_LEVEL.get(lvl + 1, ()):
+        if supply[t] > 0:
+            return t
+    for lower in range(lvl - 1, 0, -1):
+        for t in SHAPES_BY_LEVEL[lower]:
+            if supply[t] > 0:
+                return t
+    return None
+
+
+def finishable_this_turn(
+    hand: Sequence[PuzzleInHand],
+    stock: Sequence[int],
+    supply: Sequence[int] | None = None,
+    actions: int = 3,
+    master_available: bool = True,
+    revised: bool = False,
+) -> list[TurnPlan]:
+    """Every set of puzzles that can all be finished within ``actions`` actions, with one plan each.
+
+    The plan may use Take-a-level-1-piece, Upgrade/exchange, Place and (once) Master;
+    finishing a puzzle mid-turn returns its pieces and the reward to the stock, usable
+    by later actions.  Only pieces that end up in a finished puzzle are placed.
+    Sorted by points, then number of puzzles, descending.
+    """
+    supply = list(supply) if supply is not None else [99] * NSHAPES
+    options: list[list[tuple[int, ...]]] = []
+    for p in hand:
+        # at most `actions` pieces can go on one puzzle in a turn (one per action, Master included)
+        options.append(Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions))
+    plans: list[TurnPlan] = []
+    n = len(hand)
+    for subset_bits in range(1, 1 << n):
+        subset = tuple(i for i in range(n) if subset_bits >> i & 1)
+        if any(not options[i] for i in subset):
+            continue
+        found = None
+        for choice in product(*(options[i] for i in subset)):
+            total = sum(sum(c) for c in choice)
+            # lower bound on actions: all pieces placed, Master covering one per puzzle
+            if total - (len(subset) - 1 if master_available else 0) > actions:
+                continue
+            needs = {i: list(c) for i, c in zip(subset, choice)}
+            path: list[str] = []
+            if _plan(hand, needs, list(stock), list(supply), actions, master_available, revised, path):
+                found = path
+                break
+        if found is not None:
+            plans.append(TurnPlan(subset, sum(hand[i].points for i in subset), found))
+    plans.sort(key=lambda p: (-p.points, -len(p.puzzles), p.puzzles))
+    return plans
+
+
+def _finish(hand, i, full, stock, supply, log) -> None:
+    """Puzzle ``i`` is full: its earlier pieces and this turn's pieces return, plus the reward."""
+    for s in range(NSHAPES):
+        stock[s] += hand[i].placed[s] + full[i][s]
+    got = reward_shape(hand[i].reward, supply)
+    if got is not None:
+        supply[got] -= 1
+        stock[got] += 1
+    log.append(f"finish {hand[i].name or i} (+{SHAPE_NAMES[got] if got is not None else 'nothing'})")
+
+
+def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> bool:
+    """Depth-first over abstract actions; ``needs[i]`` = shapes still to place on puzzle i."""
+    if full is None:
+        full = {i: v[:] for i, v in needs.items()}
+    if not needs:
+        return True
+    remaining = sum(sum(v) for v in needs.values())
+    if left == 0 or remaining - (len(needs) - 1 if master else 0) > left:
+        return False
+    deficit = [max(0, sum(v[s] for v in needs.values()) - stock[s]) for s in range(NSHAPES)]
+
+    def attempt(steps, changes, next_master, label) -> bool:
+        s_stock, s_supply, s_needs = stock[:], supply[:], {k: v[:] for k, v in needs.items()}
+        step_log = [label]
+        for i, s in changes:
+            stock[s] -= 1
+            needs[i][s] -= 1
+        for i in {i for i, _ in changes}:
+            if not any(needs[i]):
+                del needs[i]
+                _finish(hand, i, full, stock, supply, step_log)
+        sub: list[str] = []
+        if _plan(hand, needs, stock, supply, left - 1, next_master, revised, sub, full):
+            log.extend(step_log + sub)
+            return True
+        stock[:], supply[:] = s_stock, s_supply
+        needs.clear()
+        needs.update(s_needs)
+        return False
+
+    # Place one piece
+    for i in list(needs):
+        for s in range(NSHAPES):
+            if needs[i][s] and stock[s]:
+                if attempt(1, [(i, s)], master, f"place {SHAPE_NAMES[s]} on {hand[i].name or i}"):
+                    return True
+    # Master: one piece on each of several puzzles
+    if master and len(needs) >= 2:
+        keys = list(needs)
+        per = [[None] + [s for s in range(NSHAPES) if needs[i][s]] for i in keys]
+        for pick in product(*per):
+            chosen = [(i, s) for i, s in zip(keys, pick) if s is not None]
+            if len(chosen) < 2:
+                continue
+            use = [0] * NSHAPES
+            for _, s in chosen:
+                use[s] += 1
+            if any(use[s] > stock[s] for s in range(NSHAPES)):
+                continue
+            label = "master " + ", ".join(f"{SHAPE_NAMES[s]} on {hand[i].name or i}" for i, s in chosen)
+            if attempt(1, chosen, False, label):
+                return True
+    # acquire pieces: only useful when something is missing
+    if any(deficit) and left >= 2:
+        if supply[0] > 0:
+            stock[0] += 1
+            supply[0] -= 1
+            sub: list[str] = []
+            if _plan(hand, needs, stock, supply, left - 1, master, revised, sub, full):
+                log.extend(["take O1"] + sub)
+                return True
+            stock[0] -= 1
+            supply[0] += 1
+        for s in range(NSHAPES):
+            if not stock[s]:
+                continue
+            for t in upgrade_targets(s, revised):
+                # useful if t is missing, or as a stepping stone when two more actions remain
+                if supply[t] <= 0 or (not deficit[t] and left < 3):
+                    continue
+                stock[s] -= 1
+                supply[s] += 1
+                stock[t] += 1
+                supply[t] -= 1
+                sub = []
+                if _plan(hand, needs, stock, supply, left - 1, master, revised, sub, full):
+                    log.extend([f"upgrade {SHAPE_NAMES[s]} -> {SHAPE_NAMES[t]}"] + sub)
+                    return True
+                stock[s] += 1
+                supply[s] -= 1
+                stock[t] -= 1
+                supply[t] += 1
+    return False
