@@ -89,6 +89,55 @@ def main() -> None:
 # --------------------------------------------------------------------------
 # projectl (Project L)
 # --------------------------------------------------------------------------
+@main.group()
+def projectl() -> None:
+    """Project L: puzzle cards, completion checker, deck generator, rule engine, bots."""
+
+
+@projectl.command("check")
+@click.argument("card_file", type=click.Path(dir_okay=False))
+@click.option("--stock", default="", help='Pieces in hand, e.g. "I2,L3,L3,O4" or "L3x2,O4".')
+@click.option("--card", "card_id", default=None, help="Card id when the file holds several cards.")
+@click.option("--no-count", is_flag=True, help="Skip counting all ways.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bool, as_json: bool) -> None:
+    """Can CARD_FILE's puzzle (cells marked x already filled) be completed from STOCK?"""
+    from puzzles.projectl.cards import card_text, load_deck, parse_counts
+    from solvers.projectl_checker import check_card
+
+    cards = load_deck(card_file)
+    if card_id is not None:
+        cards = [c for c in cards if c.id == card_id]
+        if not cards:
+            raise ValueError(f"no card {card_id!r} in {card_file}")
+    elif len(cards) > 1:
+        raise ValueError(f"{card_file} holds {len(cards)} cards; choose one with --card ID")
+    card = cards[0]
+    result = check_card(card, parse_counts(stock), count=not no_count)
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(card_text(card))
+    if not result["completable"]:
+        click.echo(f"not completable with {stock or 'no pieces'}")
+        return
+    click.echo(f"completable: fewest pieces {result['min_pieces']} (= Place actions), ways {result['ways']}")
+    pieces = [(_pl_shape(p["shape"]), _pl_mask(p["cells"])) for p in result["solution"]]
+    click.echo(card_text(card, pieces))
+
+
+def _pl_shape(name: str) -> int:
+    from puzzles.projectl.cards import shape_index
+
+    return shape_index(name)
+
+
+def _pl_mask(cells: list) -> int:
+    from puzzles.projectl.cards import cells_mask
+
+    return cells_mask(tuple(c) for c in cells)
+
 
 
 if __name__ == "__main__":
