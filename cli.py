@@ -72,11 +72,307 @@ def main() -> None:
 # --------------------------------------------------------------------------
 # tiling and exact cover (foundation)
 # --------------------------------------------------------------------------
-# (commands added by the foundation)
+
+
+@main.command()
+@click.argument("region")
+@click.option("--pieces", "pieces_spec", default="pentominoes", show_default=True,
+              help="Piece set(s) or names (pentominoes, tetrominoes, blokus, 2*tetrominoes, I,L,X, ...) or a file.")
+@click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw and up to symmetry).")
+@click.option("--unique", is_flag=True, help="Up to the region's symmetries (with --count or --all).")
+@click.option("--all", "show_all", is_flag=True, help="Print every tiling.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="With --all: stop after this many.")
+@click.option("--at-most", is_flag=True, help="Each piece at most once (default: each exactly once).")
+@click.option("--fixed", is_flag=True, help="Fixed orientations (no rotation or reflection).")
+@click.option("--backend", type=click.Choice(["dlx", "sat", "cpsat"]), default="dlx", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds before giving up.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit, as_json):
+    """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes."""
+    from solvers.exact_cover import SearchLimits
+    from solvers.tiling import TilingProblem, load_pieces, load_region
+
+    problem = TilingProblem.from_spec(load_region(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
+    if (do_count or show_all) and backend != "dlx":
+        raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
+    if do_count:
+        progress = ProgressReporter(None, "counting", enabled=not as_json)
+        try:
+            counts = problem.counts(SearchLimits(time_limit=time_limit), on_part=lambda done, total: progress.advance())
+        finally:
+            progress.close()
+        data = {"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
+                "count_unique": counts.unique, "complete": counts.complete, "nodes": counts.nodes,
+                "seconds": round(counts.seconds, 3)}
+        if as_json:
+            emit_json(data)
+        else:
+            status = "" if counts.complete else f" (incomplete: {counts.stopped_by or 'stopped'})"
+            click.echo(f"{counts.raw} tilings, {counts.unique} up to symmetry{status}")
+        return
+    if show_all:
+        tilings = []
+        for number, tiling in enumerate(problem.tilings(SearchLimits(time_limit=time_limit), unique=unique), 1):
+            if as_json:
+                tilings.append(tiling.to_json())
+            else:
+                click.echo(f"tiling {number}:\n{tiling.to_text()}\n")
+            if limit and number >= limit:
+                break
+        if as_json:
+            emit_json({"count": len(tilings), "tilings": tilings})
+        return
+    tiling = problem.find(backend, time_limit=time_limit)
+    if as_json:
+        emit_json({"found": tiling is not None, "tiling": tiling.to_json() if tiling else None})
+    elif tiling is None:
+        click.echo("no tiling exists")
+    else:
+        click.echo(tiling.to_text())
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--count", "do_count", is_flag=True, help="Count all solutions.")
+@click.option("--all", "show_all", is_flag=True, help="Print every solution.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="With --all: stop after this many.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--json", "as_json", is_flag=True)
+@friendly_errors
+def cover(path, do_count, show_all, limit, time_limit, as_json):
+    """Solve an exact-cover problem in Knuth's DLX/XCC text format."""
+    from pathlib import Path
+
+    from solvers.exact_cover import SearchLimits, parse_knuth
+
+    problem = parse_knuth(Path(path).read_text())
+    limits = SearchLimits(time_limit=time_limit)
+    if do_count:
+        result = problem.count(time_limit=time_limit)
+        if as_json:
+            emit_json({"count": result.count, "complete": result.complete, "nodes": result.nodes,
+                       "seconds": round(result.seconds, 3)})
+        else:
+            click.echo(f"{result.count} solutions" + ("" if result.complete else f" (incomplete: {result.stopped_by})"))
+        return
+    solutions = []
+    for solution in problem.compile().solutions(limits):
+        solutions.append(problem.format_solution(solution))
+        if not show_all or (limit and len(solutions) >= limit):
+            break
+    if as_json:
+        emit_json({"count": len(solutions), "solutions": solutions})
+    elif not solutions:
+        click.echo("no solution")
+    else:
+        for number, options in enumerate(solutions, 1):
+            click.echo(f"solution {number}:" + "".join(f"\n  {line}" for line in options))
 
 # --------------------------------------------------------------------------
 # blokus
 # --------------------------------------------------------------------------
+BLOKUS_VARIANTS = ["classic", "two-player", "teams", "three-player", "duo"]
+
+
+@main.group()
+def blokus() -> None:
+    """Blokus: play, bot match-ups, Pentobi SGF records, move lists, perft."""
+
+
+def _blokus_bots(spec: str, seats: int, iterations: int, seconds: float | None) -> list:
+    """One bot (or ``None`` for a human) per seat from ``mcts,random,...`` (one name = every seat)."""
+    from solvers.blokus_bots import make_bot
+
+    names = [n.strip().lower() for n in spec.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise click.ClickException(f"--bots needs 1 or {seats} names for this variant, got {len(names)}")
+    return [None if n == "human" else make_bot(n, iterations, seconds) for n in names], names
+
+
+def _blokus_human_move(state) -> Any:
+    """Ask the human to move until a legal move (or quit) is typed."""
+    from puzzles.game import IllegalActionError
+
+    color = state.color_names[state.to_move]
+    while True:
+        text = click.prompt(f"{color} (cells like a20,b20 | moves | pass | quit)", prompt_suffix="> ").strip()
+        if text.lower() == "quit":
+            raise KeyboardInterrupt
+        if text.lower() == "moves":
+            click.echo(" ".join(state.action_to_string(m) for m in state.legal_actions()))
+            continue
+        try:
+            return state.string_to_action(text)
+        except IllegalActionError as error:
+            click.echo(f"refused: {error}")
+
+
+@blokus.command("play")
+@click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
+@click.option("--bots", "bots_spec", default="mcts,random,greedy,random", show_default=True,
+              help="One per seat (or one for all): mcts, random, greedy, human.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
+@click.option("--seconds", type=click.FloatRange(min=0), default=None, help="MCTS time per move (instead of iterations).")
+@click.option("--free-corners", is_flag=True, help="First pieces may take any free corner.")
+@click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None, help="Save the game (.blksgf or .json).")
+@click.option("--json", "as_json", is_flag=True, help="Print the record and scores as JSON.")
+@friendly_errors
+def blokus_play(variant, bots_spec, seed, iterations, seconds, free_corners, sgf_out, as_json):
+    """Play one game between bots and/or humans; humans see the board after each move."""
+    import random as _random
+
+    from puzzles.blokus.engine import BlokusState
+    from puzzles.blokus.records import save, to_json
+
+    state = BlokusState(variant, free_corners)
+    bots, names = _blokus_bots(bots_spec, state.num_players, iterations, None if seconds is None else seconds)
+    if seconds is not None:
+        for bot in bots:
+            if bot is not None and hasattr(bot, "seconds"):
+                bot.iterations, bot.seconds = None, seconds
+    rng = _random.Random(seed)
+    humans = any(b is None for b in bots)
+    if humans:
+        click.echo(state.to_text())
+    interrupted = False
+    try:
+        while not state.is_terminal():
+            seat, color = state.current_player(), state.color_names[state.to_move]
+            bot = bots[seat]
+            if bot is None and state.legal_actions()[0].is_pass:
+                move = state.legal_actions()[0]
+            else:
+                move = _blokus_human_move(state) if bot is None else bot.choose(state, rng)
+            state.apply(move)
+            if not as_json:
+                click.echo(f"{len(state.history):>3}. {color} ({names[seat]}): {state.action_to_string(move)}")
+                if humans:
+                    click.echo(state.to_text())
+    except (KeyboardInterrupt, click.Abort):
+        interrupted = True
+    if sgf_out:
+        save(state, sgf_out)
+    if as_json:
+        emit_json({**to_json(state), "bots": names, "seat_scores": dict(zip(state.variant.seat_names, state.scores())),
+                   "finished": state.is_terminal()})
+        return
+    if not humans:
+        click.echo(state.to_text())
+    click.echo(("game stopped" if interrupted else "game over") + ": " +
+               ", ".join(f"{c} {s:+d}" for c, s in zip(state.color_names, state.color_scores())))
+    if state.variant.name != "classic":
+        click.echo("seats: " + ", ".join(f"{n} {s:+g}" for n, s in zip(state.variant.seat_names, state.scores())))
+    if sgf_out:
+        click.echo(f"saved {sgf_out}")
+
+
+@blokus.command("playout")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--bots", "bots_spec", default="random", show_default=True, help="One per seat (or one for all): mcts, random, greedy.")
+@click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
+@click.option("--free-corners", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def blokus_playout(games, bots_spec, variant, seed, iterations, free_corners, as_json):
+    """Play N seeded games; win rates with 95% intervals and mean scores per seat (Ctrl-C: partial)."""
+    from puzzles.blokus.engine import BlokusState
+    from solvers.playout import PlayoutStats, run_playouts
+
+    probe = BlokusState(variant, free_corners)
+    bots, names = _blokus_bots(bots_spec, probe.num_players, iterations, None)
+    if any(b is None for b in bots):
+        raise click.ClickException("playout runs bots only (no human seats)")
+    stats = PlayoutStats(probe.num_players)
+    progress = ProgressReporter(games, "playing", enabled=not as_json)
+    interrupted = False
+    try:
+        for index in range(games):
+            stats.merge(run_playouts(lambda _seed: BlokusState(variant, free_corners), bots, 1, seed, start=index))
+            progress.advance()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        progress.close()
+    summary = stats.summary(list(probe.variant.seat_names))
+    for seat, name in zip(summary["seats"].values(), names):
+        seat["bot"] = name
+    summary.update({"variant": variant, "seed": seed, "interrupted": interrupted})
+    if as_json:
+        emit_json(summary)
+        return
+    click.echo(f"{stats.games} games{' (interrupted)' if interrupted else ''}, variant {variant}, seed {seed}")
+    click.echo(f"{'seat':<14}{'bot':<8}{'win rate':>9}  {'95% CI':<16}{'mean score':>10}")
+    for seat_name, seat in summary["seats"].items():
+        low, high = seat["win_ci95"]
+        click.echo(f"{seat_name:<14}{seat['bot']:<8}{seat['win_rate']:>9.3f}  [{low:.3f}, {high:.3f}]  {seat['mean_score']:>10.2f}")
+
+
+@blokus.command("replay")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def blokus_replay(path, as_json):
+    """Replay a record (.blksgf or .json), checking every move; print the final scores."""
+    from puzzles.blokus.records import load
+
+    state = load(path)
+    placed = sum(1 for _, m in state.moves_played if not m.is_pass)
+    scores = dict(zip(state.color_names, state.color_scores()))
+    if as_json:
+        emit_json({"moves": placed, "scores": scores, "variant": state.variant.name, "finished": state.is_terminal(),
+                   "seat_scores": dict(zip(state.variant.seat_names, state.scores()))})
+        return
+    click.echo(state.to_text())
+    click.echo(f"{placed} moves, variant {state.variant.name}{'' if state.is_terminal() else ' (game not finished)'}")
+    click.echo("scores: " + ", ".join(f"{c} {s:+d}" for c, s in scores.items()))
+
+
+@blokus.command("moves")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--after", type=click.IntRange(min=0), default=None, help="After this many moves (default: all).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def blokus_moves(path, after, as_json):
+    """List the legal moves (one per line) of the color to move after N moves of a record."""
+    from puzzles.blokus.records import load
+
+    state = load(path, max_moves=after)
+    moves = [state.action_to_string(m) for m in state.legal_actions()]
+    color = state.color_names[state.to_move] if state.to_move >= 0 else None
+    if as_json:
+        emit_json({"to_move": color, "count": len(moves), "moves": moves})
+        return
+    if color is None:
+        raise click.ClickException("the game is over: no color to move")
+    click.echo("\n".join(moves))
+
+
+@blokus.command("perft")
+@click.argument("depth", type=click.IntRange(min=0, max=8))
+@click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
+@click.option("--free-corners", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@friendly_errors
+def blokus_perft(depth, variant, free_corners, as_json):
+    """Count the move sequences of DEPTH placements from the empty board (passes are not plies)."""
+    import time as _time
+
+    from puzzles.blokus.engine import BlokusState, perft
+
+    start = _time.perf_counter()
+    count = perft(BlokusState(variant, free_corners), depth)
+    seconds = _time.perf_counter() - start
+    if as_json:
+        emit_json({"depth": depth, "variant": variant, "free_corners": free_corners, "count": count, "seconds": round(seconds, 3)})
+    else:
+        click.echo(f"perft({depth}) = {count:,}  ({seconds:.2f} s)")
+
 
 # --------------------------------------------------------------------------
 # towers (Rainbow Blackjack)

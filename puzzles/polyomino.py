@@ -291,19 +291,16 @@ class Region:
 
     def symmetries(self) -> list[int]:
         """Indices into :data:`SQUARE_SYMMETRIES` of the symmetries that map the region onto itself."""
-        result = []
-        for k, move in enumerate(SQUARE_SYMMETRIES):
-            if normalize(move(r, c) for r, c in self.cells) == self.cells:
-                result.append(k)
-        return result
+        own = normalize(self.cells)
+        return [k for k, move in enumerate(SQUARE_SYMMETRIES) if normalize(move(r, c) for r, c in self.cells) == own]
 
     def cell_permutation(self, symmetry: int) -> dict[Cell, Cell]:
-        """Where each cell goes under a symmetry of the region."""
+        """Where each cell goes under a symmetry of the region (in the region's own coordinates)."""
         move = SQUARE_SYMMETRIES[symmetry]
         images = {cell: move(*cell) for cell in self.cells}
-        top = min(r for r, _ in images.values())
-        left = min(c for _, c in images.values())
-        return {cell: (r - top, c - left) for cell, (r, c) in images.items()}
+        shift_r = min(r for r, _ in self.cells) - min(r for r, _ in images.values())
+        shift_c = min(c for _, c in self.cells) - min(c for _, c in images.values())
+        return {cell: (r + shift_r, c + shift_c) for cell, (r, c) in images.items()}
 
     def placements(self, shape: Shape, free: bool = True) -> list[tuple[Cell, ...]]:
         """Every way to put ``shape`` inside the region, as sorted cell tuples (deterministic order)."""

@@ -114,6 +114,8 @@ class ExactCoverProblem:
             seen = set()
             for token in option:
                 name, color = split_color(token)
+                if ":" in color or (":" in token and not color):
+                    raise ValueError(f"option {number} has a malformed item {token!r}; write item or item:color")
                 if name not in primary and name not in secondary:
                     raise ValueError(f"option {number} uses unknown item {name!r}")
                 if color and name in primary:
@@ -279,7 +281,7 @@ def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
 @njit(cache=True)
 def _dlx_run(
     top, ulink, dlink, color, length, llink, rlink, node_option,
-    x, items, state, max_nodes, solutions, perms, opt_ptr, opt_cells, opt_label, grid,
+    x, items, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
 ):
     """Run Algorithm C for at most ``max_nodes`` nodes, resuming from ``state``.
 
@@ -299,7 +301,7 @@ def _dlx_run(
             if rlink[0] == 0:
                 canonical = True
                 if perms.shape[0] > 1:
-                    canonical = _is_canonical(x, level, node_option, perms, opt_ptr, opt_cells, opt_label, grid)
+                    canonical = _is_canonical(x, level, node_option, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid)
                 if canonical:
                     state[3] += 1
                     if solutions.shape[0] > 0:
@@ -375,22 +377,26 @@ def _dlx_run(
 
 
 @njit(cache=True)
-def _is_canonical(x, level, node_option, perms, opt_ptr, opt_cells, opt_label, grid):
+def _is_canonical(x, level, node_option, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid):
     """True when the solution's label grid is <= its image under every symmetry."""
     for k in range(level):
         o = node_option[x[k]]
         for t in range(opt_ptr[o], opt_ptr[o + 1]):
-            grid[opt_cells[t]] = opt_label[o]
-    return _grid_is_minimal(grid, perms)
+            grid[opt_cells[t]] = opt_cell_label[t]
+    return _grid_is_minimal(grid, perms, label_map)
 
 
 @njit(cache=True)
-def _grid_is_minimal(grid, perms):
+def _grid_is_minimal(grid, perms, label_map):
+    """Is the label grid lexicographically <= its image under every symmetry?
+
+    The image under g has, at cell j, the label of cell ``perms[g, j]`` (the
+    inverse map) transformed by ``label_map[g]`` (labels encode directions).
+    """
     n = grid.shape[0]
     for g in range(1, perms.shape[0]):
-        # image: label at cell perms[g, i] is grid[i]; compare image with grid in cell order
         for i in range(n):
-            image_label = grid[perms[g, i]]  # perms holds the inverse map (see build_symmetry_perms)
+            image_label = label_map[g, grid[perms[g, i]]]
             if image_label < grid[i]:
                 return False
             if image_label > grid[i]:
@@ -468,7 +474,7 @@ class DancingLinks:
                 return
             status, stored = _dlx_run(
                 *self.arrays, self.x, self.items, self.state, allowed, buffer,
-                sym.perms, sym.opt_ptr, sym.opt_cells, sym.opt_label, sym.grid,
+                sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid,
             )
             if stored:
                 yield buffer[:stored].copy()
@@ -499,24 +505,39 @@ class DancingLinks:
 
 @dataclass
 class SymmetryData:
-    """Arrays for counting only one solution per symmetry class (see :func:`_grid_is_minimal`).
+    """Arrays for symmetry-aware counting (see :func:`_grid_is_minimal`).
 
-    ``perms[g, i]`` is the cell whose label lands on cell ``i`` under symmetry g
-    (row 0 is the identity); ``opt_ptr/opt_cells`` list each option's cells and
-    ``opt_label`` the label compared (the piece kind: copies of a kind are
-    interchangeable).
+    ``perms[g, j]`` is the cell that lands on cell ``j`` under symmetry g (row 0
+    is the identity).  Each option gives every cell it covers a label
+    (``opt_cells[opt_ptr[o]:opt_ptr[o+1]]`` and ``opt_cell_label`` alongside);
+    labels must determine the solution (e.g. piece kind plus which neighbours
+    belong to the same piece) and ``label_map[g]`` says how g transforms a label.
     """
 
     perms: np.ndarray
+    label_map: np.ndarray
     opt_ptr: np.ndarray
     opt_cells: np.ndarray
-    opt_label: np.ndarray
+    opt_cell_label: np.ndarray
     grid: np.ndarray
 
     @classmethod
     def none(cls) -> SymmetryData:
         empty = np.zeros(1, np.int64)
-        return cls(np.zeros((1, 1), np.int64), empty, empty, empty, np.zeros(1, np.int64))
+        return cls(np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64), np.zeros(2, np.int64), empty, empty,
+                   np.zeros(1, np.int64))
+
+    @classmethod
+    def build(
+        cls, perms: np.ndarray, label_map: np.ndarray, option_cells: Sequence[Sequence[int]],
+        option_labels: Sequence[Sequence[int]], n_cells: int,
+    ) -> SymmetryData:
+        """Flatten per-option cells and labels (in the order given)."""
+        ptr = np.zeros(len(option_cells) + 1, np.int64)
+        ptr[1:] = np.cumsum([len(c) for c in option_cells])
+        flat_cells = np.array([c for cells in option_cells for c in cells] or [0], np.int64)
+        flat_labels = np.array([lab for labels in option_labels for lab in labels] or [0], np.int64)
+        return cls(perms, label_map, ptr, flat_cells, flat_labels, np.zeros(n_cells, np.int64))
 
 
 def build_symmetry_perms(forward: Sequence[Sequence[int]]) -> np.ndarray:
@@ -560,7 +581,7 @@ def _next_empty(board, start, n_cells):
 @njit(cache=True)
 def _bitset_run(
     opt_mask, opt_kind, bucket, kind_min, kind_max, used, board, n_cells,
-    cell, pos, chosen, state, max_nodes, solutions, perms, opt_ptr, opt_cells, opt_label, grid,
+    cell, pos, chosen, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
     opt_weight, mode,
 ):
     """First-empty-cell exact cover over a bitboard; resumable like :func:`_dlx_run`.
@@ -625,11 +646,11 @@ def _bitset_run(
                     oo = chosen[t]
                     weight *= opt_weight[oo]
                     for q in range(opt_ptr[oo], opt_ptr[oo + 1]):
-                        grid[opt_cells[q]] = opt_label[oo]
+                        grid[opt_cells[q]] = opt_cell_label[q]
                 if mode == 1:
-                    good = _grid_is_minimal(grid, perms)
+                    good = _grid_is_minimal(grid, perms, label_map)
                 else:
-                    state[4] += weight * _stabiliser_size(grid, perms)
+                    state[4] += weight * _stabiliser_size(grid, perms, label_map)
             for w in range(words):
                 board[w] ^= opt_mask[o, w]
             used[k] -= 1
@@ -659,14 +680,14 @@ def _bitset_run(
 
 
 @njit(cache=True)
-def _stabiliser_size(grid, perms):
+def _stabiliser_size(grid, perms, label_map):
     """How many symmetries (identity included) map the label grid onto itself."""
     n = grid.shape[0]
     size = 0
     for g in range(perms.shape[0]):
         same = True
         for i in range(n):
-            if grid[perms[g, i]] != grid[i]:
+            if label_map[g, grid[perms[g, i]]] != grid[i]:
                 same = False
                 break
         if same:
@@ -679,6 +700,8 @@ class BitsetCover:
 
     ``options`` are (kind, cell indices) pairs; cell order is the branching
     order (first empty cell first).  ``prefilled`` cells start covered.
+    ``symmetry`` = (perms, label_map, per-option cell labels) enables ``mode`` 1
+    or 2 of :func:`_bitset_run`; ``weights`` are per-option weights for mode 2.
     """
 
     def __init__(
@@ -688,7 +711,7 @@ class BitsetCover:
         kind_min: Sequence[int],
         kind_max: Sequence[int],
         prefilled: Sequence[int] = (),
-        symmetry: SymmetryData | None = None,
+        symmetry: tuple[np.ndarray, np.ndarray, Sequence[Sequence[int]]] | None = None,
         mode: int = 0,
         weights: Sequence[int] | None = None,
     ) -> None:
@@ -722,15 +745,10 @@ class BitsetCover:
         self.empty_board = first >= n_cells
         self.mode = mode
         self.opt_weight = np.array([weights[i] if weights is not None else 1 for i in order] or [1], np.int64)
-        if symmetry is not None:  # re-index option cells for the kernel's option order
-            ptr, cells_flat, labels = [0], [], []
-            for i in order:
-                cells_flat.extend(options[i][1])
-                ptr.append(len(cells_flat))
-                labels.append(symmetry.opt_label[i])
-            symmetry = SymmetryData(
-                symmetry.perms, np.array(ptr, np.int64), np.array(cells_flat, np.int64),
-                np.array(labels, np.int64), symmetry.grid,
+        if symmetry is not None:  # (perms, label_map, per-option cell labels), put in kernel order
+            perms, label_map, labels = symmetry
+            symmetry = SymmetryData.build(
+                perms, label_map, [options[i][1] for i in order], [labels[i] for i in order], n_cells
             )
         self.symmetry = symmetry or SymmetryData.none()
         self.stopped_by = ""
@@ -755,7 +773,7 @@ class BitsetCover:
             status, stored = _bitset_run(
                 self.opt_mask, self.opt_kind, self.bucket, self.kind_min, self.kind_max, self.used,
                 self.board, self.n_cells, self.cell, self.pos, self.chosen, self.state, allowed, buffer,
-                sym.perms, sym.opt_ptr, sym.opt_cells, sym.opt_label, sym.grid, self.opt_weight, self.mode,
+                sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid, self.opt_weight, self.mode,
             )
             if stored:
                 yield buffer[:stored].copy()

@@ -18,22 +18,23 @@ among its images (exact, no hashing).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece, piece_set
+from puzzles.polyomino import SQUARE_SYMMETRIES, Cell, Placed, Region, Shape, Tiling, piece, piece_set
 from solvers.exact_cover import (
     BitsetCover,
     ExactCoverProblem,
     SearchLimits,
     SearchResult,
-    SymmetryData,
     build_symmetry_perms,
 )
 
 BACKENDS = ("dlx", "sat", "cpsat")
+DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: bits of a cell label
 
 
 @dataclass
@@ -97,6 +98,38 @@ def parse_pieces(spec: str) -> list[Shape]:
     return shapes
 
 
+def load_region(spec: str) -> Region:
+    """A region from ``WxH``, inline ASCII art (rows joined by ``/``) or a file of ASCII art."""
+    path = Path(spec)
+    if path.is_file():
+        return Region.from_ascii(path.read_text())
+    if spec.endswith((".txt", ".region")) :
+        raise ValueError(f"region file not found: {spec}")
+    return Region.parse(spec)
+
+
+def load_pieces(spec: str) -> list[Shape]:
+    """Pieces from a spec (see :func:`parse_pieces`) or a file of ASCII-art blocks.
+
+    In a file, blocks are separated by blank lines; a block may start with
+    ``name: X``; blocks without a name are called P1, P2, ...; equal names are copies.
+    """
+    path = Path(spec)
+    if not path.is_file():
+        return parse_pieces(spec)
+    shapes = []
+    for number, block in enumerate(path.read_text().strip().split("\n\n"), 1):
+        lines = block.strip("\n").split("\n")
+        name = f"P{number}"
+        if lines and lines[0].lower().startswith("name:"):
+            name = lines.pop(0).split(":", 1)[1].strip()
+        try:
+            shapes.append(Shape.from_ascii("\n".join(lines), name))
+        except ValueError as error:
+            raise ValueError(f"{path.name}, piece {number}: {error}") from None
+    return shapes
+
+
 def _lookup_piece(name: str) -> Shape:
     for family in ("pentominoes", "tetrominoes", "blokus", "projectl", "trominoes"):
         try:
@@ -126,6 +159,9 @@ class TilingProblem:
         self.region = region
         self.pieces = list(pieces)
         self.free = free
+        names = [spec.name for spec in self.pieces]
+        if len(set(names)) != len(names):
+            raise ValueError(f"piece kinds need distinct names, got {names}")
         for spec in self.pieces:
             if not 0 <= spec.min_count <= spec.max_count:
                 raise ValueError(f"impossible counts for {spec.name}: min {spec.min_count}, max {spec.max_count}")
@@ -150,20 +186,32 @@ class TilingProblem:
         return low <= self.region.area <= high
 
     # -- exact cover ----------------------------------------------------------
-    def _symmetry(self) -> SymmetryData:
+    def _symmetry_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Cell maps and label maps of the region's symmetries, for canonical/stabiliser checks."""
         if not self.free:
             raise ValueError("counting up to symmetry needs free pieces (rotations and reflections allowed)")
+        group = self.region.symmetries()
         forward = []
-        for k in self.region.symmetries():
+        for k in group:
             perm = self.region.cell_permutation(k)
             forward.append([self.cell_index[perm[cell]] for cell in self.cells])
-        return SymmetryData(
-            build_symmetry_perms(forward),
-            np.zeros(1, np.int64),
-            np.zeros(1, np.int64),
-            np.array([kind for kind, _ in self.options] or [0], np.int64),
-            np.zeros(len(self.cells), np.int64),
-        )
+        label_map = np.zeros((len(group), 16 * len(self.pieces)), np.int64)
+        for g, k in enumerate(group):
+            move = SQUARE_SYMMETRIES[k]
+            turned = [DIRECTIONS.index(move(*step)) for step in DIRECTIONS]
+            for mask in range(16):
+                image = sum(1 << turned[d] for d in range(4) if mask >> d & 1)
+                for kind in range(len(self.pieces)):
+                    label_map[g, 16 * kind + mask] = 16 * kind + image
+        return build_symmetry_perms(forward), label_map
+
+    def _cell_labels(self, kind: int, cells: Sequence[Cell]) -> list[int]:
+        """Per cell: the piece kind and which neighbours belong to the same piece (so labels fix the tiling)."""
+        own = set(cells)
+        return [
+            16 * kind + sum(1 << d for d, (dr, dc) in enumerate(DIRECTIONS) if (r + dr, c + dc) in own)
+            for r, c in cells
+        ]
 
     def cover(self, unique: bool = False) -> BitsetCover:
         """The compiled exact-cover search for this problem."""
@@ -173,7 +221,8 @@ class TilingProblem:
             options,
             [s.min_count for s in self.pieces],
             [s.max_count for s in self.pieces],
-            symmetry=self._symmetry() if unique else None,
+            symmetry=(*self._symmetry_tables(), [self._cell_labels(k, c) for k, c in self.options]) if unique else None,
+            mode=1 if unique else 0,
         )
 
     def exact_cover_problem(self) -> ExactCoverProblem:
@@ -194,14 +243,20 @@ class TilingProblem:
         counts = self.counts(limits)
         return SearchResult(counts.unique if unique else counts.raw, counts.complete, counts.nodes, counts.seconds, counts.stopped_by)
 
-    def counts(self, limits: SearchLimits | None = None, reduce_symmetry: bool = True) -> TilingCounts:
+    def counts(
+        self,
+        limits: SearchLimits | None = None,
+        reduce_symmetry: bool = True,
+        on_part: Callable[[int, int], None] | None = None,
+    ) -> TilingCounts:
         """Raw count and count up to the region's symmetries, from one search.
 
         With free pieces, a non-trivial symmetry group and a piece used exactly
         once, that piece is restricted to one placement per symmetry orbit and
         each tiling found stands for |G|/|Stab(placement)| raw tilings (the
         search shrinks about |G|-fold); orbits are counted exactly from the
-        tilings' stabilisers (Burnside-style weighting, no hashing).
+        tilings' stabilisers (Burnside-style weighting, no hashing).  The search
+        then runs as independent subproblems; ``on_part(done, total)`` reports them.
         """
         limits = limits or SearchLimits()
         if not self.area_feasible():
@@ -217,7 +272,8 @@ class TilingProblem:
                                 raw.nodes + unique.nodes, limits.elapsed(), raw.stopped_by or unique.stopped_by)
         total_raw = total_stab = total_nodes = 0
         complete, stopped_by = True, ""
-        for sub in self.subproblems(anchor, group):
+        parts = list(self.subproblems(anchor, group))
+        for done, sub in enumerate(parts, 1):
             result = sub.cover.count(limits.remaining(total_nodes))
             total_raw += sub.weight * result.count
             total_stab += sub.weight * sub.cover.stabiliser_sum
@@ -225,6 +281,8 @@ class TilingProblem:
             if not result.complete:
                 complete, stopped_by = False, result.stopped_by
                 break
+            if on_part is not None:
+                on_part(done, len(parts))
         unique, remainder = divmod(total_stab, len(group))
         if complete and remainder:
             raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
@@ -239,20 +297,23 @@ class TilingProblem:
         kind_min = [s.min_count for s in self.pieces]
         kind_max = [s.max_count for s in self.pieces]
         kind_min[anchor] = kind_max[anchor] = 0
-        others = [(kind, [self.cell_index[c] for c in cells]) for kind, cells in self.options if kind != anchor]
+        perm_table, label_map = self._symmetry_tables()
+        others = [(kind, cells) for kind, cells in self.options if kind != anchor]
         for kind, cells in self.options:
             if kind != anchor:
                 continue
             images = [tuple(sorted(perm[c] for c in cells)) for perm in perms]
             if min(images) != cells:
                 continue
-            taken = {self.cell_index[c] for c in cells}
-            options = [(k, idx) for k, idx in others if taken.isdisjoint(idx)]
-            symmetry = self._symmetry()
-            symmetry.opt_label = np.array([k for k, _ in options] or [0], np.int64)
-            symmetry.grid[list(taken)] = anchor
-            cover = BitsetCover(len(self.cells), options, kind_min, kind_max, prefilled=sorted(taken),
-                                symmetry=symmetry, mode=2)
+            taken = set(cells)
+            usable = [(k, other) for k, other in others if taken.isdisjoint(other)]
+            options = [(k, [self.cell_index[c] for c in other]) for k, other in usable]
+            labels = [self._cell_labels(k, other) for k, other in usable]
+            cover = BitsetCover(len(self.cells), options, kind_min, kind_max,
+                                prefilled=sorted(self.cell_index[c] for c in cells),
+                                symmetry=(perm_table, label_map, labels), mode=2)
+            for cell, label in zip(cells, self._cell_labels(anchor, cells)):
+                cover.symmetry.grid[self.cell_index[cell]] = label
             yield Subproblem(cells, len(group) // sum(image == cells for image in images), cover)
 
     def _anchor_kind(self) -> int | None:
