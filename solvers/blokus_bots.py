@@ -169,14 +169,30 @@ def random_games(games: int, seed: int = 0, variant: str = "classic", weights: n
 class PlayoutPolicy:
     """MCTS rollout hook: finish the game in the numba kernel, return the seats' utilities.
 
-    ``weights=None`` is uniform; the default is :data:`BIG_PIECE_WEIGHTS` (toward big pieces).
+    ``weights=None`` is uniform; the default ``"big"`` is :data:`BIG_PIECE_WEIGHTS`.
+    ``margin`` > 0 blends the win/loss returns with the score margin (squashed to
+    0..1 with scale ``margin_scale``): ``(1 - margin) * win + margin * squash``,
+    a denser signal than win/loss alone.
     """
 
-    def __init__(self, weights: np.ndarray | None | str = "big") -> None:
+    def __init__(self, weights: np.ndarray | None | str = "big", margin: float = 0.0, margin_scale: float = 10.0) -> None:
         self.weights = BIG_PIECE_WEIGHTS if isinstance(weights, str) else weights
+        self.margin = margin
+        self.margin_scale = margin_scale
 
     def __call__(self, state: BlokusState, rng: random.Random) -> list[float]:
-        return state.seat_returns(playout(state, rng.getrandbits(32), self.weights))
+        colors = playout(state, rng.getrandbits(32), self.weights)
+        wins = state.seat_returns(colors)
+        if not self.margin:
+            return wins
+        seats = state.seat_scores(colors)
+        out = []
+        for i, w in enumerate(wins):
+            teams = state.variant.name == "teams"
+            best_other = max(s for j, s in enumerate(seats) if j != i and not (teams and j % 2 == i % 2))
+            squash = 0.5 + 0.5 * np.tanh((seats[i] - best_other) / self.margin_scale)
+            out.append((1 - self.margin) * w + self.margin * float(squash))
+        return out
 
 
 class FastRandomBot:
@@ -227,3 +243,20 @@ class GreedyBot:
         _greedy_keys(state.to_move, found, state.ktables, state.arrays, keys)
         best = np.flatnonzero(keys == keys.max())
         return state.tables.moves[int(found[best[rng.randrange(len(best))]])]
+
+
+BOT_NAMES = ("random", "greedy", "mcts")
+
+
+def make_bot(name: str, iterations: int | None = 1000, seconds: float | None = None):
+    """A bot by name: ``random``, ``greedy`` or ``mcts`` (UCT, weighted playouts, score-margin blend)."""
+    from solvers.mcts import MCTSBot
+
+    key = name.strip().lower()
+    if key == "random":
+        return FastRandomBot()
+    if key == "greedy":
+        return GreedyBot()
+    if key == "mcts":
+        return MCTSBot(iterations, seconds, rollout=PlayoutPolicy(margin=0.3))
+    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
