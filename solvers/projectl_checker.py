@@ -269,6 +269,9 @@ def reward_shape(owed: int, supply: Sequence[int]) -> int | None:
     return None
 
 
+_MULTISETS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+
+
 def finishable_this_turn(
     hand: Sequence[PuzzleInHand],
     stock: Sequence[int],
@@ -288,7 +291,10 @@ def finishable_this_turn(
     options: list[list[tuple[int, ...]]] = []
     for p in hand:
         # at most `actions` pieces can go on one puzzle in a turn (one per action, Master included)
-        options.append(Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions))
+        key = (p.empty, actions)
+        if key not in _MULTISETS:
+            _MULTISETS[key] = Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions)
+        options.append(_MULTISETS[key])
     plans: list[TurnPlan] = []
     n = len(hand)
     for subset_bits in range(1, 1 << n):
@@ -406,3 +412,20 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
                 stock[t] -= 1
                 supply[t] += 1
     return False
+
+
+_QUICK: dict[tuple[int, int], tuple[tuple[int, int], ...] | None] = {}
+
+
+def quick_way(empty: int, stock: Sequence[int]) -> tuple[tuple[int, int], ...] | None:
+    """One filling (bigger pieces tried first), memoised across calls: the bots' fast question."""
+    code = pack(stock, empty.bit_count())
+    key = (empty, code)
+    if key in _QUICK:
+        return _QUICK[key]
+    if len(_QUICK) > 200_000:
+        _QUICK.clear()
+    way = Checker(empty, stock).one_way()
+    result = tuple(way) if way is not None else None
+    _QUICK[key] = result
+    return result
