@@ -409,3 +409,66 @@ def play_match(state: ProjectLState, bots: Sequence, seed: int) -> ProjectLState
     while not state.is_terminal():
         state.apply(bots[state.player].choose(state, rng))
     return state
+
+
+def playout_series(
+    bot_specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    rules: str = "classic",
+    solo: bool = False,
+    difficulty: str = "normal",
+    cards=None,
+    progress=None,
+) -> dict:
+    """Seeded games with seats rotated each game; per-bot win rates (95% Wilson) and mean scores.
+
+    Game ``i`` uses seed ``game_seed(seed, i)`` and seats the bots shifted by ``i``, so every
+    bot plays every seat equally often.  A KeyboardInterrupt stops early: the games finished
+    so far are reported (``"interrupted": true``).
+    """
+    from puzzles.projectl.engine import new_game
+    from solvers.playout import game_seed, wilson_interval
+
+    n = 1 if solo else len(bot_specs)
+    if solo and len(bot_specs) != 1:
+        raise ValueError("the solo variant takes exactly one bot")
+    names = [spec.strip().lower() for spec in bot_specs]
+    wins = [0.0] * n
+    score_sum = [0.0] * n
+    opp_sum = 0.0
+    played = 0
+    interrupted = False
+    try:
+        for i in range(games):
+            s = game_seed(seed, i)
+            shift = i % n
+            order = [(k + shift) % n for k in range(n)]  # seat -> bot index
+            bots = [make_bot(bot_specs[b]) for b in order]
+            st = new_game(n, s, rules=rules, solo=solo, difficulty=difficulty, cards=cards)
+            play_match(st, bots, s)
+            ret, sc = st.returns(), st.scores()
+            for seat, b in enumerate(order):
+                wins[b] += ret[seat]
+                score_sum[b] += sc[seat]
+            if solo:
+                opp_sum += st.opponent_score()
+            played += 1
+            if progress:
+                progress(1)
+    except KeyboardInterrupt:
+        interrupted = True
+    bots_out = []
+    for b in range(n):
+        low, high = wilson_interval(wins[b], played)
+        bots_out.append({
+            "seat_bot": names[b],
+            "win_rate": wins[b] / played if played else 0.0,
+            "win_ci95": [round(low, 4), round(high, 4)],
+            "mean_score": score_sum[b] / played if played else 0.0,
+        })
+    out = {"games": played, "rules": rules, "solo": solo, "bots": bots_out, "interrupted": interrupted}
+    if solo:
+        out["difficulty"] = difficulty
+        out["opponent_mean_score"] = opp_sum / played if played else 0.0
+    return out
