@@ -348,15 +348,14 @@ class MCTSBot:
         hand = _hand(st, st.player)
         if hand and finishable_this_turn(hand, st.stock[st.player], st.supply, st.actions_left, not st.master_used, st.revised):
             return self.greedy.choose(st, rng)
-        saved = (list(self.greedy._plan), self.greedy._plan_key)
         cands = self.candidates(st, rng)
-        plan_after_first = saved if False else (list(self.greedy._plan), self.greedy._plan_key)
+        plan_after_first = (list(self.greedy._plan), self.greedy._plan_key)
         if len(cands) == 1:
             return cands[0]
         p = st.player
         n = [0] * len(cands)
         w = [0.0] * len(cands)
-        for it in range(self.iterations):
+        for it in range(max(self.iterations, len(cands))):  # every candidate at least once
             if it < len(cands):
                 k = it
             else:
