@@ -1,0 +1,98 @@
+"""The tile and cover commands, including their one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzles.polyomino import Region, Shape
+from tests.test_exact_cover import KNUTH_XCC
+
+
+def test_tile_count_json(run_cli) -> None:
+    result = run_cli("tile", "6x10", "--pieces", "pentominoes", "--count", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert (data["count"], data["count_raw"], data["count_unique"], data["complete"]) == (9356, 9356, 2339, True)
+    unique = json.loads(run_cli("tile", "3x20", "--count", "--unique", "--json").output)
+    assert unique["count"] == 2
+
+
+def test_tile_find_prints_a_verified_tiling(run_cli) -> None:
+    result = run_cli("tile", "6x10", "--pieces", "pentominoes", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["found"]
+    cells = [tuple(c) for p in data["tiling"]["pieces"] for c in p["cells"]]
+    assert sorted(cells) == sorted(Region.parse("6x10").cells)
+    assert sorted(p["name"] for p in data["tiling"]["pieces"]) == sorted("FILNPTUVWXYZ")
+    text = run_cli("tile", "3x20", "--backend", "sat").output
+    assert len(text.splitlines()) == 20
+
+
+def test_tile_all_lists_each_tiling(run_cli) -> None:
+    data = json.loads(run_cli("tile", "3x20", "--all", "--json").output)
+    assert data["count"] == 8 and len({json.dumps(t, sort_keys=True) for t in data["tilings"]}) == 8
+    assert json.loads(run_cli("tile", "3x20", "--all", "--unique", "--json").output)["count"] == 2
+
+
+def test_tile_region_and_pieces_from_files(run_cli, tmp_path: Path) -> None:
+    region = tmp_path / "ring.txt"
+    region.write_text("########\n########\n########\n###..###\n###..###\n########\n########\n########\n")
+    data = json.loads(run_cli("tile", str(region), "--count", "--json").output)
+    assert (data["count_raw"], data["count_unique"]) == (520, 65)
+    pieces = tmp_path / "pieces.txt"
+    pieces.write_text("name: A\n##\n\nname: A\n##\n")
+    data = json.loads(run_cli("tile", "2x2", "--pieces", str(pieces), "--count", "--json").output)
+    assert (data["count_raw"], data["count_unique"]) == (2, 1)
+    assert run_cli("tile", "5x4", "--pieces", "tetrominoes").output.strip() == "no tiling exists"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tile", "6x10", "--pieces", "pentominoes,Q"], "unknown piece or piece set 'Q'"),
+        (["tile", "6x1q"], "malformed region"),
+        (["tile", "0x5"], "positive sides"),
+        (["tile", "6x10", "--count", "--backend", "sat"], "need the dlx backend"),
+    ],
+)
+def test_tile_bad_input_one_line_error(run_cli, args: list[str], message: str) -> None:
+    result = run_cli(*args)
+    assert result.exit_code != 0
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_non_polyomino_piece_file_is_refused(run_cli, tmp_path: Path) -> None:
+    pieces = tmp_path / "bad.txt"
+    pieces.write_text("#.#\n")
+    result = run_cli("tile", "3x1", "--pieces", str(pieces))
+    assert result.exit_code != 0 and "not a polyomino" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_cover_command(run_cli, tmp_path: Path) -> None:
+    path = tmp_path / "xcc.dlx"
+    path.write_text(KNUTH_XCC)
+    data = json.loads(run_cli("cover", str(path), "--all", "--json").output)
+    assert data["count"] == 1 and sorted(data["solutions"][0]) == ["p r x:A y", "q x:A"]
+    assert json.loads(run_cli("cover", str(path), "--count", "--json").output)["count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("a b\na c\n", "line 2: option 1 uses unknown item 'c'"), ("a b | x\na x:A:B\n", "malformed item")],
+)
+def test_cover_bad_files(run_cli, tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.dlx"
+    path.write_text(text)
+    result = run_cli("cover", str(path))
+    assert result.exit_code != 0 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    missing = run_cli("cover", str(tmp_path / "nope.dlx"))
+    assert missing.exit_code != 0 and "nope.dlx" in missing.output
+
+
+def test_shape_is_hashable_and_usable_as_key() -> None:
+    assert len({Shape.from_ascii("##"), Shape.from_ascii("#/#").transformed(1)}) == 1
