@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -43,24 +44,50 @@ def emit_json(data: Any) -> None:
 
 
 class ProgressReporter:
-    """A click progress bar driven by ``update(done)`` calls; silent when not on a terminal."""
+    """A one-line progress display on stderr (bar, rate, ETA); silent when stderr is not a terminal.
+
+    ``total`` may be unknown (None) or set later with :meth:`set_total`; ``note`` adds a short status.
+    """
 
     def __init__(self, total: int | None, label: str, enabled: bool = True) -> None:
         self.enabled = enabled and sys.stderr.isatty()
-        self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True) if self.enabled else None
+        self.total = total
+        self.label = label
         self.done = 0
-        if self.bar is not None:
-            self.bar.__enter__()
+        self.note = ""
+        self.start = time.monotonic()
+        self.last_draw = 0.0
 
-    def advance(self, steps: int = 1) -> None:
+    def set_total(self, total: int) -> None:
+        self.total = total
+        self.draw()
+
+    def advance(self, steps: int = 1, note: str = "") -> None:
         self.done += steps
-        if self.bar is not None:
-            self.bar.update(steps)
+        self.note = note or self.note
+        self.draw()
+
+    def draw(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.enabled or (not force and now - self.last_draw < 0.1):
+            return
+        self.last_draw = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = self.done / elapsed
+        if self.total:
+            filled = int(30 * min(self.done, self.total) / self.total)
+            eta = (self.total - self.done) / rate if rate > 0 else 0.0
+            text = f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} {rate:.1f}/s ETA {eta:.0f}s"
+        else:
+            text = f"{self.label}: {self.done} done, {rate:.1f}/s, {elapsed:.0f}s"
+        sys.stderr.write("\r" + text + (f"  {self.note}" if self.note else "") + "\x1b[K")
+        sys.stderr.flush()
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
+        if self.enabled:
+            self.draw(force=True)
+            sys.stderr.write("\n")
+            self.enabled = False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -99,7 +126,10 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     if do_count:
         progress = ProgressReporter(None, "counting", enabled=not as_json)
         try:
-            counts = problem.counts(SearchLimits(time_limit=time_limit), on_part=lambda done, total: progress.advance())
+            counts = problem.counts(
+                SearchLimits(time_limit=time_limit),
+                on_part=lambda done, total: (progress.set_total(total), progress.advance()),
+            )
         finally:
             progress.close()
         data = {"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
@@ -110,6 +140,8 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
         else:
             status = "" if counts.complete else f" (incomplete: {counts.stopped_by or 'stopped'})"
             click.echo(f"{counts.raw} tilings, {counts.unique} up to symmetry{status}")
+        if counts.stopped_by == "interrupt":
+            sys.exit(130)
         return
     if show_all:
         tilings = []
@@ -149,7 +181,14 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
     problem = parse_knuth(Path(path).read_text())
     limits = SearchLimits(time_limit=time_limit)
     if do_count:
-        result = problem.count(time_limit=time_limit)
+        progress = ProgressReporter(None, "nodes (millions)", enabled=not as_json)
+        try:
+            result = problem.count(
+                time_limit=time_limit,
+                progress=lambda nodes, count: progress.advance(nodes // 1_000_000 - progress.done, f"{count} solutions"),
+            )
+        finally:
+            progress.close()
         if as_json:
             emit_json({"count": result.count, "complete": result.complete, "nodes": result.nodes,
                        "seconds": round(result.seconds, 3)})

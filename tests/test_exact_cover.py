@@ -120,3 +120,13 @@ def test_progress_callback_is_called() -> None:
 def test_malformed_knuth_files_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_knuth(text)
+
+
+def test_ctrl_c_between_chunks_returns_partial_count() -> None:
+    def interrupt(nodes: int, count: int) -> None:
+        if nodes >= 300:
+            raise KeyboardInterrupt
+
+    result = queens(8).count(progress=interrupt, chunk=100)
+    assert result.stopped_by == "interrupt" and not result.complete
+    assert 0 < result.nodes < 1107 and result.count < 92
