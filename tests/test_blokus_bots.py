@@ -1,0 +1,144 @@
+"""Blokus bots: greedy choices, MCTS (generic, over the game protocol) and bot-strength statistics."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from puzzles.blokus import BlokusState
+from puzzles.game import GameState, shared_win_returns
+from solvers.blokus_bots import FastRandomBot, GreedyBot, PlayoutPolicy, make_bot, playout, random_games
+from solvers.mcts import MCTSBot
+from solvers.playout import play_game, wilson_interval
+
+
+def corner_count(move, size: int = 20) -> int:
+    """New diagonal contacts of a first move (inside the board, not edge-adjacent to it)."""
+    cells = set(move.cells)
+    edge = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    diag = {(r + dr, c + dc) for r, c in cells for dr in (-1, 1) for dc in (-1, 1)}
+    return len({(r, c) for r, c in diag - cells - edge if 0 <= r < size and 0 <= c < size})
+
+
+def test_greedy_takes_the_biggest_piece_and_most_corners() -> None:
+    state = BlokusState()
+    move = GreedyBot().choose(state, random.Random(0))
+    assert move.size == 5
+    assert corner_count(move) == max(corner_count(m) for m in state.legal_actions())
+    # later on: never a smaller piece while a bigger one fits
+    rng = random.Random(1)
+    for _ in range(12):
+        move = GreedyBot().choose(state, rng)
+        assert move.size == max(m.size for m in state.legal_actions())
+        state.apply(move)
+
+
+def test_random_kernel_batch_scores_follow_formula() -> None:
+    scores, plies = random_games(50, seed=3)
+    assert scores.shape == (50, 4)
+    assert (scores <= 20).all() and (scores >= -89).all()
+    assert 50 < plies.mean() < 90
+    again, _ = random_games(50, seed=3)
+    assert (again == scores).all()  # seeded
+
+
+def test_playout_policy_is_seeded_and_leaves_state() -> None:
+    state = BlokusState("two-player")
+    state.apply(state.legal_actions()[0])
+    a = playout(state, 5)
+    b = playout(state, 5)
+    assert a == b and len(state.history) == 1
+    returns = PlayoutPolicy(margin=0.3)(state, random.Random(1))
+    assert len(returns) == 2 and all(0.0 <= r <= 1.0 for r in returns)
+
+
+@dataclass
+class Nim(GameState):
+    """Tiny non-Blokus game for the generic MCTS: take 1-3 stones, taking the last one wins."""
+
+    stones: int = 7
+    turn: int = 0
+    num_players: int = 2
+
+    def current_player(self) -> int:
+        return -2 if self.stones == 0 else self.turn
+
+    def legal_actions(self) -> list[int]:
+        return [k for k in (1, 2, 3) if k <= self.stones]
+
+    def apply(self, action: int) -> None:
+        self.stones -= action
+        self.turn ^= 1
+
+    def clone(self) -> "Nim":
+        return Nim(self.stones, self.turn)
+
+    def scores(self) -> list[float]:
+        winner = self.turn ^ 1  # the player who just took the last stone
+        return [1.0 if p == winner else 0.0 for p in range(2)]
+
+    def returns(self) -> list[float]:
+        return shared_win_returns(self.scores())
+
+    def observation(self, player: int) -> dict:
+        return {"stones": self.stones}
+
+    def to_json(self) -> dict:
+        return {"stones": self.stones, "turn": self.turn}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Nim":
+        return cls(data["stones"], data["turn"])
+
+
+def test_generic_mcts_finds_the_winning_nim_move() -> None:
+    bot = MCTSBot(iterations=2000, exploration=1.0)
+    for stones, best in ((7, 3), (6, 2), (5, 1), (10, 2)):
+        assert bot.choose(Nim(stones), random.Random(stones)) == best
+
+
+def test_mcts_is_seeded_and_reports_statistics() -> None:
+    state = BlokusState("duo")
+    bot = make_bot("mcts", iterations=60)
+    a = bot.choose(state, random.Random(4))
+    b = bot.choose(state, random.Random(4))
+    assert a == b and bot.last.iterations == 60
+    assert sum(v for _, v, _ in bot.last.stats) == 60
+    timed = MCTSBot(iterations=None, seconds=0.2, rollout=PlayoutPolicy())
+    timed.choose(state, random.Random(1))
+    assert timed.last.iterations > 5 and timed.last.seconds < 1.0
+
+
+def match(bot, opponent, games: int, seed: int, variant: str = "two-player") -> float:
+    """Games won by ``bot`` (ties count half); it takes seat 0 in even games and seat 1 in odd ones."""
+    won = 0.0
+    for g in range(games):
+        seats = [bot, opponent] if g % 2 == 0 else [opponent, bot]
+        state = play_game(BlokusState(variant), seats, random.Random(seed + g))
+        won += state.returns()[g % 2]
+    return won
+
+
+def test_mcts_beats_random_smoke() -> None:
+    bot = make_bot("mcts", iterations=100)
+    assert match(bot, FastRandomBot(), 2, seed=10, variant="duo") == 2
+
+
+@pytest.mark.slow
+def test_mcts_beats_random_in_95_percent() -> None:
+    games = 30
+    won = match(make_bot("mcts", iterations=1000), FastRandomBot(), games, seed=1000)
+    low, _ = wilson_interval(won, games)
+    print(f"mcts vs random: {won}/{games}, 95% CI low {low:.3f}")
+    assert won / games >= 0.95 and low > 0.5
+
+
+@pytest.mark.slow
+def test_mcts_beats_greedy_in_70_percent() -> None:
+    games = 40
+    won = match(make_bot("mcts", iterations=1000), GreedyBot(), games, seed=2000)
+    low, _ = wilson_interval(won, games)
+    print(f"mcts vs greedy: {won}/{games}, 95% CI low {low:.3f}")
+    assert won / games >= 0.70 and low > 0.5

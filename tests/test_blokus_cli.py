@@ -1,0 +1,84 @@
+"""The `kibitz blokus` commands, run in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_perft_json(run_cli) -> None:
+    result = run_cli("blokus", "perft", "2", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["count"] == 3_364
+
+
+def test_replay_json_scores(run_cli) -> None:
+    result = run_cli("blokus", "replay", str(DATA / "pentobi_classic_selfplay.blksgf"), "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["moves"] == 75
+    assert data["scores"] == {"blue": -17, "yellow": -3, "red": -9, "green": -7}
+
+
+def test_replay_refuses_illegal_record(run_cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.blksgf"
+    bad.write_text("(;GM[Blokus];1[a20];2[t20];3[t1];4[a1];1[b20,c20])")  # domino along blue's edge
+    result = run_cli("blokus", "replay", str(bad))
+    assert result.exit_code == 1
+    assert "SGF move 5" in result.output and "edge" in result.output
+    assert run_cli("blokus", "replay", str(tmp_path / "missing.blksgf")).exit_code == 1
+
+
+def test_moves_after_n(run_cli) -> None:
+    result = run_cli("blokus", "moves", str(DATA / "pentobi_classic_selfplay.blksgf"), "--after", "0")
+    assert result.exit_code == 0
+    lines = result.output.split()
+    assert len(lines) == 58 and "a20" in lines
+    result = run_cli("blokus", "moves", str(DATA / "pentobi_classic_selfplay.blksgf"), "--after", "2", "--json")
+    data = json.loads(result.output)
+    assert data["to_move"] == "red" and data["count"] == 58
+    ended = run_cli("blokus", "moves", str(DATA / "pentobi_classic_selfplay.blksgf"))
+    assert ended.exit_code == 1 and "game is over" in ended.output
+
+
+def test_play_bots_and_save(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "g.blksgf"
+    result = run_cli("blokus", "play", "--variant", "duo", "--bots", "greedy,random", "--seed", "3", "--sgf", str(out))
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    replay = json.loads(run_cli("blokus", "replay", str(out), "--json").output)
+    assert replay["finished"] and replay["variant"] == "duo"
+    again = json.loads(run_cli("blokus", "play", "--variant", "duo", "--bots", "greedy,random", "--seed", "3", "--json").output)
+    assert again["scores"] == replay["scores"]
+
+
+def test_play_human_seat(run_cli) -> None:
+    # blue is human: an illegal try is refused with a reason, then a legal move, then quit
+    result = run_cli("blokus", "play", "--bots", "human,random,random,random", "--seed", "1",
+                     input="t1\nmoves\na20,b20,b19,c19,c18\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "refused" in result.output and "starting cell" in result.output
+    assert "blue (human): c18,b19,c19,a20,b20" in result.output
+    assert "game stopped" in result.output
+
+
+def test_playout_json(run_cli) -> None:
+    result = run_cli("blokus", "playout", "--games", "6", "--bots", "greedy,random", "--variant", "two-player", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["games"] == 6
+    seats = data["seats"]
+    assert set(seats) == {"blue+red", "yellow+green"}
+    assert abs(sum(s["win_rate"] for s in seats.values()) - 1.0) < 1e-9
+    assert seats["blue+red"]["bot"] == "greedy"
+    text = run_cli("blokus", "playout", "--games", "2", "--bots", "random")
+    assert text.exit_code == 0 and "95% CI" in text.output
+
+
+def test_bad_options(run_cli) -> None:
+    result = run_cli("blokus", "playout", "--bots", "random,random")
+    assert result.exit_code == 1 and "needs 1 or 4" in result.output
+    result = run_cli("blokus", "play", "--bots", "alphazero")
+    assert result.exit_code == 1 and "unknown bot" in result.output
