@@ -438,3 +438,40 @@ def test_random_game_smoke_and_rejects_bad_setup() -> None:
         new_game(5, 0)
     with pytest.raises(ValueError, match="rule set"):
         new_game(2, 0, rules="modern")
+
+
+def _random_action(st: ProjectLState, rng: random.Random):
+    from puzzles.projectl.cards import placements
+
+    kind = rng.choice(["take", "piece", "upgrade", "place", "master", "mplace", "mend", "recycle", "pass", "touch", "done"])
+    s = rng.randrange(9)
+    if kind == "take":
+        return ("take", rng.choice("WBG"), rng.randrange(-1, 10))
+    if kind == "upgrade":
+        return ("upgrade", s, rng.randrange(9))
+    if kind in ("place", "mplace", "touch"):
+        return (kind, rng.randrange(-1, 5), s, rng.choice(placements(s)))
+    if kind == "recycle":
+        return ("recycle", rng.choice("WBX"))
+    return (kind,)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(str(v) for v in c.values()))
+def test_check_agrees_with_legal_actions_and_refusals_change_nothing(config) -> None:
+    config = dict(config)
+    players = config.pop("players", 1)
+    st = new_game(players, 21, **config)
+    rng = random.Random(21)
+    bot = KindRandom()
+    step = 0
+    while not st.is_terminal():
+        if step % 4 == 0:
+            legal = set(st.legal_actions())
+            for _ in range(25):
+                action = _random_action(st, rng)
+                if action in legal:
+                    st.clone().apply(action)
+                else:
+                    assert_refused(st, action, ".")
+        st.apply(bot.choose(st, rng))
+        step += 1
