@@ -129,6 +129,7 @@ CONFIGS = [
     dict(rules="classic", players=2),
     dict(rules="classic", players=3),
     dict(rules="classic", players=4),
+    dict(rules="revised", players=1, max_rounds=12),
     dict(rules="revised", players=2, max_rounds=12),
     dict(rules="revised", players=3, max_rounds=12),
     dict(rules="revised", players=4, max_rounds=10),
