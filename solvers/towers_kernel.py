@@ -1,0 +1,527 @@
+"""Compiled (numba) core of Rainbow Blackjack: a flat state array, move generation, make/unmake,
+the alpha-beta search with a transposition table, and whole random games.
+
+The flat state ``S`` (int64 array, layout below) holds what play needs from the
+current grid on: tower summaries (total, effective top value, top-is-joker,
+owner), both players' *current* grids, line direction and used-line mask, the
+hands, round, phase and step.  Stone contents of the towers are not needed for
+the rules: a joker's value is the top value, replacement needs only total and
+top value.  :func:`solvers.towers_solver.pack` builds ``S`` from an engine state.
+
+Kernel moves (ints): ``100 + line`` picks a line (announcements are skipped:
+they carry no weight with full information); ``slot*16 + tower*2 + repl``
+places hand slot ``slot`` on ``tower`` (``repl`` = replace the top joker);
+``99`` passes.  Identical stones (jokers) in one hand give one move only, like
+the engine's ``legal_actions``.
+
+Values are from player 1's side: ``WIN`` (1000) for an instant win,
+``SCALE * (towers P1 - towers P2)`` otherwise, plus — only at a horizon leaf in
+heuristic mode — ``4 * (P1's towers at 21 - P2's towers at 21)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+JOKER = 36
+# layout of the state array
+TOT, TOP, JK, OWN = 0, 6, 12, 18
+GRID = 24  # + 9*p + cell
+DIR = 42  # + p
+USED = 44  # + p
+HAND = 46  # + 3*p + slot (code or -1)
+ROUND, PHASE, STEP, WIN, LAST, LINE = 52, 53, 54, 55, 56, 57  # LINE + p
+MODE = 59  # 0 exact margin, 1 heuristic leaves, 2 target tower (see TGT), 3 count 21-towers of TGT_P
+TGT, TGT_P = 60, 61
+NS = 64
+PHASE_PICK, PHASE_PLACE, PHASE_DONE = 0, 1, 2
+WIN_VALUE = 1000
+SCALE = 64
+MOVE_PASS = 99
+MOVE_PICK = 100
+MAXM = 24
+EXACT, LOWER, UPPER = 0, 1, 2
+
+STARTERS = np.array([0, 1, 0, 0, 1, 0], dtype=np.int64)
+LINE_CELLS = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
+
+
+@njit(cache=True)
+def mover(S):
+    """Seat to act in ``S``."""
+    st = STARTERS[S[ROUND]]
+    if S[PHASE] == PHASE_PICK:
+        return st if S[STEP] == 0 else 1 - st
+    return st if S[STEP] % 2 == 0 else 1 - st
+
+
+@njit(cache=True)
+def _allowed(code, t):
+    c = code // 6
+    d = (t - c) % 6
+    return d == 0 or d == 1 or d == 5
+
+
+@njit(cache=True)
+def _replace_ok(tot, top, v):
+    rep = tot - top + v
+    return abs(rep - 21) < abs(tot - 21) and tot + v > 21
+
+
+@njit(cache=True)
+def gen_moves(S, out):
+    """Legal kernel moves of the seat to act into ``out``; returns their number."""
+    p = mover(S)
+    n = 0
+    if S[PHASE] == PHASE_PICK:
+        d = S[DIR + p]
+        used = S[USED + p]
+        for ln in range(6):
+            if d >= 0 and ln // 3 != d:
+                continue
+            if (used >> ln) & 1:
+                continue
+            out[n] = MOVE_PICK + ln
+            n += 1
+        return n
+    for slot in range(3):
+        code = S[HAND + 3 * p + slot]
+        if code < 0:
+            continue
+        dup = False
+        for k in range(slot):
+            if S[HAND + 3 * p + k] == code:
+                dup = True
+        if dup:
+            continue
+        if code == JOKER:
+            for t in range(6):
+                if S[OWN + t] >= 0 and S[JK + t] == 0:
+                    out[n] = slot * 16 + t * 2
+                    n += 1
+        else:
+            v = code % 6 + 1
+            for t in range(6):
+                if _allowed(code, t):
+                    out[n] = slot * 16 + t * 2
+                    n += 1
+                    if S[JK + t] == 1 and _replace_ok(S[TOT + t], S[TOP + t], v):
+                        out[n] = slot * 16 + t * 2 + 1
+                        n += 1
+    if n == 0:
+        out[0] = MOVE_PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def _end_round(S):
+    """Discard hands and move to the next round (or mark the end of the searched horizon)."""
+    for i in range(6):
+        S[HAND + i] = -1
+    S[LINE] = -1
+    S[LINE + 1] = -1
+    S[ROUND] += 1
+    S[STEP] = 0
+    r = S[ROUND]
+    if r == 6 or r == 3 or r > S[LAST]:
+        S[PHASE] = PHASE_DONE
+    else:
+        S[PHASE] = PHASE_PICK
+
+
+@njit(cache=True)
+def make_move(S, m, undo):
+    """Apply kernel move ``m``; ``undo`` (int64[16]) receives what :func:`unmake_move` needs."""
+    undo[0] = S[PHASE]
+    undo[1] = S[STEP]
+    undo[2] = S[ROUND]
+    for i in range(6):
+        undo[3 + i] = S[HAND + i]
+    undo[9] = S[LINE]
+    undo[10] = S[LINE + 1]
+    p = mover(S)
+    if m >= MOVE_PICK:
+        ln = m - MOVE_PICK
+        undo[11] = S[DIR + p]
+        undo[12] = S[USED + p]
+        if S[DIR + p] < 0:
+            S[DIR + p] = ln // 3
+        S[USED + p] |= 1 << ln
+        S[LINE + p] = ln
+        for k in range(3):
+            S[HAND + 3 * p + k] = S[GRID + 9 * p + LINE_CELLS[ln, k]]
+        if S[STEP] == 0:
+            S[STEP] = 1
+        else:
+            S[PHASE] = PHASE_PLACE
+            S[STEP] = 0
+        return
+    if m != MOVE_PASS:
+        slot = m // 16
+        t = (m % 16) // 2
+        repl = m % 2
+        undo[11] = t
+        undo[12] = S[TOT + t]
+        undo[13] = S[TOP + t]
+        undo[14] = S[JK + t]
+        undo[15] = S[OWN + t]
+        code = S[HAND + 3 * p + slot]
+        S[HAND + 3 * p + slot] = -1
+        if code == JOKER:
+            v = S[TOP + t]
+            S[TOT + t] += v
+            S[JK + t] = 1
+        else:
+            v = code % 6 + 1
+            if repl == 1:
+                S[TOT + t] = S[TOT + t] - S[TOP + t] + v
+            else:
+                S[TOT + t] += v
+            S[TOP + t] = v
+            S[JK + t] = 0
+        S[OWN + t] = p
+        cnt = 0
+        for x in range(6):
+            if S[OWN + x] == p and S[TOT + x] == 21:
+                cnt += 1
+        if cnt >= 3:
+            S[WIN] = p
+            S[PHASE] = PHASE_DONE
+            return
+    S[STEP] += 1
+    if S[STEP] == 6:
+        _end_round(S)
+
+
+@njit(cache=True)
+def unmake_move(S, m, undo):
+    """Take back ``m`` using ``undo`` from :func:`make_move`."""
+    S[PHASE] = undo[0]
+    S[STEP] = undo[1]
+    S[ROUND] = undo[2]
+    for i in range(6):
+        S[HAND + i] = undo[3 + i]
+    S[LINE] = undo[9]
+    S[LINE + 1] = undo[10]
+    S[WIN] = -1
+    p = mover(S)
+    if m >= MOVE_PICK:
+        S[DIR + p] = undo[11]
+        S[USED + p] = undo[12]
+        return
+    if m != MOVE_PASS:
+        t = undo[11]
+        S[TOT + t] = undo[12]
+        S[TOP + t] = undo[13]
+        S[JK + t] = undo[14]
+        S[OWN + t] = undo[15]
+
+
+@njit(cache=True)
+def evaluate(S):
+    """Value of a leaf (game end, instant win, or end of the searched horizon) from P1's side."""
+    mode = S[MODE]
+    if mode == 2:  # target tower: 1 if TGT_P owns tower TGT at 21 (or wins instantly), else 0; P1 side
+        p = S[TGT_P]
+        ok = 0
+        if S[WIN] >= 0:
+            ok = 1 if S[WIN] == p else 0
+        elif S[OWN + S[TGT]] == p and S[TOT + S[TGT]] == 21:
+            ok = 1
+        return ok if p == 0 else -ok
+    if mode == 3:  # number of towers TGT_P owns at 21 (6 for an instant win by TGT_P, 0 if the other wins)
+        p = S[TGT_P]
+        if S[WIN] >= 0:
+            c = 6 if S[WIN] == p else 0
+        else:
+            c = 0
+            for t in range(6):
+                if S[OWN + t] == p and S[TOT + t] == 21:
+                    c += 1
+        return c if p == 0 else -c
+    if S[WIN] == 0:
+        return WIN_VALUE
+    if S[WIN] == 1:
+        return -WIN_VALUE
+    v = 0
+    b = 0
+    for t in range(6):
+        o = S[OWN + t]
+        if o == 0:
+            v += 1
+            if S[TOT + t] == 21:
+                b += 1
+        elif o == 1:
+            v -= 1
+            if S[TOT + t] == 21:
+                b -= 1
+    v *= SCALE
+    if mode == 1 and S[ROUND] < 6:
+        v += 4 * b
+    return v
+
+
+@njit(cache=True)
+def tt_key(S):
+    """Exact 2-word key of the searched position (grids are fixed during one search)."""
+    k1 = np.uint64(0)
+    for t in range(4):
+        f = (min(S[TOT + t], 127) << 6) | (S[TOP + t] << 3) | (S[JK + t] << 2) | (S[OWN + t] + 1)
+        k1 = (k1 << np.uint64(13)) | np.uint64(f)
+    k1 = (k1 << np.uint64(3)) | np.uint64(S[ROUND])
+    k1 = (k1 << np.uint64(1)) | np.uint64(S[PHASE] & 1)
+    k1 = (k1 << np.uint64(3)) | np.uint64(S[STEP])
+    k2 = np.uint64(0)
+    for t in range(4, 6):
+        f = (min(S[TOT + t], 127) << 6) | (S[TOP + t] << 3) | (S[JK + t] << 2) | (S[OWN + t] + 1)
+        k2 = (k2 << np.uint64(13)) | np.uint64(f)
+    for i in range(6):
+        k2 = (k2 << np.uint64(1)) | np.uint64(1 if S[HAND + i] >= 0 else 0)
+    for p in range(2):
+        k2 = (k2 << np.uint64(3)) | np.uint64(S[LINE + p] + 1)
+        k2 = (k2 << np.uint64(3)) | np.uint64(S[USED + p])
+        k2 = (k2 << np.uint64(2)) | np.uint64(S[DIR + p] + 1)
+    return k1, k2
+
+
+@njit(cache=True)
+def _slot(k1, k2, mask):
+    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(mask))
+
+
+@njit(cache=True)
+def _move_order_score(S, m, p):
+    """Cheap ordering: instant-win / 21-making / ownership-taking placements first."""
+    if m >= MOVE_PICK or m == MOVE_PASS:
+        return 0
+    slot = m // 16
+    t = (m % 16) // 2
+    code = S[HAND + 3 * p + slot]
+    if code == JOKER:
+        v = S[TOP + t]
+        nt = S[TOT + t] + v
+    else:
+        v = code % 6 + 1
+        nt = S[TOT + t] - S[TOP + t] + v if m % 2 == 1 else S[TOT + t] + v
+    sc = 0
+    if nt == 21:
+        sc += 50
+    if S[OWN + t] == 1 - p:
+        sc += 20
+    elif S[OWN + t] == p:
+        sc -= 10
+    if code == JOKER:
+        sc -= 5
+    return sc
+
+
+@njit(cache=True)
+def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter):
+    """Fail-soft minimax with alpha-beta over P1 values (seat 0 maximises) and a transposition table."""
+    counter[0] += 1
+    if S[PHASE] == PHASE_DONE:
+        return evaluate(S)
+    k1, k2 = tt_key(S)
+    idx = _slot(k1, k2, mask)
+    ttmove = -1
+    if tgen[idx] == gen and tk1[idx] == k1 and tk2[idx] == k2:
+        v = tval[idx]
+        f = tflag[idx]
+        if f == EXACT:
+            return v
+        if f == LOWER and v >= beta:
+            return v
+        if f == UPPER and v <= alpha:
+            return v
+        ttmove = tmove[idx]
+    moves = np.empty(MAXM, dtype=np.int64)
+    n = gen_moves(S, moves)
+    p = mover(S)
+    scores = np.empty(MAXM, dtype=np.int64)
+    for i in range(n):
+        scores[i] = 1000 if moves[i] == ttmove else _move_order_score(S, moves[i], p)
+    for i in range(1, n):  # insertion sort, best first
+        m, s = moves[i], scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < s:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = s
+    undo = np.empty(16, dtype=np.int64)
+    a0, b0 = alpha, beta
+    best_move = moves[0]
+    if p == 0:
+        best = -10 * WIN_VALUE
+        for i in range(n):
+            make_move(S, moves[i], undo)
+            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+            unmake_move(S, moves[i], undo)
+            if v > best:
+                best = v
+                best_move = moves[i]
+            if best > alpha:
+                alpha = best
+            if alpha >= beta:
+                break
+    else:
+        best = 10 * WIN_VALUE
+        for i in range(n):
+            make_move(S, moves[i], undo)
+            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+            unmake_move(S, moves[i], undo)
+            if v < best:
+                best = v
+                best_move = moves[i]
+            if best < beta:
+                beta = best
+            if alpha >= beta:
+                break
+    flag = EXACT
+    if best <= a0:
+        flag = UPPER
+    elif best >= b0:
+        flag = LOWER
+    tk1[idx] = k1
+    tk2[idx] = k2
+    tval[idx] = best
+    tflag[idx] = flag
+    tmove[idx] = best_move
+    tgen[idx] = gen
+    return best
+
+
+@njit(cache=True)
+def root_values(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, moves_out, values_out):
+    """Exact value of every root move (full window each, shared table); returns the move count."""
+    n = gen_moves(S, moves_out)
+    undo = np.empty(16, dtype=np.int64)
+    for i in range(n):
+        make_move(S, moves_out[i], undo)
+        values_out[i] = alphabeta(S, -10 * WIN_VALUE, 10 * WIN_VALUE, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+        unmake_move(S, moves_out[i], undo)
+    return n
+
+
+# ---------------------------------------------------------------------------
+# whole random games (deal + uniformly random legal actions), for playout speed
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _player_set(p, out):
+    k = 0
+    for c in range(6):
+        if c % 2 == p:  # seat 0: red(0), yellow(2), blue(4); seat 1: orange, green, purple
+            for v in range(6):
+                out[k] = c * 6 + v
+                k += 1
+    for _ in range(3):
+        out[k] = JOKER
+        k += 1
+
+
+@njit(cache=True)
+def random_game(S, grids2, trace, moves, undo):
+    """Play one random game from a freshly dealt ``S`` (grid 1 set, grid 2 in ``grids2``); returns ply count.
+
+    Picks and placements are uniform over the legal kernel moves (= the engine's
+    distinct legal actions); the announcement is not drawn (it does not change play).
+    ``trace`` receives the moves, the value 200 marking the grid-2 deal.
+    """
+    n_tr = 0
+    while True:
+        if S[PHASE] == PHASE_DONE:
+            if S[WIN] >= 0 or S[ROUND] >= 6:
+                break
+            # round 3 boundary: lay grid 2 and continue
+            for p in range(2):
+                for c in range(9):
+                    S[GRID + 9 * p + c] = grids2[p, c]
+                S[DIR + p] = -1
+                S[USED + p] = 0
+            S[PHASE] = PHASE_PICK
+            trace[n_tr] = 200
+            n_tr += 1
+            continue
+        n = gen_moves(S, moves)
+        m = moves[np.random.randint(n)]
+        trace[n_tr] = m
+        n_tr += 1
+        make_move(S, m, undo)
+    return n_tr
+
+
+@njit(cache=True)
+def deal(S, grids1, grids2, removed):
+    """Random deal into a fresh state array (exact full-game horizon)."""
+    pool = np.empty(21, dtype=np.int64)
+    for i in range(NS):
+        S[i] = 0
+    for t in range(6):
+        S[OWN + t] = -1
+    for p in range(2):
+        _player_set(p, pool)
+        np.random.shuffle(pool)
+        for c in range(9):
+            grids1[p, c] = pool[c]
+            S[GRID + 9 * p + c] = pool[c]
+        for c in range(3):
+            removed[p, c] = pool[9 + c]
+        for c in range(9):
+            grids2[p, c] = pool[12 + c]
+        S[DIR + p] = -1
+        S[USED + p] = 0
+        S[LINE + p] = -1
+    for i in range(6):
+        S[HAND + i] = -1
+    S[WIN] = -1
+    S[LAST] = 5
+    S[PHASE] = PHASE_PICK
+
+
+@njit(cache=True)
+def random_playouts(n_games, seed, results):
+    """``n_games`` random games; ``results[g]`` = (winner or -1, instant flag, towers P1, towers P2)."""
+    np.random.seed(seed)
+    S = np.empty(NS, dtype=np.int64)
+    grids1 = np.empty((2, 9), dtype=np.int64)
+    grids2 = np.empty((2, 9), dtype=np.int64)
+    removed = np.empty((2, 3), dtype=np.int64)
+    trace = np.empty(128, dtype=np.int64)
+    moves = np.empty(MAXM, dtype=np.int64)
+    undo = np.empty(16, dtype=np.int64)
+    for g in range(n_games):
+        deal(S, grids1, grids2, removed)
+        random_game(S, grids2, trace, moves, undo)
+        o0 = 0
+        o1 = 0
+        for t in range(6):
+            if S[OWN + t] == 0:
+                o0 += 1
+            elif S[OWN + t] == 1:
+                o1 += 1
+        w = S[WIN]
+        inst = 1 if w >= 0 else 0
+        if w < 0:
+            w = 0 if o0 > o1 else (1 if o1 > o0 else -1)
+        results[g, 0] = w
+        results[g, 1] = inst
+        results[g, 2] = o0
+        results[g, 3] = o1
+
+
+@njit(cache=True)
+def random_game_trace(seed, grids1, grids2, removed, trace):
+    """One seeded random game with its deal and move trace (to replay in the Python engine)."""
+    np.random.seed(seed)
+    S = np.empty(NS, dtype=np.int64)
+    moves = np.empty(MAXM, dtype=np.int64)
+    undo = np.empty(16, dtype=np.int64)
+    deal(S, grids1, grids2, removed)
+    return random_game(S, grids2, trace, moves, undo)

@@ -1,0 +1,277 @@
+"""Exact play of Rainbow Blackjack with full information (both grids and hands known).
+
+Alpha-beta minimax with a transposition table (compiled in
+:mod:`solvers.towers_kernel`) over the true game from a full state.  The
+search covers the rest of the current round (``horizon="round"``) or the
+game up to the next chance node (``horizon="game"``: to the end of round 6 from
+grid 2, to the end of round 3 from grid 1, since the second grid is dealt by
+chance).  Announcements carry no information when everything is known, so the
+search skips them (a pending announcement is answered with ``colors``).
+
+Values are from player 1's side: ``±1000`` an instant win, otherwise
+``64 × (towers P1 − towers P2)`` at the leaf — the sign is win/draw/loss and the
+margin is the tie-break.  At a horizon that is not the end of the game the
+leaf is scored as if the game ended there (``exact_game`` is then False).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from puzzles.game import IllegalActionError
+from puzzles.towers.engine import TowersState
+from puzzles.towers.stones import JOKER
+from solvers import towers_kernel as K
+
+
+@dataclass
+class SolveResult:
+    """Outcome of one exact search."""
+
+    value: int  # P1 side, see module docstring
+    best_action: tuple | None
+    best_action_str: str | None
+    move_values: dict[str, int] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    exact_game: bool = False  # the horizon is the end of the game
+    horizon_round: int = 0
+    pv: list[str] = field(default_factory=list)
+
+    @property
+    def instant(self) -> bool:
+        return abs(self.value) >= K.WIN_VALUE
+
+    @property
+    def margin(self) -> int:
+        """Tower margin P1 − P2 at the horizon (±6 stands for an instant win)."""
+        if self.instant:
+            return 6 if self.value > 0 else -6
+        return int(round(self.value / K.SCALE))
+
+    @property
+    def outcome(self) -> str:
+        """'P1 wins', 'P2 wins' or 'draw' under best play (to the horizon)."""
+        return "P1 wins" if self.value > 0 else "P2 wins" if self.value < 0 else "draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "outcome": self.outcome,
+            "instant_win": self.instant,
+            "margin": self.margin,
+            "best_move": self.best_action_str,
+            "move_values": self.move_values,
+            "principal_variation": self.pv,
+            "exact_game": self.exact_game,
+            "horizon_round": self.horizon_round + 1,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def pack(state: TowersState, horizon: str | int = "round", mode: int = 0) -> np.ndarray:
+    """The kernel state array of ``state`` (a player decision other than an announcement must be due)."""
+    if state.phase not in ("pick", "place"):
+        raise ValueError(f"nothing to solve in phase {state.phase!r}")
+    if state.phase == "pick" and state.step % 2 == 1:
+        raise ValueError("an announcement is pending; apply it first")
+    S = np.zeros(K.NS, dtype=np.int64)
+    g = state.grid_index()
+    for t in range(6):
+        vals = state.values[t]
+        S[K.TOT + t] = sum(vals)
+        S[K.TOP + t] = vals[-1] if vals else 0
+        S[K.JK + t] = 1 if state.towers[t] and state.towers[t][-1] == JOKER else 0
+        S[K.OWN + t] = state.owner(t)
+    for p in (0, 1):
+        grid = state.grids[p][g]
+        if grid is None:
+            raise ValueError("the current grid is not dealt")
+        for c in range(9):
+            S[K.GRID + 9 * p + c] = grid[c]
+        S[K.DIR + p] = state.direction[p][g]
+        S[K.USED + p] = sum(1 << ln for ln in state.used_lines[p][g])
+        hand = state.hands[p]
+        for k in range(3):
+            S[K.HAND + 3 * p + k] = hand[k] if k < len(hand) else -1
+        S[K.LINE + p] = state.line[p]
+    S[K.ROUND] = state.round
+    S[K.PHASE] = K.PHASE_PICK if state.phase == "pick" else K.PHASE_PLACE
+    S[K.STEP] = (state.step // 2) if state.phase == "pick" else state.step
+    S[K.WIN] = -1
+    if horizon == "round":
+        last = state.round
+    elif horizon == "game":
+        last = 5
+    else:
+        last = min(5, state.round + int(horizon))
+    S[K.LAST] = last
+    S[K.MODE] = mode
+    return S
+
+
+def pack_last(state: TowersState, horizon: str | int) -> int:
+    if horizon == "round":
+        return state.round
+    if horizon == "game":
+        return 5
+    return min(5, state.round + int(horizon))
+
+
+def kernel_to_action(S: np.ndarray, m: int) -> tuple:
+    """Engine action of kernel move ``m`` in packed state ``S``."""
+    if m >= K.MOVE_PICK:
+        return ("line", int(m - K.MOVE_PICK))
+    if m == K.MOVE_PASS:
+        return ("pass",)
+    p = int(K.mover(S))
+    slot, t, repl = m // 16, (m % 16) // 2, m % 2
+    code = int(S[K.HAND + 3 * p + slot])
+    return ("replace" if repl else "place", code, int(t))
+
+
+class Solver:
+    """Alpha-beta + transposition table; one instance keeps its table between calls (new generation per call)."""
+
+    def __init__(self, tt_bits: int = 20) -> None:
+        size = 1 << tt_bits
+        self.mask = size - 1
+        self.tk1 = np.zeros(size, dtype=np.uint64)
+        self.tk2 = np.zeros(size, dtype=np.uint64)
+        self.tval = np.zeros(size, dtype=np.int32)
+        self.tflag = np.zeros(size, dtype=np.int8)
+        self.tmove = np.zeros(size, dtype=np.int16)
+        self.tgen = np.zeros(size, dtype=np.int32)
+        self.gen = 0
+        self.counter = np.zeros(1, dtype=np.int64)
+
+    def _table(self) -> tuple:
+        return (self.tk1, self.tk2, self.tval, self.tflag, self.tmove, self.tgen)
+
+    def new_generation(self) -> int:
+        self.gen += 1
+        return self.gen
+
+    def value(self, S: np.ndarray, alpha: int = -10 * K.WIN_VALUE, beta: int = 10 * K.WIN_VALUE, fresh: bool = True) -> int:
+        """Minimax value of the packed state ``S`` (fail-soft outside ``(alpha, beta)``)."""
+        if fresh:
+            self.new_generation()
+        return int(K.alphabeta(S, alpha, beta, *self._table(), self.gen, self.mask, self.counter))
+
+    def root_values(self, S: np.ndarray, fresh: bool = True) -> tuple[list[int], list[int]]:
+        """Exact value of every legal kernel move at the root."""
+        if fresh:
+            self.new_generation()
+        moves = np.empty(K.MAXM, dtype=np.int64)
+        vals = np.empty(K.MAXM, dtype=np.int64)
+        n = K.root_values(S, *self._table(), self.gen, self.mask, self.counter, moves, vals)
+        return [int(x) for x in moves[:n]], [int(x) for x in vals[:n]]
+
+    def solve(self, state: TowersState, horizon: str | int = "game", pv: bool = True, all_moves: bool = True) -> SolveResult:
+        """Value, best move and principal variation of ``state`` with full information."""
+        start = time.perf_counter()
+        self.counter[0] = 0
+        if state.is_terminal():
+            ret = state.returns()
+            v = (K.WIN_VALUE if ret[0] > ret[1] else -K.WIN_VALUE) if state.instant else K.SCALE * (
+                state.towers_owned()[0] - state.towers_owned()[1]
+            )
+            return SolveResult(v, None, None, exact_game=True, horizon_round=5)
+        work = state.clone()
+        announce = None
+        if work.phase == "pick" and work.step % 2 == 1:
+            announce = ("announce", "colors")
+            work.apply(announce)
+        S = pack(work, horizon)
+        last = int(S[K.LAST])
+        exact_game = (last == 5 and work.round >= 3) or False
+        if all_moves or announce is None:
+            moves, vals = self.root_values(S)
+        p = int(K.mover(S))
+        if announce is not None:
+            value = max(vals) if p == 0 else min(vals)
+            best = announce
+            mv = {"colors": value, "numbers": value}
+        else:
+            i = max(range(len(vals)), key=lambda k: vals[k]) if p == 0 else min(range(len(vals)), key=lambda k: vals[k])
+            value = vals[i]
+            best = kernel_to_action(S, moves[i])
+            mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals)}
+        res = SolveResult(
+            value=value,
+            best_action=best,
+            best_action_str=state.action_to_string(best),
+            move_values=mv,
+            exact_game=exact_game,
+            horizon_round=min(last, 2) if work.round < 3 else last,
+        )
+        if pv:
+            res.pv = self.principal_variation(state, horizon, value)
+        res.nodes = int(self.counter[0])
+        res.seconds = time.perf_counter() - start
+        return res
+
+    def principal_variation(self, state: TowersState, horizon: str | int, value: int, max_len: int = 80) -> list[str]:
+        """Moves of a line of best play (each step keeps the value), until the horizon."""
+        work = state.clone()
+        last = pack_last(state, horizon)
+        line: list[str] = []
+        while len(line) < max_len and work.phase in ("pick", "place") and work.round <= last:
+            if work.phase == "pick" and work.step % 2 == 1:
+                work.apply(("announce", "colors"))
+                line.append("colors")
+                continue
+            S = pack(work, last - work.round)
+            moves, vals = self.root_values(S, fresh=False)
+            p = int(K.mover(S))
+            pick = [i for i, v in enumerate(vals) if v == value]
+            if not pick:  # should not happen; fall back to the best
+                pick = [max(range(len(vals)), key=lambda k: vals[k] if p == 0 else -vals[k])]
+            action = kernel_to_action(S, moves[pick[0]])
+            line.append(work.action_to_string(action))
+            work.apply(action)
+        return line
+
+
+def solve(state: TowersState, horizon: str | int = "game", tt_bits: int = 20, pv: bool = True) -> SolveResult:
+    """One-shot :meth:`Solver.solve`."""
+    return Solver(tt_bits).solve(state, horizon=horizon, pv=pv)
+
+
+def brute_force_value(state: TowersState, last_round: int | None = None) -> int:
+    """Plain minimax over the Python engine (no pruning, no table), same values as the solver; for tests."""
+    last = state.round if last_round is None else last_round
+
+    def leaf(s: TowersState) -> int:
+        if s.instant:
+            return K.WIN_VALUE if s.winner == 0 else -K.WIN_VALUE
+        owned = s.towers_owned()
+        return K.SCALE * (owned[0] - owned[1])
+
+    def rec(s: TowersState) -> int:
+        if s.phase in ("end", "deal") or s.round > last:
+            return leaf(s)
+        if s.phase == "pick" and s.step % 2 == 1:
+            c = s.clone()
+            c.apply(("announce", "colors"))
+            return rec(c)
+        p = s.current_player()
+        vals = []
+        for a in s.legal_actions():
+            c = s.clone()
+            c.apply(a)
+            vals.append(rec(c))
+        return max(vals) if p == 0 else min(vals)
+
+    return rec(state)
+
+
+def check_legal(state: TowersState, action: tuple) -> None:
+    """Raise IllegalActionError unless ``action`` is legal in ``state``."""
+    if action not in state.legal_actions():
+        raise IllegalActionError(f"{action!r} is not legal")
