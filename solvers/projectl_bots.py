@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from puzzles.game import GameState
 from puzzles.projectl.cards import LEVEL, NSHAPES, SHAPES_BY_LEVEL
-from puzzles.projectl.engine import ProjectLState, fits, upgrade_targets
+from puzzles.projectl.engine import ProjectLState, upgrade_targets
 from solvers.bots import RandomBot
 from solvers.projectl_checker import Checker, PuzzleInHand, finishable_this_turn, quick_way
 

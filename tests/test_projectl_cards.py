@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +18,7 @@ from puzzles.projectl.cards import (
     parse_counts,
     parse_deck,
 )
-from solvers.projectl_checker import Checker, PuzzleInHand, check_card, finishable_this_turn
+from solvers.projectl_checker import Checker, PuzzleInHand, finishable_this_turn
 from solvers.projectl_deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
 
 # --------------------------------------------------------------------------

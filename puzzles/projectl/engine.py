@@ -66,7 +66,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Self
 
-from puzzles.game import TERMINAL, GameState, IllegalActionError, shared_win_returns
+from puzzles.game import TERMINAL, GameState, IllegalActionError
 from puzzles.projectl.cards import (
     LEVEL,
     NCELLS,
