@@ -1,11 +1,11 @@
 """Blokus bots and fast playouts: greedy bot, weighted playout policy, numba random games.
 
-The random-game kernel plays a whole game inside numba on the same arrays and
-with the same move generator (:mod:`puzzles.blokus.kernel`) as
-:class:`~puzzles.blokus.engine.BlokusState`.  It keeps one legal-move list per
-color incrementally (Pentobi's scheme): on a color's turn the old list is
-re-filtered (moves only ever become illegal) and only the attach points its
-own last move created are expanded.
+The random-game kernel (:func:`puzzles.blokus.kernel.play_to_end`, kept next to
+the move generator it inlines so numba's on-disk cache stays coherent) plays a
+whole game inside numba on the same arrays and with the same move generator as
+:class:`~puzzles.blokus.engine.BlokusState`, keeping one legal-move list per
+color incrementally.  This module wraps it: playouts from any state, batches,
+the MCTS rollout policy, and the bots.
 
 Playout policies: ``weights is None`` draws uniformly among the legal moves
 (the benchmark's definition of a random game); otherwise a move of piece ``p``
@@ -26,95 +26,6 @@ from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PIECE_SIZES, Move
 
 BIG_PIECE_WEIGHTS = np.array([float(s) ** 3 for s in PIECE_SIZES], dtype=np.float64)
 MAX_PLIES = 4 * NUM_PIECES + 8
-
-
-@njit(cache=True)
-def _play(tables, arrays, to_move, weights, uniform, marker, stamp, lists, nlist, rec_color, rec_move, rec_count):
-    """Play to the end from ``arrays`` (mutated); return (plies, last stamp). Records each ply."""
-    pl_piece = tables[0]
-    pl_cells = tables[2]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    nc = forbidden.shape[0]
-    inited = np.zeros(nc, dtype=np.int32)  # 0 none, 1 from starting cells, 2 from attach points
-    processed = np.zeros(nc, dtype=np.int32)
-    plies = 0
-    c = to_move
-    while c >= 0:
-        stamp += 1
-        L = lists[c]
-        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
-            n = K.gen_moves(c, tables, arrays, marker, stamp, L)
-            inited[c] = 1 if placed[c] == 0 else 2
-        else:
-            f = forbidden[c]
-            n = 0
-            for i in range(nlist[c]):
-                m = L[i]
-                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
-                    L[n] = m
-                    n += 1
-                    marker[m] = stamp
-            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp, L, n)
-        processed[c] = attach_len[c]
-        nlist[c] = n
-        if plies < rec_color.shape[0]:
-            rec_color[plies] = c
-            rec_count[plies] = n
-        if n == 0:
-            done[c] = 1
-            if plies < rec_color.shape[0]:
-                rec_move[plies] = -1
-        else:
-            if uniform:
-                m = L[np.random.randint(0, n)]
-            else:
-                total = 0.0
-                for i in range(n):
-                    total += weights[pl_piece[L[i]]]
-                r = np.random.random() * total
-                m = L[n - 1]
-                for i in range(n):
-                    r -= weights[pl_piece[L[i]]]
-                    if r < 0.0:
-                        m = L[i]
-                        break
-            K.place(c, m, tables, arrays)
-            if plies < rec_color.shape[0]:
-                rec_move[plies] = m
-        plies += 1
-        c = K.next_color(c, done)
-    return plies, stamp
-
-
-@njit(cache=True)
-def _seed(seed):
-    np.random.seed(seed)
-
-
-@njit(cache=True)
-def _batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
-    """Play ``games`` games from the initial arrays; return their color scores and plies."""
-    np.random.seed(seed)
-    nc = init_arrays[0].shape[0]
-    n_pl = tables[0].shape[0]
-    marker = np.zeros(n_pl, dtype=np.int32)
-    lists = np.empty((nc, n_pl), dtype=np.int32)
-    nlist = np.zeros(nc, dtype=np.int32)
-    rec_c = np.empty(0, dtype=np.int32)
-    scores = np.zeros((games, nc), dtype=np.int32)
-    plies = np.zeros(games, dtype=np.int32)
-    stamp = 0
-    for g in range(games):
-        arrays = (
-            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
-            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
-            init_arrays[9].copy(),
-        )
-        nplies, stamp = _play(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
-        plies[g] = nplies
-        for c in range(nc):
-            scores[g, c] = K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
-    return scores, plies
 
 
 class _Scratch:
@@ -144,13 +55,13 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     rec_c = np.zeros(size, dtype=np.int32)
     rec_m = np.zeros(size, dtype=np.int32)
     rec_n = np.zeros(size, dtype=np.int32)
-    _seed(seed & 0xFFFFFFFF)
+    K.seed_rng(seed & 0xFFFFFFFF)
     uniform = weights is None
     w = BIG_PIECE_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
     if state.to_move < 0:
         plies = 0
     else:
-        plies, stamp_box[0] = _play(state.ktables, arrays, state.to_move, w, uniform, marker, stamp_box[0], lists, nlist,
+        plies, stamp_box[0] = K.play_to_end(state.ktables, arrays, state.to_move, w, uniform, marker, stamp_box[0], lists, nlist,
                                     rec_c, rec_m, rec_n)
     sizes = state.tables.piece_sizes
     scores = [int(K.color_score(c, arrays[6], arrays[8], sizes, MONOMINO)) for c in range(state.num_colors)]
@@ -163,7 +74,7 @@ def random_games(games: int, seed: int = 0, variant: str = "classic", weights: n
     """Play ``games`` random games from the start in one numba call: (color scores [games, colors], plies)."""
     state = BlokusState(variant)
     w = BIG_PIECE_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
-    return _batch(state.ktables, state.arrays, games, seed, w, weights is None, state.tables.piece_sizes, MONOMINO)
+    return K.play_batch(state.ktables, state.arrays, games, seed, w, weights is None, state.tables.piece_sizes, MONOMINO)
 
 
 class PlayoutPolicy:

@@ -1,4 +1,4 @@
-"""numba kernels shared by the Python engine and the fast playouts: move generation and placing.
+"""numba kernels shared by the Python engine and the fast playouts: move generation, placing, whole games.
 
 Both :class:`puzzles.blokus.engine.BlokusState` and the random-game kernel of
 :mod:`solvers.blokus_bots` call these functions on the same arrays, so the
@@ -50,6 +50,7 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     f = forbidden[color]
     lft = left[color]
+    width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     if placed[color] == 0:
         pts = starts[color]
         npts = nstarts[color]
@@ -62,10 +63,12 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
         if f[a]:
             continue
         base = a * NUM_PIECES
+        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
         for p in range(NUM_PIECES):
             if lft[p] == 0:
                 continue
-            for k in range(cp_start[base + p], cp_start[base + p + 1]):
+            key = ((base + p) << 4) | pattern
+            for k in range(cp_start[key], cp_start[key + 1]):
                 m = cp_list[k]
                 if marker[m] == stamp:
                     continue
@@ -83,15 +86,18 @@ def gen_moves_from(color, first, tables, arrays, marker, stamp, out, n) -> int:
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     f = forbidden[color]
     lft = left[color]
+    width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     for i in range(first, attach_len[color]):
         a = attach[color, i]
         if f[a]:
             continue
         base = a * NUM_PIECES
+        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
         for p in range(NUM_PIECES):
             if lft[p] == 0:
                 continue
-            for k in range(cp_start[base + p], cp_start[base + p + 1]):
+            key = ((base + p) << 4) | pattern
+            for k in range(cp_start[key], cp_start[key + 1]):
                 m = cp_list[k]
                 if marker[m] == stamp:
                     continue
@@ -180,5 +186,102 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
     return 20 if last_piece[color] == monomino else 15
 
 
-def new_marker(num_placements: int) -> np.ndarray:
-    return np.zeros(num_placements, dtype=np.int32)
+# -- whole games (kept in this module so numba's on-disk cache is invalidated together with the
+#    move generator it inlines; the policies and Python wrappers live in solvers.blokus_bots) --
+
+
+@njit(cache=True)
+def play_to_end(tables, arrays, to_move, weights, uniform, marker, stamp, lists, nlist, rec_color, rec_move, rec_count):
+    """Play to the end from ``arrays`` (mutated); return (plies, last stamp).
+
+    Keeps one legal-move list per color incrementally (Pentobi's scheme): on a
+    color's turn its old list is re-filtered (moves only ever become illegal)
+    and only the attach points its own last move created are expanded.  Moves
+    are drawn uniformly (``uniform``) or with probability proportional to
+    ``weights[piece]``.  Ply ``i`` is recorded in ``rec_*[i]`` when they are long
+    enough: color, placement (-1 = pass), number of legal placements.
+    """
+    pl_piece = tables[0]
+    pl_cells = tables[2]
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    inited = np.zeros(nc, dtype=np.int32)  # 0 none, 1 from starting cells, 2 from attach points
+    processed = np.zeros(nc, dtype=np.int32)
+    plies = 0
+    c = to_move
+    while c >= 0:
+        stamp += 1
+        L = lists[c]
+        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
+            n = gen_moves(c, tables, arrays, marker, stamp, L)
+            inited[c] = 1 if placed[c] == 0 else 2
+        else:
+            f = forbidden[c]
+            n = 0
+            for i in range(nlist[c]):
+                m = L[i]
+                if left[c, pl_piece[m]] and is_legal_cells(f, pl_cells[m]):
+                    L[n] = m
+                    n += 1
+                    marker[m] = stamp
+            n = gen_moves_from(c, processed[c], tables, arrays, marker, stamp, L, n)
+        processed[c] = attach_len[c]
+        nlist[c] = n
+        if plies < rec_color.shape[0]:
+            rec_color[plies] = c
+            rec_count[plies] = n
+        if n == 0:
+            done[c] = 1
+            if plies < rec_color.shape[0]:
+                rec_move[plies] = -1
+        else:
+            if uniform:
+                m = L[np.random.randint(0, n)]
+            else:
+                total = 0.0
+                for i in range(n):
+                    total += weights[pl_piece[L[i]]]
+                r = np.random.random() * total
+                m = L[n - 1]
+                for i in range(n):
+                    r -= weights[pl_piece[L[i]]]
+                    if r < 0.0:
+                        m = L[i]
+                        break
+            place(c, m, tables, arrays)
+            if plies < rec_color.shape[0]:
+                rec_move[plies] = m
+        plies += 1
+        c = next_color(c, done)
+    return plies, stamp
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
+    """Play ``games`` games from the initial arrays; return their color scores and plies."""
+    np.random.seed(seed)
+    nc = init_arrays[0].shape[0]
+    n_pl = tables[0].shape[0]
+    marker = np.zeros(n_pl, dtype=np.int32)
+    lists = np.empty((nc, n_pl), dtype=np.int32)
+    nlist = np.zeros(nc, dtype=np.int32)
+    rec_c = np.empty(0, dtype=np.int32)
+    scores = np.zeros((games, nc), dtype=np.int32)
+    plies = np.zeros(games, dtype=np.int32)
+    stamp = 0
+    for g in range(games):
+        arrays = (
+            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
+            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
+            init_arrays[9].copy(),
+        )
+        nplies, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
+        plies[g] = nplies
+        for c in range(nc):
+            scores[g, c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    return scores, plies

@@ -11,9 +11,11 @@ Layout (Pentobi-style, see ``shared/notes/performance.md``):
 * placement ``m`` has ``pl_piece[m]``, ``pl_size[m]``, ``pl_cells[m, :5]`` (padded by
   repeating its first cell), its edge neighbours ``pl_adj`` (become forbidden to
   its color) and its corner neighbours ``pl_corners`` (become attach points);
-* ``cp_start``/``cp_list`` (CSR): for key ``cell * 21 + piece`` the placements of
-  that piece covering that cell — move generation loops over attach points x
-  pieces left and only looks these lists up.
+* ``cp_start``/``cp_list`` (CSR): for key ``(cell * 21 + piece) * 16 + pattern``
+  the placements of that piece covering that cell and none of the cell's edge
+  neighbours flagged in the 4-bit ``pattern`` — move generation loops over attach
+  points x pieces left, reads the forbidden state of the attach point's four
+  neighbours and only looks these lists up (Pentobi's scheme).
 
 Cell text follows Pentobi: column letter ``a``.. (``i`` included), row number
 counted from the bottom, e.g. ``a20`` is the top-left cell of the classic board.
@@ -128,13 +130,26 @@ class BoardTables:
         self.pl_adj, self.pl_nadj = _pad(adj_lists)
         self.pl_corners, self.pl_ncorners = _pad(corner_lists)
 
-        # CSR lists: key = flat cell * NUM_PIECES + piece -> placements covering that cell
-        keys = np.concatenate([self.pl_cells[m, : self.pl_size[m]] * NUM_PIECES + self.pl_piece[m] for m in range(n)])
-        owners = np.repeat(np.arange(n, dtype=np.int32), self.pl_size)
+        # CSR lists (Pentobi's refinement): key = ((cell * NUM_PIECES + piece) << 4) | pattern, where
+        # the 4-bit pattern says which edge neighbours of the cell are forbidden (bit 0 up, 1 right,
+        # 2 down, 3 left); a placement is listed under every pattern none of whose cells it covers.
+        valid = np.arange(5)[None, :] < self.pl_size[:, None]  # (n, 5) real cells, not padding
+        steps = np.array([-W, 1, W, -1], dtype=np.int32)
+        neighbours = self.pl_cells[:, :, None] + steps[None, None, :]  # (n, 5, 4)
+        covered = (neighbours[:, :, :, None] == self.pl_cells[:, None, None, :]) & valid[:, None, None, :]
+        masks = (covered.any(axis=3) * (1 << np.arange(4))[None, None, :]).sum(axis=2)  # (n, 5)
+        base = (self.pl_cells * NUM_PIECES + self.pl_piece[:, None]) << 4
+        owners = np.broadcast_to(np.arange(n, dtype=np.int32)[:, None], (n, 5))
+        keys_parts, owner_parts = [], []
+        for pattern in range(16):
+            ok = valid & ((masks & pattern) == 0)
+            keys_parts.append((base | pattern)[ok])
+            owner_parts.append(owners[ok])
+        keys = np.concatenate(keys_parts)
         order = np.argsort(keys, kind="stable")
-        self.cp_list = owners[order].astype(np.int32)
-        counts = np.bincount(keys, minlength=self.area * NUM_PIECES)
-        self.cp_start = np.zeros(self.area * NUM_PIECES + 1, dtype=np.int32)
+        self.cp_list = np.concatenate(owner_parts)[order].astype(np.int32)
+        counts = np.bincount(keys, minlength=self.area * NUM_PIECES * 16)
+        self.cp_start = np.zeros(self.area * NUM_PIECES * 16 + 1, dtype=np.int32)
         np.cumsum(counts, out=self.cp_start[1:])
 
         # scratch space for move generation (single-threaded use)
