@@ -1,0 +1,207 @@
+"""The 21-sum planner (CP-SAT) and the "which towers can I still own at 21" analysis.
+
+:func:`max_21_towers` — given a multiset of stones that one player will place
+(and optionally the current towers), the largest number of towers that can end
+at exactly 21 *owned by that player* (they place the top stone; an untouched
+tower counts only if it already is theirs at 21).  The CP-SAT model stacks
+stones into ordered slots per tower and respects:
+
+* the colour wheel (a coloured stone goes to its own or an adjacent tower);
+* jokers: never the first stone of a tower, never directly on a joker, worth
+  the value of the stone directly below (a joker on top of an existing tower
+  copies its top value);
+* joker replacement: a tower whose top is a joker may first have that joker
+  replaced by an eligible coloured stone (closer to 21, and stacking would
+  exceed 21);
+* an optional cap on the number of placements (e.g. 3 for one round).
+
+It assumes the opponent leaves those towers alone — it is a plan, an upper
+bound for the round, not a guarantee.  The guarantee is
+:func:`guaranteed_21_towers`: with both hands known (full information), an
+exact minimax per tower (leaf = "this seat owns the tower at 21 at the end of
+the round, or has won instantly") tells which towers the seat can secure
+whatever the opponent does this round, and the best number it can secure
+together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from puzzles.towers.engine import TowersState, replace_ok
+from puzzles.towers.stones import COLORS, JOKER, allowed_towers, stone_str, value_of
+from solvers import towers_kernel as K
+from solvers.towers_solver import Solver, pack
+
+
+@dataclass
+class TowerInfo:
+    """Summary of one tower for planning."""
+
+    total: int = 0
+    top: int = 0  # effective value of the top stone (0 when empty)
+    top_joker: bool = False
+    owner: int = -1
+    empty: bool = True
+
+
+@dataclass
+class Plan:
+    count: int
+    towers: dict[str, list[str]] = field(default_factory=dict)  # tower colour -> stones placed (bottom first)
+    replaced: list[str] = field(default_factory=list)  # towers whose top joker is replaced first
+    status: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"max_towers_at_21": self.count, "plan": self.towers, "replace_joker_on": self.replaced, "status": self.status}
+
+
+def towers_of(state: TowersState) -> list[TowerInfo]:
+    """Planner summaries of a state's six towers."""
+    out = []
+    for t in range(6):
+        vals = state.values[t]
+        out.append(
+            TowerInfo(
+                total=sum(vals),
+                top=vals[-1] if vals else 0,
+                top_joker=bool(state.towers[t]) and state.towers[t][-1] == JOKER,
+                owner=state.owner(t),
+                empty=not state.towers[t],
+            )
+        )
+    return out
+
+
+def max_21_towers(
+    stones: list[int],
+    towers: list[TowerInfo] | None = None,
+    player: int = 0,
+    max_placements: int | None = None,
+    time_limit: float = 10.0,
+) -> Plan:
+    """Maximum number of towers brought to exactly 21 and owned by ``player`` (see module docstring)."""
+    towers = towers or [TowerInfo() for _ in range(6)]
+    n = len(stones)
+    m = cp_model.CpModel()
+    x: dict[tuple[int, int, int], Any] = {}
+    ok, repl, slots = {}, {}, {}
+    for t in range(6):
+        tw = towers[t]
+        can_replace = tw.top_joker
+        base_min = tw.total - tw.top if can_replace else tw.total
+        kmax = max(0, min(n, 21 - base_min))
+        slots[t] = kmax
+        repl[t] = m.NewBoolVar(f"repl{t}") if can_replace else None
+        used, val, isj = [], [], []
+        for k in range(kmax):
+            lits_c, lits_j = [], []
+            for s, code in enumerate(stones):
+                if code == JOKER:
+                    if k == 0 and (tw.empty or tw.top_joker):
+                        continue  # not first stone; not on a joker (replacement needs a coloured stone)
+                    x[s, t, k] = m.NewBoolVar(f"x{s}_{t}_{k}")
+                    lits_j.append(x[s, t, k])
+                elif t in allowed_towers(code):
+                    x[s, t, k] = m.NewBoolVar(f"x{s}_{t}_{k}")
+                    lits_c.append((x[s, t, k], value_of(code)))
+            u = m.NewBoolVar(f"u{t}_{k}")
+            j = m.NewBoolVar(f"j{t}_{k}")
+            v = m.NewIntVar(0, 6, f"v{t}_{k}")
+            m.Add(sum(lit for lit, _ in lits_c) + sum(lits_j) == u)
+            m.Add(sum(lits_j) == j)
+            # value: coloured stones give their face; a joker copies the slot below
+            colored_val = sum(lit * val_ for lit, val_ in lits_c)
+            m.Add(v == colored_val).OnlyEnforceIf(j.Not())
+            if k == 0:
+                m.Add(v == tw.top).OnlyEnforceIf(j)
+            else:
+                m.Add(v == val[k - 1]).OnlyEnforceIf(j)
+                m.AddImplication(u, used[k - 1])
+                m.AddBoolOr([j.Not(), isj[k - 1].Not()])
+            used.append(u)
+            val.append(v)
+            isj.append(j)
+        if repl[t] is not None:
+            # replacement: the first slot holds an eligible coloured stone
+            elig = [
+                x[s, t, 0]
+                for s, code in enumerate(stones)
+                if code != JOKER and kmax > 0 and (s, t, 0) in x and replace_ok(tw.total, tw.top, True, value_of(code))
+            ]
+            if elig:
+                m.Add(sum(elig) == 1).OnlyEnforceIf(repl[t])
+            else:
+                m.Add(repl[t] == 0)
+        total = tw.total + sum(val) - (repl[t] * tw.top if repl[t] is not None else 0)
+        ok[t] = m.NewBoolVar(f"ok{t}")
+        m.Add(total == 21).OnlyEnforceIf(ok[t])
+        touched = used[0] if used else None
+        untouched_ok = tw.owner == player and tw.total == 21
+        if touched is None:
+            if not untouched_ok:
+                m.Add(ok[t] == 0)
+        elif not untouched_ok:
+            m.AddImplication(ok[t], touched)
+        if repl[t] is not None and touched is not None:
+            m.AddImplication(repl[t], touched)
+    for s in range(n):
+        lits = [lit for (s2, _, _), lit in x.items() if s2 == s]
+        if lits:
+            m.Add(sum(lits) <= 1)
+    if max_placements is not None:
+        m.Add(sum(x.values()) <= max_placements)
+    m.Maximize(sum(ok.values()))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = 1
+    status = solver.Solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Plan(0, status=solver.StatusName(status))
+    plan = Plan(int(round(solver.ObjectiveValue())), status=solver.StatusName(status))
+    for t in range(6):
+        placed = []
+        for k in range(slots[t]):
+            for s in range(n):
+                if (s, t, k) in x and solver.Value(x[s, t, k]):
+                    placed.append(stone_str(stones[s]))
+        if placed and solver.Value(ok[t]):
+            plan.towers[COLORS[t]] = placed
+        if repl[t] is not None and solver.Value(repl[t]):
+            plan.replaced.append(COLORS[t])
+    return plan
+
+
+def guaranteed_21_towers(state: TowersState, seat: int | None = None, solver: Solver | None = None) -> dict[str, Any]:
+    """Towers ``seat`` can own at 21 at the end of this round whatever the opponent does (full information).
+
+    ``state`` must be a full state in this round's pick or placement phase (both
+    hands known once both have picked).  An instant win by ``seat`` counts as
+    securing every tower; one by the opponent as securing none.
+    """
+    work = state.clone()
+    if work.phase == "pick" and work.step % 2 == 1:
+        work.apply(("announce", "colors"))
+    seat = work.current_player() if seat is None else seat
+    if seat not in (0, 1):
+        raise ValueError("no player decision in this state")
+    solver = solver or Solver(18)
+    sign = 1 if seat == 0 else -1
+    secure = []
+    for t in range(6):
+        S = pack(work, "round", mode=2)
+        S[K.TGT], S[K.TGT_P] = t, seat
+        if sign * solver.value(S) >= 1:
+            secure.append(COLORS[t])
+    S = pack(work, "round", mode=3)
+    S[K.TGT_P] = seat
+    best = sign * solver.value(S)
+    return {
+        "seat": f"P{seat + 1}",
+        "secure_towers": secure,
+        "max_secure_together": min(best, 6),
+        "instant_win_forced": best >= 6,
+    }
