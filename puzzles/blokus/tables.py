@@ -157,14 +157,16 @@ class BoardTables:
         self.stamp = 0
         self.out = np.zeros(n, dtype=np.int32)
 
-        # Python-side views
-        self.moves: list[Move] = []
-        self.by_cells: dict[frozenset[int], int] = {}
-        for m, cells in enumerate(cells_list):
-            ordered = pentobi_order(cells, size)
-            text = ",".join(cell_name(r, c, size) for r, c in ordered)
-            self.moves.append(Move(m, PIECE_NAMES[pieces[m]], ordered, text))
-            self.by_cells[frozenset(self.flat(r, c) for r, c in cells)] = m
+        # Python-side views: placement lookup by packed sorted cells; Move objects made on demand
+        self.moves = MoveTable(self)
+        self._lookup = dict(zip(self._pack(self.pl_cells, self.pl_size).tolist(), range(n)))
+
+    @staticmethod
+    def _pack(cells: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """One int64 per row: its real flat cells sorted, 10 bits each (the lookup key of a placement)."""
+        real = np.where(np.arange(cells.shape[1])[None, :] < sizes[:, None], cells, 0).astype(np.int64)
+        real.sort(axis=1)
+        return (real << (10 * np.arange(cells.shape[1], dtype=np.int64))[None, :]).sum(axis=1)
 
     def flat(self, row: int, col: int) -> int:
         """Flat index (with border) of board cell (row, col)."""
@@ -182,17 +184,41 @@ class BoardTables:
 
     def placement_of(self, cells: list[Cell]) -> int:
         """The placement covering exactly ``cells``; ValueError if they are no Blokus piece."""
-        key = frozenset(self.flat(r, c) for r, c in cells)
-        if len(key) != len(cells):
+        flat = sorted({self.flat(r, c) for r, c in cells})
+        if len(flat) != len(cells):
             raise ValueError("a cell is listed twice")
+        key = sum(q << (10 * i) for i, q in enumerate([0] * (5 - len(flat)) + flat)) if len(flat) <= 5 else -1
         try:
-            return self.by_cells[key]
+            return self._lookup[key]
         except KeyError:
             raise ValueError(f"cells {sorted(cells)} do not form a Blokus piece") from None
 
     def nbytes(self) -> int:
         """Bytes held by the numpy tables."""
         return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+
+class MoveTable:
+    """``moves[m]``: the :class:`Move` of placement ``m``, built on first use and then shared."""
+
+    def __init__(self, tables: BoardTables) -> None:
+        self.tables = tables
+        self._cache: list[Move | None] = [None] * tables.num_placements
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def __getitem__(self, m: int) -> Move:
+        move = self._cache[m]
+        if move is None:
+            t = self.tables
+            cells = pentobi_order([t.unflat(int(q)) for q in t.pl_cells[m, : t.pl_size[m]]], t.size)
+            text = ",".join(cell_name(r, c, t.size) for r, c in cells)
+            move = self._cache[m] = Move(m, PIECE_NAMES[int(t.pl_piece[m])], cells, text)
+        return move
+
+    def __iter__(self):
+        return (self[m] for m in range(len(self)))
 
 
 def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
