@@ -113,9 +113,17 @@ def main() -> None:
 @click.option("--fixed", is_flag=True, help="Fixed orientations (no rotation or reflection).")
 @click.option("--backend", type=click.Choice(["dlx", "sat", "cpsat"]), default="dlx", show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds before giving up.")
+@click.option("--split-depth", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --count: split the search this many levels deeper into independent subproblems.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --count: local worker processes (default: all cores for 50+ subproblems, else 1).")
+@click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
+@click.option("--resume", "checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit, as_json):
+def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
+         split_depth, workers, scheduler, checkpoint, as_json):
     """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes."""
     from solvers.exact_cover import SearchLimits
     from solvers.tiling import TilingProblem, load_pieces, load_region
@@ -124,14 +132,7 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     if (do_count or show_all) and backend != "dlx":
         raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
     if do_count:
-        progress = ProgressReporter(None, "counting", enabled=not as_json)
-        try:
-            counts = problem.counts(
-                SearchLimits(time_limit=time_limit),
-                on_part=lambda done, total: (progress.set_total(total), progress.advance()),
-            )
-        finally:
-            progress.close()
+        counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json)
         data = {"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
                 "count_unique": counts.unique, "complete": counts.complete, "nodes": counts.nodes,
                 "seconds": round(counts.seconds, 3)}
@@ -162,6 +163,29 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
         click.echo("no tiling exists")
     else:
         click.echo(tiling.to_text())
+
+
+def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, show_progress):
+    """Count in this process, or on local processes / a Dask cluster when asked (same totals)."""
+    from pathlib import Path
+
+    from solvers.exact_cover import SearchLimits
+    from solvers.parallel import make_executor
+
+    progress = ProgressReporter(None, "subproblems", enabled=show_progress)
+    report = lambda done, total: (setattr(progress, "total", total), progress.advance(done - progress.done))
+    parallel = scheduler or checkpoint or (workers or 1) > 1 or (workers is None and len(problem.split(split_depth)) >= 50)
+    try:
+        if not parallel:
+            return problem.counts(SearchLimits(time_limit=time_limit), on_part=report, split_depth=split_depth)
+        executor, close = make_executor(workers, scheduler)
+        try:
+            return problem.counts(on_part=report, split_depth=split_depth, executor=executor,
+                                  checkpoint=Path(checkpoint) if checkpoint else None)
+        finally:
+            close()
+    finally:
+        progress.close()
 
 
 @main.command()
@@ -219,16 +243,19 @@ def blokus() -> None:
     """Blokus: play, bot match-ups, Pentobi SGF records, move lists, perft."""
 
 
-def _blokus_bots(spec: str, seats: int, iterations: int, seconds: float | None) -> list:
+def _blokus_bots(spec: str | None, seats: int, iterations: int, seconds: float | None) -> tuple[list, list[str]]:
     """One bot (or ``None`` for a human) per seat from ``mcts,random,...`` (one name = every seat)."""
     from solvers.blokus_bots import make_bot
 
+    if spec is None:
+        spec = ",".join(["mcts", "greedy", "random", "greedy"][:seats])
     names = [n.strip().lower() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
         raise click.ClickException(f"--bots needs 1 or {seats} names for this variant, got {len(names)}")
-    return [None if n == "human" else make_bot(n, iterations, seconds) for n in names], names
+    budget = (None, seconds) if seconds is not None else (iterations, None)
+    return [None if n == "human" else make_bot(n, *budget) for n in names], names
 
 
 def _blokus_human_move(state) -> Any:
@@ -251,8 +278,8 @@ def _blokus_human_move(state) -> Any:
 
 @blokus.command("play")
 @click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
-@click.option("--bots", "bots_spec", default="mcts,random,greedy,random", show_default=True,
-              help="One per seat (or one for all): mcts, random, greedy, human.")
+@click.option("--bots", "bots_spec", default=None,
+              help="One per seat (or one for all): mcts, random, greedy, human. [default: mcts,greedy,random,...]")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, help="MCTS time per move (instead of iterations).")
@@ -268,11 +295,7 @@ def blokus_play(variant, bots_spec, seed, iterations, seconds, free_corners, sgf
     from puzzles.blokus.records import save, to_json
 
     state = BlokusState(variant, free_corners)
-    bots, names = _blokus_bots(bots_spec, state.num_players, iterations, None if seconds is None else seconds)
-    if seconds is not None:
-        for bot in bots:
-            if bot is not None and hasattr(bot, "seconds"):
-                bot.iterations, bot.seconds = None, seconds
+    bots, names = _blokus_bots(bots_spec, state.num_players, iterations, seconds)
     rng = _random.Random(seed)
     humans = any(b is None for b in bots)
     if humans:

@@ -753,6 +753,21 @@ class BitsetCover:
         self.symmetry = symmetry or SymmetryData.none()
         self.stopped_by = ""
 
+    def reset(self, prefilled: Sequence[int], kind_min: Sequence[int], kind_max: Sequence[int]) -> None:
+        """Start a fresh search on the same options: other pre-covered cells and counts."""
+        self.board[:] = 0
+        for cell in prefilled:
+            self.board[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+        self.kind_min[:] = kind_min
+        self.kind_max[:] = kind_max
+        self.used[:] = 0
+        first = _next_empty(self.board, 0, self.n_cells)
+        self.cell[0] = first
+        self.pos[0] = self.bucket[first] if first < self.n_cells else 0
+        self.state[:] = 0
+        self.empty_board = first >= self.n_cells
+        self.stopped_by = ""
+
     def run(self, limits: SearchLimits, capacity: int) -> Iterator[np.ndarray]:
         """Drive the kernel in chunks; yields blocks of solutions (kernel option numbers)."""
         if self.empty_board:  # nothing to cover: one (empty) solution if minimums allow

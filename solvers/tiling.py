@@ -18,8 +18,12 @@ among its images (exact, no hashing).
 
 from __future__ import annotations
 
+import hashlib
+
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -37,13 +41,41 @@ BACKENDS = ("dlx", "sat", "cpsat")
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: bits of a cell label
 
 
-@dataclass
-class Subproblem:
-    """One independent part of a symmetry-reduced count: the anchor's placement and its weight."""
+@dataclass(frozen=True)
+class CountTask:
+    """One independent part of a count: options placed first (indices), and the raw tilings
+    each tiling found stands for (symmetry reduction)."""
 
-    anchor_cells: tuple[Cell, ...]
+    prefix: tuple[int, ...]
     weight: int
-    cover: BitsetCover
+
+
+@dataclass(frozen=True)
+class TaskCount:
+    """A task's result: weighted raw count, weighted stabiliser sum (|G| x orbits), nodes searched."""
+
+    raw: int
+    stabiliser_sum: int
+    nodes: int
+    stopped_by: str = ""
+
+
+def _add_parts(total: TaskCount, part: TaskCount) -> TaskCount:
+    return TaskCount(total.raw + part.raw, total.stabiliser_sum + part.stabiliser_sum, total.nodes + part.nodes,
+                     total.stopped_by or part.stopped_by)
+
+
+@lru_cache(maxsize=4)
+def problem_from_key(key: tuple) -> TilingProblem:
+    """Rebuild a problem from :meth:`TilingProblem.key` (cached per worker process)."""
+    cells, height, width, pieces, free = key
+    specs = [PieceSpec(Shape(frozenset(shape), name), low, high) for name, shape, low, high in pieces]
+    return TilingProblem(Region(frozenset(cells), height, width), specs, free)
+
+
+def _count_worker(payload: tuple[tuple, CountTask]) -> TaskCount:
+    key, task = payload
+    return problem_from_key(key).run_task(task)
 
 
 @dataclass(frozen=True)
@@ -248,6 +280,9 @@ class TilingProblem:
         limits: SearchLimits | None = None,
         reduce_symmetry: bool = True,
         on_part: Callable[[int, int], None] | None = None,
+        split_depth: int = 0,
+        executor: Executor | None = None,
+        checkpoint: Path | None = None,
     ) -> TilingCounts:
         """Raw count and count up to the region's symmetries, from one search.
 
@@ -255,66 +290,133 @@ class TilingProblem:
         once, that piece is restricted to one placement per symmetry orbit and
         each tiling found stands for |G|/|Stab(placement)| raw tilings (the
         search shrinks about |G|-fold); orbits are counted exactly from the
-        tilings' stabilisers (Burnside-style weighting, no hashing).  The search
-        then runs as independent subproblems; ``on_part(done, total)`` reports them.
+        tilings' stabilisers (Burnside-style weighting, no hashing).
+
+        The search runs as independent tasks (:meth:`split`); ``on_part(done,
+        total)`` reports them.  With an ``executor`` (see :mod:`solvers.parallel`)
+        they run there, optionally checkpointed; limits then do not apply.
         """
-        limits = limits or SearchLimits()
         if not self.area_feasible():
             return TilingCounts(0, 0, True, 0, 0.0)
-        group = self.region.symmetries() if self.free else [0]
-        anchor = self._anchor_kind() if reduce_symmetry and len(group) > 1 else None
-        if anchor is None:
-            raw = self.cover().count(limits)
-            if len(group) == 1:
-                return TilingCounts(raw.count, raw.count, raw.complete, raw.nodes, raw.seconds, raw.stopped_by)
-            unique = self.cover(unique=True).count(limits)
-            return TilingCounts(raw.count, unique.count, raw.complete and unique.complete,
-                                raw.nodes + unique.nodes, limits.elapsed(), raw.stopped_by or unique.stopped_by)
-        total_raw = total_stab = total_nodes = 0
-        complete, stopped_by = True, ""
-        parts = list(self.subproblems(anchor, group))
-        for done, sub in enumerate(parts, 1):
-            result = sub.cover.count(limits.remaining(total_nodes))
-            total_raw += sub.weight * result.count
-            total_stab += sub.weight * sub.cover.stabiliser_sum
-            total_nodes += result.nodes
-            if not result.complete:
-                complete, stopped_by = False, result.stopped_by
-                break
-            if on_part is not None:
-                on_part(done, len(parts))
-        unique, remainder = divmod(total_stab, len(group))
+        limits = limits or SearchLimits()
+        tasks = self.split(split_depth, reduce_symmetry)
+        if executor is not None:
+            from solvers.parallel import run_tasks
+
+            report = run_tasks(
+                _count_worker, [(self.key(), task) for task in tasks], _add_parts, TaskCount(0, 0, 0),
+                executor, progress=on_part, checkpoint=checkpoint,
+                encode=lambda part: [part.raw, part.stabiliser_sum, part.nodes], decode=lambda data: TaskCount(*data),
+                job=self.job_id(split_depth, reduce_symmetry),
+            )
+            total, complete, stopped_by = report.value, report.complete, "" if report.complete else "interrupt"
+        else:
+            total, complete, stopped_by = TaskCount(0, 0, 0), True, ""
+            for done, task in enumerate(tasks, 1):
+                part = self.run_task(task, limits.remaining(total.nodes))
+                total = _add_parts(total, part)
+                if part.stopped_by:
+                    complete, stopped_by = False, part.stopped_by
+                    break
+                if on_part is not None:
+                    on_part(done, len(tasks))
+        group_size = len(self._group())
+        unique, remainder = divmod(total.stabiliser_sum, group_size)
         if complete and remainder:
             raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
-        return TilingCounts(total_raw, unique, complete, total_nodes, limits.elapsed(), stopped_by)
+        return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by)
 
-    def subproblems(self, anchor: int, group: list[int]) -> Iterator[Subproblem]:
-        """Independent searches, one per orbit representative of the anchor piece's placements.
+    def _group(self) -> list[int]:
+        return self.region.symmetries() if self.free else [0]
 
-        Each has the anchor pre-placed; its tilings stand for ``weight`` raw tilings each.
-        """
-        perms = [self.region.cell_permutation(g) for g in group]
+    def key(self) -> tuple:
+        """A picklable description from which :func:`problem_from_key` rebuilds this exact problem."""
+        pieces = tuple((s.name, tuple(sorted(s.shape.cells)), s.min_count, s.max_count) for s in self.pieces)
+        return (tuple(sorted(self.region.cells)), self.region.height, self.region.width, pieces, self.free)
+
+    def job_id(self, depth: int, reduce_symmetry: bool) -> str:
+        """A short name for a split count of this problem (checkpoint files carry it)."""
+        digest = hashlib.sha256(repr((self.key(), depth, reduce_symmetry)).encode()).hexdigest()[:16]
+        return f"tiling-count-{digest}"
+
+    def split(self, depth: int = 0, reduce_symmetry: bool = True) -> list[CountTask]:
+        """Independent counting tasks: anchor orbit representatives, then every way to fill the
+        first empty cell, ``depth`` times.  Dead branches are dropped (they hold no tiling)."""
+        if depth < 0:
+            raise ValueError(f"split depth must be >= 0, got {depth}")
+        group = self._group()
+        anchor = self._anchor_kind() if reduce_symmetry and len(group) > 1 else None
+        if anchor is None:
+            tasks = [CountTask((), 1)]
+        else:
+            perms = [self.region.cell_permutation(g) for g in group]
+            tasks = []
+            for index, (kind, cells) in enumerate(self.options):
+                if kind != anchor:
+                    continue
+                images = [tuple(sorted(perm[c] for c in cells)) for perm in perms]
+                if min(images) == cells:
+                    tasks.append(CountTask((index,), len(group) // sum(image == cells for image in images)))
+        for _ in range(depth):
+            tasks = [child for task in tasks for child in self._expand(task)]
+        return tasks
+
+    def _expand(self, task: CountTask) -> list[CountTask]:
+        """Children of a task: each option that can cover its first empty cell (itself if full)."""
+        filled = {self.cell_index[c] for i in task.prefix for c in self.options[i][1]}
+        first = next((i for i in range(len(self.cells)) if i not in filled), None)
+        if first is None:
+            return [task]
+        used = [0] * len(self.pieces)
+        for i in task.prefix:
+            used[self.options[i][0]] += 1
+        children = []
+        for index in self._options_by_first_cell()[first]:
+            kind, cells = self.options[index]
+            if used[kind] < self.pieces[kind].max_count and filled.isdisjoint(self.cell_index[c] for c in cells):
+                children.append(CountTask(task.prefix + (index,), task.weight))
+        return children
+
+    def _options_by_first_cell(self) -> list[list[int]]:
+        if not hasattr(self, "_by_first"):
+            self._by_first: list[list[int]] = [[] for _ in self.cells]
+            for index, (_, cells) in enumerate(self.options):
+                self._by_first[min(self.cell_index[c] for c in cells)].append(index)
+        return self._by_first
+
+    def run_task(self, task: CountTask, limits: SearchLimits | None = None) -> TaskCount:
+        """Count one task: its prefix placed, the rest searched; weighted raw and stabiliser sums."""
+        limits = limits or SearchLimits()
+        cover, symmetric = self._task_cover()
         kind_min = [s.min_count for s in self.pieces]
         kind_max = [s.max_count for s in self.pieces]
-        kind_min[anchor] = kind_max[anchor] = 0
-        perm_table, label_map = self._symmetry_tables()
-        others = [(kind, cells) for kind, cells in self.options if kind != anchor]
-        for kind, cells in self.options:
-            if kind != anchor:
-                continue
-            images = [tuple(sorted(perm[c] for c in cells)) for perm in perms]
-            if min(images) != cells:
-                continue
-            taken = set(cells)
-            usable = [(k, other) for k, other in others if taken.isdisjoint(other)]
-            options = [(k, [self.cell_index[c] for c in other]) for k, other in usable]
-            labels = [self._cell_labels(k, other) for k, other in usable]
-            cover = BitsetCover(len(self.cells), options, kind_min, kind_max,
-                                prefilled=sorted(self.cell_index[c] for c in cells),
-                                symmetry=(perm_table, label_map, labels), mode=2)
-            for cell, label in zip(cells, self._cell_labels(anchor, cells)):
+        prefilled = []
+        for i in task.prefix:
+            kind, cells = self.options[i]
+            kind_min[kind] = max(0, kind_min[kind] - 1)
+            kind_max[kind] -= 1
+            for cell, label in zip(cells, self._cell_labels(kind, cells)):
+                prefilled.append(self.cell_index[cell])
                 cover.symmetry.grid[self.cell_index[cell]] = label
-            yield Subproblem(cells, len(group) // sum(image == cells for image in images), cover)
+        cover.reset(prefilled, kind_min, kind_max)
+        result = cover.count(limits)
+        stabiliser = cover.stabiliser_sum if symmetric else result.count
+        return TaskCount(task.weight * result.count, task.weight * stabiliser, result.nodes,
+                         "" if result.complete else result.stopped_by or "stopped")
+
+    def _task_cover(self) -> tuple[BitsetCover, bool]:
+        """One compiled search over all options, reset for each task (built once per problem)."""
+        if not hasattr(self, "_cached_cover"):
+            symmetric = len(self._group()) > 1
+            symmetry = None
+            if symmetric:
+                perm_table, label_map = self._symmetry_tables()
+                symmetry = (perm_table, label_map, [self._cell_labels(k, cells) for k, cells in self.options])
+            options = [(k, [self.cell_index[c] for c in cells]) for k, cells in self.options]
+            cover = BitsetCover(len(self.cells), options, [s.min_count for s in self.pieces],
+                                [s.max_count for s in self.pieces], symmetry=symmetry, mode=2 if symmetric else 0)
+            self._cached_cover = (cover, symmetric)
+        return self._cached_cover
 
     def _anchor_kind(self) -> int | None:
         """The piece kind to pin to orbit representatives: used exactly once, most symmetric, largest."""
