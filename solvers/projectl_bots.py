@@ -6,7 +6,8 @@
   Master included) and carries out the most valuable plan; otherwise it places
   a piece that belongs to a filling of one of its puzzles from its own stock,
   takes the most promising puzzle, or upgrades toward the shapes its easiest
-  puzzle is missing.
+  puzzle is missing.  In solo it also values denying the automated opponent the
+  high-point cards of the unlocked columns (``solo_denial``).
 * :class:`MCTSBot`: UCB1 over a handful of candidate actions (the greedy
   choice and its alternatives: other puzzles to take, other pieces/puzzles to
   place, other upgrades), each iteration playing the rest of the game with
@@ -56,8 +57,9 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, max_open: int = 4) -> None:
+    def __init__(self, max_open: int = 4, solo_denial: float = 1.0) -> None:
         self.max_open = max_open
+        self.solo_denial = solo_denial
         self._plan: list[tuple] = []
         self._plan_key: tuple | None = None
 
@@ -186,6 +188,9 @@ class GreedyBot:
                 if row == "B" and st.revised and st.trigger_round >= 0 and st.blacks_taken:
                     continue
                 value = _card_value(st.cards[c], stock_area, late)
+                if st.solo and st.locks[i % 3] == 0:
+                    # solo: the opponent takes the best card of the unlocked columns next; deny it
+                    value += self.solo_denial * st.cards[c].points / 5
                 if value > best_value:
                     best, best_value = ("take", row, i), value
         return best
