@@ -35,7 +35,7 @@ from typing import Any, Self
 import numpy as np
 
 from puzzles.blokus import kernel as K
-from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, BoardTables, Move, board_tables
+from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_NAMES, BoardTables, Move, board_tables, cell_name
 from puzzles.game import TERMINAL, GameState, IllegalActionError, shared_win_returns
 
 Cell = tuple[int, int]
@@ -86,7 +86,7 @@ def get_variant(name: str) -> Variant:
 
 REASONS = {
     1: "piece {piece} was already placed",
-    2: "it overlaps a piece or touches a {color} piece along an edge",
+    2: "it touches a {color} piece along an edge",
     3: "the first {color} piece must cover a starting cell ({starts})",
     4: "it does not touch a {color} piece at a corner",
 }
@@ -204,8 +204,9 @@ class BlokusState(GameState):
             for r, c in move.cells:
                 who = self.owner[self.tables.flat(r, c)]
                 if who >= 0:
-                    return f"cell {_name(r, c, self.tables.size)} is occupied by {self.color_names[who]}"
-        starts = ", ".join(_name(*self.tables.unflat(int(q)), self.tables.size) for q in self.arrays[4][color, : self.arrays[5][color]])
+                    return f"cell {cell_name(r, c, self.tables.size)} is occupied by {self.color_names[who]}"
+        size, starts = self.tables.size, self.arrays[4][color, : self.arrays[5][color]]
+        starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in starts)
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
     # -- playing --------------------------------------------------------------
@@ -354,12 +355,6 @@ class BlokusState(GameState):
         return board_svg(self)
 
 
-def _name(r: int, c: int, size: int) -> str:
-    from puzzles.blokus.tables import cell_name
-
-    return cell_name(r, c, size)
-
-
 def random_game(variant: str = "classic", seed: int = 0, free_corners: bool = False) -> BlokusState:
     """A finished game with uniformly random moves (Python engine; for tests and examples)."""
     rng = random.Random(seed)
@@ -392,4 +387,4 @@ def perft(state: BlokusState, depth: int) -> int:
     return total
 
 
-__all__ = ["BlokusState", "Variant", "VARIANTS", "get_variant", "PASS", "Move", "perft", "random_game", "PIECE_SIZES"]
+__all__ = ["BlokusState", "Variant", "VARIANTS", "get_variant", "PASS", "Move", "perft", "random_game"]
