@@ -338,6 +338,12 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
     remaining = sum(sum(v) for v in needs.values())
     if left == 0 or remaining - (len(needs) - 1 if master else 0) > left:
         return False
+    placing = remaining - (len(needs) - 1 if master else 0)
+    # the first puzzle to be finished gets no returned pieces before it completes: its missing
+    # pieces need one acquisition action each
+    first_missing = min(sum(max(0, v[s] - stock[s]) for s in range(NSHAPES)) for v in needs.values())
+    if placing + first_missing > left:
+        return False
     deficit = [max(0, sum(v[s] for v in needs.values()) - stock[s]) for s in range(NSHAPES)]
 
     def attempt(steps, changes, next_master, label) -> bool:
@@ -396,8 +402,10 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
             if not stock[s]:
                 continue
             for t in upgrade_targets(s, revised):
-                # useful if t is missing, or as a stepping stone when two more actions remain
-                if supply[t] <= 0 or (not deficit[t] and left < 3):
+                # useful if t is missing, or as a stepping stone toward a missing shape
+                if supply[t] <= 0:
+                    continue
+                if not deficit[t] and (left < 3 or not any(deficit[u] for u in upgrade_targets(t, revised))):
                     continue
                 stock[s] -= 1
                 supply[s] += 1
