@@ -119,11 +119,17 @@ class GreedyBot:
         if legal_take is not None:
             return legal_take
         legal = st.legal_actions()
-        for kind in ("piece", "upgrade", "place", "pass"):
+        # harmless fallbacks first: a level-1 piece, a same-level exchange, a step down (revised)
+        for test in (
+            lambda a: a[0] == "piece",
+            lambda a: a[0] == "upgrade" and LEVEL[a[1]] == LEVEL[a[2]],
+            lambda a: a[0] == "upgrade" and LEVEL[a[1]] > LEVEL[a[2]],
+            lambda a: a[0] in ("upgrade", "pass"),
+        ):
             for a in legal:
-                if a[0] == kind:
+                if test(a):
                     return a
-        return legal[0]
+        return next((a for a in legal if a[0] != "master"), legal[0])
 
     def _plan_step(self, st: ProjectLState, hand: list[PuzzleInHand], plan) -> tuple | None:
         """Turn the planner's first abstract step into concrete engine actions."""
@@ -253,7 +259,9 @@ class GreedyBot:
                             return ("upgrade", s, ups[0])
         if st.supply[0] > 0:
             return ("piece",)
-        # grow: upgrade the smallest piece one level
+        if st.puzzles[p]:
+            return None  # climbing blindly can leave only big pieces for small holes (no way down in classic)
+        # nothing open yet: grow the smallest piece one level
         for s in sorted(range(NSHAPES), key=lambda s: LEVEL[s]):
             if stock[s]:
                 for t in SHAPES_BY_LEVEL.get(LEVEL[s] + 1, ()):
