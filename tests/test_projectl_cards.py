@@ -261,3 +261,20 @@ def test_cli_check_errors(run_cli, tmp_path) -> None:
     assert result.exit_code != 0 and "bad.txt:3:" in result.output
     result = run_cli("projectl", "check", str(tmp_path / "missing.txt"))
     assert result.exit_code != 0
+
+
+def test_cli_check_turn(run_cli, tmp_path) -> None:
+    path = tmp_path / "hand.txt"
+    path.write_text(
+        "W01 1 I2\n##...\n.....\n.....\n.....\n.....\n\n"
+        "W02 2 O1\n#....\n.....\n.....\n.....\n.....\n\n"
+        "W03 3 O1\n###..\n.....\n.....\n.....\n.....\n"
+    )
+    result = run_cli("projectl", "check", str(path), "--stock", "I2,O1", "--turn", "--json")
+    assert result.exit_code == 0, result.output
+    plans = json.loads(result.output)["plans"]
+    assert plans[0]["puzzles"] == ["W01", "W02", "W03"] and plans[0]["points"] == 6
+    result = run_cli("projectl", "check", str(path), "--stock", "I2,O1", "--turn", "--no-master", "--json")
+    assert all(len(p["puzzles"]) < 3 for p in json.loads(result.output)["plans"])
+    result = run_cli("projectl", "check", str(path), "--stock", "I2")
+    assert result.exit_code != 0 and "choose one with --card" in result.output
