@@ -661,14 +661,32 @@ def projectl() -> None:
 @click.option("--stock", default="", help='Pieces in hand, e.g. "I2,L3,L3,O4" or "L3x2,O4".')
 @click.option("--card", "card_id", default=None, help="Card id when the file holds several cards.")
 @click.option("--no-count", is_flag=True, help="Skip counting all ways.")
+@click.option("--turn", is_flag=True, help="Treat every card in the file as your puzzles: which can you finish this turn?")
+@click.option("--actions", type=click.IntRange(1, 3), default=3, show_default=True, help="With --turn: actions left.")
+@click.option("--no-master", is_flag=True, help="With --turn: the Master action is already used.")
+@click.option("--revised", is_flag=True, help="With --turn: revised upgrades (any lower level too).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bool, as_json: bool) -> None:
+def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bool, turn: bool, actions: int,
+                   no_master: bool, revised: bool, as_json: bool) -> None:
     """Can CARD_FILE's puzzle (cells marked x already filled) be completed from STOCK?"""
     from puzzles.projectl.cards import card_text, load_deck, parse_counts
-    from solvers.projectl_checker import check_card
+    from solvers.projectl_checker import PuzzleInHand, check_card, finishable_this_turn
 
     cards = load_deck(card_file)
+    if turn:
+        if len(cards) > 4:
+            raise ValueError(f"a player holds at most 4 unfinished puzzles; {card_file} has {len(cards)}")
+        hand = [PuzzleInHand(c.empty, [0] * 9, c.reward_index, c.points, c.id) for c in cards]
+        plans = finishable_this_turn(hand, parse_counts(stock), None, actions, not no_master, revised)
+        data = [{"puzzles": [cards[i].id for i in p.puzzles], "points": p.points, "actions": p.actions} for p in plans]
+        if as_json:
+            emit_json({"stock": stock, "plans": data})
+        elif not data:
+            click.echo("nothing can be finished this turn")
+        for row in data:
+            click.echo(f"{'+'.join(row['puzzles'])}: {row['points']} points via " + "; ".join(row["actions"]))
+        return
     if card_id is not None:
         cards = [c for c in cards if c.id == card_id]
         if not cards:
