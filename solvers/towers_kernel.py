@@ -42,6 +42,8 @@ MOVE_PASS = 99
 MOVE_PICK = 100
 MAXM = 24
 EXACT, LOWER, UPPER = 0, 1, 2
+MAXD = 64  # search depth bound (a game has at most 48 plies)
+WORKW = 2 * MAXM + 16  # per-depth scratch: moves, ordering scores, undo record
 
 STARTERS = np.array([0, 1, 0, 0, 1, 0], dtype=np.int64)
 LINE_CELLS = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
@@ -319,8 +321,8 @@ def _move_order_score(S, m, p):
     return sc
 
 
-@njit(cache=True)
-def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter):
+@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
+def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d):
     """Fail-soft minimax with alpha-beta over P1 values (seat 0 maximises) and a transposition table."""
     counter[0] += 1
     if S[PHASE] == PHASE_DONE:
@@ -338,10 +340,10 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
         if f == UPPER and v <= alpha:
             return v
         ttmove = tmove[idx]
-    moves = np.empty(MAXM, dtype=np.int64)
+    moves = work[d, 0:MAXM]
     n = gen_moves(S, moves)
     p = mover(S)
-    scores = np.empty(MAXM, dtype=np.int64)
+    scores = work[d, MAXM : 2 * MAXM]
     for i in range(n):
         scores[i] = 1000 if moves[i] == ttmove else _move_order_score(S, moves[i], p)
     for i in range(1, n):  # insertion sort, best first
@@ -353,14 +355,14 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
             j -= 1
         moves[j + 1] = m
         scores[j + 1] = s
-    undo = np.empty(16, dtype=np.int64)
+    undo = work[d, 2 * MAXM : 2 * MAXM + 16]
     a0, b0 = alpha, beta
     best_move = moves[0]
     if p == 0:
         best = -10 * WIN_VALUE
         for i in range(n):
             make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d + 1)
             unmake_move(S, moves[i], undo)
             if v > best:
                 best = v
@@ -373,7 +375,7 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
         best = 10 * WIN_VALUE
         for i in range(n):
             make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d + 1)
             unmake_move(S, moves[i], undo)
             if v < best:
                 best = v
@@ -396,14 +398,46 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
     return best
 
 
-@njit(cache=True)
+@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
+def mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d):
+    """Exact minimax value by MTD(f): null-window alpha-beta probes around ``guess``.
+
+    Values are few and far apart (multiples of SCALE, ±WIN_VALUE), so two or
+    three probes usually settle it, each much cheaper than a full-window search.
+    """
+    lo = -10 * WIN_VALUE
+    hi = 10 * WIN_VALUE
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = alphabeta(S, beta - 1, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
+def search_value(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, alpha, beta):
+    """Minimax value of ``S``: MTD(f) for the full window, else one alpha-beta call on (alpha, beta)."""
+    work = np.empty((MAXD, WORKW), dtype=np.int64)
+    if alpha <= -10 * WIN_VALUE and beta >= 10 * WIN_VALUE:
+        return mtdf(S, 0, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
+    return alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
+
+
+@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
 def root_values(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, moves_out, values_out):
-    """Exact value of every root move (full window each, shared table); returns the move count."""
+    """Exact value of every root move (MTD(f) each, shared table); returns the move count."""
+    work = np.empty((MAXD, WORKW), dtype=np.int64)
     n = gen_moves(S, moves_out)
     undo = np.empty(16, dtype=np.int64)
+    guess = 0
     for i in range(n):
         make_move(S, moves_out[i], undo)
-        values_out[i] = alphabeta(S, -10 * WIN_VALUE, 10 * WIN_VALUE, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter)
+        values_out[i] = mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
+        guess = values_out[i]
         unmake_move(S, moves_out[i], undo)
     return n
 

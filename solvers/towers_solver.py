@@ -161,7 +161,7 @@ class Solver:
         """Minimax value of the packed state ``S`` (fail-soft outside ``(alpha, beta)``)."""
         if fresh:
             self.new_generation()
-        return int(K.alphabeta(S, alpha, beta, *self._table(), self.gen, self.mask, self.counter))
+        return int(K.search_value(S, *self._table(), self.gen, self.mask, self.counter, alpha, beta))
 
     def root_values(self, S: np.ndarray, fresh: bool = True) -> tuple[list[int], list[int]]:
         """Exact value of every legal kernel move at the root."""
