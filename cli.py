@@ -682,7 +682,8 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
         data = [{"puzzles": [cards[i].id for i in p.puzzles], "points": p.points, "actions": p.actions} for p in plans]
         if as_json:
             emit_json({"stock": stock, "plans": data})
-        elif not data:
+            return
+        if not data:
             click.echo("nothing can be finished this turn")
         for row in data:
             click.echo(f"{'+'.join(row['puzzles'])}: {row['points']} points via " + "; ".join(row["actions"]))
