@@ -34,9 +34,7 @@ def test_bots_choose_legal_actions_without_peeking(bot) -> None:
 
 
 def test_pimc_takes_an_instant_win() -> None:
-    from tests.test_towers_rules import placement_state
-
-    s = placement_state(
+    s = TowersState.placement_position(
         {0: [("R6", 0), ("R6", 0), ("R5", 0), ("R4", 0)], 2: [("Y6", 0), ("Y6", 0), ("Y6", 0), ("Y3", 0)], 4: [("B6", 0), ("B6", 0), ("B4", 0)]},
         (["R1", "B5", "Y1"], ["O1", "G1", "P1"]),
     )

@@ -18,21 +18,7 @@ def S(text: str) -> int:
 
 def placement_state(towers: dict[int, list[tuple[str, int]]], hands: tuple[list[str], list[str]], step: int = 0) -> TowersState:
     """A round-1 placement position with the given towers ({tower: [(stone, placer), ...]}) and hands."""
-    s = TowersState.new_game(0)
-    for a in (("line", 0), ("announce", "colors"), ("line", 0), ("announce", "colors")):
-        s.apply(a)
-    for t in range(6):
-        s.towers[t], s.values[t], s.placers[t] = [], [], []
-        for text, placer in towers.get(t, []):
-            code = S(text)
-            value = s.values[t][-1] if code == JOKER else code % 6 + 1
-            s.towers[t].append(code)
-            s.values[t].append(value)
-            s.placers[t].append(placer)
-    s.hands = [[S(x) for x in hands[0]], [S(x) for x in hands[1]]]
-    s.hand_size = [len(hands[0]), len(hands[1])]
-    s.step = step
-    return s
+    return TowersState.placement_position(towers, hands, step)
 
 
 # -- components ------------------------------------------------------------

@@ -165,6 +165,31 @@ class TowersState(GameState):
         state._preset_grid2 = grids2  # type: ignore[attr-defined]
         return state
 
+    @classmethod
+    def placement_position(
+        cls, towers: dict[int, list[tuple[str, int]]], hands: tuple[list[str], list[str]], step: int = 0
+    ) -> TowersState:
+        """A round-1 placement position set up by hand, for demos and tests.
+
+        ``towers`` maps a tower index to its stones bottom first as ``(stone, placer seat)``
+        (a joker copies the value below); ``hands`` are the two hands; ``step`` the placement
+        number (0 = the starter, P1, to place).  Grids are those of ``new_game(0)``.
+        """
+        s = cls.new_game(0)
+        for a in (("line", 0), ("announce", "colors"), ("line", 0), ("announce", "colors")):
+            s.apply(a)
+        for t in range(6):
+            s.towers[t], s.values[t], s.placers[t] = [], [], []
+            for text, placer in towers.get(t, []):
+                code = parse_stone(text)
+                s.towers[t].append(code)
+                s.values[t].append(s.values[t][-1] if code == JOKER else value_of(code))
+                s.placers[t].append(placer)
+        s.hands = [[parse_stone(x) for x in hands[0]], [parse_stone(x) for x in hands[1]]]
+        s.hand_size = [len(hands[0]), len(hands[1])]
+        s.step = step
+        return s
+
     # ------------------------------------------------------------------
     # whose turn
     # ------------------------------------------------------------------
