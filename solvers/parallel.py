@@ -18,6 +18,7 @@ Ctrl-C cancels what is pending and returns the partial, in-order reduction.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -212,3 +213,44 @@ def chunk_ranges(total: int, parts: int) -> list[tuple[int, int]]:
         ranges.append((start, stop))
         start = stop
     return ranges
+
+
+def resolve(reference: str) -> Callable[..., Any]:
+    """The function named by ``"package.module:function"`` (picklable stand-in for a callable)."""
+    module_name, _, name = reference.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, name)
+
+
+def _range_worker(payload: tuple[str, Any, int, int]) -> Any:
+    reference, arguments, start, stop = payload
+    return resolve(reference)(arguments, start, stop)
+
+
+def run_ranges(
+    reference: str,
+    arguments: Any,
+    total: int,
+    reduce: Callable[[Any, Any], Any],
+    initial: Any,
+    executor: Executor | None = None,
+    chunk: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    checkpoint: Path | None = None,
+    encode: Callable[[Any], Any] = lambda result: result,
+    decode: Callable[[Any], Any] = lambda data: data,
+    job: str = "",
+) -> RunReport:
+    """Run ``function(arguments, start, stop)`` over consecutive ranges of ``range(total)``.
+
+    The typical job is N seeded games: item ``i`` must depend only on ``i``
+    (its seed), never on the range it falls in, so the reduction is the same
+    for any chunk size, backend or worker count.  ``chunk`` = items per task
+    (default: about 4 tasks per worker, at most 200 items).
+    """
+    if chunk <= 0:
+        workers = getattr(executor, "_max_workers", None) or 1
+        chunk = max(1, min(200, -(-total // (4 * workers))))
+    ranges = [(start, min(start + chunk, total)) for start in range(0, total, chunk)]
+    payloads = [(reference, arguments, start, stop) for start, stop in ranges]
+    return run_tasks(_range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job)
