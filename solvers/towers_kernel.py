@@ -267,30 +267,30 @@ def evaluate(S):
 
 @njit(cache=True)
 def tt_key(S):
-    """Exact 2-word key of the searched position (grids are fixed during one search)."""
-    k1 = np.uint64(0)
+    """Exact 2-word key of the searched position (grids are fixed during one search); both < 2**63."""
+    k1 = np.int64(0)
     for t in range(4):
         f = (min(S[TOT + t], 127) << 6) | (S[TOP + t] << 3) | (S[JK + t] << 2) | (S[OWN + t] + 1)
-        k1 = (k1 << np.uint64(13)) | np.uint64(f)
-    k1 = (k1 << np.uint64(3)) | np.uint64(S[ROUND])
-    k1 = (k1 << np.uint64(1)) | np.uint64(S[PHASE] & 1)
-    k1 = (k1 << np.uint64(3)) | np.uint64(S[STEP])
-    k2 = np.uint64(0)
+        k1 = (k1 << 13) | f
+    k1 = (k1 << 3) | S[ROUND]
+    k1 = (k1 << 1) | (S[PHASE] & 1)
+    k1 = (k1 << 3) | S[STEP]
+    k2 = np.int64(0)
     for t in range(4, 6):
         f = (min(S[TOT + t], 127) << 6) | (S[TOP + t] << 3) | (S[JK + t] << 2) | (S[OWN + t] + 1)
-        k2 = (k2 << np.uint64(13)) | np.uint64(f)
+        k2 = (k2 << 13) | f
     for i in range(6):
-        k2 = (k2 << np.uint64(1)) | np.uint64(1 if S[HAND + i] >= 0 else 0)
+        k2 = (k2 << 1) | (1 if S[HAND + i] >= 0 else 0)
     for p in range(2):
-        k2 = (k2 << np.uint64(3)) | np.uint64(S[LINE + p] + 1)
-        k2 = (k2 << np.uint64(3)) | np.uint64(S[USED + p])
-        k2 = (k2 << np.uint64(2)) | np.uint64(S[DIR + p] + 1)
+        k2 = (k2 << 3) | (S[LINE + p] + 1)
+        k2 = (k2 << 3) | S[USED + p]
+        k2 = (k2 << 2) | (S[DIR + p] + 1)
     return k1, k2
 
 
 @njit(cache=True)
 def _slot(k1, k2, mask):
-    h = (k1 * np.uint64(0x9E3779B97F4A7C15)) ^ (k2 * np.uint64(0xC2B2AE3D27D4EB4F))
+    h = (np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F))
     h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(mask))
 
@@ -322,7 +322,7 @@ def _move_order_score(S, m, p):
 
 
 @njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d):
+def alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d):
     """Fail-soft minimax with alpha-beta over P1 values (seat 0 maximises) and a transposition table."""
     counter[0] += 1
     if S[PHASE] == PHASE_DONE:
@@ -330,16 +330,17 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
     k1, k2 = tt_key(S)
     idx = _slot(k1, k2, mask)
     ttmove = -1
-    if tgen[idx] == gen and tk1[idx] == k1 and tk2[idx] == k2:
-        v = tval[idx]
-        f = tflag[idx]
+    meta = tt[idx, 2]
+    if (meta >> 32) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+        v = (meta & 0xFFFF) - 32768
+        f = (meta >> 28) & 3
         if f == EXACT:
             return v
         if f == LOWER and v >= beta:
             return v
         if f == UPPER and v <= alpha:
             return v
-        ttmove = tmove[idx]
+        ttmove = (meta >> 16) & 0xFFF
     moves = work[d, 0:MAXM]
     n = gen_moves(S, moves)
     p = mover(S)
@@ -362,7 +363,7 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
         best = -10 * WIN_VALUE
         for i in range(n):
             make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d + 1)
+            v = alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d + 1)
             unmake_move(S, moves[i], undo)
             if v > best:
                 best = v
@@ -375,7 +376,7 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
         best = 10 * WIN_VALUE
         for i in range(n):
             make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d + 1)
+            v = alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d + 1)
             unmake_move(S, moves[i], undo)
             if v < best:
                 best = v
@@ -389,17 +390,14 @@ def alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, cou
         flag = UPPER
     elif best >= b0:
         flag = LOWER
-    tk1[idx] = k1
-    tk2[idx] = k2
-    tval[idx] = best
-    tflag[idx] = flag
-    tmove[idx] = best_move
-    tgen[idx] = gen
+    tt[idx, 0] = k1
+    tt[idx, 1] = k2
+    tt[idx, 2] = (gen << 32) | (flag << 28) | (best_move << 16) | (best + 32768)
     return best
 
 
 @njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d):
+def mtdf(S, guess, tt, gen, mask, counter, work, d):
     """Exact minimax value by MTD(f): null-window alpha-beta probes around ``guess``.
 
     Values are few and far apart (multiples of SCALE, ±WIN_VALUE), so two or
@@ -410,7 +408,7 @@ def mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work,
     g = guess
     while lo < hi:
         beta = g + 1 if g == lo else g
-        g = alphabeta(S, beta - 1, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, d)
+        g = alphabeta(S, beta - 1, beta, tt, gen, mask, counter, work, d)
         if g < beta:
             hi = g
         else:
@@ -419,16 +417,16 @@ def mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work,
 
 
 @njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def search_value(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, alpha, beta):
+def search_value(S, tt, gen, mask, counter, alpha, beta):
     """Minimax value of ``S``: MTD(f) for the full window, else one alpha-beta call on (alpha, beta)."""
     work = np.empty((MAXD, WORKW), dtype=np.int64)
     if alpha <= -10 * WIN_VALUE and beta >= 10 * WIN_VALUE:
-        return mtdf(S, 0, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
-    return alphabeta(S, alpha, beta, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
+        return mtdf(S, 0, tt, gen, mask, counter, work, 0)
+    return alphabeta(S, alpha, beta, tt, gen, mask, counter, work, 0)
 
 
 @njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def root_values(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, moves_out, values_out):
+def root_values(S, tt, gen, mask, counter, moves_out, values_out):
     """Exact value of every root move (MTD(f) each, shared table); returns the move count."""
     work = np.empty((MAXD, WORKW), dtype=np.int64)
     n = gen_moves(S, moves_out)
@@ -436,7 +434,7 @@ def root_values(S, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, moves
     guess = 0
     for i in range(n):
         make_move(S, moves_out[i], undo)
-        values_out[i] = mtdf(S, guess, tk1, tk2, tval, tflag, tmove, tgen, gen, mask, counter, work, 0)
+        values_out[i] = mtdf(S, guess, tt, gen, mask, counter, work, 0)
         guess = values_out[i]
         unmake_move(S, moves_out[i], undo)
     return n

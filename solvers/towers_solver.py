@@ -141,27 +141,20 @@ class Solver:
     def __init__(self, tt_bits: int = 20) -> None:
         size = 1 << tt_bits
         self.mask = size - 1
-        self.tk1 = np.zeros(size, dtype=np.uint64)
-        self.tk2 = np.zeros(size, dtype=np.uint64)
-        self.tval = np.zeros(size, dtype=np.int32)
-        self.tflag = np.zeros(size, dtype=np.int8)
-        self.tmove = np.zeros(size, dtype=np.int16)
-        self.tgen = np.zeros(size, dtype=np.int32)
+        # one row per entry: key word 1, key word 2, (generation | flag | best move | value)
+        self.tt = np.zeros((size, 3), dtype=np.int64)
         self.gen = 0
         self.counter = np.zeros(1, dtype=np.int64)
 
-    def _table(self) -> tuple:
-        return (self.tk1, self.tk2, self.tval, self.tflag, self.tmove, self.tgen)
-
     def new_generation(self) -> int:
-        self.gen += 1
+        self.gen = (self.gen + 1) % (1 << 30) or 1
         return self.gen
 
     def value(self, S: np.ndarray, alpha: int = -10 * K.WIN_VALUE, beta: int = 10 * K.WIN_VALUE, fresh: bool = True) -> int:
         """Minimax value of the packed state ``S`` (fail-soft outside ``(alpha, beta)``)."""
         if fresh:
             self.new_generation()
-        return int(K.search_value(S, *self._table(), self.gen, self.mask, self.counter, alpha, beta))
+        return int(K.search_value(S, self.tt, self.gen, self.mask, self.counter, alpha, beta))
 
     def root_values(self, S: np.ndarray, fresh: bool = True) -> tuple[list[int], list[int]]:
         """Exact value of every legal kernel move at the root."""
@@ -169,7 +162,7 @@ class Solver:
             self.new_generation()
         moves = np.empty(K.MAXM, dtype=np.int64)
         vals = np.empty(K.MAXM, dtype=np.int64)
-        n = K.root_values(S, *self._table(), self.gen, self.mask, self.counter, moves, vals)
+        n = K.root_values(S, self.tt, self.gen, self.mask, self.counter, moves, vals)
         return [int(x) for x in moves[:n]], [int(x) for x in vals[:n]]
 
     def solve(self, state: TowersState, horizon: str | int = "game", pv: bool = True, all_moves: bool = True) -> SolveResult:
