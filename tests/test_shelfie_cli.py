@@ -1,0 +1,91 @@
+"""The `kibitz shelfie` commands, in-process through click's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RULEBOOK = "PP...\nPPPP.\nFFPPB\nFGGGB\nFTCCC\nTTTCC\n"
+
+
+def test_score_text_and_json(run_cli, tmp_path: Path) -> None:
+    shelf = tmp_path / "shelf.txt"
+    shelf.write_text("# the rulebook example\n" + RULEBOOK)
+    result = run_cli("shelfie", "score", str(shelf), "--personal", "1", "--goals", "SIX_PAIRS,EIGHT_SAME")
+    assert result.exit_code == 0 and "adjacency: 21 points" in result.output
+    result = run_cli("shelfie", "score", str(shelf), "--personal", "1", "--json")
+    data = json.loads(result.output)
+    assert data["adjacency"] == 21 and data["personal_points"] == 4
+    assert data["goals_met"]["SIX_PAIRS"] and not data["goals_met"]["DIAGONAL"] and len(data["goals_met"]) == 12
+    assert data["total_without_tokens"] == 25
+
+
+def test_score_rejects_bad_shelves_with_one_line(run_cli, tmp_path: Path) -> None:
+    shelf = tmp_path / "bad.txt"
+    shelf.write_text("P....\n.....\n.....\n.....\n.....\n.....\n")
+    result = run_cli("shelfie", "score", str(shelf))
+    assert result.exit_code == 1 and "above an empty cell" in result.output
+    assert run_cli("shelfie", "score", str(shelf), "--loose").exit_code == 0
+    shelf.write_text(RULEBOOK)
+    bad = run_cli("shelfie", "score", str(shelf), "--goals", "SIX_PAIRS,NOPE")
+    assert bad.exit_code == 1 and "unknown common goal" in bad.output
+    assert run_cli("shelfie", "score", str(tmp_path / "missing.txt")).exit_code != 0
+
+
+def test_playout_json(run_cli) -> None:
+    result = run_cli("shelfie", "playout", "--games", "40", "--players", "2", "--bots", "greedy,random",
+                     "--seed", "3", "--json")
+    data = json.loads(result.output)
+    assert data["games"] == 40 and data["bots"][0]["win_rate"] >= 0.9
+    again = json.loads(run_cli("shelfie", "playout", "--games", "40", "--players", "2", "--bots", "greedy,random",
+                               "--seed", "3", "--json").output)
+    assert again["bots"] == data["bots"]  # seeded
+    assert run_cli("shelfie", "playout", "--bots", "human").exit_code == 1
+
+
+def test_play_between_bots_and_with_a_human(run_cli) -> None:
+    result = run_cli("shelfie", "play", "--players", "2", "--bots", "greedy,random", "--seed", "5", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and len(data["scores"]) == 2 and data["winner"] in (0, 1)
+    # a human who types nonsense, asks for a hint, then quits
+    result = run_cli("shelfie", "play", "--players", "2", "--bots", "human,greedy", "--seed", "5",
+                     input="z9 1\nhint\nquit\n")
+    assert "illegal:" in result.output and "best points now" in result.output
+    assert result.exit_code == 1 and "abandoned" in result.output
+
+
+def test_human_can_finish_a_game_with_hint_moves(run_cli) -> None:
+    import random
+
+    from puzzles.shelfie import new_game
+    from solvers.shelfie_bots import GreedyBot
+
+    # replay the same seeded game to know the human's legal moves in advance
+    seed = 8
+    state = new_game(2, seed=seed)
+    rng = random.Random(seed)
+    lines = []
+    bot = GreedyBot()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        if state.current_player() == 0:
+            move = state.legal_actions()[0]
+            lines.append(str(move))
+        else:
+            move = bot.choose(state, rng)
+        state.apply(move)
+    result = run_cli("shelfie", "play", "--players", "2", "--bots", "human,greedy", "--seed", str(seed),
+                     input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "final scores" in result.output and f"P0 {int(state.scores()[0])}" in result.output
+
+
+def test_best_shelf_command(run_cli) -> None:
+    result = run_cli("shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE,EIGHT_SAME",
+                     "--time-limit", "3", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and len(data["shelf"]) == 6
+    assert data["score"] >= 30 and data["bound"] >= data["score"]
+    assert run_cli("shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE").exit_code == 1
