@@ -183,18 +183,18 @@ class Solver:
         S = pack(work, horizon)
         last = int(S[K.LAST])
         exact_game = (last == 5 and work.round >= 3) or False
-        if all_moves or announce is None:
-            moves, vals = self.root_values(S)
         p = int(K.mover(S))
-        if announce is not None:
-            value = max(vals) if p == 0 else min(vals)
-            best = announce
-            mv = {"colors": value, "numbers": value}
-        else:
+        if all_moves:
+            moves, vals = self.root_values(S)
             i = max(range(len(vals)), key=lambda k: vals[k]) if p == 0 else min(range(len(vals)), key=lambda k: vals[k])
-            value = vals[i]
-            best = kernel_to_action(S, moves[i])
+            value, best_m = vals[i], moves[i]
             mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals)}
+        else:
+            value = self.value(S)
+            best_m, mv = self._move_achieving(S, value, p), {}
+        best = announce if announce is not None else kernel_to_action(S, best_m)
+        if announce is not None:
+            mv = {"colors": value, "numbers": value}
         res = SolveResult(
             value=value,
             best_action=best,
@@ -208,6 +208,20 @@ class Solver:
         res.nodes = int(self.counter[0])
         res.seconds = time.perf_counter() - start
         return res
+
+    def _move_achieving(self, S: np.ndarray, value: int, p: int) -> int:
+        """A root move whose value is ``value`` (null-window probes sharing the table of the value search)."""
+        moves = np.empty(K.MAXM, dtype=np.int64)
+        undo = np.empty(16, dtype=np.int64)
+        n = K.gen_moves(S, moves)
+        for m in moves[:n]:
+            child = S.copy()
+            K.make_move(child, m, undo)
+            if p == 0 and self.value(child, value - 1, value, fresh=False) >= value:
+                return int(m)
+            if p == 1 and self.value(child, value, value + 1, fresh=False) <= value:
+                return int(m)
+        raise AssertionError("no root move reaches the root value")
 
     def principal_variation(self, state: TowersState, horizon: str | int, value: int, max_len: int = 80) -> list[str]:
         """Moves of a line of best play (each step keeps the value), until the horizon."""
