@@ -708,7 +708,7 @@ def shelfie_play(players: int, bots: str | None, seed: int | None, goals: str | 
     log = []
     say = (lambda *a, **k: None) if as_json else click.echo
     say(f"My Shelfie, seed {seed}: " + ", ".join(f"P{s} {name}" for s, name in enumerate(seats)))
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply(state.sample_chance(rng))
@@ -775,7 +775,7 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
     from puzzles.shelfie.rules import COMMON_GOAL_KEYS, Bookshelf, adjacency_points, common_goal_met, groups
     from puzzles.shelfie.rules import LETTERS, personal_goal_points
 
-    text = click.get_text_stream("stdin").read() if shelf_file == "-" else open(shelf_file).read()
+    text = sys.stdin.read() if shelf_file == "-" else open(shelf_file).read()
     shelf = Bookshelf.from_text(text, strict=not loose)
     keys = _shelfie_goal_pair(goals) or COMMON_GOAL_KEYS
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
