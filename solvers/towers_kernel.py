@@ -328,10 +328,13 @@ def alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d):
     if S[PHASE] == PHASE_DONE:
         return evaluate(S)
     k1, k2 = tt_key(S)
-    idx = _slot(k1, k2, mask)
+    base = _slot(k1, k2, mask) & ~np.int64(1)  # two-way bucket: [depth-preferred, always-replace]
+    idx = base
+    if not (tt[base, 0] == k1 and tt[base, 1] == k2 and (tt[base, 2] >> 38) == gen):
+        idx = base + 1
     ttmove = -1
     meta = tt[idx, 2]
-    if (meta >> 32) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+    if (meta >> 38) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
         v = (meta & 0xFFFF) - 32768
         f = (meta >> 28) & 3
         if f == EXACT:
@@ -390,9 +393,14 @@ def alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d):
         flag = UPPER
     elif best >= b0:
         flag = LOWER
-    tt[idx, 0] = k1
-    tt[idx, 1] = k2
-    tt[idx, 2] = (gen << 32) | (flag << 28) | (best_move << 16) | (best + 32768)
+    depth = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
+    if depth < 0:
+        depth = 0
+    old = tt[base, 2]
+    w = base if ((old >> 38) != gen or ((old >> 32) & 63) <= depth) else base + 1
+    tt[w, 0] = k1
+    tt[w, 1] = k2
+    tt[w, 2] = (gen << 38) | (depth << 32) | (flag << 28) | (best_move << 16) | (best + 32768)
     return best
 
 
