@@ -555,12 +555,14 @@ def towers_solve(state_path, horizon, as_json):
               help="STATE.json: plan on its towers; with both hands known, also the towers secure this round.")
 @click.option("--player", type=click.IntRange(1, 2), default=None, help="Who places the stones (default: player to move, else 1).")
 @click.option("--max-placements", type=click.IntRange(min=0), default=None, help="At most this many placements (3 = one round).")
+@click.option("--opponent", "opponent_spec", default=None,
+              help='With --towers: the opponent\'s known hand (e.g. "O1,G2,P3"); --stones is then your hand this round.')
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def towers_plan(stones_spec, towers_path, player, max_placements, as_json):
+def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec, as_json):
     """The 21-sum planner: most towers that can end at exactly 21 owned by the placer."""
     from puzzles.towers import parse_stones
-    from solvers.towers_planner import guaranteed_21_towers, max_21_towers, towers_of
+    from solvers.towers_planner import guaranteed_21_towers, guaranteed_for_hands, max_21_towers, towers_of
 
     stones = parse_stones(stones_spec)
     if not stones:
@@ -569,7 +571,11 @@ def towers_plan(stones_spec, towers_path, player, max_placements, as_json):
     seat = player - 1 if player else (state.current_player() if state is not None and state.current_player() in (0, 1) else 0)
     plan = max_21_towers(stones, towers_of(state) if state else None, seat, max_placements)
     out = {"player": f"P{seat + 1}", **plan.to_json()}
-    if state is not None and state.phase in ("pick", "place") and all(state.grids[p][state.grid_index()] for p in (0, 1)):
+    if opponent_spec is not None:
+        if state is None:
+            raise ValueError("--opponent needs --towers STATE.json")
+        out["this_round"] = guaranteed_for_hands(state, seat, stones, parse_stones(opponent_spec))
+    elif state is not None and state.phase in ("pick", "place") and all(state.grids[p][state.grid_index()] for p in (0, 1)):
         out["this_round"] = guaranteed_21_towers(state, seat)
     if as_json:
         emit_json(out)

@@ -205,3 +205,26 @@ def guaranteed_21_towers(state: TowersState, seat: int | None = None, solver: So
         "max_secure_together": min(best, 6),
         "instant_win_forced": best >= 6,
     }
+
+
+def guaranteed_for_hands(state: TowersState, seat: int, my_hand: list[int], opp_hand: list[int]) -> dict[str, Any]:
+    """:func:`guaranteed_21_towers` on ``state``'s towers with the two hands given explicitly (≤ 3 stones each).
+
+    A state still in its line-pick phase is moved to the first placement of the
+    round (the round's starter places first); a placement state keeps its step.
+    """
+    if len(my_hand) > 3 or len(opp_hand) > 3:
+        raise ValueError("a hand holds at most 3 stones")
+    if state.phase not in ("pick", "place"):
+        raise ValueError(f"the state must be in a round (phase is {state.phase!r})")
+    work = state.clone()
+    if work.phase == "pick":
+        work.phase, work.step = "place", 0
+        for p in (0, 1):
+            g = work.grid_index()
+            if work.grids[p][g] is None:
+                work.grids[p][g] = [JOKER] * 9
+    work.hands[seat] = list(my_hand)
+    work.hands[1 - seat] = list(opp_hand)
+    work.hand_size = [len(work.hands[0]), len(work.hands[1])]
+    return guaranteed_21_towers(work, seat)

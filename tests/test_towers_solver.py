@@ -169,3 +169,13 @@ def test_guaranteed_towers_agree_with_brute_force(seed: int, solver: Solver) -> 
     want = [name for t, name in enumerate(("red", "orange", "yellow", "green", "blue", "purple")) if _secure_brute(s, seat, t, 2)]
     assert res["secure_towers"] == want
     assert res["max_secure_together"] >= (1 if want else 0)
+
+
+def test_secure_towers_with_an_explicit_opponent_hand() -> None:
+    from solvers.towers_planner import guaranteed_for_hands
+
+    s = TowersState.placement_position({3: [("G6", 1), ("G5", 1), ("G4", 1)], 0: [("R6", 0), ("R6", 0), ("R5", 0)]}, ([], []))
+    res = guaranteed_for_hands(s, 0, parse_stones("Y6,B1,B2"), parse_stones("O1,O2,P3"))
+    assert res["secure_towers"] == ["green"]  # P2's orange/purple stones cannot reach green; red is reachable
+    res = guaranteed_for_hands(s, 0, parse_stones("Y6,B1,B2"), parse_stones("O1,G2,P3"))
+    assert res["secure_towers"] == []  # G2 can go on top of green after Y6
