@@ -305,6 +305,11 @@ def test_text_and_svg_rendering() -> None:
     assert "J(5)" in text and "= 10" in text and "P2" in text
     svg = s._repr_svg_()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>") and "J=5" in svg
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)  # well-formed XML
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "red 10" in texts and "green 6" in texts
     from puzzles.towers.render import render_observation_text
 
     view = render_observation_text(s.observation(0))
