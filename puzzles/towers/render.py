@@ -111,6 +111,11 @@ def _stone_fill(stone: str) -> str:
     return JOKER_HEX if stone == "J" else HEX[LETTERS.index(stone[0])]
 
 
+def _ink(stone: str) -> str:
+    """Text colour readable on the stone's fill (dark on yellow and orange)."""
+    return "#222" if stone[:1] in ("Y", "O") else "white"
+
+
 def render_svg(obs: dict[str, Any], full: TowersState | None = None) -> str:
     """SVG of the six towers (stones, totals, owner dot) and the observer's grid (both grids with ``full``)."""
     pub = obs["public"]
@@ -137,7 +142,7 @@ def render_svg(obs: dict[str, Any], full: TowersState | None = None) -> str:
                 f'<rect x="{x + 4}" y="{y + 1}" width="{cell_w - 8}" height="{stone_h - 2}" rx="4" '
                 f'fill="{_stone_fill(s)}" stroke="{ring}" stroke-width="1.5"/>'
             )
-            out.append(f'<text x="{x + cell_w / 2}" y="{y + 15}" text-anchor="middle" fill="white">{label}</text>')
+            out.append(f'<text x="{x + cell_w / 2}" y="{y + 15}" text-anchor="middle" fill="{_ink(s)}">{label}</text>')
         total = sum(pub["values"][t])
         out.append(
             f'<text x="{x + cell_w / 2}" y="{base + 20}" text-anchor="middle" font-weight="{"bold" if total == 21 else "normal"}">'
@@ -162,6 +167,8 @@ def render_svg(obs: dict[str, Any], full: TowersState | None = None) -> str:
             s = grid[c]
             fill = "#eee" if c in spent else _stone_fill(s)
             out.append(f'<rect x="{cx}" y="{cy}" width="36" height="28" rx="4" fill="{fill}"/>')
-            out.append(f'<text x="{cx + 18}" y="{cy + 18}" text-anchor="middle" fill="{"#999" if c in spent else "white"}">{s}</text>')
+            out.append(f'<text x="{cx + 18}" y="{cy + 18}" text-anchor="middle" fill="{"#999" if c in spent else _ink(s)}">{s}</text>')
+        hand = " ".join(priv["hand"]) or "(empty)"
+        out.append(f'<text x="{gx}" y="{grids_y + 3 * 32 + 16}">hand: {escape(hand)}</text>')
     out.append("</svg>")
     return "\n".join(out)
