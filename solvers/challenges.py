@@ -1,0 +1,179 @@
+"""Polyomino tiling challenges with a unique solution, proved by an exhaustive count.
+
+A challenge is a region and a set of distinct pieces (drawn from a named set:
+pentominoes, tetrominoes, trominoes, blokus = one Blokus color's 21 pieces, ...)
+that tile the region in exactly one way.
+
+Generation (deterministic for a seed):
+
+1. draw ``n`` distinct pieces from the set (``n`` from the difficulty level);
+2. build the region by dropping the pieces one by one, each in a random
+   orientation at a random spot touching what is there already; spots with
+   more contact are preferred, so regions are compact but irregular (they may
+   enclose holes);
+3. count every tiling of that region by those pieces with the bitboard exact
+   cover (each piece exactly once, free to rotate and turn over); keep the
+   challenge only if the count is exactly 1 (raw count: the one solution is also
+   the only one among mirror images) and its difficulty falls in the band.
+
+**Difficulty** = search nodes of that exhaustive first-empty-cell search (the
+work a solver needs to find the solution and prove there is no other):
+easy < 150, medium 150..3,000, hard > 3,000.
+
+**Decision**: the solution is verified independently (cells, shapes, counts)
+before a challenge is returned; challenges are different when their regions
+differ up to rotation/reflection or their piece sets differ.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from puzzles.polyomino import Cell, Region, Shape, Tiling, normalize, piece_set, svg_cells
+from solvers.exact_cover import SearchLimits
+from solvers.tiling import PieceSpec, TilingProblem, verify_tiling
+
+LEVELS = {
+    # name: (pieces drawn (min, max), node band [lo, hi))
+    "easy": ((4, 5), (0, 150)),
+    "medium": ((6, 8), (150, 3_000)),
+    "hard": ((8, 11), (3_000, 10**12)),
+}
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A region, the pieces that tile it uniquely, the solution and how hard it was to prove."""
+
+    seed: int
+    level: str
+    piece_set: str
+    region: Region
+    pieces: tuple[Shape, ...]
+    solution: Tiling
+    nodes: int
+
+    def region_text(self) -> str:
+        return self.region.to_ascii()
+
+    def to_text(self) -> str:
+        names = " ".join(p.name for p in self.pieces)
+        return (f"challenge seed {self.seed} ({self.level}, difficulty {self.nodes} nodes, {self.region.area} cells)\n"
+                f"pieces ({self.piece_set}): {names}\n{self.region_text()}")
+
+    def to_json(self, with_solution: bool = True) -> dict:
+        data = {
+            "seed": self.seed, "difficulty": self.level, "nodes": self.nodes, "piece_set": self.piece_set,
+            "pieces": [p.name for p in self.pieces], "region": self.region_text().split("\n"), "cells": self.region.area,
+        }
+        if with_solution:
+            data["solution"] = self.solution.to_json()
+        return data
+
+    def region_svg(self) -> str:
+        return self.region._repr_svg_()
+
+    def solution_svg(self) -> str:
+        return self.solution._repr_svg_()
+
+    def key(self) -> tuple:
+        return (canonical_cells(self.region.cells), tuple(sorted(p.name for p in self.pieces)))
+
+
+def canonical_cells(cells) -> tuple[Cell, ...]:
+    return Shape(normalize(cells)).canonical().key
+
+
+def build_region(shapes: list[Shape], rng: random.Random) -> Region | None:
+    """Drop the pieces one by one in random orientations, each touching the blob (prefer more contact)."""
+    blob: set[Cell] = set()
+    for n, shape in enumerate(shapes):
+        orients = shape.orientations()
+        if not blob:
+            blob |= set(rng.choice(orients).cells)
+            continue
+        rows = [r for r, _ in blob]
+        cols = [c for _, c in blob]
+        frontier = {(r + dr, c + dc) for r, c in blob for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - blob
+        best: list[tuple[float, frozenset[Cell]]] = []
+        for orient in orients:
+            for top in range(min(rows) - orient.height, max(rows) + 2):
+                for left in range(min(cols) - orient.width, max(cols) + 2):
+                    cells = frozenset((r + top, c + left) for r, c in orient.cells)
+                    if cells & blob or not cells & frontier:
+                        continue
+                    contact = sum(1 for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if (r + dr, c + dc) in blob)
+                    best.append((contact + 2.5 * rng.random(), cells))
+        if not best:
+            return None
+        best.sort(key=lambda item: -item[0])
+        blob |= set(best[0][1])
+    cells = normalize(blob)
+    return Region(cells, 1 + max(r for r, _ in cells), 1 + max(c for _, c in cells))
+
+
+def attempt(seed: int, level: str, set_name: str, node_cap: int | None = None) -> Challenge | None:
+    """One try: the challenge for this seed if it is unique and within the level's band, else None."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown difficulty {level!r}; use {', '.join(LEVELS)}")
+    pool = list({s.name: s for s in piece_set(set_name)}.values())
+    (low_n, high_n), (lo, hi) = LEVELS[level]
+    rng = random.Random(seed)
+    n = min(len(pool), rng.randint(low_n, high_n))
+    if n < 2:
+        raise ValueError(f"the set {set_name!r} has too few pieces for a challenge")
+    shapes = rng.sample(pool, n)
+    region = build_region(shapes, rng)
+    if region is None:
+        return None
+    problem = TilingProblem(region, [PieceSpec(s) for s in shapes])
+    cover = problem.cover()
+    cap = node_cap if node_cap is not None else (hi if hi < 10**12 else 50_000_000)
+    solutions = []
+    for solution in cover.solutions(SearchLimits(node_limit=cap)):
+        solutions.append(solution)
+        if len(solutions) > 1:
+            return None
+    if cover.stopped_by:  # too hard for the band (or for the cap): not proved here
+        return None
+    nodes = int(cover.state[2])
+    if len(solutions) != 1 or not lo <= nodes < hi:
+        return None
+    tiling = problem.to_tiling(solutions[0])
+    verify_tiling(problem, tiling)
+    return Challenge(seed, level, set_name, region, tuple(shapes), tiling, nodes)
+
+
+def generate(
+    count: int = 1,
+    level: str = "medium",
+    set_name: str = "pentominoes",
+    seed: int = 0,
+    time_limit: float | None = None,
+    on_found: Callable[[Challenge], None] | None = None,
+) -> Iterator[Challenge]:
+    """``count`` different unique-solution challenges, trying seeds ``seed, seed+1, ...``."""
+    piece_set(set_name)  # validates the name
+    start = time.perf_counter()
+    seen: set[tuple] = set()
+    found = 0
+    s = seed
+    while found < count:
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            raise TimeoutError(f"found {found} of {count} challenges in {time_limit:g} s")
+        challenge = attempt(s, level, set_name)
+        s += 1
+        if challenge is None or challenge.key() in seen:
+            continue
+        seen.add(challenge.key())
+        found += 1
+        if on_found:
+            on_found(challenge)
+        yield challenge
+
+
+def region_svg(region: Region) -> str:
+    return svg_cells({cell: -1 for cell in region.cells}, region.height, region.width)
