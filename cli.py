@@ -1090,5 +1090,182 @@ def _pl_mask(cells: list) -> int:
 
 
 
+# ---- blokus solitaire + generate (issue 4) ----
+# Owner: issue 4 (Blokus solitaires, tiling challenges).  Logic lives in
+# solvers/solitaire_tetrominoes.py, solvers/blokus_solitaire.py, solvers/challenges.py.
+
+
+@blokus.group("solitaire")
+def blokus_solitaire() -> None:
+    """One-player Blokus puzzles: all 84 pieces on the board, the tetromino rectangle."""
+
+
+@blokus_solitaire.command("tetrominoes")
+@click.option("--region", "region_spec", default="10x8", show_default=True, help="WxH, ASCII art (rows joined by /) or a file.")
+@click.option("--colors", type=click.IntRange(1, 4), default=4, show_default=True, help="Colors, each with I O T L S.")
+@click.option("--backend", type=click.Choice(["sat", "cpsat", "dlx"]), default="sat", show_default=True)
+@click.option("--corner-contact", is_flag=True, help="Every piece also touches its own color at a corner.")
+@click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
+@click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
+@click.option("--engine", type=click.Choice(["bitset", "xcc"]), default="bitset", show_default=True, help="Counting engine.")
+@click.option("--depth", type=click.IntRange(0, 8), default=2, show_default=True, help="Split depth for --count.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, help="Resume file for --count.")
+@click.option("--estimate", "probes", type=click.IntRange(min=1), default=None, help="Knuth estimate of the count with N random probes.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the tiling as SVG.")
+@click.option("--json", "as_json", is_flag=True)
+@friendly_errors
+def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
+                                 workers, checkpoint, probes, time_limit, seed, svg_out, as_json):
+    """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
+    from solvers.solitaire_tetrominoes import ColoredTilingProblem, estimate, pieces_json, to_tiling
+    from solvers.tiling import load_region
+
+    problem = ColoredTilingProblem(load_region(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
+    if not problem.area_ok:
+        raise click.ClickException(f"the region has {problem.region.area} cells, the pieces {4 * len(problem.pieces)}")
+    if probes:
+        data = estimate(problem, probes, seed)
+        if as_json:
+            emit_json(data)
+        else:
+            click.echo(f"estimated tilings {data['count_estimate']:.4g} ± {data['count_stderr']:.2g}, "
+                       f"search nodes {data['nodes_estimate']:.3g} ({probes} probes, {data['seconds']:.1f} s)")
+        return
+    if do_count:
+        progress = ProgressReporter(None, "subproblems", enabled=not as_json)
+        first = [True]
+
+        def on_part(done, total, raw):
+            if first[0]:
+                progress.set_total(total)
+                first[0] = False
+            progress.advance(done - progress.done, f"{raw} tilings")
+
+        try:
+            result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part,
+                                   engine=engine, time_limit=time_limit)
+        finally:
+            progress.close()
+        if as_json:
+            emit_json(result.to_json())
+        else:
+            state = "" if result.complete else f" (incomplete: {result.parts_done}/{result.parts_total} subproblems; rerun with --checkpoint to resume)"
+            click.echo(f"raw tilings: {result.raw}{state}")
+            if result.complete:
+                click.echo(f"up to the region's symmetries: {result.symmetry}")
+                click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
+            click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
+        return
+    start = time.perf_counter()
+    try:
+        pieces = problem.find(backend, time_limit=time_limit, workers=workers, seed=seed)
+    except TimeoutError as error:
+        raise click.ClickException(str(error))
+    seconds = time.perf_counter() - start
+    if pieces is not None and svg_out:
+        with open(svg_out, "w") as handle:
+            handle.write(to_tiling(problem.region, pieces)._repr_svg_())
+    if as_json:
+        emit_json({"found": pieces is not None, "seconds": round(seconds, 3), **(pieces_json(pieces) if pieces else {"pieces": []})})
+    elif pieces is None:
+        click.echo("no tiling exists")
+    else:
+        click.echo(to_tiling(problem.region, pieces).to_text())
+        click.echo(f"found with {backend} in {seconds:.2f} s, verified")
+
+
+@blokus_solitaire.command("all-pieces")
+@click.option("--symmetric", is_flag=True, help="Only solutions invariant under the 90° turn that maps each color to the next.")
+@click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (4 x 20 points).")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="CP-SAT workers (repair steps).")
+@click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None, help="Write the solution (.blksgf).")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the board as SVG.")
+@click.option("--json", "as_json", is_flag=True)
+@friendly_errors
+def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, sgf_out, svg_out, as_json):
+    """Place all 84 pieces on the board under the real rules (replayed through the engine)."""
+    from puzzles.blokus.records import to_sgf
+    from puzzles.blokus.render import board_svg
+    from solvers.blokus_solitaire import solve_all_pieces
+
+    progress = ProgressReporter(None, "searching", enabled=not as_json)
+    try:
+        result = solve_all_pieces(symmetric=symmetric, perfect=perfect, time_limit=time_limit, seed=seed,
+                                  workers=workers, progress=lambda note: progress.advance(1, note))
+    finally:
+        progress.close()
+    state = result.state
+    if state is not None and sgf_out:
+        with open(sgf_out, "w") as handle:
+            handle.write(to_sgf(state))
+    if state is not None and svg_out:
+        with open(svg_out, "w") as handle:
+            handle.write(board_svg(state))
+    if as_json:
+        emit_json(result.to_json())
+        return
+    if state is None:
+        click.echo(f"no solution found in {result.seconds:.1f} s ({result.status}; best {result.best_placed} pieces)")
+        return
+    click.echo(state.to_text())
+    click.echo(f"all {result.placed} pieces placed in {result.seconds:.1f} s ({'symmetric' if symmetric else 'general'}"
+               f"{', perfect' if perfect else ''}); replayed move by move through the rule engine; scores {state.color_scores()}")
+
+
+@main.group("generate")
+def generate_group() -> None:
+    """Generate puzzles."""
+
+
+@generate_group.command("tiling")
+@click.option("--pieces", "set_name", default="pentominoes", show_default=True,
+              help="Named set to draw from: pentominoes, tetrominoes, trominoes, blokus (one color's 21 pieces), ...")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text mode).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write challenge_N.txt/.svg/.json and solution_N.svg/.txt there.")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--json", "as_json", is_flag=True)
+@friendly_errors
+def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, as_json):
+    """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
+    import json as _json
+    from pathlib import Path
+
+    from solvers.challenges import generate
+
+    progress = ProgressReporter(count, "challenges", enabled=not as_json)
+    try:
+        found = list(generate(count, difficulty, set_name, seed, time_limit, on_found=lambda _: progress.advance()))
+    except TimeoutError as error:
+        raise click.ClickException(str(error))
+    finally:
+        progress.close()
+    if out_dir:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for n, ch in enumerate(found, 1):
+            (out / f"challenge_{n}.txt").write_text(ch.to_text() + "\n")
+            (out / f"challenge_{n}.json").write_text(_json.dumps(ch.to_json(with_solution=False), indent=1) + "\n")
+            (out / f"challenge_{n}.svg").write_text(ch.region_svg())
+            (out / f"solution_{n}.txt").write_text(ch.solution.to_text(color=False) + "\n")
+            (out / f"solution_{n}.svg").write_text(ch.solution_svg())
+    if as_json:
+        emit_json({"challenges": [ch.to_json() for ch in found]})
+        return
+    for ch in found:
+        click.echo(ch.to_text())
+        if show_solution:
+            click.echo("solution:\n" + ch.solution.to_text(color=False))
+        click.echo("")
+
+
 if __name__ == "__main__":
     main()
