@@ -147,7 +147,10 @@ class Solver:
         self.counter = np.zeros(1, dtype=np.int64)
 
     def new_generation(self) -> int:
-        self.gen = (self.gen + 1) % (1 << 30) or 1
+        self.gen += 1
+        if self.gen >= 1 << 24:  # generation field is 25 bits wide in the packed entry: wrap by clearing
+            self.tt[:] = 0
+            self.gen = 1
         return self.gen
 
     def value(self, S: np.ndarray, alpha: int = -10 * K.WIN_VALUE, beta: int = 10 * K.WIN_VALUE, fresh: bool = True) -> int:
