@@ -10,10 +10,12 @@ classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol
   Ties are broken by a heuristic: most same-type adjacent pairs in the shelf afterwards, then more
   tiles taken, then at random.
 * ``lookahead``: ranks moves by points now plus a shelf-potential heuristic (open groups that can
-  still grow, reachable personal goal cells, common goal progress, penalty for tiles that wreck
-  structure), keeps the best few, and for each averages over sampled futures: the refills that the
-  move and the opponents' (greedy) replies trigger are drawn at random (expectimax by sampling over
-  the bag), and its own best next move is added.  The value counts the opponents' gains against it.
+  still grow, personal goal cells still free; weighted by the room left), keeps the best few
+  (``params[0]``) and, for each, averages over ``params[1]`` sampled futures: the refills that the
+  move and the opponents' greedy replies trigger are drawn at random from the bag (expectimax by
+  sampling over the refill), then its own best next move (points + potential) is added.  The
+  opponents' gains count against it (weight ``params[3]``); a future where the game ends scores the
+  win or loss (+/-50).
 """
 
 from __future__ import annotations
