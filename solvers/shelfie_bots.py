@@ -29,6 +29,7 @@ from numba import njit
 from puzzles.game import GameState
 from puzzles.shelfie.engine import Move, ShelfieState
 from puzzles.shelfie.rules import personal_goal_grid
+from solvers.playout import game_seed
 from puzzles.shelfie.fast import (
     M_END,
     M_G0,
@@ -307,13 +308,14 @@ def play_kernel_game(meta, board, shelves, bag, tokens, stacks, cards, policies,
 
 @njit(cache=True)
 def run_kernel_games(num_players, goal_ids, card_ids_all, card_grids, rule, sq_in, sq_same, ntok, stack_vals,
-                     policies_all, params, seed, scores_out, winners_out):
-    """Play ``len(winners_out)`` games; game g uses goals ``goal_ids[g]``, cards ``card_ids_all[g]``."""
-    seed_numba(seed)
+                     policies_all, params, seeds, scores_out, winners_out):
+    """Play ``len(winners_out)`` games; game g uses goals ``goal_ids[g]``, cards ``card_ids_all[g]``
+    and the random stream seeded with ``seeds[g]``."""
     empty_ev = np.empty(0, dtype=np.int64)
     empty_mv = np.empty((0, 5), dtype=np.int64)
     empty_rf = np.empty((0, 81), dtype=np.int8)
     for g in range(winners_out.shape[0]):
+        seed_numba(seeds[g])
         meta = np.zeros(14, dtype=np.int64)
         meta[M_N] = num_players
         meta[M_END] = -1
@@ -441,6 +443,9 @@ def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int
                     chunk: int | None = None, progress=None) -> dict:
     """Play ``games`` seeded games inside numba; goals and cards are dealt at random per game.
 
+    Game ``g`` draws its refills and random choices from a stream seeded with
+    ``solvers.playout.game_seed(seed, g)``, so results do not depend on ``chunk``.
+
     With ``rotate_seats`` game ``g`` shifts the bots by ``g`` seats so each sits in every seat.
     Returns per-bot-slot scores (games x seats, in slot order), winners (slot index) and seat info.
     """
@@ -460,6 +465,7 @@ def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int
     stack_vals[:, :ntok] = SCORING_TOKENS[num_players]
     seat_scores = np.zeros((games, num_players), dtype=np.int64)
     seat_winners = np.zeros(games, dtype=np.int64)
+    game_seeds = np.array([game_seed(seed, g) % (2**31) for g in range(games)], dtype=np.int64)
     chunk = chunk or games
     done = 0
     try:
@@ -471,7 +477,7 @@ def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int
             run_kernel_games(num_players, goal_ids[sl], cards[sl], ALL_CARD_GRIDS, 1 if refill_rule == "four_or_fewer" else 0,
                              int(squares_inside_groups), int(squares_same_type), ntok, stack_vals,
                              policies_all[sl], DEFAULT_PARAMS if params is None else params,
-                             (seed * 1_000_003 + done) % (2**31), sc, wn)
+                             game_seeds[sl], sc, wn)
             seat_scores[sl] = sc
             seat_winners[sl] = wn
             if progress:

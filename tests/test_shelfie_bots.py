@@ -150,3 +150,10 @@ def test_kernel_playout_speed_smoke() -> None:
     elapsed = time.perf_counter() - start
     assert result["games"] == 300 and result["scores"].shape == (300, 4)
     assert elapsed < 1.0  # >= 300 games/s (typically ~6000/s)
+
+
+def test_kernel_playouts_do_not_depend_on_chunking() -> None:
+    whole = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True)
+    pieces = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True, chunk=7)
+    assert np.array_equal(whole["scores"], pieces["scores"]) and np.array_equal(whole["winners"], pieces["winners"])
+    assert sorted(set(whole["winners"].tolist())) == [0]  # greedy wins them all, in both seats
