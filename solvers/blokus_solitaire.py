@@ -82,7 +82,7 @@ def rotate(r: int, c: int, k: int = 1) -> tuple[int, int]:
 @njit(cache=True)
 def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece, pl_size, pl_cells, pl_adj, pl_nadj,
                 pl_corners, pl_ncorners, cp_start, cp_list, unit_of, unit_cells, unit_n, unit_used, forb, active,
-                marker, stamp, out_m, out_kill, out_attach):
+                marker, stamp, out_m, out_kill, out_attach, out_fresh):
     """Legal moves of ``color`` with an allowed piece, each with the units it kills and its new corner contacts."""
     n = 0
     ncolors = forb.shape[0]
@@ -168,6 +168,12 @@ def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece,
                             break
                     if not blocked:
                         att += 1
+                fresh = 0  # empty cells this move newly forbids for its own color
+                for e in range(pl_nadj[m]):
+                    y = pl_adj[m, e]
+                    if not forb[color, y] and not unit_used[unit_of[y]]:
+                        fresh += 1
+                out_fresh[n] = fresh
                 out_m[n] = m
                 out_kill[n] = kill
                 out_attach[n] = att
@@ -232,6 +238,8 @@ class _Search:
         self.budget = self.real_units - needed  # units that may die
         self.rng = random.Random(seed)
         self.breadth = breadth
+        self.hug = 0.3
+        self.pick_color = True
         self.restart_nodes = restart_nodes
         self.marker = np.zeros(t.num_placements, np.int64)
         self.stamp = 0
@@ -239,6 +247,7 @@ class _Search:
         self.out_m = np.zeros(cap, np.int64)
         self.out_kill = np.zeros(cap, np.int64)
         self.out_attach = np.zeros(cap, np.int64)
+        self.out_fresh = np.zeros(cap, np.int64)
         self.starts = [t.flat(*rotate(0, 0, k)) for k in range(4)]
         # own CSR lists (cell * 21 + piece -> placements covering the cell), independent of the engine's layout
         keys = np.concatenate([t.pl_cells[m, : t.pl_size[m]].astype(np.int64) * NUM_PIECES + t.pl_piece[m]
@@ -259,7 +268,7 @@ class _Search:
         self.left = np.ones((self.ncolors, NUM_PIECES), np.uint8)
         self.attach = [np.zeros(t.area, np.int64) for _ in range(self.ncolors)]
         self.n_attach = [0] * self.ncolors
-        self.path: list[int] = []  # placement per ply; ply i is color i % ncolors
+        self.path: list[tuple[int, int]] = []  # (color, placement) per ply, in search order
 
     def moves_for(self, color: int) -> list[tuple[int, int, int]]:
         t = self.t
@@ -274,8 +283,10 @@ class _Search:
         n = _candidates(color, ok, self.attach[color], self.n_attach[color], first, self.starts[color],
                         t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners,
                         self.cp_start, self.cp_list, self.unit_of, self.unit_cells, self.unit_n, self.unit_used,
-                        self.forb, self.active, self.marker, self.stamp, self.out_m, self.out_kill, self.out_attach)
-        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i])) for i in range(n)]
+                        self.forb, self.active, self.marker, self.stamp, self.out_m, self.out_kill, self.out_attach,
+                        self.out_fresh)
+        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]), int(self.out_fresh[i]))
+                for i in range(n)]
 
     def place(self, color: int, m: int) -> tuple:
         t = self.t
@@ -296,7 +307,7 @@ class _Search:
             att[n] = y
             n += 1
         self.n_attach[color] = n
-        self.path.append(m)
+        self.path.append((color, m))
         return snap
 
     def undo(self, color: int, snap: tuple) -> None:
@@ -334,16 +345,30 @@ class _Search:
             return True
         if budget[0] <= 0 or (budget[0] & 63) == 0 and time.perf_counter() > deadline:
             return False
-        color = ply % self.ncolors
-        moves = self.moves_for(color)
+        if self.symmetric or not self.pick_color:
+            color = ply % self.ncolors
+            moves = self.moves_for(color)
+        else:  # any interleaving of the colors' own orders is a legal game: move the most constrained color
+            color, moves = -1, None
+            for k in range(self.ncolors):
+                if not self.active[k]:
+                    continue
+                mk = self.moves_for(k)
+                if moves is None or len(mk) < len(moves):
+                    color, moves = k, mk
+                if not mk:
+                    break
         if not moves:
             return False
         dead_now = self.dead()
         slack = self.budget - dead_now
         moves = [mv for mv in moves if mv[1] <= slack]
         rnd = self.rng.random
-        moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
-        for m, kill, _ in moves[: self.breadth]:
+        if self.symmetric:
+            moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
+        else:  # general: also hug (few empty cells newly forbidden for the mover)
+            moves.sort(key=lambda mv: (mv[1] + self.hug * mv[3], -mv[2] if mv[2] < 2 else 0, rnd()))
+        for m, kill, *_ in moves[: self.breadth]:
             budget[0] -= 1
             if budget[0] < 0:
                 return False
@@ -356,19 +381,26 @@ class _Search:
         return False
 
 
-def replay(placements: list[int], symmetric: bool) -> BlokusState:
-    """Play the solution through the rule engine (each move re-checked); returns the final state."""
+def replay(path: list[tuple[int, int]], symmetric: bool) -> BlokusState:
+    """Play the solution through the rule engine (each move re-checked); returns the final state.
+
+    Each color keeps the order in which the search placed its pieces; the colors then take turns
+    (blue, yellow, red, green), which is legal because a move's legality depends only on its own
+    color's earlier pieces and on the cells being free, and all placements are disjoint.
+    """
     t = board_tables(SIZE)
-    state = BlokusState("classic")
-    if symmetric:
-        for m in placements:
+    per_color: list[list[int]] = [[] for _ in range(4)]
+    for color, m in path:
+        if symmetric:
             cells = t.moves[m].cells
             for k in range(4):
-                image = [rotate(r, c, k) for r, c in cells]
-                state.apply(t.moves[t.placement_of(image)])
-    else:
-        for m in placements:
-            state.apply(t.moves[m])
+                per_color[k].append(t.placement_of([rotate(r, c, k) for r, c in cells]))
+        else:
+            per_color[color].append(m)
+    state = BlokusState("classic")
+    for i in range(NUM_PIECES):
+        for k in range(4):
+            state.apply(t.moves[per_color[k][i]])
     return state
 
 

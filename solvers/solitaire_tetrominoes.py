@@ -334,6 +334,39 @@ class ColoredTilingProblem:
         rec((), {})
         return out
 
+    def random_prefix(self, depth: int, seed: int = 0) -> tuple[int, ...]:
+        """A random rule-consistent prefix of ``depth`` placements (first-empty-cell order), for sampling."""
+        import random
+
+        rng = random.Random(seed)
+        while True:
+            prefix: list[int] = []
+            state: dict[str, str] = {}
+            while len(prefix) < depth:
+                first = next((i for i in range(len(self.cells)) if f"c{i}" not in state), None)
+                if first is None:
+                    break
+                fits = []
+                for o, (_, cells) in enumerate(self.options):
+                    if min(self.cell_index[c] for c in cells) != first:
+                        continue
+                    new = dict(state)
+                    ok = True
+                    for t in self.option_tokens(o):
+                        name, _, col = t.partition(":")
+                        if name in new and (not col or new[name] != col):
+                            ok = False
+                            break
+                        new[name] = col
+                    if ok:
+                        fits.append((o, new))
+                if not fits:
+                    break
+                o, state = rng.choice(fits)
+                prefix.append(o)
+            if len(prefix) == depth:
+                return tuple(prefix)
+
     def reduced(self, prefix: Sequence[int]) -> tuple[ExactCoverProblem, list[int]]:
         """The XCC left after committing ``prefix``: (problem, map from its options to placement numbers)."""
         fixed: dict[str, str] = {}

@@ -1,0 +1,175 @@
+"""Issue 4: the tetromino rectangle (find, count three ways, split/resume) and all 84 Blokus pieces."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from puzzles.polyomino import Region, piece
+from solvers.solitaire_tetrominoes import (
+    BitColorCounter,
+    ColoredPiece,
+    ColoredTilingProblem,
+    verify_colored_tiling,
+)
+
+SMALL_SHAPES = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
+
+
+def small(corner: bool = False, region: Region | None = None, colors: int = 3) -> ColoredTilingProblem:
+    return ColoredTilingProblem(region or Region.rectangle(8, 3), colors, SMALL_SHAPES, corner_contact=corner)
+
+
+# -- known counts (colors only tell the two sets apart; no edge rule) -------------------------------
+
+
+@pytest.mark.parametrize("size,expected", [((8, 5), 99_392), ((10, 4), 57_472)])
+def test_known_counts_two_colored_sets(size, expected):
+    problem = ColoredTilingProblem(Region.rectangle(*size), colors=2, edge_rule=False)
+    assert BitColorCounter(problem).count()[0] == expected
+
+
+# -- counts computed independently ----------------------------------------------------------------------
+
+
+def test_bitset_xcc_and_sat_enumeration_agree():
+    problem = small()
+    bitset = problem.count(depth=1, symmetry=False).raw
+    xcc = problem.count(depth=1, engine="xcc", symmetry=False).raw
+    sat = sum(1 for _ in problem.sat_enumerate())
+    assert bitset == xcc == sat == 6_624
+
+
+def test_corner_contact_counts_agree():
+    problem = small(corner=True, region=Region.rectangle(6, 4))
+    bitset = problem.count(depth=1, symmetry=False).raw
+    xcc = problem.count(depth=2, engine="xcc", symmetry=False).raw
+    sat = sum(1 for _ in problem.sat_enumerate())
+    assert bitset == xcc == sat == 24
+
+
+def test_xcc_and_bitset_agree_on_deep_subproblems_of_the_real_rectangle():
+    from solvers.exact_cover import SearchLimits
+
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    solution = next(problem.xcc().compile().solutions(SearchLimits()))
+    solution.sort(key=lambda o: min(problem.cell_index[c] for c in problem.options[o][1]))
+    counts = []
+    for depth in (12, 9, 8):  # the first placements of a known tiling, in search order
+        prefix = tuple(solution[:depth])
+        count = problem.count_prefix(prefix, "bitset")[0]
+        assert count == problem.count_prefix(prefix, "xcc")[0]
+        counts.append(count)
+    assert counts[0] >= 1 and counts == sorted(counts)
+
+
+def _canonical(problem: ColoredTilingProblem, pieces: list[ColoredPiece], colors_too: bool) -> tuple:
+    forms = []
+    for _, perm in problem.group():
+        for sigma in itertools.permutations(range(problem.colors)) if colors_too else [tuple(range(problem.colors))]:
+            forms.append(tuple(sorted((sigma[p.color], p.shape, tuple(sorted(perm[c] for c in p.cells))) for p in pieces)))
+    return min(forms)
+
+
+@pytest.mark.parametrize("size,raw", [((4, 3), 32), ((6, 2), 40)])
+def test_symmetry_counts_match_brute_force_orbits(size, raw):
+    shapes = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+    problem = ColoredTilingProblem(Region.rectangle(*size), 2, shapes)
+    result = problem.count(depth=1)
+    solutions = [problem.to_pieces(s) for s in problem.sat_enumerate()]
+    assert result.raw == len(solutions) == raw
+    assert result.symmetry == len({_canonical(problem, s, False) for s in solutions})
+    assert result.symmetry_colors == len({_canonical(problem, s, True) for s in solutions})
+    assert result.symmetry_colors < result.symmetry < result.raw
+
+
+def test_parallel_split_and_resume_give_identical_totals(tmp_path):
+    problem = small(region=Region.rectangle(6, 4))
+    one = problem.count(depth=2, workers=1, symmetry=False)
+    two = problem.count(depth=2, workers=2, symmetry=False)
+    assert one.raw == two.raw == 7_584 and one.parts_total == two.parts_total
+    checkpoint = tmp_path / "count.json"
+    partial = problem.count(depth=2, checkpoint=checkpoint, time_limit=0.0, symmetry=False)
+    assert not partial.complete and partial.parts_done < partial.parts_total
+    data = json.loads(checkpoint.read_text())
+    data["done"] = dict(list(one_part_counts(problem).items())[:5])
+    checkpoint.write_text(json.dumps(data))
+    resumed = problem.count(depth=2, checkpoint=checkpoint, symmetry=False)
+    assert resumed.complete and resumed.raw == 7_584
+
+
+def one_part_counts(problem: ColoredTilingProblem) -> dict[str, list[int]]:
+    return {str(i): list(problem.count_prefix(p)) for i, p in enumerate(problem.split(2))}
+
+
+def test_checkpoint_of_another_problem_is_refused(tmp_path):
+    checkpoint = tmp_path / "c.json"
+    small(region=Region.rectangle(6, 4)).count(depth=1, checkpoint=checkpoint, symmetry=False)
+    with pytest.raises(ValueError):
+        small().count(depth=1, checkpoint=checkpoint)
+
+
+# -- finding one ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["sat", "dlx"])
+def test_find_the_tetromino_rectangle(backend):
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    pieces = problem.find(backend)
+    assert len(pieces) == 20
+    verify_colored_tiling(problem.region, pieces, 4, problem.shapes)  # raises if broken
+
+
+def test_verifier_rejects_same_color_edge_contact():
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    pieces = problem.find("dlx")
+    # swap the colors of two pieces of different colors and equal shape: still a tiling, usually an illegal one
+    broken = None
+    for a, b in itertools.combinations(range(len(pieces)), 2):
+        if pieces[a].shape == pieces[b].shape:
+            trial = list(pieces)
+            trial[a] = ColoredPiece(pieces[b].color, pieces[a].shape, pieces[a].cells)
+            trial[b] = ColoredPiece(pieces[a].color, pieces[b].shape, pieces[b].cells)
+            try:
+                verify_colored_tiling(problem.region, trial, 4, problem.shapes)
+            except ValueError as error:
+                broken = str(error)
+                break
+    assert broken is not None and "edge" in broken
+
+
+def test_three_colors_cannot_tile_4x15():
+    problem = ColoredTilingProblem(Region.rectangle(4, 15), colors=3)
+    assert BitColorCounter(problem).count()[0] == 0  # exhaustive (about 24 M nodes)
+
+
+def test_cli_tetrominoes_json_and_count(run_cli):
+    result = run_cli("blokus", "solitaire", "tetrominoes", "--backend", "dlx", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["found"] and len(data["pieces"]) == 20
+    assert {p["shape"] for p in data["pieces"]} == {"I", "O", "T", "L", "S"}
+    result = run_cli("blokus", "solitaire", "tetrominoes", "--region", "8x5", "--colors", "2", "--no-edge-rule",
+                     "--count", "--depth", "1", "--json")
+    data = json.loads(result.output)
+    assert data["count_raw"] == 99_392 and data["complete"]
+    assert data["count_symmetry"] * 4 == 99_392  # no tiling of 8x5 by these 10 pieces is symmetric
+    result = run_cli("blokus", "solitaire", "tetrominoes", "--region", "7x7")
+    assert result.exit_code != 0 and "cells" in result.output
+
+
+# -- all 84 pieces ----------------------------------------------------------------------------------------------
+
+
+def test_all_pieces_symmetric_replays_and_round_trips(tmp_path):
+    from puzzles.blokus.records import from_sgf, to_sgf
+    from solvers.blokus_solitaire import solve_all_pieces
+
+    result = solve_all_pieces(symmetric=True, perfect=True, time_limit=60, seed=0)
+    assert result.status == "found" and result.placed == 84
+    state = result.state
+    assert state.color_scores() == [20, 20, 20, 20]  # all 21 pieces each, monomino last
+    again = from_sgf(to_sgf(state))
+    assert [m.text for _, m in again.moves_played if not m.is_pass] == [cells for _, cells in result.moves]
+    assert again.color_scores() == [20, 20, 20, 20]
