@@ -90,6 +90,48 @@ class ProgressReporter:
             self.enabled = False
 
 
+def parallel_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--workers and --scheduler, for commands that run many independent seeded tasks."""
+    func = click.option("--scheduler", default=None, help="Dask scheduler address (tcp://HOST:PORT) to run on.")(func)
+    return click.option("--workers", type=click.IntRange(min=1), default=None,
+                        help="Local worker processes (default: all cores for big jobs, 1 for small ones).")(func)
+
+
+def run_in_ranges(reference: str, arguments: Any, total: int, reduce: Callable[[Any, Any], Any], initial: Any,
+                  workers: int | None, scheduler: str | None, label: str, show_progress: bool,
+                  big_job: int = 2000) -> tuple[Any, bool]:
+    """Run ``reference(arguments, start, stop)`` over ``range(total)`` serially, on processes or on Dask.
+
+    Results are reduced in range order, so every backend gives the same answer.  Returns
+    (value, interrupted).
+    """
+    from solvers.parallel import make_executor, run_ranges
+
+    if workers is None and scheduler is None:
+        workers = None if total >= big_job else 1
+    executor, close = make_executor(workers, scheduler)
+    progress = ProgressReporter(None, f"{label} (chunks)", enabled=show_progress)
+
+    def advance(done: int, parts: int) -> None:
+        progress.total = parts
+        progress.advance(done - progress.done)
+
+    try:
+        report = run_ranges(reference, arguments, total, reduce, initial, executor, progress=advance)
+    finally:
+        close()
+        progress.close()
+    return report.value, not report.complete
+
+
+def merge_into(total: Any, part: Any) -> Any:
+    """Reduce step for statistics objects with an in-place ``merge``."""
+    if total is None:
+        return part
+    total.merge(part)
+    return total
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kibitz")
 def main() -> None:
@@ -339,28 +381,24 @@ def blokus_play(variant, bots_spec, seed, iterations, seconds, free_corners, sgf
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
 @click.option("--free-corners", is_flag=True)
+@parallel_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def blokus_playout(games, bots_spec, variant, seed, iterations, free_corners, as_json):
+def blokus_playout(games, bots_spec, variant, seed, iterations, free_corners, workers, scheduler, as_json):
     """Play N seeded games; win rates with 95% intervals and mean scores per seat (Ctrl-C: partial)."""
     from puzzles.blokus.engine import BlokusState
-    from solvers.playout import PlayoutStats, run_playouts
+    from solvers.playout import PlayoutStats
 
     probe = BlokusState(variant, free_corners)
     bots, names = _blokus_bots(bots_spec, probe.num_players, iterations, None)
     if any(b is None for b in bots):
         raise click.ClickException("playout runs bots only (no human seats)")
-    stats = PlayoutStats(probe.num_players)
-    progress = ProgressReporter(games, "playing", enabled=not as_json)
-    interrupted = False
-    try:
-        for index in range(games):
-            stats.merge(run_playouts(lambda _seed: BlokusState(variant, free_corners), bots, 1, seed, start=index))
-            progress.advance()
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        progress.close()
+    big_job = 2000 if set(names) <= {"random", "greedy"} else 20
+    stats, interrupted = run_in_ranges(
+        "solvers.blokus_bots:playout_range", (variant, free_corners, tuple(names), iterations, seed), games,
+        merge_into, None, workers, scheduler, "playing", not as_json, big_job=big_job,
+    )
+    stats = stats or PlayoutStats(probe.num_players)
     summary = stats.summary(list(probe.variant.seat_names))
     for seat, name in zip(summary["seats"].values(), names):
         seat["bot"] = name
@@ -595,17 +633,17 @@ def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec,
 @click.option("--p1", type=click.Choice(TOWERS_PLAYERS[1:]), default="random", show_default=True)
 @click.option("--p2", type=click.Choice(TOWERS_PLAYERS[1:]), default="random", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@parallel_options
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def towers_playout(games, p1, p2, seed, as_json):
+def towers_playout(games, p1, p2, seed, workers, scheduler, as_json):
     """Bot match-up: win/draw/loss rates with 95% intervals, instant wins, first-player advantage."""
-    from solvers.towers_bots import play_match
+    from solvers.towers_bots import TowersStats
 
-    bar = ProgressReporter(games, f"{p1} vs {p2}", enabled=not as_json)
-    try:
-        stats = play_match(p1, p2, games, seed, progress=bar.advance)
-    finally:
-        bar.close()
+    big_job = 200_000 if p1 == p2 == "random" else 200
+    stats, _ = run_in_ranges("solvers.towers_bots:match_range", (p1, p2, seed), games, merge_into, None,
+                             workers, scheduler, f"{p1} vs {p2}", not as_json, big_job=big_job)
+    stats = stats or TowersStats()
     rep = stats.report((p1, p2))
     if stats.games < games:
         rep["interrupted_after"] = stats.games
@@ -846,27 +884,26 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float, workers: in
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--refill-rule", type=click.Choice(["isolated", "four_or_fewer"]), default="isolated", show_default=True)
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the bots through the seats.")
+@parallel_options
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def shelfie_playout(games: int, players: int, bots: str, seed: int, refill_rule: str, rotate: bool,
-                    as_json: bool) -> None:
+                    workers: int | None, scheduler: str | None, as_json: bool) -> None:
     """Seeded bot-vs-bot games in the numba kernel; win rates with 95% intervals."""
     import time
 
     from solvers.playout import wilson_interval
-    from solvers.shelfie_bots import kernel_playouts
+    from solvers.shelfie_bots import concat_playouts
 
     names = _shelfie_seats(bots, players, ["random"] * players)
     if "human" in names:
         raise ValueError("playouts are between bots only")
-    reporter = ProgressReporter(games, "playing", enabled=not as_json)
     start = time.perf_counter()
-    slow = "lookahead" in names
-    result = kernel_playouts(players, names, games, seed=seed, refill_rule=refill_rule, rotate_seats=rotate,
-                             chunk=(10 if slow else 2000), progress=reporter.advance)
+    big_job = 50 if "lookahead" in names else 20_000
+    result, _ = run_in_ranges("solvers.shelfie_bots:playout_range", (players, tuple(names), seed, refill_rule, rotate),
+                              games, concat_playouts, None, workers, scheduler, "playing", not as_json, big_job=big_job)
     elapsed = time.perf_counter() - start
-    reporter.close()
-    played = result["games"]
+    played = result["games"] if result else 0
     bots_out = []
     for k, name in enumerate(names):
         wins = int((result["winners"] == k).sum())
@@ -983,12 +1020,14 @@ def _pl_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--bots", default="greedy,random", show_default=True, help="Comma-separated: random, greedy, mcts[:N]; one per seat.")
 @_pl_options
+@parallel_options
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: str, deck_file: str | None, seed: int, as_json: bool) -> None:
+def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: str, deck_file: str | None, seed: int,
+                     workers: int | None, scheduler: str | None, as_json: bool) -> None:
     """Seeded bot games (seats rotate each game): win rates with 95% intervals, mean scores."""
     from puzzles.projectl.cards import load_deck
-    from solvers.projectl_bots import make_bot, playout_series
+    from solvers.projectl_bots import make_bot, summarize_series
 
     specs = [b for b in bots.split(",") if b.strip()]
     for spec in specs:
@@ -996,11 +1035,12 @@ def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: 
     if not solo and not 1 <= len(specs) <= 4:
         raise ValueError("give 1 to 4 bots, one per seat")
     cards = load_deck(deck_file) if deck_file else None
-    bar = ProgressReporter(games, "playouts", enabled=not as_json)
-    try:
-        result = playout_series(specs, games, seed, rules, solo, difficulty, cards, progress=bar.advance)
-    finally:
-        bar.close()
+    big_job = 50 if any(spec.startswith("mcts") for spec in specs) else 2000
+    totals, interrupted = run_in_ranges("solvers.projectl_bots:series_range", (tuple(specs), seed, rules, solo, difficulty, cards),
+                                        games, merge_into, None, workers, scheduler, "playouts", not as_json, big_job=big_job)
+    if totals is None:
+        raise click.ClickException("interrupted before any game finished")
+    result = summarize_series(totals, specs, rules, solo, difficulty, interrupted)
     if as_json:
         emit_json(result)
         return
@@ -1103,7 +1143,8 @@ def blokus_solitaire() -> None:
 @blokus_solitaire.command("tetrominoes")
 @click.option("--region", "region_spec", default="10x8", show_default=True, help="WxH, ASCII art (rows joined by /) or a file.")
 @click.option("--colors", type=click.IntRange(1, 4), default=4, show_default=True, help="Colors, each with I O T L S.")
-@click.option("--backend", type=click.Choice(["sat", "cpsat", "dlx"]), default="sat", show_default=True)
+@click.option("--backend", type=click.Choice(["sat", "cpsat", "dlx", "bitset"]), default="dlx", show_default=True,
+              help="dlx = XCC dancing links; bitset = restarted bitboard search.")
 @click.option("--corner-contact", is_flag=True, help="Every piece also touches its own color at a corner.")
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")

@@ -16,6 +16,7 @@ is drawn with probability proportional to ``weights[p]`` (default
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
 from numba import njit
@@ -29,18 +30,19 @@ MAX_PLIES = 4 * NUM_PIECES + 8
 
 
 class _Scratch:
-    """Per-board-size scratch arrays for the kernel (single-threaded use)."""
+    """Per-board-size scratch arrays for the kernel, one set per thread (Dask runs tasks in threads)."""
 
-    cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]] = {}
+    local = threading.local()
 
     @classmethod
     def get(cls, state: BlokusState):
+        cache = cls.local.__dict__.setdefault("cache", {})
         key = (state.tables.size, state.num_colors)
-        if key not in cls.cache:
+        if key not in cache:
             n = state.tables.num_placements
-            cls.cache[key] = (np.zeros(n, dtype=np.int32), np.empty((state.num_colors, n), dtype=np.int32),
-                              np.zeros(state.num_colors, dtype=np.int32), [0])
-        return cls.cache[key]
+            cache[key] = (np.zeros(n, dtype=np.int32), np.empty((state.num_colors, n), dtype=np.int32),
+                          np.zeros(state.num_colors, dtype=np.int32), [0])
+        return cache[key]
 
 
 def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, record: bool = False):
@@ -171,3 +173,16 @@ def make_bot(name: str, iterations: int | None = 1000, seconds: float | None = N
     if key == "mcts":
         return MCTSBot(iterations, seconds, rollout=PlayoutPolicy(margin=0.3))
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+
+
+def playout_range(arguments: tuple, start: int, stop: int):
+    """Picklable entry point for :func:`solvers.parallel.run_ranges`: seeded games ``start .. stop-1``.
+
+    ``arguments`` = (variant, free_corners, bot names per seat, MCTS iterations, base seed).
+    """
+    from puzzles.blokus.engine import BlokusState
+    from solvers.playout import run_playouts
+
+    variant, free_corners, names, iterations, seed = arguments
+    bots = [make_bot(name, iterations) for name in names]
+    return run_playouts(lambda _seed: BlokusState(variant, free_corners), bots, stop - start, seed, start=start)

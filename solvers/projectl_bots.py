@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from puzzles.game import GameState
 from puzzles.projectl.cards import LEVEL, NSHAPES, SHAPES_BY_LEVEL
@@ -423,6 +424,93 @@ def play_match(state: ProjectLState, bots: Sequence, seed: int) -> ProjectLState
     return state
 
 
+@dataclass
+class SeriesTotals:
+    """Per-bot sums of a playout series; ``merge`` adds another range of games (any order)."""
+
+    wins: list[float]
+    score_sum: list[float]
+    opponent_sum: float = 0.0
+    played: int = 0
+
+    @classmethod
+    def empty(cls, bots: int) -> SeriesTotals:
+        return cls([0.0] * bots, [0.0] * bots)
+
+    def merge(self, other: SeriesTotals) -> SeriesTotals:
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
+        self.opponent_sum += other.opponent_sum
+        self.played += other.played
+        return self
+
+
+def series_totals(
+    bot_specs: Sequence[str],
+    start: int,
+    stop: int,
+    seed: int = 0,
+    rules: str = "classic",
+    solo: bool = False,
+    difficulty: str = "normal",
+    cards=None,
+    progress=None,
+) -> SeriesTotals:
+    """Play games ``start .. stop-1`` of a series.  Game ``i`` uses seed ``game_seed(seed, i)`` and
+    seats the bots shifted by ``i``, so any split of the range gives the same totals."""
+    from puzzles.projectl.engine import new_game
+    from solvers.playout import game_seed
+
+    n = 1 if solo else len(bot_specs)
+    if solo and len(bot_specs) != 1:
+        raise ValueError("the solo variant takes exactly one bot")
+    totals = SeriesTotals.empty(n)
+    for i in range(start, stop):
+        s = game_seed(seed, i)
+        order = [(k + i % n) % n for k in range(n)]  # seat -> bot index
+        bots = [make_bot(bot_specs[b]) for b in order]
+        st = new_game(n, s, rules=rules, solo=solo, difficulty=difficulty, cards=cards)
+        play_match(st, bots, s)
+        ret, sc = st.returns(), st.scores()
+        for seat, b in enumerate(order):
+            totals.wins[b] += ret[seat]
+            totals.score_sum[b] += sc[seat]
+        if solo:
+            totals.opponent_sum += st.opponent_score()
+        totals.played += 1
+        if progress:
+            progress(1)
+    return totals
+
+
+def summarize_series(totals: SeriesTotals, bot_specs: Sequence[str], rules: str, solo: bool, difficulty: str,
+                     interrupted: bool = False) -> dict:
+    """Per-bot win rates (95% Wilson) and mean scores of a series, JSON-ready."""
+    from solvers.playout import wilson_interval
+
+    played = totals.played
+    bots_out = []
+    for b, spec in enumerate(bot_specs[: len(totals.wins)]):
+        low, high = wilson_interval(totals.wins[b], played)
+        bots_out.append({
+            "seat_bot": spec.strip().lower(),
+            "win_rate": totals.wins[b] / played if played else 0.0,
+            "win_ci95": [round(low, 4), round(high, 4)],
+            "mean_score": totals.score_sum[b] / played if played else 0.0,
+        })
+    out = {"games": played, "rules": rules, "solo": solo, "bots": bots_out, "interrupted": interrupted}
+    if solo:
+        out["difficulty"] = difficulty
+        out["opponent_mean_score"] = totals.opponent_sum / played if played else 0.0
+    return out
+
+
+def series_range(arguments: tuple, start: int, stop: int) -> SeriesTotals:
+    """Picklable entry point for :func:`solvers.parallel.run_ranges`."""
+    bot_specs, seed, rules, solo, difficulty, cards = arguments
+    return series_totals(bot_specs, start, stop, seed, rules, solo, difficulty, cards)
+
+
 def playout_series(
     bot_specs: Sequence[str],
     games: int,
@@ -439,48 +527,14 @@ def playout_series(
     bot plays every seat equally often.  A KeyboardInterrupt stops early: the games finished
     so far are reported (``"interrupted": true``).
     """
-    from puzzles.projectl.engine import new_game
-    from solvers.playout import game_seed, wilson_interval
-
     n = 1 if solo else len(bot_specs)
-    if solo and len(bot_specs) != 1:
-        raise ValueError("the solo variant takes exactly one bot")
-    names = [spec.strip().lower() for spec in bot_specs]
-    wins = [0.0] * n
-    score_sum = [0.0] * n
-    opp_sum = 0.0
-    played = 0
+    totals = SeriesTotals.empty(n)
     interrupted = False
     try:
         for i in range(games):
-            s = game_seed(seed, i)
-            shift = i % n
-            order = [(k + shift) % n for k in range(n)]  # seat -> bot index
-            bots = [make_bot(bot_specs[b]) for b in order]
-            st = new_game(n, s, rules=rules, solo=solo, difficulty=difficulty, cards=cards)
-            play_match(st, bots, s)
-            ret, sc = st.returns(), st.scores()
-            for seat, b in enumerate(order):
-                wins[b] += ret[seat]
-                score_sum[b] += sc[seat]
-            if solo:
-                opp_sum += st.opponent_score()
-            played += 1
+            totals.merge(series_totals(bot_specs, i, i + 1, seed, rules, solo, difficulty, cards))
             if progress:
                 progress(1)
     except KeyboardInterrupt:
         interrupted = True
-    bots_out = []
-    for b in range(n):
-        low, high = wilson_interval(wins[b], played)
-        bots_out.append({
-            "seat_bot": names[b],
-            "win_rate": wins[b] / played if played else 0.0,
-            "win_ci95": [round(low, 4), round(high, 4)],
-            "mean_score": score_sum[b] / played if played else 0.0,
-        })
-    out = {"games": played, "rules": rules, "solo": solo, "bots": bots_out, "interrupted": interrupted}
-    if solo:
-        out["difficulty"] = difficulty
-        out["opponent_mean_score"] = opp_sum / played if played else 0.0
-    return out
+    return summarize_series(totals, bot_specs, rules, solo, difficulty, interrupted)

@@ -440,22 +440,24 @@ def play_logged_game(state: ShelfieState, policies: list[str], seed: int,
 def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int = 0, refill_rule: str = "isolated",
                     squares_inside_groups: bool = False, squares_same_type: bool = False,
                     rotate_seats: bool = False, params: np.ndarray | None = None,
-                    chunk: int | None = None, progress=None) -> dict:
+                    chunk: int | None = None, progress=None, start: int = 0) -> dict:
     """Play ``games`` seeded games inside numba; goals and cards are dealt at random per game.
 
-    Game ``g`` draws its refills and random choices from a stream seeded with
-    ``solvers.playout.game_seed(seed, g)``, so results do not depend on ``chunk``.
+    Games are numbered ``start .. start+games-1``.  Game ``g`` draws its goals, cards,
+    refills and random choices from streams seeded with ``solvers.playout.game_seed(seed, g)``,
+    so results depend neither on ``chunk`` nor on how a job is split into ranges.
 
     With ``rotate_seats`` game ``g`` shifts the bots by ``g`` seats so each sits in every seat.
     Returns per-bot-slot scores (games x seats, in slot order), winners (slot index) and seat info.
     """
     if len(policies) != num_players:
         raise ValueError(f"need {num_players} bots, got {len(policies)}")
-    rng = np.random.default_rng(seed)
-    goal_ids = np.array([rng.choice(12, 2, replace=False) for _ in range(games)], dtype=np.int64).reshape(games, 2)
-    cards = np.array([rng.choice(12, num_players, replace=False) + 1 for _ in range(games)], dtype=np.int64).reshape(games, num_players)
+    numbers = range(start, start + games)
+    deals = [np.random.default_rng(game_seed(seed, g)) for g in numbers]
+    goal_ids = np.array([rng.choice(12, 2, replace=False) for rng in deals], dtype=np.int64).reshape(games, 2)
+    cards = np.array([rng.choice(12, num_players, replace=False) + 1 for rng in deals], dtype=np.int64).reshape(games, num_players)
     slot_of_seat = np.array([[(s - (g if rotate_seats else 0)) % num_players for s in range(num_players)]
-                             for g in range(games)], dtype=np.int64).reshape(games, num_players)
+                             for g in numbers], dtype=np.int64).reshape(games, num_players)
     pol = np.array([POLICIES[policies[k]] for k in range(num_players)], dtype=np.int64)
     policies_all = pol[slot_of_seat]
     from puzzles.shelfie.rules import SCORING_TOKENS
@@ -465,7 +467,7 @@ def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int
     stack_vals[:, :ntok] = SCORING_TOKENS[num_players]
     seat_scores = np.zeros((games, num_players), dtype=np.int64)
     seat_winners = np.zeros(games, dtype=np.int64)
-    game_seeds = np.array([game_seed(seed, g) % (2**31) for g in range(games)], dtype=np.int64)
+    game_seeds = np.array([game_seed(seed, g) % (2**31) for g in numbers], dtype=np.int64)
     chunk = chunk or games
     done = 0
     try:
@@ -493,3 +495,18 @@ def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int
             scores[g, slot_of_seat[g, s]] = seat_scores[g, s]
         winners[g] = slot_of_seat[g, seat_winners[g]]
     return {"games": played, "scores": scores, "winners": winners}
+
+
+def playout_range(arguments: tuple, start: int, stop: int) -> dict:
+    """Picklable entry point for :func:`solvers.parallel.run_ranges`: kernel games ``start .. stop-1``."""
+    num_players, policies, seed, refill_rule, rotate_seats = arguments
+    return kernel_playouts(num_players, list(policies), stop - start, seed=seed, refill_rule=refill_rule,
+                           rotate_seats=rotate_seats, start=start)
+
+
+def concat_playouts(total: dict | None, part: dict) -> dict:
+    """Join two kernel playout results (in game order)."""
+    if total is None:
+        return part
+    return {"games": total["games"] + part["games"], "scores": np.concatenate([total["scores"], part["scores"]]),
+            "winners": np.concatenate([total["winners"], part["winners"]])}

@@ -273,6 +273,14 @@ class TowersStats(PlayoutStats):
             self.draws += 1
         self.instant_wins += int(bool(instant))
 
+    def merge(self, other: PlayoutStats) -> None:
+        super().merge(other)
+        if isinstance(other, TowersStats):
+            self.p1_wins += other.p1_wins
+            self.p2_wins += other.p2_wins
+            self.draws += other.draws
+            self.instant_wins += other.instant_wins
+
     def report(self, names: tuple[str, str]) -> dict[str, Any]:
         g = max(self.games, 1)
         decided = self.p1_wins + self.p2_wins
@@ -297,15 +305,16 @@ class TowersStats(PlayoutStats):
         }
 
 
-def play_match(p1: str, p2: str, games: int, seed: int = 0, progress: Any = None, bot_kwargs: dict | None = None) -> TowersStats:
-    """``games`` seeded games (game i uses ``game_seed(seed, i)``); stops early on Ctrl-C with partial stats."""
+def play_match(p1: str, p2: str, games: int, seed: int = 0, progress: Any = None, bot_kwargs: dict | None = None,
+               start: int = 0) -> TowersStats:
+    """Games ``start .. start+games-1`` (game i uses ``game_seed(seed, i)``); stops early on Ctrl-C with partial stats."""
     if p1 == "random" and p2 == "random":
-        return fast_random_match(games, seed, progress)
+        return fast_random_match(games, seed, progress, start=start)
     kw = bot_kwargs or {}
     bots = [make_bot(p1, **kw.get(p1, {})), make_bot(p2, **kw.get(p2, {}))]
     stats = TowersStats()
     try:
-        for i in range(games):
+        for i in range(start, start + games):
             s = game_seed(seed, i)
             final = play_game(TowersState(), bots, random.Random(s))
             stats.add(final)
@@ -316,15 +325,24 @@ def play_match(p1: str, p2: str, games: int, seed: int = 0, progress: Any = None
     return stats
 
 
-def fast_random_match(games: int, seed: int = 0, progress: Any = None, chunk: int = 20_000) -> TowersStats:
-    """Random vs random with the compiled kernel (same rules, same uniform-over-distinct-actions policy)."""
+def match_range(arguments: tuple[str, str, int], start: int, stop: int) -> TowersStats:
+    """Picklable entry point for :func:`solvers.parallel.run_ranges`: games ``start .. stop-1``."""
+    p1, p2, seed = arguments
+    return play_match(p1, p2, stop - start, seed, start=start)
+
+
+def fast_random_match(games: int, seed: int = 0, progress: Any = None, chunk: int = 20_000, start: int = 0) -> TowersStats:
+    """Random vs random with the compiled kernel (same rules, same uniform-over-distinct-actions policy).
+
+    Game i is seeded with ``game_seed(seed, i)``, so any split of the games gives the same totals."""
     stats = TowersStats()
     done = 0
     try:
         while done < games:
             n = min(chunk, games - done)
             res = np.empty((n, 4), dtype=np.int64)
-            K.random_playouts(n, (seed * 1_000_003 + done) % (2**32), res)
+            seeds = np.array([game_seed(seed, start + done + g) % (2**32) for g in range(n)], dtype=np.int64)
+            K.random_playouts(seeds, res)
             for w, inst, o0, o1 in res:
                 stats.games += 1
                 stats.wins[0] += 1.0 if (w == 0) else 0.5 if w < 0 else 0.0

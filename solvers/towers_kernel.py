@@ -526,9 +526,10 @@ def deal(S, grids1, grids2, removed):
 
 
 @njit(cache=True)
-def random_playouts(n_games, seed, results):
-    """``n_games`` random games; ``results[g]`` = (winner or -1, instant flag, towers P1, towers P2)."""
-    np.random.seed(seed)
+def random_playouts(seeds, results):
+    """One random game per seed (so a game depends only on its seed, not on the batch);
+    ``results[g]`` = (winner or -1, instant flag, towers P1, towers P2)."""
+    n_games = seeds.shape[0]
     S = np.empty(NS, dtype=np.int64)
     grids1 = np.empty((2, 9), dtype=np.int64)
     grids2 = np.empty((2, 9), dtype=np.int64)
@@ -537,6 +538,7 @@ def random_playouts(n_games, seed, results):
     moves = np.empty(MAXM, dtype=np.int64)
     undo = np.empty(16, dtype=np.int64)
     for g in range(n_games):
+        np.random.seed(seeds[g])
         deal(S, grids1, grids2, removed)
         random_game(S, grids2, trace, moves, undo)
         o0 = 0

@@ -20,7 +20,7 @@ def count_with(problem: TilingProblem, executor, **kwargs):
 @pytest.fixture(scope="module")
 def dask_address():
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
     yield cluster.scheduler_address
     cluster.close()
 
@@ -109,3 +109,47 @@ def test_cli_count_with_workers_and_resume(run_cli, tmp_path: Path) -> None:
     first = json.loads(run_cli(*args, "--workers", "2", "--resume", str(checkpoint)).output)
     again = json.loads(run_cli(*args, "--resume", str(checkpoint)).output)  # everything already done
     assert (first["count_raw"], first["count_unique"]) == (again["count_raw"], again["count_unique"]) == (1472, 368)
+
+
+def _merge(total, part):
+    if total is None:
+        return part
+    total.merge(part)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("reference", "arguments", "games", "summary"),
+    [
+        ("solvers.blokus_bots:playout_range", ("two-player", False, ("random", "greedy"), 1, 5), 6,
+         lambda stats: stats.summary()),
+        ("solvers.towers_bots:match_range", ("greedy", "random", 5), 12, lambda stats: stats.report(("g", "r"))),
+        ("solvers.towers_bots:match_range", ("random", "random", 5), 500, lambda stats: stats.report(("r", "r"))),
+    ],
+    ids=["blokus", "towers", "towers-kernel"],
+)
+def test_playouts_are_identical_on_every_backend(dask_address: str, reference, arguments, games, summary) -> None:
+    from solvers.parallel import run_ranges
+
+    def run(executor, chunk):
+        return summary(run_ranges(reference, arguments, games, _merge, None, executor, chunk=chunk).value)
+
+    serial = run(SerialExecutor(), games)
+    assert run(SerialExecutor(), 1) == serial  # any chunking
+    executor, close = make_executor(2)
+    try:
+        assert run(executor, 2) == serial
+    finally:
+        close()
+    executor, close = make_executor(scheduler=dask_address)
+    try:
+        assert run(executor, 3) == serial
+    finally:
+        close()
+
+
+def test_cli_playout_workers_do_not_change_results(run_cli) -> None:
+    args = ["projectl", "playout", "--games", "6", "--bots", "greedy,random", "--seed", "4", "--json"]
+    one = json.loads(run_cli(*args, "--workers", "1").output)
+    two = json.loads(run_cli(*args, "--workers", "2").output)
+    assert one == two and one["games"] == 6

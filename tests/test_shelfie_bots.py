@@ -141,19 +141,17 @@ def test_bot_strength_over_200_games() -> None:
     assert lookahead_vs_greedy >= 0.6
 
 
-def test_kernel_playout_speed_smoke() -> None:
-    import time
-
-    kernel_playouts(4, ["random"] * 4, 5, seed=0)
-    start = time.perf_counter()
-    result = kernel_playouts(4, ["random"] * 4, 300, seed=1)
-    elapsed = time.perf_counter() - start
+def test_kernel_playouts_smoke() -> None:
+    result = kernel_playouts(4, ["random"] * 4, 300, seed=1)  # speed is measured in bench/, not asserted here
     assert result["games"] == 300 and result["scores"].shape == (300, 4)
-    assert elapsed < 1.0  # >= 300 games/s (typically ~6000/s)
+    assert (result["scores"] >= 0).all() and np.bincount(result["winners"], minlength=4).sum() == 300
 
 
 def test_kernel_playouts_do_not_depend_on_chunking() -> None:
     whole = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True)
     pieces = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True, chunk=7)
     assert np.array_equal(whole["scores"], pieces["scores"]) and np.array_equal(whole["winners"], pieces["winners"])
+    first = kernel_playouts(2, ["greedy", "random"], 11, seed=3, rotate_seats=True)
+    rest = kernel_playouts(2, ["greedy", "random"], 19, seed=3, rotate_seats=True, start=11)
+    assert np.array_equal(whole["scores"], np.concatenate([first["scores"], rest["scores"]]))
     assert sorted(set(whole["winners"].tolist())) == [0]  # greedy wins them all, in both seats

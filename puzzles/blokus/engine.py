@@ -168,10 +168,10 @@ class BlokusState(GameState):
         color = self.to_move if color is None else color
         if color < 0:
             return np.zeros(0, dtype=np.int32)
-        t = self.tables
-        t.stamp += 1
-        n = K.gen_moves(color, self.ktables, self.arrays, t.marker, t.stamp, t.out)
-        return np.sort(t.out[:n])
+        scratch = self.tables.scratch()
+        scratch.stamp += 1
+        n = K.gen_moves(color, self.ktables, self.arrays, scratch.marker, scratch.stamp, scratch.out)
+        return np.sort(scratch.out[:n])
 
     def legal_actions(self) -> list[Move]:
         if self._legal is None:

@@ -25,6 +25,7 @@ A move's text lists its cells sorted a1, b1, .., a2, .. (bottom row first).
 from __future__ import annotations
 
 import string
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -40,6 +41,15 @@ MONOMINO = PIECE_NAMES.index("1")
 COLUMN_LETTERS = string.ascii_lowercase  # a..z; Pentobi keeps 'i'
 
 Cell = tuple[int, int]
+
+
+class _MoveScratch:
+    """Marker array (deduplication by stamp) and output buffer of the move generator."""
+
+    def __init__(self, marker: np.ndarray, out: np.ndarray) -> None:
+        self.marker = marker
+        self.out = out
+        self.stamp = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,14 +162,21 @@ class BoardTables:
         self.cp_start = np.zeros(self.area * NUM_PIECES * 16 + 1, dtype=np.int32)
         np.cumsum(counts, out=self.cp_start[1:])
 
-        # scratch space for move generation (single-threaded use)
-        self.marker = np.zeros(n, dtype=np.int32)
-        self.stamp = 0
-        self.out = np.zeros(n, dtype=np.int32)
+        # scratch space for move generation, one set per thread (the tables are shared by all
+        # states, and Dask runs tasks in threads)
+        self._scratch = threading.local()
 
         # Python-side views: placement lookup by packed sorted cells; Move objects made on demand
         self.moves = MoveTable(self)
         self._lookup = dict(zip(self._pack(self.pl_cells, self.pl_size).tolist(), range(n)))
+
+    def scratch(self) -> _MoveScratch:
+        """This thread's marker/output arrays for move generation."""
+        local = self._scratch
+        if not hasattr(local, "arrays"):
+            local.arrays = _MoveScratch(np.zeros(self.num_placements, dtype=np.int32),
+                                        np.zeros(self.num_placements, dtype=np.int32))
+        return local.arrays
 
     @staticmethod
     def _pack(cells: np.ndarray, sizes: np.ndarray) -> np.ndarray:
