@@ -404,7 +404,59 @@ def _grid_is_minimal(grid, perms, label_map):
     return True
 
 
-class DancingLinks:
+class ResumableSearch:
+    """Drives a resumable compiled search chunk by chunk: limits, progress, Ctrl-C, solution batches.
+
+    Subclasses keep ``state`` = [.., phase (9 = finished), nodes, count, ..] and implement
+    :meth:`_step` (one kernel call) and :meth:`_decode` (a stored row as option indices).
+    """
+
+    state: np.ndarray
+    row_width: int
+    stopped_by = ""
+
+    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def _decode(self, row: np.ndarray) -> list[int]:
+        raise NotImplementedError
+
+    def run(self, limits: SearchLimits, capacity: int) -> Iterator[np.ndarray]:
+        """Run until finished or a limit; yields blocks of stored solutions when ``capacity`` > 0."""
+        buffer = np.zeros((capacity, self.row_width), np.int64)
+        self.stopped_by = ""
+        while self.state[1] != 9:
+            allowed = limits.next_chunk(int(self.state[2]))
+            if allowed == 0:
+                self.stopped_by = "node_limit"
+                return
+            status, stored = self._step(allowed, buffer)
+            if stored:
+                yield buffer[:stored].copy()
+            if limits.progress is not None:
+                limits.progress(int(self.state[2]), int(self.state[3]))
+            if status == SUSPENDED and limits.expired():
+                self.stopped_by = "time_limit"
+                return
+
+    def count(self, limits: SearchLimits) -> SearchResult:
+        """Count solutions; Ctrl-C returns the partial count with ``stopped_by='interrupt'``."""
+        try:
+            for _ in self.run(limits, 0):
+                pass
+        except KeyboardInterrupt:
+            self.stopped_by = "interrupt"
+        return SearchResult(int(self.state[3]), bool(self.state[1] == 9), int(self.state[2]), limits.elapsed(),
+                            self.stopped_by)
+
+    def solutions(self, limits: SearchLimits, batch: int = 64) -> Iterator[list[int]]:
+        """Yield each solution as a sorted list of option indices."""
+        for block in self.run(limits, batch):
+            for row in block:
+                yield self._decode(row)
+
+
+class DancingLinks(ResumableSearch):
     """The compiled (array) form of an :class:`ExactCoverProblem`, searched by :func:`_dlx_run`."""
 
     def __init__(self, problem: ExactCoverProblem, symmetry: SymmetryData | None = None) -> None:
@@ -461,46 +513,18 @@ class DancingLinks:
         self.x = np.zeros(depth + 1, np.int64)
         self.items = np.zeros(depth + 1, np.int64)
         self.state = np.array([0, 2, 0, 0], np.int64)
+        self.row_width = len(self.x)
         self.symmetry = symmetry or SymmetryData.none()
 
-    def run(self, limits: SearchLimits, capacity: int) -> Iterator[np.ndarray]:
-        """Drive the kernel chunk by chunk; yields solution blocks when ``capacity`` > 0."""
-        buffer = np.zeros((capacity, len(self.x)), np.int64)
+    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
         sym = self.symmetry
-        while self.state[1] != 9:
-            allowed = limits.next_chunk(int(self.state[2]))
-            if allowed == 0:
-                self.stopped_by = "node_limit"
-                return
-            status, stored = _dlx_run(
-                *self.arrays, self.x, self.items, self.state, allowed, buffer,
-                sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid,
-            )
-            if stored:
-                yield buffer[:stored].copy()
-            if limits.progress is not None:
-                limits.progress(int(self.state[2]), int(self.state[3]))
-            if status == SUSPENDED and limits.expired():
-                self.stopped_by = "time_limit"
-                return
-        self.stopped_by = ""
+        return _dlx_run(
+            *self.arrays, self.x, self.items, self.state, allowed, buffer,
+            sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid,
+        )
 
-    def count(self, limits: SearchLimits) -> SearchResult:
-        """Count solutions; Ctrl-C returns the partial count with ``stopped_by='interrupt'``."""
-        self.stopped_by = ""
-        try:
-            for _ in self.run(limits, 0):
-                pass
-        except KeyboardInterrupt:
-            self.stopped_by = "interrupt"
-        return SearchResult(int(self.state[3]), bool(self.state[1] == 9), int(self.state[2]), limits.elapsed(), self.stopped_by)
-
-    def solutions(self, limits: SearchLimits, batch: int = 64) -> Iterator[list[int]]:
-        """Yield each solution as a sorted list of option indices."""
-        self.stopped_by = ""
-        for block in self.run(limits, batch):
-            for row in block:
-                yield sorted(int(o) for o in row if o >= 0)
+    def _decode(self, row: np.ndarray) -> list[int]:
+        return sorted(int(o) for o in row if o >= 0)
 
 
 @dataclass
@@ -695,7 +719,7 @@ def _stabiliser_size(grid, perms, label_map):
     return size
 
 
-class BitsetCover:
+class BitsetCover(ResumableSearch):
     """Exact cover of cells ``0..n_cells-1`` by options with kinds and per-kind min/max counts.
 
     ``options`` are (kind, cell indices) pairs; cell order is the branching
@@ -742,6 +766,7 @@ class BitsetCover:
         self.cell[0] = first
         self.pos[0] = self.bucket[first] if first < n_cells else 0
         self.state = np.array([0, 0, 0, 0, 0], np.int64)
+        self.row_width = n_cells + 1
         self.empty_board = first >= n_cells
         self.mode = mode
         self.opt_weight = np.array([weights[i] if weights is not None else 1 for i in order] or [1], np.int64)
@@ -769,54 +794,29 @@ class BitsetCover:
         self.stopped_by = ""
 
     def run(self, limits: SearchLimits, capacity: int) -> Iterator[np.ndarray]:
-        """Drive the kernel in chunks; yields blocks of solutions (kernel option numbers)."""
-        if self.empty_board:  # nothing to cover: one (empty) solution if minimums allow
-            if self.state[1] != 9:
-                self.state[1] = 9
-                if (self.kind_min <= 0).all():
-                    self.state[3] = 1
-                    if capacity:
-                        yield np.full((1, 1), -1, np.int64)
+        """As :meth:`ResumableSearch.run`; a board with nothing to cover has one empty solution."""
+        if not self.empty_board:
+            yield from super().run(limits, capacity)
             return
-        buffer = np.zeros((capacity, self.n_cells + 1), np.int64)
-        sym = self.symmetry
-        while self.state[1] != 9:
-            allowed = limits.next_chunk(int(self.state[2]))
-            if allowed == 0:
-                self.stopped_by = "node_limit"
-                return
-            status, stored = _bitset_run(
-                self.opt_mask, self.opt_kind, self.bucket, self.kind_min, self.kind_max, self.used,
-                self.board, self.n_cells, self.cell, self.pos, self.chosen, self.state, allowed, buffer,
-                sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid, self.opt_weight, self.mode,
-            )
-            if stored:
-                yield buffer[:stored].copy()
-            if limits.progress is not None:
-                limits.progress(int(self.state[2]), int(self.state[3]))
-            if status == SUSPENDED and limits.expired():
-                self.stopped_by = "time_limit"
-                return
-        self.stopped_by = ""
+        if self.state[1] != 9:
+            self.state[1] = 9
+            if (self.kind_min <= 0).all():
+                self.state[3] = 1
+                if capacity:
+                    yield np.full((1, 1), -1, np.int64)
 
-    def count(self, limits: SearchLimits) -> SearchResult:
-        """Count solutions; Ctrl-C returns the partial count with ``stopped_by='interrupt'``."""
-        self.stopped_by = ""
-        try:
-            for _ in self.run(limits, 0):
-                pass
-        except KeyboardInterrupt:
-            self.stopped_by = "interrupt"
-        return SearchResult(int(self.state[3]), bool(self.state[1] == 9), int(self.state[2]), limits.elapsed(), self.stopped_by)
+    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
+        sym = self.symmetry
+        return _bitset_run(
+            self.opt_mask, self.opt_kind, self.bucket, self.kind_min, self.kind_max, self.used,
+            self.board, self.n_cells, self.cell, self.pos, self.chosen, self.state, allowed, buffer,
+            sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid, self.opt_weight, self.mode,
+        )
+
+    def _decode(self, row: np.ndarray) -> list[int]:
+        return sorted(self.option_order[int(t)] for t in row if t >= 0)
 
     @property
     def stabiliser_sum(self) -> int:
         """Sum of weight × stabiliser size over solutions found (mode 2); divide by |G| for orbits."""
         return int(self.state[4])
-
-    def solutions(self, limits: SearchLimits, batch: int = 64) -> Iterator[list[int]]:
-        """Yield each solution as a sorted list of indices into the original ``options``."""
-        self.stopped_by = ""
-        for block in self.run(limits, batch):
-            for row in block:
-                yield sorted(self.option_order[int(t)] for t in row if t >= 0)
