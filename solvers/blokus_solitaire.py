@@ -46,10 +46,78 @@ import numpy as np
 from numba import njit
 
 from puzzles.blokus.engine import BlokusState
-from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PIECE_SIZES, board_tables
+from puzzles.polyomino import Region, piece_set
 
 SIZE = 20
+PIECES = piece_set("blokus")  # the engine numbers pieces in this order too (Pentobi names)
+NUM_PIECES = len(PIECES)
+PIECE_SIZES = tuple(p.area for p in PIECES)
 CELLS_NEEDED = 4 * sum(PIECE_SIZES)  # 356
+
+
+class _Tables:
+    """Placement tables of the 20x20 board on a bordered grid (own copy: the engine's internals may change)."""
+
+    def __init__(self) -> None:
+        self.width = W = SIZE + 2
+        self.area = W * W
+        self.border = np.ones(self.area, np.uint8)
+        for r in range(SIZE):
+            for c in range(SIZE):
+                self.border[self.flat(r, c)] = 0
+        region = Region.rectangle(SIZE, SIZE)
+        pieces, cells_list = [], []
+        for p, shape in enumerate(PIECES):
+            for cells in region.placements(shape):
+                pieces.append(p)
+                cells_list.append(cells)
+        n = self.num_placements = len(pieces)
+        self.pl_piece = np.array(pieces, np.int64)
+        self.pl_size = np.array([len(c) for c in cells_list], np.int64)
+        self.pl_cells = np.zeros((n, 5), np.int64)
+        adj_lists, corner_lists = [], []
+        inside_board = lambda rc: 0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE  # noqa: E731
+        for m, cells in enumerate(cells_list):
+            flat = [self.flat(r, c) for r, c in cells]
+            self.pl_cells[m, : len(flat)] = flat
+            own = set(cells)
+            adj = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - own
+            diag = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))} - own - adj
+            adj_lists.append(sorted(self.flat(*rc) for rc in adj if inside_board(rc)))
+            corner_lists.append(sorted(self.flat(*rc) for rc in diag if inside_board(rc)))
+        self.pl_adj, self.pl_nadj = _pad(adj_lists)
+        self.pl_corners, self.pl_ncorners = _pad(corner_lists)
+        self.cells = cells_list
+        self.by_cells = {frozenset(cells): m for m, cells in enumerate(cells_list)}
+
+    def flat(self, row: int, col: int) -> int:
+        return (row + 1) * self.width + col + 1
+
+    def placement_of(self, cells) -> int:
+        return self.by_cells[frozenset(cells)]
+
+
+def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    out = np.zeros((len(lists), max(len(x) for x in lists)), np.int64)
+    for i, x in enumerate(lists):
+        out[i, : len(x)] = x
+    return out, np.array([len(x) for x in lists], np.int64)
+
+
+_TABLES: _Tables | None = None
+
+
+def board_tables() -> _Tables:
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _Tables()
+    return _TABLES
+
+
+def move_text(cells) -> str:
+    """Pentobi spelling of a placement (a1 = bottom-left), cells sorted as Pentobi writes them."""
+    ordered = sorted(cells, key=lambda rc: (SIZE - rc[0], rc[1]))
+    return ",".join(f"{'abcdefghijklmnopqrst'[c]}{SIZE - r}" for r, c in ordered)
 
 
 @dataclass
@@ -205,7 +273,7 @@ class _Search:
     """The cooperative DFS (see module docstring)."""
 
     def __init__(self, symmetric: bool, seed: int, breadth: int, restart_nodes: int) -> None:
-        self.t = board_tables(SIZE)
+        self.t = board_tables()
         t = self.t
         self.symmetric = symmetric
         self.ncolors = 1 if symmetric else 4
@@ -388,19 +456,19 @@ def replay(path: list[tuple[int, int]], symmetric: bool) -> BlokusState:
     (blue, yellow, red, green), which is legal because a move's legality depends only on its own
     color's earlier pieces and on the cells being free, and all placements are disjoint.
     """
-    t = board_tables(SIZE)
-    per_color: list[list[int]] = [[] for _ in range(4)]
+    t = board_tables()
+    per_color: list[list[tuple]] = [[] for _ in range(4)]
     for color, m in path:
+        cells = t.cells[m]
         if symmetric:
-            cells = t.moves[m].cells
             for k in range(4):
-                per_color[k].append(t.placement_of([rotate(r, c, k) for r, c in cells]))
+                per_color[k].append(tuple(rotate(r, c, k) for r, c in cells))
         else:
-            per_color[color].append(m)
+            per_color[color].append(cells)
     state = BlokusState("classic")
     for i in range(NUM_PIECES):
         for k in range(4):
-            state.apply(t.moves[per_color[k][i]])
+            state.apply(move_text(per_color[k][i]))  # the engine parses and re-checks every move
     return state
 
 

@@ -186,7 +186,9 @@ class ColoredTilingProblem:
             if compiled.stopped_by:
                 raise TimeoutError("DLX stopped before deciding (time limit)")
             return None
-        if backend == "sat":
+        if backend == "bitset":
+            chosen = self._find_bitset(time_limit, seed)
+        elif backend == "sat":
             chosen = self._find_sat(time_limit)
         elif backend == "cpsat":
             chosen = self._find_cpsat(time_limit, workers, seed)
@@ -235,6 +237,20 @@ class ColoredTilingProblem:
             if self.corner_contact:
                 clauses.append([-(o + 1)] + [color_var(self.cell_index[c], k) for c in self.corner_cells(cells)])
         return clauses, pool.top
+
+    def _find_bitset(self, time_limit: float | None, seed: int) -> list[int] | None:
+        """Restarted bitboard search with shuffled option order (fast with the corner rule); exhaustive at last."""
+        start = time.perf_counter()
+        budget = 2_000_000
+        attempt = 0
+        while time_limit is None or time.perf_counter() - start < time_limit:
+            counter = BitColorCounter(self, seed * 1000 + attempt)
+            found = counter.first(budget)
+            if found is not None:
+                return found
+            attempt += 1
+            budget = int(budget * 1.5)
+        raise TimeoutError("bitset search stopped before deciding (time limit)")
 
     def _find_sat(self, time_limit: float | None = None) -> list[int] | None:
         from pysat.solvers import Solver
@@ -669,8 +685,12 @@ from numba import njit  # noqa: E402
 
 @njit(cache=True)
 def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used,
-                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb):
-    """Count the covers completing the given state; returns (count, nodes)."""
+                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, limit, out_sol, max_nodes):
+    """Count the covers completing the given state; returns (count, nodes).
+
+    With ``limit`` > 0 stop after that many covers (the last one's options go to ``out_sol``, -1 padded);
+    with ``max_nodes`` > 0 stop after that many nodes.
+    """
     W = board.shape[0]
     count = 0
     nodes = 0
@@ -739,6 +759,10 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
                         break
             if good:
                 count += 1
+                if limit > 0 and count >= limit:
+                    for lv in range(out_sol.shape[0]):
+                        out_sol[lv] = stack_opt[lv] if lv <= level else -1
+                    return count, nodes
             # undo and try the next option at this level
             for w in range(W):
                 board[w] ^= mask[found, w]
@@ -746,6 +770,8 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
                 forb[k, w] = stack_forb[level, w]
             used[piece[found]] = 0
             continue
+        if max_nodes > 0 and nodes >= max_nodes:
+            return count, nodes
         level += 1
         stack_cell[level] = nc
         stack_pos[level] = bucket[nc]
@@ -755,11 +781,16 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
 class BitColorCounter:
     """Compiled tables of a :class:`ColoredTilingProblem` for :func:`_color_count`."""
 
-    def __init__(self, problem: ColoredTilingProblem) -> None:
+    def __init__(self, problem: ColoredTilingProblem, seed: int | None = None) -> None:
+        import random
+
         self.problem = problem
         n = len(problem.cells)
         W = max(1, (n + 63) // 64)
-        order = sorted(range(len(problem.options)), key=lambda o: min(problem.cell_index[c] for c in problem.options[o][1]))
+        shuffle = random.Random(seed)
+        noise = [shuffle.random() if seed is not None else 0.0 for _ in problem.options]
+        order = sorted(range(len(problem.options)),
+                       key=lambda o: (min(problem.cell_index[c] for c in problem.options[o][1]), noise[o]))
         self.order = order
         self.rank = {o: t for t, o in enumerate(order)}
         T = len(order)
@@ -810,7 +841,21 @@ class BitColorCounter:
         return _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
                             board, occ, forb, used, p.corner_contact,
                             np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
-                            np.zeros((depth, self.W), np.uint64))
+                            np.zeros((depth, self.W), np.uint64), -1, np.zeros(1, np.int64), -1)
+
+    def first(self, max_nodes: int) -> list[int] | None:
+        """The first tiling in this counter's (possibly shuffled) order, or None within ``max_nodes``."""
+        p = self.problem
+        depth = self.n + 1
+        out = np.full(depth, -1, np.int64)
+        count, _ = _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
+                                np.zeros(self.W, np.uint64), np.zeros((p.colors, self.W), np.uint64),
+                                np.zeros((p.colors, self.W), np.uint64), np.zeros(len(p.pieces), np.int64),
+                                p.corner_contact, np.zeros(depth, np.int64), np.zeros(depth, np.int64),
+                                np.zeros(depth, np.int64), np.zeros((depth, self.W), np.uint64), 1, out, max_nodes)
+        if count == 0:
+            return None
+        return [self.order[int(t)] for t in out if t >= 0]
 
     def _count_with_prefix_corner(self, prefix, board, occ, forb, used) -> tuple[int, int]:
         # Corner contact of the prefix pieces is decided by the final occupancy: enumerate per prefix piece

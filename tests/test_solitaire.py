@@ -34,12 +34,19 @@ def test_known_counts_two_colored_sets(size, expected):
 # -- counts computed independently ----------------------------------------------------------------------
 
 
-def test_bitset_xcc_and_sat_enumeration_agree():
+def test_bitset_and_xcc_counts_agree():
     problem = small()
     bitset = problem.count(depth=1, symmetry=False).raw
     xcc = problem.count(depth=1, engine="xcc", symmetry=False).raw
+    assert bitset == xcc == 6_624
+
+
+@pytest.mark.parametrize("size,raw", [((4, 3), 32), ((6, 2), 40)])
+def test_bitset_xcc_and_sat_enumeration_agree(size, raw):
+    shapes = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+    problem = ColoredTilingProblem(Region.rectangle(*size), 2, shapes)
     sat = sum(1 for _ in problem.sat_enumerate())
-    assert bitset == xcc == sat == 6_624
+    assert problem.count(depth=1, symmetry=False).raw == problem.count(depth=1, engine="xcc", symmetry=False).raw == sat == raw
 
 
 def test_corner_contact_counts_agree():
@@ -140,6 +147,7 @@ def test_verifier_rejects_same_color_edge_contact():
     assert broken is not None and "edge" in broken
 
 
+@pytest.mark.slow
 def test_three_colors_cannot_tile_4x15():
     problem = ColoredTilingProblem(Region.rectangle(4, 15), colors=3)
     assert BitColorCounter(problem).count()[0] == 0  # exhaustive (about 24 M nodes)
