@@ -29,7 +29,9 @@ both goals and a full shelf fixed, 60 s do not close it).  ``BestShelf.optimal``
 
 from __future__ import annotations
 
+import random
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,9 +46,11 @@ from puzzles.shelfie.rules import (
     ROWS,
     TILES_PER_TYPE,
     Bookshelf,
+    GROUP_POINTS,
     adjacency_points,
     check_goal_key,
     common_goal_met,
+    groups,
     personal_goal_card,
     personal_goal_points,
 )
@@ -86,6 +90,7 @@ class BestShelf:
     seconds: float
     status: str
     goals_met: dict[str, bool] = field(default_factory=dict)
+    pieces: int = 0  # CP-SAT pieces solved for the proof
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +104,7 @@ class BestShelf:
             "bound": self.bound,
             "seconds": round(self.seconds, 3),
             "status": self.status,
+            "pieces": self.pieces,
         }
 
 
@@ -121,6 +127,7 @@ def best_shelf(
     if len(goals) != 2 or goals[0] == goals[1]:
         raise ValueError(f"give two different common goals, got {goals!r}")
     start = time.perf_counter()
+    options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
     m = cp_model.CpModel()
     x = [[m.NewBoolVar(f"x{i}_{t}") for t in range(NUM_TYPES)] for i in range(N)]
     filled = [m.NewBoolVar(f"f{i}") for i in range(N)]
@@ -146,7 +153,7 @@ def best_shelf(
         m.Add(sum(ys) == s)
         same[(i, j)] = same[(j, i)] = s
 
-    adjacency, pairs, fours = _label_groups(m, x, filled, same)
+    adjacency, pairs, fours, hexes, counts, n_ext, n_filled = _placement_groups(m, x, filled, same)
 
     # personal goal
     matches = [x[_cell(r, c)][t] for r, c, t in personal_goal_card(personal)]
@@ -168,96 +175,289 @@ def best_shelf(
         objective += END_GAME_TOKEN * full
     if min_score is not None:
         m.Add(objective >= min_score)
-
     m.Maximize(objective)
+    fixed_parts = {"pm": pm, "goals": goal_vars, "full": full, "counts": counts, "n_filled": n_filled,
+                   "matches": matches}
 
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    solver.parameters.linearization_level = 2
-    status = solver.Solve(m)
-    seconds = time.perf_counter() - start
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise RuntimeError(f"no shelf found in {time_limit:g} s (status {solver.StatusName(status)})")
-    grid = [[EMPTY] * COLS for _ in range(ROWS)]
-    for i in range(N):
-        for t in range(NUM_TYPES):
-            if solver.BooleanValue(x[i][t]):
-                grid[i // COLS][i % COLS] = t
-    shelf = Bookshelf(grid)
-    shelf.validate()
-    options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
-    met = {key: common_goal_met(key, shelf, **options) for key in goals}
-    breakdown = {
-        "adjacency": adjacency_points(shelf),
-        "personal_goal": personal_goal_points(personal, shelf),
-        "common_goals": sum(v for v, key in zip(token_values, goals) if met[key]),
-        "end_token": END_GAME_TOKEN if end_token and shelf.is_full() else 0,
-    }
-    score = sum(breakdown.values())
-    if score < round(solver.ObjectiveValue()):
-        raise AssertionError(f"model claims {solver.ObjectiveValue()} but the shelf scores {score}")
-    return BestShelf(personal, goals, shelf, score, breakdown, status == cp_model.OPTIMAL,
-                     solver.BestObjectiveBound(), seconds, solver.StatusName(status), met)
+    def rescore(grid: list[list[int]]) -> tuple[Bookshelf, int, dict[str, int], dict[str, bool]]:
+        shelf = Bookshelf(grid)
+        shelf.validate()
+        met = {key: common_goal_met(key, shelf, **options) for key in goals}
+        breakdown = {
+            "adjacency": adjacency_points(shelf),
+            "personal_goal": personal_goal_points(personal, shelf),
+            "common_goals": sum(v for v, key in zip(token_values, goals) if met[key]),
+            "end_token": END_GAME_TOKEN if end_token and shelf.is_full() else 0,
+        }
+        return shelf, sum(breakdown.values()), breakdown, met
 
-
-def _label_groups(m: cp_model.CpModel, x, filled, same):
-    """Exact group model: root labels plus flow connectivity.  Returns (adjacency, >=2 and >=4 witnesses)."""
-    # group labels: lab[i][r] (r <= i) = cell i belongs to the group rooted at r
-    lab = [[m.NewBoolVar(f"l{i}_{r}") for r in range(i + 1)] for i in range(N)]
-    root = [lab[i][i] for i in range(N)]
-    for i in range(N):
-        m.Add(sum(lab[i]) == filled[i])
-        for r in range(i):
-            m.AddImplication(lab[i][r], root[r])
+    def decode(solver: cp_model.CpSolver) -> list[list[int]]:
+        grid = [[EMPTY] * COLS for _ in range(ROWS)]
+        for i in range(N):
             for t in range(NUM_TYPES):
-                m.AddBoolOr([lab[i][r].Not(), x[r][t].Not(), x[i][t]])
-    for i, j in EDGES:
-        lo, hi = min(i, j), max(i, j)
-        for r in range(lo + 1):
-            m.Add(lab[lo][r] == lab[hi][r]).OnlyEnforceIf(same[(i, j)])
-        for r in range(lo + 1, hi + 1):
-            m.AddImplication(same[(i, j)], lab[hi][r].Not())
-    size = [m.NewIntVar(0, N, f"size{r}") for r in range(N)]
-    for r in range(N):
-        m.Add(size[r] == sum(lab[i][r] for i in range(r, N)))
-    # connectivity: flow from each root along same-type edges, one unit consumed per non-root cell
-    flow = {}
-    for i, j in EDGES:
-        for a, b in ((i, j), (j, i)):
-            f = m.NewIntVar(0, N - 1, f"fl{a}_{b}")
-            m.Add(f == 0).OnlyEnforceIf(same[(a, b)].Not())
-            flow[(a, b)] = f
-    for i in range(N):
-        inflow = sum(flow[(a, b)] for (a, b) in flow if b == i)
-        outflow = sum(flow[(a, b)] for (a, b) in flow if a == i)
-        m.Add(inflow - outflow == filled[i] - size[i])
+                if solver.BooleanValue(x[i][t]):
+                    grid[i // COLS][i % COLS] = t
+        return grid
 
-    ge: dict[int, list[cp_model.IntVar]] = {}
-    for k in range(2, 7):
-        ge[k] = []
-        for r in range(N):
-            b = m.NewBoolVar(f"ge{k}_{r}")
-            m.Add(size[r] >= k * b)  # linear form: gives the LP bound 8/6 points per tile
-            if k > 2:
-                m.AddImplication(b, ge[k - 1][r])
-            ge[k].append(b)
-    group_pts = []
-    for r in range(N):
-        p = m.NewIntVar(0, 8, f"pts{r}")
-        m.Add(p == 2 * ge[3][r] + ge[4][r] + 2 * ge[5][r] + 3 * ge[6][r])
-        m.Add(3 * p <= 4 * size[r])  # at most 8/6 points per tile of the group
-        group_pts.append(p)
+    def left() -> float:
+        return time_limit - (time.perf_counter() - start)
+
+    # Split the shelves by where their points come from: tier (personal matches, goals met, full
+    # shelf) x scoring-group profile (groups of 3, 4, 5 and 6+ tiles).  A piece's potential is the
+    # most its shelves can score.  Going through the pieces from the highest potential down, a
+    # shelf found that reaches every remaining potential is optimal: each piece above it was shown
+    # empty (INFEASIBLE) by CP-SAT.  Each piece is a small, tightly counted feasibility problem,
+    # solved single-threaded; ``workers`` pieces run side by side.
+    floor = 0 if min_score is None else min_score
+    best = None
+    if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
+        best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
+    pending = [t for t in _tasks(personal, token_values, end_token, goals) if t[0] >= floor]
+    pending.reverse()  # pop() takes the highest potential
+    running: dict[Future, tuple[int, tuple, cp_model.CpSolver]] = {}
+    pieces = 0
+    timed_out = False
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        while True:
+            top = best[1] if best else floor - 1
+            for fut, (potential, _, solver) in list(running.items()):
+                if potential <= top:
+                    solver.StopSearch()  # nothing better can come from it
+            while pending and pending[-1][0] <= top:
+                pending.pop()
+            while pending and len(running) < max(1, workers) and left() > 0.05:
+                potential, key = pending.pop()
+                piece = m.Clone()
+                piece.ClearObjective()
+                _restrict(piece, fixed_parts, key, objective, top + 1)
+                solver = cp_model.CpSolver()
+                solver.parameters.max_time_in_seconds = max(left(), 0.01)
+                solver.parameters.num_workers = 1
+                solver.parameters.random_seed = seed
+                solver.parameters.linearization_level = 0
+                if _TRACE:
+                    piece.ExportToFile(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
+                running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver)
+                pieces += 1
+            if not running:
+                break
+            done, _ = wait(list(running), timeout=max(left(), 0.0) + 1.0, return_when=FIRST_COMPLETED)
+            if not done:
+                timed_out = True
+                for _, _, solver in running.values():
+                    solver.StopSearch()
+                done, _ = wait(list(running))
+            for fut in done:
+                potential, key, solver = running.pop(fut)
+                status, seconds = fut.result()
+                if _TRACE:
+                    print(f"  piece {potential} {key}: {solver.StatusName(status)} {seconds:.2f} s")
+                if status == cp_model.INFEASIBLE:
+                    continue
+                if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    if potential > (best[1] if best else floor - 1):
+                        timed_out = True
+                        unresolved = potential
+                        pending.append((unresolved, key))  # keeps it in the bound
+                    continue
+                found = rescore(decode(solver))
+                if best is None or found[1] > best[1]:
+                    best = found
+                if found[1] < potential:  # over-count: cut it off and try the piece again
+                    if not _cut_shared_groups(m, found[0], hexes, same, solver):
+                        raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {potential}")
+                    pending.append((potential, key))
+            if timed_out:
+                for _, _, solver in running.values():
+                    solver.StopSearch()
+                wait(list(running))
+                break
+    top = best[1] if best else floor - 1
+    open_potentials = [p for p, _ in pending if p > top] + [p for p, _, _ in running.values() if p > top]
+    if best is None:
+        if open_potentials or timed_out:
+            raise RuntimeError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
+        raise RuntimeError(f"no shelf scores {floor} or more (proven by CP-SAT)")
+    if open_potentials:
+        return _result(personal, goals, best, False, max(open_potentials), start, "FEASIBLE", pieces)
+    return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces)
+
+
+def _local_search(rescore, personal: int, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
+    """Hill climbing with restarts on full shelves (and on a staircase outline when a goal asks for
+    one), scored by the plain scoring functions: a quick incumbent, no proof."""
+    def score_of(grid: list[list[int]]) -> int:
+        try:
+            return rescore(grid)[1]
+        except ValueError:  # over the supply of a type
+            return -1
+
+    rng = random.Random(seed)
+    deadline = time.perf_counter() + seconds
+    outlines = [[ROWS] * COLS] + ([[2, 3, 4, 5, 6]] if "STAIRCASE" in goals else [])
+    best_grid, best_score, restart = None, -1, 0
+    while best_grid is None or time.perf_counter() < deadline:
+        heights = outlines[restart % len(outlines)]
+        restart += 1
+        grid = [[rng.randrange(NUM_TYPES) if r >= ROWS - h else EMPTY for h in heights] for r in range(ROWS)]
+        for r, c, t in personal_goal_card(personal):
+            if grid[r][c] != EMPTY:
+                grid[r][c] = t
+        score = score_of(grid)
+        cells = [(r, c) for r in range(ROWS) for c in range(COLS) if grid[r][c] != EMPTY]
+        improved = True
+        while improved and time.perf_counter() < deadline:
+            improved = False
+            rng.shuffle(cells)
+            for r, c in cells:
+                keep = grid[r][c]
+                for t in range(NUM_TYPES):
+                    grid[r][c] = t
+                    new = score_of(grid)
+                    if new > score:
+                        score, keep, improved = new, t, True
+                grid[r][c] = keep
+        if score > best_score:
+            best_grid, best_score = [row[:] for row in grid], score
+    return best_grid
+
+
+def _timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    status = solver.Solve(model)
+    return status, time.perf_counter() - t0
+
+
+_TRACE = False
+_TRIVIAL_BOUND = 12 + 16 + END_GAME_TOKEN + 40
+
+
+def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
+           goals: tuple[str, str]) -> list[tuple[int, tuple]]:
+    """The pieces a shelf scoring ``target`` or more must fall in, most promising first.
+
+    A piece is (k personal matches, goal 1 counted, goal 2 counted, full, groups of 3/4/5/6+).
+    Its potential is the most such a shelf can score.  Counting prunes pieces whose groups do not
+    fit: at most 30 tiles (29 when not full), and k matches need k distinct types, hence k groups.
+    """
+    class_sizes = sorted((sum(1 for *_, t in personal_goal_card(personal) if t == u)
+                          for u in {t for *_, t in personal_goal_card(personal)}), reverse=True)
+    out = []
+    for k in range(7):
+        for g1 in (0, 1):
+            for g2 in (0, 1):
+                for full in (0, 1):
+                    fixed = PERSONAL_POINTS[k] + token_values[0] * g1 + token_values[1] * g2
+                    fixed += END_GAME_TOKEN * full if end_token else 0
+                    if full and "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
+                        continue  # a full shelf is no staircase
+                    cap = N if full else N - 1
+                    if "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
+                        cap = 20  # heights 2..6 at most
+                    min_types = next(n for n in range(7) if sum(class_sizes[:n]) >= k)
+                    for c6 in range(cap // 6 + 1):
+                        for c5 in range((cap - 6 * c6) // 5 + 1):
+                            for c4 in range((cap - 6 * c6 - 5 * c5) // 4 + 1):
+                                for c3 in range((cap - 6 * c6 - 5 * c5 - 4 * c4) // 3 + 1):
+                                    pts = 8 * c6 + 5 * c5 + 3 * c4 + 2 * c3
+                                    used = 6 * c6 + 5 * c5 + 4 * c4 + 3 * c3
+                                    spare = cap - used  # tiles for small groups or extensions
+                                    if c3 + c4 + c5 + c6 + spare < min_types:
+                                        continue
+                                    out.append((fixed + pts, (k, g1, g2, full, c3, c4, c5, c6)))
+    out.sort(key=lambda t: (-t[0], t[1]))
+    return out
+
+
+def _restrict(piece: cp_model.CpModel, parts: dict, key: tuple, objective, target: int) -> None:
+    """Add one task's constraints to a copy of the model."""
+    k, g1, g2, full, c3, c4, c5, c6 = key
+    piece.Add(sum(parts["matches"]) == k)
+    for j in range(k):
+        piece.Add(parts["pm"][j] == 1)
+    if g1:
+        piece.Add(parts["goals"][0] == 1)
+    if g2:
+        piece.Add(parts["goals"][1] == 1)
+    piece.Add(parts["full"] == full)
+    if not full:
+        piece.Add(parts["n_filled"] <= N - 1)
+    for size, v in zip((3, 4, 5, 6), (c3, c4, c5, c6)):
+        piece.Add(parts["counts"][size] == v)
+    piece.Add(objective >= target)
+
+
+def _result(personal: int, goals: tuple[str, str], best, optimal: bool, bound: float, start: float,
+            status: str, pieces: int) -> BestShelf:
+    shelf, score, breakdown, met = best
+    return BestShelf(personal, goals, shelf, score, breakdown, optimal, max(float(bound), float(score)),
+                     time.perf_counter() - start, status, met, pieces)
+
+
+def _placements() -> list[tuple[int, ...]]:
+    """Every connected set of 1..6 cells of the shelf (polyomino placements), as sorted cell tuples."""
+    level = {frozenset([i]) for i in range(N)}
+    nbrs = {i: [j for a, j in EDGES if a == i] + [a for a, j in EDGES if j == i] for i in range(N)}
+    out: list[tuple[int, ...]] = sorted(tuple(s) for s in level)
+    for _ in range(2, 7):
+        level = {s | {j} for s in level for i in s for j in nbrs[i] if j not in s}
+        out.extend(sorted(tuple(sorted(s)) for s in level))
+    return out
+
+
+PLACEMENTS = _placements()
+NEIGHBOURS = {i: sorted({j for a, j in EDGES if a == i} | {a for a, j in EDGES if j == i}) for i in range(N)}
+
+
+def _placement_groups(m: cp_model.CpModel, x, filled, same):
+    """Groups as a partition of the tiles into selected placements.
+
+    Returns (adjacency, >=2 and >=4 witnesses, 6-cell cores, group count, tile count).
+    Every tile lies in exactly one selected placement or is an "extension" tile.  A placement of
+    1..5 cells is exactly one group: inner edges same-type, boundary edges not.  A group of 6 or more
+    tiles (8 points) is one selected 6-cell "core" plus extension tiles: a core's same-type
+    neighbours outside it are extension tiles, and an extension tile's same-type neighbours are
+    cores or extension tiles.  Every real shelf is representable with its true adjacency and group
+    count (so the model is a relaxation and counting cuts on groups are valid); the one over-count
+    left, two cores joined through extension tiles, is cut off lazily (see ``best_shelf``).
+    """
+    z = []
+    cover: list[list[cp_model.IntVar]] = [[] for _ in range(N)]
+    for cells in PLACEMENTS:
+        v = m.NewBoolVar(f"p{'_'.join(map(str, cells))}")
+        z.append(v)
+        for i in cells:
+            cover[i].append(v)
+    ext = [m.NewBoolVar(f"ext{i}") for i in range(N)]
+    core = [m.NewBoolVar(f"core{i}") for i in range(N)]  # i lies in a selected 6-cell core
+    for i in range(N):
+        m.Add(sum(cover[i]) + ext[i] == filled[i])
+        m.Add(sum(v for v, cells in zip(z, PLACEMENTS) if len(cells) == 6 and i in cells) == core[i])
+        for j in NEIGHBOURS[i]:
+            # an extension tile's same-type neighbours belong to big groups too
+            m.AddBoolOr([ext[i].Not(), same[(i, j)].Not(), ext[j], core[j]])
+        # an extension tile touches a same-type big-group tile
+        m.AddBoolOr([ext[i].Not()] + [same[(i, j)] for j in NEIGHBOURS[i]])
+    for v, cells in zip(z, PLACEMENTS):
+        inside = set(cells)
+        for i, j in EDGES:
+            if i in inside and j in inside:
+                m.AddImplication(v, same[(i, j)])
+            elif i in inside or j in inside:
+                a, b = (i, j) if i in inside else (j, i)
+                if len(cells) < 6:
+                    m.AddImplication(v, same[(a, b)].Not())
+                else:
+                    m.AddBoolOr([v.Not(), same[(a, b)].Not(), ext[b]])
+    pts = [GROUP_POINTS[len(cells)] for cells in PLACEMENTS]
     adjacency = m.NewIntVar(0, 40, "adjacency")
-    m.Add(adjacency == sum(group_pts))
-    m.Add(3 * adjacency <= 4 * sum(filled))
-    # redundant cut: with G groups over F tiles adjacency is at most UB[G][F]; every type present
-    # needs a group of its own, so G >= number of types present
+    m.Add(adjacency == sum(p * v for p, v in zip(pts, z) if p))
     n_groups = m.NewIntVar(0, N, "groups")
-    m.Add(n_groups == sum(root))
+    m.Add(n_groups == sum(z))
     n_filled = m.NewIntVar(0, N, "tiles")
     m.Add(n_filled == sum(filled))
+    # counting cuts: every type present needs a group of its own; with G groups over F tiles the
+    # adjacency is at most UB[G][F] (exact table) and 9A <= 14F - 12G (its linear form)
     present = [m.NewBoolVar(f"present{t}") for t in range(NUM_TYPES)]
     for t in range(NUM_TYPES):
         for i in range(N):
@@ -269,13 +469,19 @@ def _label_groups(m: cp_model.CpModel, x, filled, same):
     m.Add(index == n_groups * (N + 1) + n_filled)
     m.AddElement(index, [table[g][f] for g in range(N + 1) for f in range(N + 1)], ub)
     m.Add(adjacency <= ub)
-    # the same idea as a linear cut for the LP: every group not of exactly 6 tiles loses at least
-    # 4/3 against 8/6 points per tile, and at most F/6 groups have 6 tiles: 9A <= 14F - 12G
     m.Add(9 * adjacency <= 14 * n_filled - 12 * n_groups)
-    for r in range(N):
-        m.Add(group_pts[r] <= 8 * root[r])
-
-    return adjacency, ge[2], ge[4]
+    pairs = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 2]
+    fours = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 4]
+    hexes = {cells: v for v, cells in zip(z, PLACEMENTS) if len(cells) == 6}
+    counts = {}
+    for size in range(1, 7):
+        c = m.NewIntVar(0, N // size, f"count{size}")
+        m.Add(c == sum(v for v, cells in zip(z, PLACEMENTS) if len(cells) == size))
+        counts[size] = c
+    n_ext = m.NewIntVar(0, N, "extension_tiles")
+    m.Add(n_ext == sum(ext))
+    m.Add(n_filled == sum(size * c for size, c in counts.items()) + n_ext)
+    return adjacency, pairs, fours, hexes, counts, n_ext, n_filled
 
 
 def _adjacency_bounds() -> list[list[int]]:
@@ -291,6 +497,19 @@ def _adjacency_bounds() -> list[list[int]]:
         return max((group_points(s) + best(g - 1, f - s) for s in range(1, f - g + 2)), default=-10**6)
 
     return [[max(best(g, f), 0) if (g <= f and (g > 0 or f == 0)) else 0 for f in range(N + 1)] for g in range(N + 1)]
+
+
+def _cut_shared_groups(m: cp_model.CpModel, shelf: Bookshelf, hexes, same, solver) -> int:
+    """Forbid the found way of putting two or more selected 6-cell cores into one real group."""
+    cuts = 0
+    for _, cells in groups(shelf):
+        idx = {_cell(r, c) for r, c in cells}
+        cores = [v for key, v in hexes.items() if solver.BooleanValue(v) and set(key) <= idx]
+        if len(cores) >= 2:
+            inner = [same[(i, j)] for i, j in EDGES if i in idx and j in idx]
+            m.AddBoolOr([v.Not() for v in cores] + [s.Not() for s in inner])
+            cuts += 1
+    return cuts
 
 
 def _goal(m: cp_model.CpModel, key: str, x, filled, same, pairs, fours, sq_inside: bool,
