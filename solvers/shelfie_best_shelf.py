@@ -153,7 +153,7 @@ def best_shelf(
         m.Add(sum(ys) == s)
         same[(i, j)] = same[(j, i)] = s
 
-    adjacency, pairs, fours, hexes, counts, n_ext, n_filled = _placement_groups(m, x, filled, same)
+    adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present = _placement_groups(m, x, filled, same)
 
     # personal goal
     matches = [x[_cell(r, c)][t] for r, c, t in personal_goal_card(personal)]
@@ -164,6 +164,11 @@ def best_shelf(
             m.AddImplication(b, pm[k - 2])
     steps = [PERSONAL_POINTS[k] - PERSONAL_POINTS[k - 1] for k in range(1, 7)]
     personal_pts = sum(s * b for s, b in zip(steps, pm))
+
+    # matched cells of one type need that type on the shelf (a linear link for the group counts)
+    card = personal_goal_card(personal)
+    card_types = sorted({t for _, _, t in card})
+    m.Add(sum(matches) <= sum(sum(1 for *_, u in card if u == t) * present[t] for t in card_types))
 
     full = m.NewBoolVar("full")
     for i in range(N):
@@ -214,51 +219,66 @@ def best_shelf(
         best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
     pending = [t for t in _tasks(personal, token_values, end_token, goals) if t[0] >= floor]
     pending.reverse()  # pop() takes the highest potential
-    running: dict[Future, tuple[int, tuple, cp_model.CpSolver]] = {}
+    # Each piece is raced by single-threaded CP-SAT runs with and without LP (their speeds differ
+    # by 10x either way from piece to piece); the first answer wins and stops the other.
+    configs = [2, 0][:max(1, min(2, workers))]
+    slots = max(1, workers)
+    running: dict[Future, tuple[int, tuple, cp_model.CpSolver, int]] = {}
+    races: dict[int, list] = {}  # race id -> [potential, key, runs still going, settled]
     pieces = 0
     timed_out = False
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    with ThreadPoolExecutor(max_workers=slots) as pool:
         while True:
             top = best[1] if best else floor - 1
-            for fut, (potential, _, solver) in list(running.items()):
+            for potential, _, solver, _ in running.values():
                 if potential <= top:
                     solver.StopSearch()  # nothing better can come from it
             while pending and pending[-1][0] <= top:
                 pending.pop()
-            while pending and len(running) < max(1, workers) and left() > 0.05:
+            while pending and len(running) + len(configs) <= slots and left() > 0.05:
                 potential, key = pending.pop()
                 piece = m.Clone()
                 piece.ClearObjective()
                 _restrict(piece, fixed_parts, key, objective, top + 1)
-                solver = cp_model.CpSolver()
-                solver.parameters.max_time_in_seconds = max(left(), 0.01)
-                solver.parameters.num_workers = 1
-                solver.parameters.random_seed = seed
-                solver.parameters.linearization_level = 0
                 if _TRACE:
                     piece.ExportToFile(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
-                running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver)
+                races[pieces] = [potential, key, len(configs), False]
+                for level in configs:
+                    solver = cp_model.CpSolver()
+                    solver.parameters.max_time_in_seconds = max(left(), 0.01)
+                    solver.parameters.num_workers = 1
+                    solver.parameters.random_seed = seed
+                    solver.parameters.linearization_level = level
+                    running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver, pieces)
                 pieces += 1
             if not running:
                 break
             done, _ = wait(list(running), timeout=max(left(), 0.0) + 1.0, return_when=FIRST_COMPLETED)
             if not done:
                 timed_out = True
-                for _, _, solver in running.values():
+                for _, _, solver, _ in running.values():
                     solver.StopSearch()
                 done, _ = wait(list(running))
             for fut in done:
-                potential, key, solver = running.pop(fut)
+                potential, key, solver, race = running.pop(fut)
                 status, seconds = fut.result()
+                state = races[race]
+                state[2] -= 1
+                if state[3]:
+                    continue  # the other run already answered
                 if _TRACE:
-                    print(f"  piece {potential} {key}: {solver.StatusName(status)} {seconds:.2f} s")
-                if status == cp_model.INFEASIBLE:
-                    continue
-                if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                    if potential > (best[1] if best else floor - 1):
+                    print(f"  piece {potential} {key} (LP {solver.parameters.linearization_level}): "
+                          f"{solver.StatusName(status)} {seconds:.2f} s")
+                if status not in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    if state[2] == 0 and potential > (best[1] if best else floor - 1):
                         timed_out = True
-                        unresolved = potential
-                        pending.append((unresolved, key))  # keeps it in the bound
+                        pending.append((potential, key))  # unresolved: keeps it in the bound
+                    continue
+                state[3] = True
+                for other_potential, _, other, other_race in running.values():
+                    if other_race == race:
+                        other.StopSearch()
+                if status == cp_model.INFEASIBLE:
                     continue
                 found = rescore(decode(solver))
                 if best is None or found[1] > best[1]:
@@ -268,12 +288,13 @@ def best_shelf(
                         raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {potential}")
                     pending.append((potential, key))
             if timed_out:
-                for _, _, solver in running.values():
+                for _, _, solver, _ in running.values():
                     solver.StopSearch()
                 wait(list(running))
                 break
+    pending.sort()
     top = best[1] if best else floor - 1
-    open_potentials = [p for p, _ in pending if p > top] + [p for p, _, _ in running.values() if p > top]
+    open_potentials = [p for p, _ in pending if p > top] + [p for p, *_ in running.values() if p > top]
     if best is None:
         if open_potentials or timed_out:
             raise RuntimeError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
@@ -463,6 +484,25 @@ def _placement_groups(m: cp_model.CpModel, x, filled, same):
         for i in range(N):
             m.AddImplication(x[i][t], present[t])
     m.Add(n_groups >= sum(present))
+    # groups per type, through each group's first cell: a type with n groups and no extension tiles
+    # has at most 6 n tiles (this rules out, e.g., EIGHT_SAME with five groups of five types)
+    first = [m.NewBoolVar(f"first{i}") for i in range(N)]
+    for i in range(N):
+        m.Add(sum(v for v, cells in zip(z, PLACEMENTS) if cells[0] == i) == first[i])
+    per_type = []
+    for t in range(NUM_TYPES):
+        roots = []
+        for i in range(N):
+            r = m.NewBoolVar(f"root{i}_{t}")
+            m.AddImplication(r, first[i])
+            m.AddImplication(r, x[i][t])
+            m.AddBoolOr([first[i].Not(), x[i][t].Not(), r])
+            roots.append(r)
+        n_t = m.NewIntVar(0, N, f"groups_of{t}")
+        m.Add(n_t == sum(roots))
+        m.Add(n_t >= present[t])
+        per_type.append(n_t)
+    m.Add(sum(per_type) == n_groups)
     table = _adjacency_bounds()
     ub = m.NewIntVar(0, 40, "adj_ub")
     index = m.NewIntVar(0, (N + 1) * (N + 1) - 1, "gf")
@@ -481,7 +521,9 @@ def _placement_groups(m: cp_model.CpModel, x, filled, same):
     n_ext = m.NewIntVar(0, N, "extension_tiles")
     m.Add(n_ext == sum(ext))
     m.Add(n_filled == sum(size * c for size, c in counts.items()) + n_ext)
-    return adjacency, pairs, fours, hexes, counts, n_ext, n_filled
+    for t in range(NUM_TYPES):
+        m.Add(sum(x[i][t] for i in range(N)) <= 6 * per_type[t] + n_ext)
+    return adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present
 
 
 def _adjacency_bounds() -> list[list[int]]:
