@@ -15,19 +15,22 @@ from solvers.solitaire_tetrominoes import BitColorCounter, ColoredTilingProblem,
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sample", type=int, default=20, help="random depth-8 subproblems to time")
+    parser.add_argument("--sample", type=int, default=20, help="random depth-7 subproblems to time")
     parser.add_argument("--probes", type=int, default=1_000_000)
     args = parser.parse_args()
     BitColorCounter(ColoredTilingProblem(Region.rectangle(4, 5), 1)).count()  # compile kernels first
-    for backend in ("sat", "dlx", "cpsat"):
+    for backend in ("dlx", "bitset", "sat", "cpsat"):
         problem = ColoredTilingProblem(Region.rectangle(10, 8))
         start = time.perf_counter()
-        pieces = problem.find(backend, workers=2)
+        pieces = problem.find(backend, workers=2, time_limit=120)
         print(f"find 10x8 with {backend}: {time.perf_counter() - start:.2f} s, {len(pieces)} pieces, verified")
     problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
     start = time.perf_counter()
-    pieces = problem.find("sat")
-    print(f"find 10x8 --corner-contact with sat: {time.perf_counter() - start:.2f} s, found {pieces is not None}")
+    try:
+        pieces = problem.find("bitset", time_limit=30)
+        print(f"find 10x8 --corner-contact (bitset restarts): found in {time.perf_counter() - start:.2f} s")
+    except TimeoutError:
+        print(f"find 10x8 --corner-contact (bitset restarts): none within {time.perf_counter() - start:.0f} s")
 
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
     for depth in (1, 2, 3):
@@ -40,9 +43,8 @@ def main() -> None:
     rng = random.Random(0)
     total_nodes = 0
     start = time.perf_counter()
-    prefixes = problem.split(6)
-    for prefix in rng.sample(prefixes, args.sample):
-        total_nodes += counter.count(prefix)[1]
+    for _ in range(args.sample):
+        total_nodes += counter.count(problem.random_prefix(7, rng.randrange(10**9)))[1]
     seconds = time.perf_counter() - start
     rate = total_nodes / max(seconds, 1e-9)
     print(f"bitboard kernel: {total_nodes} nodes in {seconds:.2f} s = {rate / 1e6:.2f} M nodes/s (one core)")
