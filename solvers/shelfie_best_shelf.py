@@ -5,26 +5,35 @@ at most 22 of a type) maximising
 
     adjacency points + personal goal points + common goal tokens + end-game token.
 
-Assumptions (the best case for the shelf's owner): each common goal met is worth its top token
-(8 by default, ``token_values`` to change), and a full shelf takes the end-game token (+1).  A shelf
-need not be full (STAIRCASE cannot be met by a full shelf).
+Decisions (the best case for the shelf's owner): each common goal met is worth its top token (8 by
+default, ``token_values`` to change), and a full shelf takes the end-game token (+1).  A shelf need
+not be full (STAIRCASE cannot be met by a full shelf).
 
-Model
------
-One-hot type per cell (or empty), gravity per column.  Groups: every filled cell carries the label
-of its group's root cell (one-hot ``lab[i][r]``, r <= i, so the root is the group's first cell);
-orthogonal same-type neighbours share a label; each label class is connected through a flow along
-same-type edges from its root (so a class is exactly one group).  The root's class size gives the
-group's points through "size >= k" indicators.  Each common goal is a boolean whose truth forces a
-witness pattern (rows, columns, squares, diagonals, ...).  Redundant cuts help the bound: at most
-8/6 points per tile, ``9 A <= 14 F - 12 G`` (A adjacency, F tiles, G groups), the exact table
-``A <= UB[G][F]``, and G >= number of types present.  The result is re-scored with the plain scoring
-functions of :mod:`puzzles.shelfie.rules` and must reach the model's objective.
+Model (exact up to one lazily cut over-count)
+---------------------------------------------
+One-hot type per cell (or empty), gravity per column, ``same`` literals for same-type neighbours.
+Groups are a partition of the tiles into selected polyomino placements (all 3,276 connected sets of
+1..6 cells): a placement of 1..5 cells is exactly one group (inner edges same-type, boundary edges
+not); a group of 6 or more tiles (8 points) is a 6-cell "core" plus "extension" tiles whose
+same-type neighbours are core or extension tiles.  Every real shelf is representable with its true
+adjacency, group counts and goal witnesses, so the model is a relaxation; the only over-count, two
+cores joined through extension tiles, is cut off when a solution shows it (the shelf is re-scored
+with the plain scoring functions of :mod:`puzzles.shelfie.rules` every time).  Counting cuts: one
+group per type present, groups per type (through each group's first cell), at most 6 tiles per
+group of a type without extensions, the exact table ``A <= UB[groups][tiles]``.
 
-Status: CP-SAT finds shelves of 53-66 points within seconds and proves optimality when the shelf
-reaches the group-count bound (e.g. card 7, FOUR_ROWS_MAX3 + THREE_COLUMNS_MAX3: 66 in 2.7 s); for
-most pairs a gap of 2-6 points to the proven bound remains after 30 s (even with the personal goal,
-both goals and a full shelf fixed, 60 s do not close it).  ``BestShelf.optimal`` tells which.
+Proof by pieces
+---------------
+A plain maximisation leaves a gap of 2-6 points after 30 s, so the search is split by where the
+points come from: a piece fixes the tier (exact number of personal matches, which goals are
+counted, full or not) and the scoring-group profile (numbers of groups of 3, 4, 5 and 6+ tiles);
+its potential is the exact score of its shelves.  Pieces that cannot fit (tiles, 20 for a
+staircase, or one group per distinct matched type) are dropped by counting.  The rest are solved as
+feasibility problems from the highest potential down; a shelf found is optimal as soon as every
+piece of higher potential was proven INFEASIBLE.  Each piece is raced by two single-threaded
+CP-SAT runs (with LP / without LP), whose speeds differ tenfold either way from piece to piece.
+A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
+When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """
 
 from __future__ import annotations
@@ -217,7 +226,8 @@ def best_shelf(
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
         best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
-    pending = [t for t in _tasks(personal, token_values, end_token, goals) if t[0] >= floor]
+    pending = [t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
+               if t[0] >= floor]
     pending.reverse()  # pop() takes the highest potential
     # Each piece is raced by single-threaded CP-SAT runs with and without LP (their speeds differ
     # by 10x either way from piece to piece); the first answer wins and stops the other.
@@ -354,7 +364,7 @@ _TRIVIAL_BOUND = 12 + 16 + END_GAME_TOKEN + 40
 
 
 def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
-           goals: tuple[str, str]) -> list[tuple[int, tuple]]:
+           goals: tuple[str, str], squares_inside_groups: bool = False) -> list[tuple[int, tuple]]:
     """The pieces a shelf scoring ``target`` or more must fall in, most promising first.
 
     A piece is (k personal matches, goal 1 counted, goal 2 counted, full, groups of 3/4/5/6+).
@@ -376,6 +386,11 @@ def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
                     if "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
                         cap = 20  # heights 2..6 at most
                     min_types = next(n for n in range(7) if sum(class_sizes[:n]) >= k)
+                    counted = {g for g, on in zip(goals, (g1, g2)) if on}
+                    if "TWO_COLUMNS_ALL_DIFFERENT" in counted:
+                        min_types = 6
+                    elif "TWO_ROWS_ALL_DIFFERENT" in counted:
+                        min_types = max(min_types, 5)
                     for c6 in range(cap // 6 + 1):
                         for c5 in range((cap - 6 * c6) // 5 + 1):
                             for c4 in range((cap - 6 * c6 - 5 * c5) // 4 + 1):
@@ -385,9 +400,25 @@ def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
                                     spare = cap - used  # tiles for small groups or extensions
                                     if c3 + c4 + c5 + c6 + spare < min_types:
                                         continue
+                                    if not _goals_fit(counted, c3, c4, c5, c6, spare, squares_inside_groups):
+                                        continue
                                     out.append((fixed + pts, (k, g1, g2, full, c3, c4, c5, c6)))
     out.sort(key=lambda t: (-t[0], t[1]))
     return out
+
+
+def _goals_fit(counted: set[str], c3: int, c4: int, c5: int, c6: int, spare: int, sq_inside: bool) -> bool:
+    """Group-count needs of the counted goals (spare tiles can form extra 2-groups at most)."""
+    if "SIX_PAIRS" in counted and c3 + c4 + c5 + c6 + spare // 2 < 6:
+        return False
+    if "FOUR_GROUPS_OF_FOUR" in counted and c4 + c5 + c6 < 4:
+        return False
+    if "TWO_SQUARES" in counted:
+        if sq_inside and c4 + c5 + c6 == 0:
+            return False
+        if not sq_inside and c4 < 2:  # two groups that are exactly 2x2 squares
+            return False
+    return True
 
 
 def _restrict(piece: cp_model.CpModel, parts: dict, key: tuple, objective, target: int) -> None:

@@ -1,16 +1,18 @@
-"""The perfect shelf (CP-SAT): the reported shelf is legal and really scores what is claimed."""
+"""The perfect shelf (CP-SAT): legal shelves, re-scored, and proven optimal by pieces."""
 
 from __future__ import annotations
+
+import itertools
+import random
 
 import pytest
 
 from puzzles.shelfie import adjacency_points, common_goal_met, personal_goal_points
-from solvers.shelfie_best_shelf import _adjacency_bounds, best_shelf
+from puzzles.shelfie.rules import COMMON_GOAL_KEYS
+from solvers.shelfie_best_shelf import PLACEMENTS, _adjacency_bounds, _tasks, best_shelf
 
 
-@pytest.mark.parametrize("card,goals", [(3, ("STAIRCASE", "EIGHT_SAME")), (1, ("SIX_PAIRS", "TWO_SQUARES"))])
-def test_best_shelf_is_valid_and_rescored(card: int, goals: tuple[str, str]) -> None:
-    result = best_shelf(card, goals, time_limit=2)
+def _check(result, card: int, goals: tuple[str, str]) -> None:
     shelf = result.shelf
     shelf.validate()  # gravity and supply
     assert result.breakdown["adjacency"] == adjacency_points(shelf)
@@ -19,13 +21,49 @@ def test_best_shelf_is_valid_and_rescored(card: int, goals: tuple[str, str]) -> 
     assert result.breakdown["common_goals"] == 8 * sum(met)
     assert result.breakdown["end_token"] == (1 if shelf.is_full() else 0)
     assert result.score == sum(result.breakdown.values())
-    assert result.bound >= result.score >= 45  # far above any random shelf
     assert result.to_json()["shelf"] == shelf.rows()
 
 
+@pytest.mark.parametrize("card,goals,optimum", [
+    (1, ("FOUR_CORNERS", "THREE_COLUMNS_MAX3"), 63),  # five hexomino groups, four corners alike
+    (12, ("TWO_COLUMNS_ALL_DIFFERENT", "STAIRCASE"), 57),  # the staircase is not worth it
+])
+def test_best_shelf_proven_optimal(card: int, goals: tuple[str, str], optimum: int) -> None:
+    result = best_shelf(card, goals, time_limit=60)
+    _check(result, card, goals)
+    assert result.optimal and result.status == "OPTIMAL"
+    assert result.score == result.bound == optimum
+
+
+def test_best_shelf_tiny_time_limit_still_returns_a_valid_shelf() -> None:
+    result = best_shelf(3, ("STAIRCASE", "EIGHT_SAME"), time_limit=0.5)
+    _check(result, 3, ("STAIRCASE", "EIGHT_SAME"))
+    assert result.score >= 40  # the hill-climbing incumbent
+    assert result.bound >= result.score
+
+
 def test_best_shelf_no_shelf_above_the_bound() -> None:
-    with pytest.raises(RuntimeError, match="no shelf"):
+    with pytest.raises(RuntimeError, match="no shelf scores 70"):
         best_shelf(2, ("DIAGONAL", "X_SHAPE"), time_limit=3, min_score=70)  # 40 + 12 + 16 + 1 = 69 at most
+
+
+def test_placements_are_all_polyominoes_up_to_six_cells() -> None:
+    sizes = [sum(1 for p in PLACEMENTS if len(p) == k) for k in range(1, 7)]
+    assert sizes == [30, 49, 118, 295, 766, 2018]
+
+
+def test_pieces_cover_every_score_and_prune_by_counting() -> None:
+    tasks = _tasks(6, (8, 8), True, ("X_SHAPE", "STAIRCASE"))
+    assert [p for p, _ in tasks] == sorted((p for p, _ in tasks), reverse=True)
+    keys = {key for _, key in tasks}
+    # six matched cells of six types need six groups: five hexomino groups cannot hold them
+    assert (6, 1, 0, 1, 0, 0, 0, 5) not in keys and (5, 1, 0, 1, 0, 0, 0, 5) in keys
+    # a full shelf is no staircase; a staircase holds at most 20 tiles (three 6-groups at most)
+    assert all(not (g2 and full) for _, (k, g1, g2, full, *_) in tasks)
+    assert all(c6 <= 3 for _, (k, g1, g2, full, c3, c4, c5, c6) in tasks if g2)
+    # every potential is the exact score of its shelves
+    for potential, (k, g1, g2, full, c3, c4, c5, c6) in tasks[:50]:
+        assert potential == [0, 1, 2, 4, 6, 9, 12][k] + 8 * (g1 + g2) + full + 2 * c3 + 3 * c4 + 5 * c5 + 8 * c6
 
 
 def test_adjacency_bound_table() -> None:
@@ -38,3 +76,18 @@ def test_best_shelf_rejects_bad_input() -> None:
         best_shelf(1, ("DIAGONAL", "DIAGONAL"))
     with pytest.raises(ValueError, match="personal goal card"):
         best_shelf(13, ("DIAGONAL", "X_SHAPE"))
+
+
+@pytest.mark.slow
+def test_best_shelf_sweep_proven_within_30_s() -> None:
+    """One sampled goal pair per personal card: every one proven optimal within 30 s."""
+    rng = random.Random(1)
+    pairs = list(itertools.combinations(COMMON_GOAL_KEYS, 2))
+    unproven = []
+    for card in range(1, 13):
+        goals = rng.choice(pairs)
+        result = best_shelf(card, goals, time_limit=30)
+        _check(result, card, goals)
+        if not result.optimal:
+            unproven.append((card, goals, result.score, result.bound))
+    assert not unproven
