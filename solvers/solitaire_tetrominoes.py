@@ -45,6 +45,7 @@ from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
+NODES_PER_SECOND = 4_000_000  # bitboard kernel, one core of this machine (for time-limited parts)
 COLOR_NAMES = ("blue", "yellow", "red", "green")
 EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -412,12 +413,20 @@ class ColoredTilingProblem:
         options_ok = [(opt, m) for opt, m in zip(options, mapping) if any(split_name(t) in primary_set for t in opt)]
         return ExactCoverProblem(primary, [opt for opt, _ in options_ok], secondary), [m for _, m in options_ok]
 
-    def count_prefix(self, prefix: Sequence[int], engine: str = "bitset") -> tuple[int, int]:
-        """(tilings extending ``prefix``, search nodes): exhaustive, with the bitboard kernel or generic XCC."""
+    def count_prefix(self, prefix: Sequence[int], engine: str = "bitset", max_nodes: int = -1) -> tuple[int, int] | None:
+        """(tilings extending ``prefix``, search nodes): exhaustive, with the bitboard kernel or generic XCC.
+
+        ``max_nodes`` (bitset only): give up after that many nodes and return None (the part stays to do).
+        """
         if engine == "bitset":
             if getattr(self, "_bits", None) is None:
                 self._bits = BitColorCounter(self)
-            return self._bits.count(prefix)
+            if max_nodes > 0 and self.corner_contact and prefix:
+                max_nodes = -1  # the prefixed corner kernel has no node limit
+            count, nodes = self._bits.count(prefix, max_nodes)
+            if max_nodes > 0 and nodes >= max_nodes:
+                return None
+            return count, nodes
         if engine != "xcc":
             raise ValueError(f"unknown engine {engine!r}; use bitset or xcc")
         problem, mapping = self.reduced(prefix)
@@ -554,10 +563,17 @@ class ColoredTilingProblem:
         complete = True
         try:
             if workers <= 1:
+                save()
                 for i in todo:
-                    if time_limit is not None and time.perf_counter() - start > time_limit:
+                    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+                    if left is not None and left <= 0:
                         break
-                    done[str(i)] = list(self.count_prefix(prefixes[i], engine))
+                    # with a time limit, a part that cannot finish in time is abandoned (it stays to do)
+                    cap = -1 if left is None or engine != "bitset" else max(100_000, int(left * NODES_PER_SECOND))
+                    result = self.count_prefix(prefixes[i], engine, cap)
+                    if result is None:
+                        break
+                    done[str(i)] = list(result)
                     if on_part:
                         on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
                     save()
@@ -818,8 +834,11 @@ class BitColorCounter:
         self.bucket = np.cumsum(bucket).astype(np.int64)
         self.n, self.W = n, W
 
-    def count(self, prefix: Sequence[int] = ()) -> tuple[int, int]:
-        """(tilings extending the placements ``prefix``, nodes); the prefix must be rule-consistent."""
+    def count(self, prefix: Sequence[int] = (), max_nodes: int = -1) -> tuple[int, int]:
+        """(tilings extending the placements ``prefix``, nodes); the prefix must be rule-consistent.
+
+        With ``max_nodes`` > 0 the search may stop early: then nodes >= max_nodes and the count is partial.
+        """
         p = self.problem
         board = np.zeros(self.W, np.uint64)
         occ = np.zeros((p.colors, self.W), np.uint64)
@@ -835,13 +854,13 @@ class BitColorCounter:
             forb[k] |= self.nbr[t]
             used[self.piece[t]] = 1
         depth = self.n + 1
-        if p.corner_contact and prefix:
+        if p.corner_contact and prefix and max_nodes <= 0:
             # prefix pieces must be checked at the leaves too: run with them as level options
             return self._count_with_prefix_corner(prefix, board, occ, forb, used)
         return _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
                             board, occ, forb, used, p.corner_contact,
                             np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
-                            np.zeros((depth, self.W), np.uint64), -1, np.zeros(1, np.int64), -1)
+                            np.zeros((depth, self.W), np.uint64), -1, np.zeros(1, np.int64), max_nodes)
 
     def first(self, max_nodes: int) -> list[int] | None:
         """The first tiling in this counter's (possibly shuffled) order, or None within ``max_nodes``."""
