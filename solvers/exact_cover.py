@@ -435,7 +435,7 @@ class ResumableSearch:
                 yield buffer[:stored].copy()
             if limits.progress is not None:
                 limits.progress(int(self.state[2]), int(self.state[3]))
-            if status == SUSPENDED and limits.expired():
+            if status != FINISHED and limits.expired():
                 self.stopped_by = "time_limit"
                 return
 

@@ -130,3 +130,12 @@ def test_ctrl_c_between_chunks_returns_partial_count() -> None:
     result = queens(8).count(progress=interrupt, chunk=100)
     assert result.stopped_by == "interrupt" and not result.complete
     assert 0 < result.nodes < 1107 and result.count < 92
+
+
+def test_time_limit_holds_while_solutions_keep_coming() -> None:
+    from solvers.exact_cover import SearchLimits
+
+    limits = SearchLimits(time_limit=0.0)  # already expired: stop after the first batch
+    links = queens(8).compile()
+    found = list(links.solutions(limits, batch=1))
+    assert len(found) == 1 and links.stopped_by == "time_limit"
