@@ -552,7 +552,27 @@ def _placement_groups(m: cp_model.CpModel, x, filled, same):
     n_ext = m.NewIntVar(0, N, "extension_tiles")
     m.Add(n_ext == sum(ext))
     m.Add(n_filled == sum(size * c for size, c in counts.items()) + n_ext)
+    # typed profile: tiles of a type = sum over its groups of their sizes (+ its extension tiles)
     for t in range(NUM_TYPES):
+        terms = []
+        for size in range(1, 7):
+            for i in range(N):
+                starts = [v for v, cells in zip(z, PLACEMENTS) if len(cells) == size and cells[0] == i]
+                if not starts:
+                    continue
+                b = m.NewBoolVar("")
+                m.Add(sum(starts) >= 1).OnlyEnforceIf(b)
+                m.AddImplication(b, x[i][t])
+                m.Add(sum(starts) + x[i][t] <= 1 + b)  # first cell of a size-`size` group of type t
+                terms.append(size * b)
+        ext_t = []
+        for i in range(N):
+            e = m.NewBoolVar("")
+            m.AddImplication(e, ext[i])
+            m.AddImplication(e, x[i][t])
+            m.AddBoolOr([ext[i].Not(), x[i][t].Not(), e])
+            ext_t.append(e)
+        m.Add(sum(x[i][t] for i in range(N)) == sum(terms) + sum(ext_t))
         m.Add(sum(x[i][t] for i in range(N)) <= 6 * per_type[t] + n_ext)
     return adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present
 
@@ -642,6 +662,9 @@ def _goal(m: cp_model.CpModel, key: str, x, filled, same, pairs, fours, sq_insid
                     m.Add(sum(x[i][t] for i in cells) <= 1).OnlyEnforceIf(ok)
             oks.append(ok)
         m.Add(sum(oks) >= need).OnlyEnforceIf(g)
+        if key == "TWO_COLUMNS_ALL_DIFFERENT":  # redundant: every type twice at least
+            for t in range(NUM_TYPES):
+                m.Add(sum(x[i][t] for i in range(N)) >= 2).OnlyEnforceIf(g)
     elif key == "STAIRCASE":
         options = []
         for k in (1, 2):
