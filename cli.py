@@ -1149,9 +1149,13 @@ def blokus_solitaire() -> None:
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
 @click.option("--engine", type=click.Choice(["bitset", "xcc"]), default="bitset", show_default=True, help="Counting engine.")
-@click.option("--depth", type=click.IntRange(0, 8), default=2, show_default=True, help="Split depth for --count.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, help="Resume file for --count.")
+@click.option("--depth", "--split-depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
+              help="Split depth for --count.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes for --count (CP-SAT workers when finding).")
+@click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
+@click.option("--checkpoint", "--resume", "checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="Resume file for --count.")
 @click.option("--estimate", "probes", type=click.IntRange(min=1), default=None, help="Knuth estimate of the count with N random probes.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -1159,7 +1163,7 @@ def blokus_solitaire() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
-                                 workers, checkpoint, probes, time_limit, seed, svg_out, as_json):
+                                 workers, scheduler, checkpoint, probes, time_limit, seed, svg_out, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
     from solvers.solitaire_tetrominoes import ColoredTilingProblem, estimate, pieces_json, to_tiling
     from solvers.tiling import load_region
@@ -1186,7 +1190,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             progress.advance(done - progress.done, f"{raw} tilings")
 
         try:
-            result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part,
+            result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
                                    engine=engine, time_limit=time_limit)
         finally:
             progress.close()
@@ -1274,21 +1278,26 @@ def generate_group() -> None:
               help="Write challenge_N.txt/.svg/.json and solution_N.svg/.txt there.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--json", "as_json", is_flag=True)
+@parallel_options
 @friendly_errors
-def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, as_json):
+def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, workers, scheduler, as_json):
     """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
     import json as _json
     from pathlib import Path
 
     from solvers.challenges import generate
+    from solvers.parallel import make_executor
 
+    executor, close = make_executor(workers or 1, scheduler)
     progress = ProgressReporter(count, "challenges", enabled=not as_json)
     try:
-        found = list(generate(count, difficulty, set_name, seed, time_limit, on_found=lambda _: progress.advance()))
+        found = list(generate(count, difficulty, set_name, seed, time_limit, on_found=lambda _: progress.advance(),
+                              executor=None if (workers or 1) == 1 and not scheduler else executor))
     except TimeoutError as error:
         raise click.ClickException(str(error))
     finally:
         progress.close()
+        close()
     if out_dir:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from puzzles.polyomino import Cell, Region, Shape, Tiling, normalize, piece_set, svg_cells
@@ -154,18 +155,23 @@ def generate(
     seed: int = 0,
     time_limit: float | None = None,
     on_found: Callable[[Challenge], None] | None = None,
+    executor: Executor | None = None,
+    batch: int = 16,
 ) -> Iterator[Challenge]:
-    """``count`` different unique-solution challenges, trying seeds ``seed, seed+1, ...``."""
+    """``count`` different unique-solution challenges, trying seeds ``seed, seed+1, ...``.
+
+    With an ``executor`` (:mod:`solvers.parallel`) seeds are tried ``batch`` at a time in
+    parallel and the results are scanned in seed order, so the challenges are the same.
+    """
     piece_set(set_name)  # validates the name
     start = time.perf_counter()
     seen: set[tuple] = set()
     found = 0
-    s = seed
-    while found < count:
+    if count <= 0:
+        return
+    for challenge in _attempts(seed, level, set_name, executor, batch):
         if time_limit is not None and time.perf_counter() - start > time_limit:
             raise TimeoutError(f"found {found} of {count} challenges in {time_limit:g} s")
-        challenge = attempt(s, level, set_name)
-        s += 1
         if challenge is None or challenge.key() in seen:
             continue
         seen.add(challenge.key())
@@ -173,6 +179,27 @@ def generate(
         if on_found:
             on_found(challenge)
         yield challenge
+        if found >= count:
+            return
+
+
+def _attempts(seed: int, level: str, set_name: str, executor: Executor | None, batch: int) -> Iterator[Challenge | None]:
+    """The result of ``attempt`` for seeds ``seed, seed+1, ...``, in seed order (forever)."""
+    from solvers.parallel import run_tasks
+
+    s = seed
+    while True:
+        if executor is None:
+            yield attempt(s, level, set_name)
+            s += 1
+            continue
+        payloads = [(x, level, set_name) for x in range(s, s + batch)]
+        yield from run_tasks(_attempt_task, payloads, lambda done, c: done + [c], [], executor).value
+        s += batch
+
+
+def _attempt_task(payload: tuple[int, str, str]) -> Challenge | None:
+    return attempt(*payload)
 
 
 def region_svg(region: Region) -> str:

@@ -136,12 +136,16 @@ def run_tasks(
     encode: Callable[[Any], Any] = lambda result: result,
     decode: Callable[[Any], Any] = lambda data: data,
     job: str = "",
+    on_result: Callable[[int, Any], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> RunReport:
     """Run ``function(payload)`` for every payload and fold the results in task order.
 
     ``checkpoint``: finished tasks already in the file are not run again, new
     ones are appended as they finish (``encode``/``decode`` make results JSON);
     ``job`` names the job in the file so a checkpoint is never resumed by another job.
+    ``on_result(index, result)`` sees each result as it arrives; when ``stop()`` turns true
+    (e.g. a time limit) the pending tasks are cancelled as for Ctrl-C.
     ``progress(done, total)`` is called after each task.  Ctrl-C cancels the
     rest and returns the in-order reduction of the tasks finished before it.
     """
@@ -172,8 +176,12 @@ def run_tasks(
                 if log is not None:
                     log.write(json.dumps({"task": index, "result": encode(results[index])}) + "\n")
                     log.flush()
+                if on_result:
+                    on_result(index, results[index])
                 if progress:
                     progress(len(results), total)
+            if stop is not None and stop():
+                raise KeyboardInterrupt
             _fill(executor, function, payloads, todo, pending, window)
     except KeyboardInterrupt:
         interrupted = True

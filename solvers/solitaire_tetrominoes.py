@@ -39,6 +39,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
@@ -525,6 +526,11 @@ class ColoredTilingProblem:
         return q1, q2, fixed
 
     # -- the full count --------------------------------------------------------------------
+    def key(self) -> tuple:
+        """A small picklable description that :func:`problem_from_key` turns back into this problem."""
+        return (tuple(sorted(self.region.cells)), self.region.height, self.region.width, self.colors,
+                tuple((s.name, tuple(sorted(s.cells))) for s in self.shapes), self.edge_rule, self.corner_contact)
+
     def signature(self) -> str:
         return json.dumps({"region": sorted(self.region.cells), "colors": self.colors,
                            "shapes": [sorted(s.cells) for s in self.shapes], "edge": self.edge_rule,
@@ -539,8 +545,12 @@ class ColoredTilingProblem:
         symmetry: bool = True,
         engine: str = "bitset",
         time_limit: float | None = None,
+        scheduler: str | None = None,
     ) -> ColorCounts:
-        """Count every tiling (exhaustive), split at ``depth``; parts in ``workers`` processes; resumable."""
+        """Count every tiling (exhaustive), split at ``depth``; resumable.
+
+        Parts run in this process, or through :mod:`solvers.parallel` on ``workers`` local
+        processes or a Dask ``scheduler``; the total is the same either way."""
         start = time.perf_counter()
         if not self.area_ok:
             return ColorCounts(0, 0, 0, True, 0, 0, 0.0)
@@ -562,7 +572,7 @@ class ColoredTilingProblem:
         todo = [i for i in range(len(prefixes)) if str(i) not in done]
         complete = True
         try:
-            if workers <= 1:
+            if workers <= 1 and not scheduler:
                 save()
                 for i in todo:
                     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
@@ -578,18 +588,23 @@ class ColoredTilingProblem:
                         on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
                     save()
             else:
-                import multiprocessing as mp
+                from solvers.parallel import make_executor, run_tasks
 
-                ctx = mp.get_context("fork")
-                with ctx.Pool(workers, initializer=_worker_init, initargs=(self, engine)) as pool:
-                    for i, result in pool.imap_unordered(_worker_count, [(i, prefixes[i]) for i in todo]):
-                        if time_limit is not None and time.perf_counter() - start > time_limit:
-                            pool.terminate()
-                            break
-                        done[str(i)] = list(result)
-                        if on_part:
-                            on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
-                        save()
+                def record(index: int, result: tuple[int, int]) -> None:
+                    done[str(todo[index])] = list(result)
+                    if on_part:
+                        on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
+                    save()
+
+                expired = (lambda: time.perf_counter() - start > time_limit) if time_limit is not None else None
+                executor, close = make_executor(workers, scheduler)
+                try:
+                    payloads = [(self.key(), engine, tuple(prefixes[i])) for i in todo]
+                    report = run_tasks(_count_part, payloads, lambda total, part: total, None, executor,
+                                       on_result=record, stop=expired)
+                    complete = not report.interrupted
+                finally:
+                    close()
         except KeyboardInterrupt:
             complete = False
         save()
@@ -607,22 +622,17 @@ def split_name(token: str) -> str:
     return token.partition(":")[0]
 
 
-_WORKER: ColoredTilingProblem | None = None
-_ENGINE = "bitset"
+@lru_cache(maxsize=4)
+def problem_from_key(key: tuple) -> ColoredTilingProblem:
+    """Rebuild a problem from :meth:`ColoredTilingProblem.key` (cached per worker process)."""
+    cells, height, width, colors, shapes, edge_rule, corner_contact = key
+    region = Region(frozenset(cells), height, width)
+    return ColoredTilingProblem(region, colors, [Shape(frozenset(c), n) for n, c in shapes], edge_rule, corner_contact)
 
 
-def _worker_init(problem: ColoredTilingProblem, engine: str) -> None:
-    global _WORKER, _ENGINE
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    _WORKER, _ENGINE = problem, engine
-
-
-def _worker_count(job: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[int, int]]:
-    i, prefix = job
-    assert _WORKER is not None
-    return i, _WORKER.count_prefix(prefix, _ENGINE)
+def _count_part(payload: tuple[tuple, str, tuple[int, ...]]) -> tuple[int, int]:
+    key, engine, prefix = payload
+    return problem_from_key(key).count_prefix(prefix, engine)
 
 
 def verify_colored_tiling(

@@ -153,3 +153,18 @@ def test_cli_playout_workers_do_not_change_results(run_cli) -> None:
     one = json.loads(run_cli(*args, "--workers", "1").output)
     two = json.loads(run_cli(*args, "--workers", "2").output)
     assert one == two and one["games"] == 6
+
+
+def test_generators_and_colored_counts_give_the_same_answer_on_every_backend(run_cli, dask_address: str) -> None:
+    generate = ["generate", "tiling", "--count", "3", "--seed", "5", "--json"]
+    serial = json.loads(run_cli(*generate).output)
+    assert json.loads(run_cli(*generate, "--workers", "2").output) == serial
+    assert json.loads(run_cli(*generate, "--scheduler", dask_address).output) == serial
+    count = ["blokus", "solitaire", "tetrominoes", "--region", "10x4", "--colors", "2", "--no-edge-rule", "--count",
+             "--json"]
+    one = json.loads(run_cli(*count).output)
+    assert one["count_raw"] == 57472
+    for extra in (["--workers", "2"], ["--scheduler", dask_address]):
+        other = json.loads(run_cli(*count, *extra).output)
+        assert {k: other[k] for k in ("count_raw", "count_symmetry", "count_symmetry_colors")} == \
+               {k: one[k] for k in ("count_raw", "count_symmetry", "count_symmetry_colors")}
