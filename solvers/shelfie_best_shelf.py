@@ -28,10 +28,12 @@ A plain maximisation leaves a gap of 2-6 points after 30 s, so the search is spl
 points come from: a piece fixes the tier (exact number of personal matches, which goals are
 counted, full or not) and the scoring-group profile (numbers of groups of 3, 4, 5 and 6+ tiles);
 its potential is the exact score of its shelves.  Pieces that cannot fit (tiles, 20 for a
-staircase, or one group per distinct matched type) are dropped by counting.  The rest are solved as
-feasibility problems from the highest potential down; a shelf found is optimal as soon as every
-piece of higher potential was proven INFEASIBLE.  Each piece is raced by two single-threaded
-CP-SAT runs (with LP / without LP), whose speeds differ tenfold either way from piece to piece.
+staircase, or one group per distinct matched type, or the groups a goal needs) are dropped by
+counting.  The rest are solved as feasibility problems ("score >= best + 1") from the highest
+potential down (trying a whole tier for a second first did not pay).  A shelf found is optimal as
+soon as every piece of higher potential was proven INFEASIBLE.  Each piece is raced by two
+single-threaded CP-SAT runs (with LP / without LP), whose speeds differ tenfold either way from
+piece to piece.
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
 When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """
@@ -226,9 +228,8 @@ def best_shelf(
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
         best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
-    pending = [t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
-               if t[0] >= floor]
-    pending.reverse()  # pop() takes the highest potential
+    pending = sorted(t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
+                     if t[0] >= floor)  # pop() takes the highest potential
     # Each piece is raced by single-threaded CP-SAT runs with and without LP (their speeds differ
     # by 10x either way from piece to piece); the first answer wins and stops the other.
     configs = [2, 0][:max(1, min(2, workers))]
@@ -293,10 +294,13 @@ def best_shelf(
                 found = rescore(decode(solver))
                 if best is None or found[1] > best[1]:
                     best = found
-                if found[1] < potential:  # over-count: cut it off and try the piece again
+                claimed = solver.Value(objective)
+                if found[1] < claimed:  # over-count: cut it off and try the piece again
                     if not _cut_shared_groups(m, found[0], hexes, same, solver):
-                        raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {potential}")
+                        raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {claimed}")
+                if found[1] < potential:  # the piece may hold better shelves: try it again
                     pending.append((potential, key))
+                    pending.sort()
             if timed_out:
                 for _, _, solver, _ in running.values():
                     solver.StopSearch()
