@@ -31,9 +31,9 @@ its potential is the exact score of its shelves.  Pieces that cannot fit (tiles,
 staircase, or one group per distinct matched type, or the groups a goal needs) are dropped by
 counting.  The rest are solved as feasibility problems ("score >= best + 1") from the highest
 potential down (trying a whole tier for a second first did not pay).  A shelf found is optimal as
-soon as every piece of higher potential was proven INFEASIBLE.  Each piece is raced by two
-single-threaded CP-SAT runs (with LP / without LP), whose speeds differ tenfold either way from
-piece to piece.
+soon as every piece of higher potential was proven INFEASIBLE.  ``workers`` pieces run side by
+side, each as one single-threaded CP-SAT run without LP (faster on most pieces; racing an LP run
+against it on the same piece, ``_RACE = [2, 0]``, cost more than it saved).
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
 When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """
@@ -52,12 +52,12 @@ from puzzles.shelfie.rules import (
     COLS,
     END_GAME_TOKEN,
     EMPTY,
+    GROUP_POINTS,
     NUM_TYPES,
     PERSONAL_POINTS,
     ROWS,
     TILES_PER_TYPE,
     Bookshelf,
-    GROUP_POINTS,
     adjacency_points,
     check_goal_key,
     common_goal_met,
@@ -230,9 +230,9 @@ def best_shelf(
         best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
     pending = sorted(t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
                      if t[0] >= floor)  # pop() takes the highest potential
-    # Each piece is raced by single-threaded CP-SAT runs with and without LP (their speeds differ
-    # by 10x either way from piece to piece); the first answer wins and stops the other.
-    configs = [2, 0][:max(1, min(2, workers))]
+    # Each piece runs single-threaded; with several configurations in _RACE they race on one piece
+    # and the first answer stops the others.
+    configs = _RACE[:max(1, min(len(_RACE), workers))]
     slots = max(1, workers)
     running: dict[Future, tuple[int, tuple, cp_model.CpSolver, int]] = {}
     races: dict[int, list] = {}  # race id -> [potential, key, runs still going, settled]
@@ -264,7 +264,11 @@ def best_shelf(
                 pieces += 1
             if not running:
                 break
-            done, _ = wait(list(running), timeout=max(left(), 0.0) + 1.0, return_when=FIRST_COMPLETED)
+            try:
+                done, _ = wait(list(running), timeout=max(left(), 0.0) + 1.0, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:  # stop cleanly: report the best shelf so far, unproven
+                pending.extend((p, k) for p, k, _, _ in running.values())
+                done = set()
             if not done:
                 timed_out = True
                 for _, _, solver, _ in running.values():
@@ -364,7 +368,7 @@ def _timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[in
 
 
 _TRACE = False
-_TRIVIAL_BOUND = 12 + 16 + END_GAME_TOKEN + 40
+_RACE = [0]  # linearization levels raced per piece ([2, 0] races LP against no LP)
 
 
 def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
