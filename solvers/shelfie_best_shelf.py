@@ -367,7 +367,7 @@ def _timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[in
     return status, time.perf_counter() - t0
 
 
-_TRACE = False
+_TRACE = False  # debugging: print each piece and export it to /tmp as .pbtxt
 _RACE = [0]  # linearization levels raced per piece ([2, 0] races LP against no LP)
 
 
