@@ -227,7 +227,7 @@ def best_shelf(
     floor = 0 if min_score is None else min_score
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
-        best = rescore(_local_search(rescore, personal, goals, min(1.0, 0.05 * time_limit), seed))
+        best = rescore(_local_search(rescore, personal, goals, min(0.25, 0.05 * time_limit), seed))
     pending = sorted(t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
                      if t[0] >= floor)  # pop() takes the highest potential
     # Each piece runs single-threaded; with several configurations in _RACE they race on one piece
