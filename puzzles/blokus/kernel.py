@@ -59,23 +59,29 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
         npts = attach_len[color]
     n = 0
     for i in range(npts):
-        a = pts[i]
-        if f[a]:
+        n = _moves_at_point(pts[i], f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n)
+    return n
+
+
+@njit(cache=True)
+def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n) -> int:
+    """Append to ``out[n:]`` the legal placements (not yet stamped) that use attach point ``a``."""
+    if f[a]:
+        return n
+    base = a * NUM_PIECES
+    pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
+    for p in range(NUM_PIECES):
+        if lft[p] == 0:
             continue
-        base = a * NUM_PIECES
-        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
-        for p in range(NUM_PIECES):
-            if lft[p] == 0:
+        key = ((base + p) << 4) | pattern
+        for k in range(cp_start[key], cp_start[key + 1]):
+            m = cp_list[k]
+            if marker[m] == stamp:
                 continue
-            key = ((base + p) << 4) | pattern
-            for k in range(cp_start[key], cp_start[key + 1]):
-                m = cp_list[k]
-                if marker[m] == stamp:
-                    continue
-                marker[m] = stamp
-                if is_legal_cells(f, pl_cells[m]):
-                    out[n] = m
-                    n += 1
+            marker[m] = stamp
+            if is_legal_cells(f, pl_cells[m]):
+                out[n] = m
+                n += 1
     return n
 
 
@@ -88,23 +94,7 @@ def gen_moves_from(color, first, tables, arrays, marker, stamp, out, n) -> int:
     lft = left[color]
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     for i in range(first, attach_len[color]):
-        a = attach[color, i]
-        if f[a]:
-            continue
-        base = a * NUM_PIECES
-        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
-        for p in range(NUM_PIECES):
-            if lft[p] == 0:
-                continue
-            key = ((base + p) << 4) | pattern
-            for k in range(cp_start[key], cp_start[key + 1]):
-                m = cp_list[k]
-                if marker[m] == stamp:
-                    continue
-                marker[m] = stamp
-                if is_legal_cells(f, pl_cells[m]):
-                    out[n] = m
-                    n += 1
+        n = _moves_at_point(attach[color, i], f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n)
     return n
 
 
