@@ -36,6 +36,7 @@ from puzzles.projectl.cards import (
     mask_cells,
     placements,
 )
+from puzzles.projectl.engine import reward_shape
 
 BITS = 5
 FIELD = (1 << BITS) - 1
@@ -249,24 +250,6 @@ def upgrade_targets(s: int, revised: bool) -> list[int]:
     if revised:
         out += [t for t in range(NSHAPES) if LEVEL[t] < lvl]
     return out
-
-
-def reward_shape(owed: int, supply: Sequence[int]) -> int | None:
-    """Supply-shortage rule: owed shape, else same level, else one level higher, else highest lower level."""
-    if supply[owed] > 0:
-        return owed
-    lvl = LEVEL[owed]
-    for t in SHAPES_BY_LEVEL[lvl]:
-        if supply[t] > 0:
-            return t
-    for t in SHAPES_BY_LEVEL.get(lvl + 1, ()):
-        if supply[t] > 0:
-            return t
-    for lower in range(lvl - 1, 0, -1):
-        for t in SHAPES_BY_LEVEL[lower]:
-            if supply[t] > 0:
-                return t
-    return None
 
 
 _MULTISETS: dict[tuple[int, int], list[tuple[int, ...]]] = {}

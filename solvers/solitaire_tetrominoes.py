@@ -44,6 +44,7 @@ from pathlib import Path
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
+from solvers.tiling import solve_cpsat
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
 NODES_PER_SECOND = 4_000_000  # bitboard kernel, one core of this machine (for time-limited parts)
@@ -305,17 +306,7 @@ class ColoredTilingProblem:
                     model.Add(color[self.cell_index[c]][k] == 0).OnlyEnforceIf(x[o])
             if self.corner_contact:
                 model.Add(sum(color[self.cell_index[c]][k] for c in self.corner_cells(cells)) >= 1).OnlyEnforceIf(x[o])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
-        solver.parameters.random_seed = seed
-        if time_limit:
-            solver.parameters.max_time_in_seconds = time_limit
-        status = solver.Solve(model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [o for o in range(len(self.options)) if solver.Value(x[o])]
-        if status == cp_model.INFEASIBLE:
-            return None
-        raise TimeoutError("CP-SAT stopped before deciding (time limit)")
+        return solve_cpsat(model, x, time_limit, workers, seed)
 
     # -- splitting into subproblems ----------------------------------------------------
     def split(self, depth: int) -> list[tuple[int, ...]]:

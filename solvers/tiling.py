@@ -478,20 +478,8 @@ class TilingProblem:
         return by_cell
 
     def _find_cpsat(self, time_limit: float | None, workers: int, seed: int) -> list[int] | None:
-        from ortools.sat.python import cp_model
-
         model, variables = self.cpsat_model()
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
-        solver.parameters.random_seed = seed
-        if time_limit:
-            solver.parameters.max_time_in_seconds = time_limit
-        status = solver.Solve(model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [i for i, v in enumerate(variables) if solver.Value(v)]
-        if status == cp_model.INFEASIBLE:
-            return None
-        raise TimeoutError("CP-SAT stopped before deciding (time limit)")
+        return solve_cpsat(model, variables, time_limit, workers, seed)
 
     def _find_sat(self) -> list[int] | None:
         from pysat.card import CardEnc, EncType
@@ -518,6 +506,26 @@ class TilingProblem:
                 return None
             model = set(lit for lit in solver.get_model() if lit > 0)
         return [i for i in range(len(self.options)) if i + 1 in model]
+
+
+def solve_cpsat(model, variables: Sequence, time_limit: float | None, workers: int, seed: int) -> list[int] | None:
+    """Solve a CP-SAT model; the indices of the true ``variables``, None if infeasible.
+
+    Raises TimeoutError when the time limit ran out before CP-SAT decided.
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if time_limit:
+        solver.parameters.max_time_in_seconds = time_limit
+    status = solver.Solve(model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [i for i, v in enumerate(variables) if solver.Value(v)]
+    if status == cp_model.INFEASIBLE:
+        return None
+    raise TimeoutError("CP-SAT stopped before deciding (time limit)")
 
 
 def verify_tiling(problem: TilingProblem, tiling: Tiling) -> None:
