@@ -107,6 +107,15 @@ def _horizon(state: TowersState) -> str:
     return "game" if state.round == 5 else "round"
 
 
+def _obvious_choice(state: TowersState, seat: int, actions: list) -> Any:
+    """The move needing no search: the only legal one, or an announcement (chosen by rule); else None."""
+    if len(actions) == 1:
+        return actions[0]
+    if state.phase == "pick" and state.step % 2 == 1:
+        return choose_announcement(state, seat)
+    return None
+
+
 class PIMCBot:
     """Determinize ``samples`` times, solve each exactly, play the best mean (see module docstring)."""
 
@@ -119,10 +128,9 @@ class PIMCBot:
         assert isinstance(state, TowersState)
         seat = state.current_player()
         actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        if state.phase == "pick" and state.step % 2 == 1:
-            return choose_announcement(state, seat)
+        obvious = _obvious_choice(state, seat, actions)
+        if obvious is not None:
+            return obvious
         obs = state.observation(seat)
         sign = 1 if seat == 0 else -1
         totals: dict[tuple, float] = {a: 0.0 for a in actions}
@@ -170,10 +178,9 @@ class ISMCTSBot:
         assert isinstance(state, TowersState)
         seat = state.current_player()
         actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        if state.phase == "pick" and state.step % 2 == 1:
-            return choose_announcement(state, seat)
+        obvious = _obvious_choice(state, seat, actions)
+        if obvious is not None:
+            return obvious
         obs = state.observation(seat)
         dets = [pack(sample_state(obs, rng), _horizon(state), mode=1) for _ in range(self.determinizations)]
         np_rng = np.random.default_rng(rng.randrange(1 << 30))
