@@ -701,12 +701,13 @@ from numba import njit  # noqa: E402
 
 
 @njit(cache=True)
-def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used,
+def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used, pre,
                  corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, limit, out_sol, max_nodes):
     """Count the covers completing the given state; returns (count, nodes).
 
-    With ``limit`` > 0 stop after that many covers (the last one's options go to ``out_sol``, -1 padded);
-    with ``max_nodes`` > 0 stop after that many nodes.
+    ``pre`` are options already placed (in ``board``); with ``corner_rule`` their corner contact is
+    checked at the leaves too.  With ``limit`` > 0 stop after that many covers (the last one's
+    options go to ``out_sol``, -1 padded); with ``max_nodes`` > 0 stop after that many nodes.
     """
     W = board.shape[0]
     count = 0
@@ -716,6 +717,14 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
     while c < n_cells and (board[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
         c += 1
     if c == n_cells:
+        if corner_rule:
+            for u in pre:
+                hit = False
+                for w in range(W):
+                    if corner[u, w] & occ[color[u], w]:
+                        hit = True
+                if not hit:
+                    return 0, 0
         return 1, 0
     level = 0
     stack_cell[0] = c
@@ -764,8 +773,8 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
         if nc == n_cells:
             good = True
             if corner_rule:
-                for lv in range(level + 1):
-                    u = stack_opt[lv]
+                for lv in range(level + 1 + pre.shape[0]):
+                    u = stack_opt[lv] if lv <= level else pre[lv - level - 1]
                     hit = False
                     for w in range(W):
                         if corner[u, w] & occ[color[u], w]:
@@ -855,11 +864,9 @@ class BitColorCounter:
             forb[k] |= self.nbr[t]
             used[self.piece[t]] = 1
         depth = self.n + 1
-        if p.corner_contact and prefix and max_nodes <= 0:
-            # prefix pieces must be checked at the leaves too: run with them as level options
-            return self._count_with_prefix_corner(prefix, board, occ, forb, used)
+        pre = np.array([self.rank[o] for o in prefix], np.int64)
         return _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
-                            board, occ, forb, used, p.corner_contact,
+                            board, occ, forb, used, pre, p.corner_contact,
                             np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
                             np.zeros((depth, self.W), np.uint64), -1, np.zeros(1, np.int64), max_nodes)
 
@@ -871,111 +878,11 @@ class BitColorCounter:
         count, _ = _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
                                 np.zeros(self.W, np.uint64), np.zeros((p.colors, self.W), np.uint64),
                                 np.zeros((p.colors, self.W), np.uint64), np.zeros(len(p.pieces), np.int64),
-                                p.corner_contact, np.zeros(depth, np.int64), np.zeros(depth, np.int64),
+                                np.zeros(0, np.int64), p.corner_contact, np.zeros(depth, np.int64), np.zeros(depth, np.int64),
                                 np.zeros(depth, np.int64), np.zeros((depth, self.W), np.uint64), 1, out, max_nodes)
         if count == 0:
             return None
         return [self.order[int(t)] for t in out if t >= 0]
-
-    def _count_with_prefix_corner(self, prefix, board, occ, forb, used) -> tuple[int, int]:
-        # Corner contact of the prefix pieces is decided by the final occupancy: enumerate per prefix piece
-        # the condition by counting with an extended kernel is overkill; instead count by inclusion of the
-        # prefix check inside the kernel via a marker option list.
-        depth = self.n + 1
-        stack_opt = np.zeros(depth, np.int64)
-        return _color_count_prefixed(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
-                                     board, occ, forb, used, np.array([self.rank[o] for o in prefix], np.int64),
-                                     np.zeros(depth, np.int64), np.zeros(depth, np.int64), stack_opt,
-                                     np.zeros((depth, self.W), np.uint64))
-
-
-@njit(cache=True)
-def _color_count_prefixed(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used, pre,
-                          stack_cell, stack_pos, stack_opt, stack_forb):
-    """Like :func:`_color_count` with the corner rule, also checking the pre-placed options ``pre``."""
-    W = board.shape[0]
-    count = 0
-    nodes = 0
-    c = 0
-    while c < n_cells and (board[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
-        c += 1
-    if c == n_cells:
-        for u in pre:
-            hit = False
-            for w in range(W):
-                if corner[u, w] & occ[color[u], w]:
-                    hit = True
-            if not hit:
-                return 0, 0
-        return 1, 0
-    level = 0
-    stack_cell[0] = c
-    stack_pos[0] = bucket[c]
-    while level >= 0:
-        c = stack_cell[level]
-        t = stack_pos[level]
-        end = bucket[c + 1]
-        found = -1
-        while t < end:
-            if used[piece[t]] == 0:
-                k = color[t]
-                ok = True
-                for w in range(W):
-                    if mask[t, w] & (board[w] | forb[k, w]):
-                        ok = False
-                        break
-                if ok:
-                    found = t
-                    break
-            t += 1
-        if found < 0:
-            level -= 1
-            if level >= 0:
-                u = stack_opt[level]
-                k = color[u]
-                for w in range(W):
-                    board[w] ^= mask[u, w]
-                    occ[k, w] ^= mask[u, w]
-                    forb[k, w] = stack_forb[level, w]
-                used[piece[u]] = 0
-            continue
-        stack_pos[level] = found + 1
-        k = color[found]
-        nodes += 1
-        for w in range(W):
-            stack_forb[level, w] = forb[k, w]
-            board[w] |= mask[found, w]
-            occ[k, w] |= mask[found, w]
-            forb[k, w] |= nbr[found, w]
-        used[piece[found]] = 1
-        stack_opt[level] = found
-        nc = c + 1
-        while nc < n_cells and (board[nc >> 6] >> np.uint64(nc & 63)) & np.uint64(1):
-            nc += 1
-        if nc == n_cells:
-            good = True
-            for lv in range(level + 1 + pre.shape[0]):
-                u = stack_opt[lv] if lv <= level else pre[lv - level - 1]
-                hit = False
-                for w in range(W):
-                    if corner[u, w] & occ[color[u], w]:
-                        hit = True
-                        break
-                if not hit:
-                    good = False
-                    break
-            if good:
-                count += 1
-            for w in range(W):
-                board[w] ^= mask[found, w]
-                occ[k, w] ^= mask[found, w]
-                forb[k, w] = stack_forb[level, w]
-            used[piece[found]] = 0
-            continue
-        level += 1
-        stack_cell[level] = nc
-        stack_pos[level] = bucket[nc]
-    return count, nodes
 
 
 @njit(cache=True)

@@ -57,6 +57,13 @@ def test_corner_contact_counts_agree():
     assert bitset == xcc == sat == 24
 
 
+def test_corner_contact_prefix_counts_do_not_depend_on_a_node_cap():
+    problem = small(corner=True, region=Region.rectangle(6, 4))
+    parts = problem.split(1)
+    capped = [problem.count_prefix(prefix, "bitset", 10**9)[0] for prefix in parts]
+    assert capped == [problem.count_prefix(prefix, "bitset")[0] for prefix in parts] and sum(capped) == 24
+
+
 def test_xcc_and_bitset_agree_on_deep_subproblems_of_the_real_rectangle():
     from solvers.exact_cover import SearchLimits
 
