@@ -4,8 +4,7 @@ Every command prints a clear one-line error and exits non-zero on bad input;
 ``--json`` gives machine-readable output.  Each game has its own group; the
 sections below are kept apart so a game's commands can be read on their own.
 
-ENGINEERS: read CONTRIBUTING.md first (edit only your own game's section here;
-deadline and final-report format are there too).
+See CONTRIBUTING.md for how the sections are shared between engineers.
 """
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# Engineers adding a game: read CONTRIBUTING.md at the repository root first.
 """The small state protocol every kibitz rule engine implements.
 
 Modelled on OpenSpiel's Python games and python-chess's ``Board``: a mutable

@@ -1,4 +1,3 @@
-# Engineers: read CONTRIBUTING.md at the repository root first (ownership, commits, deadline, report).
 """Seeded playouts and their statistics, over the :mod:`puzzles.game` protocol.
 
 Game ``i`` of a run always uses seed ``base_seed + i`` (see :func:`game_seed`),
