@@ -1222,7 +1222,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 
 
 @blokus_solitaire.command("all-pieces")
-@click.option("--symmetric", is_flag=True, help="Only solutions invariant under the 90° turn that maps each color to the next.")
+@click.option("--symmetric", is_flag=True, help="Only solutions invariant under the 90° turn that maps each color to the next "
+              "(without it: a symmetric solution re-arranged by CP-SAT until it is not).")
 @click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (4 x 20 points).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -1257,8 +1258,10 @@ def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, s
         click.echo(f"no solution found in {result.seconds:.1f} s ({result.status}; best {result.best_placed} pieces)")
         return
     click.echo(state.to_text())
-    click.echo(f"all {result.placed} pieces placed in {result.seconds:.1f} s ({'symmetric' if symmetric else 'general'}"
-               f"{', perfect' if perfect else ''}); replayed move by move through the rule engine; scores {state.color_scores()}")
+    mode = "symmetric" if symmetric else (f"general: {result.rearranged} CP-SAT re-arrangements of a symmetric solution, "
+                                          f"{'still' if result.quarter_turn_symmetric else 'no longer'} symmetric")
+    click.echo(f"all {result.placed} pieces placed in {result.seconds:.1f} s ({mode}{', perfect' if perfect else ''}); "
+               f"replayed move by move through the rule engine; scores {state.color_scores()}")
 
 
 @main.group("generate")

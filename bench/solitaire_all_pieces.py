@@ -1,4 +1,5 @@
-"""Bench: all 84 Blokus pieces on the board (symmetric mode; general mode with --general), verified by replay.
+"""Bench: all 84 Blokus pieces on the board (symmetric mode; general mode with --general: the symmetric
+solution re-arranged by CP-SAT window moves until it is no longer symmetric), verified by replay.
 
 Usage: /work/venv/bin/python bench/solitaire_all_pieces.py [--seeds 0,1,2] [--general] [--time-limit 60]
 """
@@ -25,7 +26,9 @@ def main() -> None:
         wall = time.perf_counter() - start
         scores = result.state.color_scores() if result.state is not None else None
         print(f"{mode} seed {seed}: {result.status}, {result.placed} placed (best {result.best_placed}), "
-              f"{wall:.1f} s wall, {result.nodes} nodes, {result.restarts} restarts, scores {scores}")
+              f"{wall:.1f} s wall, {result.nodes} nodes, {result.restarts} restarts, scores {scores}"
+              + (f", {result.rearranged} re-arrangements, quarter-turn symmetric: {result.quarter_turn_symmetric}"
+                 if args.general else ""))
         if result.status == "found":
             times.append(wall)
     if times:

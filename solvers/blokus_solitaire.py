@@ -20,8 +20,16 @@ soon as more do, and it orders moves by how few units they kill.
   moves is legal whenever P is.  Units are the 100 rotation orbits of cells
   (blue may use at most one cell per orbit), blue needs 89 of them: at most 11
   orbits may die.
-* general: the four colors move in turn (blue, yellow, red, green); units are
-  cells; at most 44 may die.
+* general (not ``symmetric``): any solution.  A search of all four colors
+  (moving in turn or the most constrained first, units = cells, 44 may die)
+  reached at most 76 of 84 pieces in 240 s, and CP-SAT repairs of its best
+  positions did not close the gap; so the general mode starts from the
+  symmetric solution and **re-arranges** it by large-neighbourhood moves:
+  free a window (its pieces and those that lose their connection to the
+  corner) and let CP-SAT place those pieces again, at least one elsewhere
+  (see ``_complete``: exact connectivity by levels).  After
+  ``rearrange_rounds`` moves, and once it is no longer quarter-turn
+  symmetric, the solution is replayed.
 
 Within a color, pieces go largest first (pentominoes, then 4, 3, 2, 1), so
 the monomino is always the last piece: every solution found is *perfect*
@@ -44,6 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
+from ortools.sat.python import cp_model
 
 from puzzles.blokus.engine import BlokusState
 from puzzles.polyomino import Region, piece_set
@@ -130,12 +139,15 @@ class SolitaireResult:
     state: BlokusState | None = None
     moves: list[tuple[str, str]] = field(default_factory=list)  # (color name, Pentobi cells)
     restarts: int = 0
+    rearranged: int = 0  # general mode: CP-SAT window moves made on the symmetric solution
+    quarter_turn_symmetric: bool | None = None
 
     def to_json(self) -> dict:
         scores = dict(zip(self.state.color_names, self.state.color_scores())) if self.state is not None else {}
         return {
             "status": self.status, "placed": self.placed, "seconds": round(self.seconds, 3), "nodes": self.nodes,
             "restarts": self.restarts, "best_placed": self.best_placed, "scores": scores,
+            "rearranged": self.rearranged, "quarter_turn_symmetric": self.quarter_turn_symmetric,
             "moves": [{"color": c, "cells": cells} for c, cells in self.moves],
         }
 
@@ -150,7 +162,7 @@ def rotate(r: int, c: int, k: int = 1) -> tuple[int, int]:
 @njit(cache=True)
 def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece, pl_size, pl_cells, pl_adj, pl_nadj,
                 pl_corners, pl_ncorners, cp_start, cp_list, unit_of, unit_cells, unit_n, unit_used, forb, active,
-                marker, stamp, out_m, out_kill, out_attach, out_fresh):
+                marker, stamp, out_m, out_kill, out_attach):
     """Legal moves of ``color`` with an allowed piece, each with the units it kills and its new corner contacts."""
     n = 0
     ncolors = forb.shape[0]
@@ -236,12 +248,6 @@ def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece,
                             break
                     if not blocked:
                         att += 1
-                fresh = 0  # empty cells this move newly forbids for its own color
-                for e in range(pl_nadj[m]):
-                    y = pl_adj[m, e]
-                    if not forb[color, y] and not unit_used[unit_of[y]]:
-                        fresh += 1
-                out_fresh[n] = fresh
                 out_m[n] = m
                 out_kill[n] = kill
                 out_attach[n] = att
@@ -269,14 +275,189 @@ def _dead_units(unit_cells, unit_n, unit_used, forb, active, n_units):
     return dead
 
 
+def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed: int, *,
+              hint: list[tuple[int, int]] = (), avoid: list[tuple[int, int]] = ()) -> list[tuple[int, int]] | None:
+    """Place all the pieces not in ``kept`` with CP-SAT.
+
+    ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
+    per placement of a piece in hand on cells free for its color (not covered, not edge-adjacent to its
+    kept pieces); each piece exactly once; each cell at most once; no
+    edge contact between two new pieces of one color.  Connectivity is exact, by levels: a new piece
+    covers its color's corner when the color has no kept piece, or touches a kept piece of its color at
+    a corner, or touches a new piece of its color with a lower level.  Each color's monomino sits above
+    every other level, so it can be placed last (the perfect score).  ``hint`` seeds the search;
+    ``avoid``: not all of these placements again.  Returns the new placements as (color, placement) in
+    a legal order (by level within a color), or None (proven impossible, or out of time).
+    """
+    t = board_tables()
+    model = cp_model.CpModel()
+    used = np.zeros(t.area, bool)
+    used[t.border == 1] = True
+    own = [set() for _ in range(4)]
+    in_hand = np.ones((4, NUM_PIECES), bool)
+    support = [set() for _ in range(4)]  # kept cells new pieces may attach to (not the monomino: it goes last)
+    for color, m in kept:
+        cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
+        own[color].update(cells)
+        if t.pl_size[m] > 1:
+            support[color].update(cells)
+        used[cells] = True
+        in_hand[color, t.pl_piece[m]] = False
+    x: dict[tuple[int, int], cp_model.IntVar] = {}  # (color, placement) -> var
+    cover: dict[tuple[int, int], list] = {}  # (color, cell) -> vars
+    level: dict[tuple[int, int], cp_model.IntVar] = {}
+    monomino = PIECE_SIZES.index(1)
+    starts = [board_tables().flat(*rotate(0, 0, k)) for k in range(4)]
+    for k in range(4):
+        forb = used.copy()
+        for q in own[k]:
+            forb[[q - 1, q + 1, q - t.width, q + t.width]] = True
+        hand = np.nonzero(in_hand[k])[0]
+        top = len(hand) + 1
+        for p in hand:
+            level[(k, p)] = model.NewConstant(top) if p == monomino else model.NewIntVar(1, top - 1, "")
+            ms = np.nonzero(t.pl_piece == p)[0]
+            sizes = t.pl_size[ms]
+            bad = np.zeros(len(ms), bool)
+            for i in range(5):
+                bad |= (i < sizes) & forb[t.pl_cells[ms, i]]
+            options = []
+            for m in ms[~bad]:
+                v = model.NewBoolVar("")
+                x[(k, int(m))] = v
+                options.append(v)
+                for q in t.pl_cells[m, : t.pl_size[m]]:
+                    cover.setdefault((k, int(q)), []).append(v)
+            if not options:
+                return None
+            model.AddExactlyOne(options)
+    occ: dict[tuple[int, int], cp_model.IntVar] = {}
+    cell_level: dict[tuple[int, int], cp_model.IntVar] = {}
+    for (k, q), vs in cover.items():
+        occ[(k, q)] = model.NewBoolVar("")
+        model.Add(sum(vs) == occ[(k, q)])
+        cell_level[(k, q)] = model.NewIntVar(0, NUM_PIECES + 1, "")
+    for q in {q for _, q in cover}:
+        model.AddAtMostOne([v for k in range(4) for v in cover.get((k, q), [])])
+    for (k, m), v in x.items():
+        lv = level[(k, int(t.pl_piece[m]))]
+        for y in t.pl_adj[m, : t.pl_nadj[m]]:
+            if (k, int(y)) in occ:
+                model.AddImplication(v, occ[(k, int(y))].Not())
+        cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
+        for q in cells:
+            model.Add(cell_level[(k, q)] == lv).OnlyEnforceIf(v)
+        corners = [int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]]
+        if any(y in support[k] for y in corners) or (not own[k] and starts[k] in cells):
+            continue  # touches its color's kept pieces, or is the color's first piece
+        supports = []
+        for y in corners:
+            if (k, y) in occ:
+                s_var = model.NewBoolVar("")
+                model.AddImplication(s_var, occ[(k, y)])
+                model.Add(cell_level[(k, y)] < lv).OnlyEnforceIf(s_var)
+                supports.append(s_var)
+        model.AddBoolOr(supports + [v.Not()])
+    if avoid:
+        model.Add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
+    hinted = set(hint)
+    for key, v in x.items():
+        if hint:
+            model.AddHint(v, key in hinted)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    solver.parameters.cp_model_probing_level = 0  # probing took seconds on these models and paid nothing
+    solver.parameters.symmetry_level = 0
+    status = solver.Solve(model)
+    if _TRACE:
+        print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.StatusName(status)} "
+              f"{solver.WallTime():.2f} s", flush=True)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    chosen = [(solver.Value(level[(k, int(t.pl_piece[m]))]), k, m) for (k, m), v in x.items() if solver.BooleanValue(v)]
+    return [(k, m) for _, k, m in sorted(chosen)]
+
+
+def _ordered(placements: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The placements connected to their color's corner, in a legal play order (monomino last, supporting
+    nothing); pieces that lost their connection are dropped."""
+    t = board_tables()
+    out = []
+    for k in range(4):
+        start = t.flat(*rotate(0, 0, k))
+        mine = [m for c, m in placements if c == k]
+        cells = {m: {int(q) for q in t.pl_cells[m, : t.pl_size[m]]} for m in mine}
+        touch = {m: cells[m] | {int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]} for m in mine}
+        reached = [m for m in mine if start in cells[m]]
+        frontier = list(reached)
+        while frontier:
+            a = frontier.pop()
+            if t.pl_size[a] == 1:
+                continue  # the monomino supports nothing
+            for b in mine:
+                if b not in reached and touch[b] & cells[a]:
+                    reached.append(b)
+                    frontier.append(b)
+        reached.sort(key=lambda m: t.pl_size[m] == 1)  # stable: monomino to the end
+        out.extend((k, m) for m in reached)
+    return out
+
+
+def is_quarter_turn_symmetric(placements: list[tuple[int, int]]) -> bool:
+    """Whether the quarter turn R maps each color's pieces onto the next color's."""
+    t = board_tables()
+    drawn = {(k, frozenset(t.cells[m])) for k, m in placements}
+    return all(((k + 1) % 4, frozenset(rotate(r, c) for r, c in cells)) in drawn for k, cells in drawn)
+
+
+def _rearrange(start: list[tuple[int, int]], rounds: int, deadline: float, rng: random.Random, workers: int,
+               progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]], int]:
+    """Large-neighbourhood moves on a complete solution: free a window (its pieces, and the pieces that
+    lose their connection to the corner), and let CP-SAT place them all again, at least one of them
+    elsewhere.  ``rounds`` successful moves, and until the solution is no longer quarter-turn symmetric.
+    Returns (placements in a legal order, moves made)."""
+    t = board_tables()
+    current = _ordered(start)
+    moved = 0
+    while time.perf_counter() < deadline - 0.05 and (moved < rounds or is_quarter_turn_symmetric(current)):
+        r0, c0 = rng.randrange(SIZE), rng.randrange(SIZE)
+        h = rng.choice(_WINDOW_HALF_SIZES)
+        window = {t.flat(r, c) for r in range(r0 - h, r0 + h + 1) for c in range(c0 - h, c0 + h + 1)
+                  if 0 <= r < SIZE and 0 <= c < SIZE}
+        kept = _ordered([(k, m) for k, m in current if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())])
+        if len(current) - len(kept) > _MAX_HAND:
+            continue  # too large a neighbourhood (a window near a corner cuts off long chains)
+        removed = [km for km in current if km not in set(kept)]
+        found = _complete(kept, min(_WINDOW_SECONDS, deadline - time.perf_counter()), workers,
+                          rng.randrange(1 << 30), hint=removed, avoid=removed)
+        if found is None:
+            continue
+        current = _ordered(kept + found)
+        if len(current) != len(start):
+            raise AssertionError("a re-placed piece lost its connection")
+        moved += 1
+        if progress:
+            progress(f"re-arranged {len(removed)} pieces around {move_text([(r0, c0)])}")
+    return current, moved
+
+
+_WINDOW_HALF_SIZES = (1, 2, 2, 3)  # windows of 3x3 to 7x7 cells
+_WINDOW_SECONDS = 2.0  # CP-SAT time per window
+_MAX_HAND = 16  # pieces re-placed in one window, at most
+
+_TRACE = False  # debugging: print each endgame call
+
+
+
 class _Search:
     """The cooperative DFS (see module docstring)."""
 
-    def __init__(self, symmetric: bool, seed: int, breadth: int, restart_nodes: int) -> None:
+    def __init__(self, seed: int, breadth: int, restart_nodes: int) -> None:
         self.t = board_tables()
         t = self.t
-        self.symmetric = symmetric
-        self.ncolors = 1 if symmetric else 4
+        self.ncolors = 1
         self.area = t.area
         self.border = t.border.astype(np.uint8)
         # units
@@ -287,7 +468,7 @@ class _Search:
                 q = t.flat(r, c)
                 if unit_of[q] >= 0:
                     continue
-                members = sorted({t.flat(*rotate(r, c, k)) for k in range(4)}) if symmetric else [q]
+                members = sorted({t.flat(*rotate(r, c, k)) for k in range(4)})
                 for x in members:
                     unit_of[x] = len(units)
                 units.append(members)
@@ -302,12 +483,10 @@ class _Search:
             self.unit_cells[u, : len(members)] = members
             self.unit_n[u] = len(members)
         self.real_units = border_unit
-        needed = sum(PIECE_SIZES) * (1 if symmetric else 4)
+        needed = sum(PIECE_SIZES)
         self.budget = self.real_units - needed  # units that may die
         self.rng = random.Random(seed)
         self.breadth = breadth
-        self.hug = 0.3
-        self.pick_color = True
         self.restart_nodes = restart_nodes
         self.marker = np.zeros(t.num_placements, np.int64)
         self.stamp = 0
@@ -315,7 +494,6 @@ class _Search:
         self.out_m = np.zeros(cap, np.int64)
         self.out_kill = np.zeros(cap, np.int64)
         self.out_attach = np.zeros(cap, np.int64)
-        self.out_fresh = np.zeros(cap, np.int64)
         self.starts = [t.flat(*rotate(0, 0, k)) for k in range(4)]
         # own CSR lists (cell * 21 + piece -> placements covering the cell), independent of the engine's layout
         keys = np.concatenate([t.pl_cells[m, : t.pl_size[m]].astype(np.int64) * NUM_PIECES + t.pl_piece[m]
@@ -352,8 +530,8 @@ class _Search:
                         t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners,
                         self.cp_start, self.cp_list, self.unit_of, self.unit_cells, self.unit_n, self.unit_used,
                         self.forb, self.active, self.marker, self.stamp, self.out_m, self.out_kill, self.out_attach,
-                        self.out_fresh)
-        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]), int(self.out_fresh[i]))
+                        )
+        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]))
                 for i in range(n)]
 
     def place(self, color: int, m: int) -> tuple:
@@ -364,8 +542,6 @@ class _Search:
             self.unit_used[self.unit_of[q]] = 1
         self.forb[color, cells] = 1
         self.forb[color, t.pl_adj[m, : t.pl_nadj[m]]] = 1
-        if not self.symmetric:
-            self.forb[:, cells] = 1
         self.left[color, t.pl_piece[m]] = 0
         if not self.left[color].any():
             self.active[color] = 0
@@ -413,29 +589,15 @@ class _Search:
             return True
         if budget[0] <= 0 or (budget[0] & 63) == 0 and time.perf_counter() > deadline:
             return False
-        if self.symmetric or not self.pick_color:
-            color = ply % self.ncolors
-            moves = self.moves_for(color)
-        else:  # any interleaving of the colors' own orders is a legal game: move the most constrained color
-            color, moves = -1, None
-            for k in range(self.ncolors):
-                if not self.active[k]:
-                    continue
-                mk = self.moves_for(k)
-                if moves is None or len(mk) < len(moves):
-                    color, moves = k, mk
-                if not mk:
-                    break
+        color = 0
+        moves = self.moves_for(color)
         if not moves:
             return False
         dead_now = self.dead()
         slack = self.budget - dead_now
         moves = [mv for mv in moves if mv[1] <= slack]
         rnd = self.rng.random
-        if self.symmetric:
-            moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
-        else:  # general: also hug (few empty cells newly forbidden for the mover)
-            moves.sort(key=lambda mv: (mv[1] + self.hug * mv[3], -mv[2] if mv[2] < 2 else 0, rnd()))
+        moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
         for m, kill, *_ in moves[: self.breadth]:
             budget[0] -= 1
             if budget[0] < 0:
@@ -486,6 +648,12 @@ def verify_solution(state: BlokusState) -> None:
         raise ValueError("pieces overlap")
 
 
+def expand_symmetric(path: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A symmetric search's blue moves as all four colors' placements (color k: blue's turned k times)."""
+    t = board_tables()
+    return [(k, t.placement_of(tuple(rotate(r, c, k) for r, c in t.cells[m]))) for k in range(4) for _, m in path]
+
+
 def solve_all_pieces(
     symmetric: bool = True,
     perfect: bool = False,
@@ -494,22 +662,32 @@ def solve_all_pieces(
     workers: int = 1,
     breadth: int = 3,
     restart_nodes: int | None = None,
+    rearrange_rounds: int = 8,
     progress: Callable[[str], None] | None = None,
 ) -> SolitaireResult:
     """Search for all 84 pieces on the board; the result is replayed through the engine and verified.
 
-    ``perfect`` needs nothing extra: pieces go largest first, so the monomino is always each color's last
-    piece.  ``workers`` is accepted for interface symmetry (the search is single-threaded).
+    ``symmetric``: the answer is invariant under the quarter turn.  Otherwise (general mode) the
+    symmetric solution is then re-arranged by CP-SAT window moves (``rearrange_rounds`` of them, and
+    until it is no longer symmetric; ``workers`` CP-SAT workers); if time runs out first, the
+    symmetric solution is returned (it is a solution of the general problem too), and
+    ``quarter_turn_symmetric`` in the result says which.
+    ``perfect`` needs nothing extra: the monomino is always each color's last piece.
     """
     start = time.perf_counter()
-    search = _Search(symmetric, seed, breadth, restart_nodes or (4000 if symmetric else 20000))
+    search = _Search(seed, breadth, restart_nodes or 4000)
     deadline = start + time_limit
     path, best, nodes, restarts = search.run(deadline, progress)
-    seconds = time.perf_counter() - start
-    per_ply = 4 if symmetric else 1
     if path is None:
-        return SolitaireResult("time_limit", seconds, 0, best * per_ply, nodes, restarts=restarts)
-    state = replay(path, symmetric)
+        return SolitaireResult("time_limit", time.perf_counter() - start, 0, best * 4, nodes, restarts=restarts)
+    moved = 0
+    if symmetric:
+        state = replay(path, True)
+    else:
+        placements, moved = _rearrange(expand_symmetric(path), rearrange_rounds, deadline, random.Random(seed),
+                                       workers, progress)
+        state = replay(placements, False)
+    seconds = time.perf_counter() - start
     verify_solution(state)
     if perfect:
         for color in range(4):
@@ -517,4 +695,7 @@ def solve_all_pieces(
             if last.piece != "1":
                 raise AssertionError("the monomino is not the last piece")
     moves = [(state.color_names[c], m.text) for c, m in state.moves_played if not m.is_pass]
-    return SolitaireResult("found", seconds, 84, 84, nodes, state, moves, restarts)
+    t = board_tables()
+    final = [(c, t.placement_of(m.cells)) for c, m in state.moves_played if not m.is_pass]
+    return SolitaireResult("found", seconds, 84, 84, nodes, state, moves, restarts, moved,
+                           is_quarter_turn_symmetric(final))

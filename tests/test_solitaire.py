@@ -188,3 +188,55 @@ def test_all_pieces_symmetric_replays_and_round_trips(tmp_path):
     again = from_sgf(to_sgf(state))
     assert [m.text for _, m in again.moves_played if not m.is_pass] == [cells for _, cells in result.moves]
     assert again.color_scores() == [20, 20, 20, 20]
+
+
+def test_all_pieces_general_is_not_symmetric_and_replays(run_cli, tmp_path):
+    import json
+
+    from puzzles.blokus.records import from_sgf
+    from solvers.blokus_solitaire import board_tables, is_quarter_turn_symmetric
+
+    out = tmp_path / "general.blksgf"
+    result = run_cli("blokus", "solitaire", "all-pieces", "--perfect", "--seed", "1", "--time-limit", "120",
+                     "--sgf", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "found" and data["placed"] == 84 and len(data["moves"]) == 84
+    assert data["quarter_turn_symmetric"] is False and data["rearranged"] >= 8
+    assert data["scores"] == {"blue": 20, "yellow": 20, "red": 20, "green": 20}
+    state = from_sgf(out.read_text())  # the SGF replays through the engine, every move re-checked
+    assert [m.text for _, m in state.moves_played if not m.is_pass] == [m["cells"] for m in data["moves"]]
+    assert state.color_scores() == [20, 20, 20, 20]
+    t = board_tables()
+    final = [(c, t.placement_of(m.cells)) for c, m in state.moves_played if not m.is_pass]
+    assert not is_quarter_turn_symmetric(final)
+
+
+def test_window_completion_places_every_freed_piece_connected():
+    import random
+    import time
+
+    from solvers.blokus_solitaire import (_Search, _complete, _ordered, board_tables, expand_symmetric,
+                                          is_quarter_turn_symmetric, replay, verify_solution)
+
+    search = _Search(seed=1, breadth=3, restart_nodes=4000)
+    path, *_ = search.run(time.perf_counter() + 60, None)
+    full = expand_symmetric(path)
+    assert is_quarter_turn_symmetric(full)
+    t = board_tables()
+    rng = random.Random(0)
+    while True:  # a 5x5 window that frees (with the pieces cut off from their corner) 4 to 16 pieces
+        r0, c0 = rng.randrange(2, 18), rng.randrange(2, 18)
+        window = {t.flat(r, c) for r in range(r0 - 2, r0 + 3) for c in range(c0 - 2, c0 + 3)}
+        kept = _ordered([(k, m) for k, m in full if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())])
+        freed = [km for km in full if km not in set(kept)]
+        if 4 <= len(freed) <= 16:
+            break
+    again = _complete(kept, 30, 1, rng.randrange(1000), hint=freed, avoid=freed)
+    assert again is not None and sorted(again) != sorted(freed)
+    assert {(k, t.pl_piece[m]) for k, m in again} == {(k, t.pl_piece[m]) for k, m in freed}
+    placements = _ordered(kept + again)
+    assert len(placements) == 84  # nothing lost its connection to the corner
+    state = replay(placements, False)
+    verify_solution(state)
+    assert state.color_scores() == [20, 20, 20, 20]
