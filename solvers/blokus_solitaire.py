@@ -281,8 +281,8 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
 
     ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
     per placement of a piece in hand on cells free for its color (not covered, not edge-adjacent to its
-    kept pieces); each piece exactly once; each cell at most once; no
-    edge contact between two new pieces of one color.  Connectivity is exact, by levels: a new piece
+    kept pieces); each piece exactly once; each cell at most once; no edge contact between two new
+    pieces of one color.  Connectivity is exact, by levels: a new piece
     covers its color's corner when the color has no kept piece, or touches a kept piece of its color at
     a corner, or touches a new piece of its color with a lower level.  Each color's monomino sits above
     every other level, so it can be placed last (the perfect score).  ``hint`` seeds the search;
@@ -307,7 +307,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     cover: dict[tuple[int, int], list] = {}  # (color, cell) -> vars
     level: dict[tuple[int, int], cp_model.IntVar] = {}
     monomino = PIECE_SIZES.index(1)
-    starts = [board_tables().flat(*rotate(0, 0, k)) for k in range(4)]
+    starts = [t.flat(*rotate(0, 0, k)) for k in range(4)]
     for k in range(4):
         forb = used.copy()
         for q in own[k]:
@@ -360,9 +360,9 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
         model.AddBoolOr(supports + [v.Not()])
     if avoid:
         model.Add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
-    hinted = set(hint)
-    for key, v in x.items():
-        if hint:
+    if hint:
+        hinted = set(hint)
+        for key, v in x.items():
             model.AddHint(v, key in hinted)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
@@ -430,7 +430,7 @@ def _rearrange(start: list[tuple[int, int]], rounds: int, deadline: float, rng: 
         if len(current) - len(kept) > _MAX_HAND:
             continue  # too large a neighbourhood (a window near a corner cuts off long chains)
         removed = [km for km in current if km not in set(kept)]
-        found = _complete(kept, min(_WINDOW_SECONDS, deadline - time.perf_counter()), workers,
+        found = _complete(kept, max(0.01, min(_WINDOW_SECONDS, deadline - time.perf_counter())), workers,
                           rng.randrange(1 << 30), hint=removed, avoid=removed)
         if found is None:
             continue
@@ -447,7 +447,7 @@ _WINDOW_HALF_SIZES = (1, 2, 2, 3)  # windows of 3x3 to 7x7 cells
 _WINDOW_SECONDS = 2.0  # CP-SAT time per window
 _MAX_HAND = 16  # pieces re-placed in one window, at most
 
-_TRACE = False  # debugging: print each endgame call
+_TRACE = False  # debugging: print each CP-SAT completion
 
 
 
