@@ -240,3 +240,25 @@ def test_window_completion_places_every_freed_piece_connected():
     state = replay(placements, False)
     verify_solution(state)
     assert state.color_scores() == [20, 20, 20, 20]
+
+
+def test_corner_contact_10x8_has_a_solution():
+    """The published variant (every piece also touches its own color at a corner) is solvable on 10x8:
+    a tiling found by `kibitz blokus solitaire tetrominoes --corner-contact --backend sat` (26 min),
+    checked here by the independent verifier, and refused by it once the corner rule is broken."""
+    import json
+    from pathlib import Path
+
+    from puzzles.polyomino import Region, piece_set
+    from solvers.solitaire_tetrominoes import ColoredPiece, verify_colored_tiling
+
+    data = json.loads((Path(__file__).parent / "data" / "tetrominoes_10x8_corner_contact.json").read_text())
+    pieces = [ColoredPiece(p["color"], p["shape"], tuple(map(tuple, p["cells"]))) for p in data["pieces"]]
+    region = Region.rectangle(10, 8)
+    verify_colored_tiling(region, pieces, 4, piece_set("tetrominoes"), edge_rule=True, corner_contact=True)
+    # swapping the colors of two same-shape pieces keeps the tiling but breaks a rule
+    a, b = next((p, q) for p in pieces for q in pieces if p.shape == q.shape and p.color == 0 and q.color == 1)
+    swapped = [ColoredPiece(1, a.shape, a.cells) if p is a else ColoredPiece(0, b.shape, b.cells) if p is b else p
+               for p in pieces]
+    with pytest.raises(ValueError):
+        verify_colored_tiling(region, swapped, 4, piece_set("tetrominoes"), edge_rule=True, corner_contact=True)
