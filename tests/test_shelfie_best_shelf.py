@@ -91,3 +91,23 @@ def test_best_shelf_sweep_proven_within_30_s() -> None:
         if not result.optimal:
             unproven.append((card, goals, result.score, result.bound))
     assert not unproven
+
+
+def test_sweep_table_shelves_score_what_the_table_says() -> None:
+    """bench/results/shelfie_best_shelf_all.tsv (the perfect shelf of all 792 pairs, each proven optimal
+    by the sweep): every shelf in it is legal and scores the tabled optimum by the plain scoring rules."""
+    from pathlib import Path
+
+    from puzzles.shelfie import Bookshelf
+
+    path = Path(__file__).parent.parent / "bench" / "results" / "shelfie_best_shelf_all.tsv"
+    lines = [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    header, rows = lines[0], lines[1:]
+    assert header[:4] == ["card", "goal_1", "goal_2", "score"]
+    assert {(int(r[0]), r[1], r[2]) for r in rows} == {
+        (card, a, b) for card in range(1, 13) for a, b in itertools.combinations(COMMON_GOAL_KEYS, 2)}
+    for card, g1, g2, score, optimal, _, _, shelf_text in rows:
+        shelf = Bookshelf.from_rows(shelf_text.split("/"), strict=True)
+        points = adjacency_points(shelf) + personal_goal_points(int(card), shelf)
+        points += 8 * sum(common_goal_met(g, shelf) for g in (g1, g2)) + (1 if shelf.is_full() else 0)
+        assert optimal == "True" and points == int(score), (card, g1, g2)
