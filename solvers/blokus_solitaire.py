@@ -55,7 +55,9 @@ from numba import njit
 from ortools.sat.python import cp_model
 
 from puzzles.blokus.engine import BlokusState
-from puzzles.polyomino import Region, piece_set
+from puzzles.blokus.tables import BoardTables
+from puzzles.blokus.tables import board_tables as engine_tables
+from puzzles.polyomino import piece_set
 
 SIZE = 20
 PIECES = piece_set("blokus")  # the engine numbers pieces in this order too (Pentobi names)
@@ -64,63 +66,9 @@ PIECE_SIZES = tuple(p.area for p in PIECES)
 CELLS_NEEDED = 4 * sum(PIECE_SIZES)  # 356
 
 
-class _Tables:
-    """Placement tables of the 20x20 board on a bordered grid (own copy: the engine's internals may change)."""
-
-    def __init__(self) -> None:
-        self.width = W = SIZE + 2
-        self.area = W * W
-        self.border = np.ones(self.area, np.uint8)
-        for r in range(SIZE):
-            for c in range(SIZE):
-                self.border[self.flat(r, c)] = 0
-        region = Region.rectangle(SIZE, SIZE)
-        pieces, cells_list = [], []
-        for p, shape in enumerate(PIECES):
-            for cells in region.placements(shape):
-                pieces.append(p)
-                cells_list.append(cells)
-        n = self.num_placements = len(pieces)
-        self.pl_piece = np.array(pieces, np.int64)
-        self.pl_size = np.array([len(c) for c in cells_list], np.int64)
-        self.pl_cells = np.zeros((n, 5), np.int64)
-        adj_lists, corner_lists = [], []
-        inside_board = lambda rc: 0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE  # noqa: E731
-        for m, cells in enumerate(cells_list):
-            flat = [self.flat(r, c) for r, c in cells]
-            self.pl_cells[m, : len(flat)] = flat
-            own = set(cells)
-            adj = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - own
-            diag = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))} - own - adj
-            adj_lists.append(sorted(self.flat(*rc) for rc in adj if inside_board(rc)))
-            corner_lists.append(sorted(self.flat(*rc) for rc in diag if inside_board(rc)))
-        self.pl_adj, self.pl_nadj = _pad(adj_lists)
-        self.pl_corners, self.pl_ncorners = _pad(corner_lists)
-        self.cells = cells_list
-        self.by_cells = {frozenset(cells): m for m, cells in enumerate(cells_list)}
-
-    def flat(self, row: int, col: int) -> int:
-        return (row + 1) * self.width + col + 1
-
-    def placement_of(self, cells) -> int:
-        return self.by_cells[frozenset(cells)]
-
-
-def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    out = np.zeros((len(lists), max(len(x) for x in lists)), np.int64)
-    for i, x in enumerate(lists):
-        out[i, : len(x)] = x
-    return out, np.array([len(x) for x in lists], np.int64)
-
-
-_TABLES: _Tables | None = None
-
-
-def board_tables() -> _Tables:
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = _Tables()
-    return _TABLES
+def board_tables() -> BoardTables:
+    """The engine's placement tables of the 20x20 board (flat bordered cells, edge and corner lists)."""
+    return engine_tables(SIZE)
 
 
 def move_text(cells) -> str:
@@ -408,7 +356,7 @@ def _ordered(placements: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def is_quarter_turn_symmetric(placements: list[tuple[int, int]]) -> bool:
     """Whether the quarter turn R maps each color's pieces onto the next color's."""
     t = board_tables()
-    drawn = {(k, frozenset(t.cells[m])) for k, m in placements}
+    drawn = {(k, frozenset(t.moves[m].cells)) for k, m in placements}
     return all(((k + 1) % 4, frozenset(rotate(r, c) for r, c in cells)) in drawn for k, cells in drawn)
 
 
@@ -621,7 +569,7 @@ def replay(path: list[tuple[int, int]], symmetric: bool) -> BlokusState:
     t = board_tables()
     per_color: list[list[tuple]] = [[] for _ in range(4)]
     for color, m in path:
-        cells = t.cells[m]
+        cells = t.moves[m].cells
         if symmetric:
             for k in range(4):
                 per_color[k].append(tuple(rotate(r, c, k) for r, c in cells))
@@ -651,7 +599,7 @@ def verify_solution(state: BlokusState) -> None:
 def expand_symmetric(path: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A symmetric search's blue moves as all four colors' placements (color k: blue's turned k times)."""
     t = board_tables()
-    return [(k, t.placement_of(tuple(rotate(r, c, k) for r, c in t.cells[m]))) for k in range(4) for _, m in path]
+    return [(k, t.placement_of(tuple(rotate(r, c, k) for r, c in t.moves[m].cells))) for k in range(4) for _, m in path]
 
 
 def solve_all_pieces(
