@@ -55,7 +55,7 @@ from numba import njit
 from ortools.sat.python import cp_model
 
 from puzzles.blokus.engine import BlokusState
-from puzzles.blokus.tables import BoardTables
+from puzzles.blokus.tables import BoardTables, cell_name, pentobi_order
 from puzzles.blokus.tables import board_tables as engine_tables
 from puzzles.polyomino import piece_set
 
@@ -73,8 +73,7 @@ def board_tables() -> BoardTables:
 
 def move_text(cells) -> str:
     """Pentobi spelling of a placement (a1 = bottom-left), cells sorted as Pentobi writes them."""
-    ordered = sorted(cells, key=lambda rc: (SIZE - rc[0], rc[1]))
-    return ",".join(f"{'abcdefghijklmnopqrst'[c]}{SIZE - r}" for r, c in ordered)
+    return ",".join(cell_name(r, c, SIZE) for r, c in pentobi_order(tuple(cells), SIZE))
 
 
 @dataclass
