@@ -229,9 +229,9 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
     per placement of a piece in hand on cells free for its color (not covered, not edge-adjacent to its
     kept pieces); each piece exactly once; each cell at most once; no edge contact between two new
-    pieces of one color.  Connectivity is exact, by levels: a new piece
-    covers its color's corner when the color has no kept piece, or touches a kept piece of its color at
-    a corner, or touches a new piece of its color with a lower level.  Each color's monomino sits above
+    pieces of one color.  Connectivity is exact, by levels: a new piece covers its color's corner when
+    the color has no kept piece, or touches a kept piece of its color at a corner, or touches a new
+    piece of its color with a lower level.  Each color's monomino sits above
     every other level, so it can be placed last (the perfect score).  ``hint`` seeds the search;
     ``avoid``: not all of these placements again.  Returns the new placements as (color, placement) in
     a legal order (by level within a color), or None (proven impossible, or out of time).
