@@ -376,7 +376,8 @@ def _rearrange(start: list[tuple[int, int]], rounds: int, deadline: float, rng: 
         kept = _ordered([(k, m) for k, m in current if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())])
         if len(current) - len(kept) > _MAX_HAND:
             continue  # too large a neighbourhood (a window near a corner cuts off long chains)
-        removed = [km for km in current if km not in set(kept)]
+        kept_set = set(kept)
+        removed = [km for km in current if km not in kept_set]
         found = _complete(kept, max(0.01, min(_WINDOW_SECONDS, deadline - time.perf_counter())), workers,
                           rng.randrange(1 << 30), hint=removed, avoid=removed)
         if found is None:
@@ -642,7 +643,6 @@ def solve_all_pieces(
             if last.piece != "1":
                 raise AssertionError("the monomino is not the last piece")
     moves = [(state.color_names[c], m.text) for c, m in state.moves_played if not m.is_pass]
-    t = board_tables()
-    final = [(c, t.placement_of(m.cells)) for c, m in state.moves_played if not m.is_pass]
+    final = [(c, m.index) for c, m in state.moves_played if not m.is_pass]  # a move's index is its placement
     return SolitaireResult("found", seconds, 84, 84, nodes, state, moves, restarts, moved,
                            is_quarter_turn_symmetric(final))

@@ -229,7 +229,8 @@ def test_window_completion_places_every_freed_piece_connected():
         r0, c0 = rng.randrange(2, 18), rng.randrange(2, 18)
         window = {t.flat(r, c) for r in range(r0 - 2, r0 + 3) for c in range(c0 - 2, c0 + 3)}
         kept = _ordered([(k, m) for k, m in full if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())])
-        freed = [km for km in full if km not in set(kept)]
+        kept_set = set(kept)
+        freed = [km for km in full if km not in kept_set]
         if 4 <= len(freed) <= 16:
             break
     again = _complete(kept, 30, 1, rng.randrange(1000), hint=freed, avoid=freed)
