@@ -34,9 +34,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--log", type=Path, help="JSON lines: append results, skip instances already there")
+    parser.add_argument("--no-goal-lemmas", action="store_true", help="leave out the stored goal lemmas (A/B)")
+    parser.add_argument("--pairs", help="only these goal pairs, e.g. TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE,... (all cards)")
     args = parser.parse_args()
     instances = [(card, pair) for card in range(1, 13) for pair in itertools.combinations(COMMON_GOAL_KEYS, 2)]
-    if not args.all:
+    if args.pairs:
+        wanted = {tuple(sorted(p.split("+"))) for p in args.pairs.split(",")}
+        instances = [(card, pair) for card, pair in instances if tuple(sorted(pair)) in wanted]
+    elif not args.all:
         rest = [i for i in instances if i not in HARD]
         instances = HARD + random.Random(args.seed).sample(rest, args.count)
     done = set()
@@ -47,7 +52,8 @@ def main() -> None:
         for card, pair in instances:
             if (card, pair) in done:
                 continue
-            r = best_shelf(card, pair, time_limit=args.time_limit, workers=args.workers)
+            r = best_shelf(card, pair, time_limit=args.time_limit, workers=args.workers,
+                           goal_bounds=not args.no_goal_lemmas)
             proven += r.optimal
             times.append(r.seconds)
             if args.log:

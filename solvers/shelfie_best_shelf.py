@@ -38,6 +38,12 @@ capped (``_PROBING``, ``_CLIQUE``): with CP-SAT's defaults, probing and clique m
 each piece's time (1.9 of 3.2 s on a typical one), and the cap took the hardest pairs, card 1
 FOUR_CORNERS + TWO_COLUMNS_ALL_DIFFERENT and card 6 TWO_COLUMNS_ALL_DIFFERENT + EIGHT_SAME, from 25 and
 32 s to 18 and 25 s.
+Goal lemmas (:mod:`solvers.shelfie_goal_bounds`): for a few goal pairs, facts about every shelf that
+meets both goals, proven once by CP-SAT with no personal card and stored with the package ("meeting
+TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE, a shelf scores at most 32 adjacency points and never has these
+group profiles").  They drop the pieces they rule out before any is solved.  Two all-different columns
+fight big groups (a group meets each of them once at most), and refuting that piece by piece for each
+card took 30-77 s; with the lemmas the slowest of those pairs takes 12 s.
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
 When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """
@@ -69,8 +75,14 @@ from puzzles.shelfie.rules import (
     personal_goal_card,
     personal_goal_points,
 )
+from solvers.shelfie_goal_bounds import goal_lemmas
 
 N = ROWS * COLS
+
+
+def _card(personal: int | None) -> list[tuple[int, int, int]]:
+    """The personal goal card's (row, column, type) cells; none for ``personal=None``."""
+    return [] if personal is None else personal_goal_card(personal)
 
 
 def _cell(r: int, c: int) -> int:
@@ -95,7 +107,7 @@ EDGES = _edges()
 class BestShelf:
     """A perfect-shelf result: the shelf, its score breakdown and the solver's status."""
 
-    personal: int
+    personal: int | None
     goals: tuple[str, str]
     shelf: Bookshelf
     score: int
@@ -124,7 +136,7 @@ class BestShelf:
 
 
 def best_shelf(
-    personal: int,
+    personal: int | None,
     goals: tuple[str, str] | list[str],
     *,
     token_values: tuple[int, int] = (8, 8),
@@ -135,69 +147,24 @@ def best_shelf(
     workers: int = 2,
     seed: int = 0,
     min_score: int | None = None,
+    goal_bounds: bool = True,
 ) -> BestShelf:
-    """Solve the perfect-shelf problem for personal card ``personal`` and two common goal keys."""
-    personal_goal_card(personal)  # validates
+    """Solve the perfect-shelf problem for personal card ``personal`` and two common goal keys.
+
+    ``personal=None`` leaves the personal goal out (used to prove the goal lemmas).  ``goal_bounds``
+    uses the stored, CP-SAT-proven lemmas of :mod:`solvers.shelfie_goal_bounds` (the most adjacency
+    a shelf meeting some goals can score, group profiles it cannot have) to drop pieces.
+    """
+    _card(personal)  # validates
     goals = tuple(check_goal_key(g) for g in goals)
     if len(goals) != 2 or goals[0] == goals[1]:
         raise ValueError(f"give two different common goals, got {goals!r}")
     start = time.perf_counter()
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
-    m = cp_model.CpModel()
-    x = [[m.NewBoolVar(f"x{i}_{t}") for t in range(NUM_TYPES)] for i in range(N)]
-    filled = [m.NewBoolVar(f"f{i}") for i in range(N)]
-    for i in range(N):
-        m.Add(sum(x[i]) == filled[i])
-    for r in range(ROWS - 1):
-        for c in range(COLS):
-            m.AddImplication(filled[_cell(r, c)], filled[_cell(r + 1, c)])
-    for t in range(NUM_TYPES):
-        m.Add(sum(x[i][t] for i in range(N)) <= TILES_PER_TYPE)
-
-    # same-type edges
-    same: dict[tuple[int, int], cp_model.IntVar] = {}
-    for i, j in EDGES:
-        ys = []
-        for t in range(NUM_TYPES):
-            y = m.NewBoolVar("")
-            m.AddBoolOr([x[i][t].Not(), x[j][t].Not(), y])
-            m.AddImplication(y, x[i][t])
-            m.AddImplication(y, x[j][t])
-            ys.append(y)
-        s = m.NewBoolVar(f"s{i}_{j}")
-        m.Add(sum(ys) == s)
-        same[(i, j)] = same[(j, i)] = s
-
-    adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present = _placement_groups(m, x, filled, same)
-
-    # personal goal
-    matches = [x[_cell(r, c)][t] for r, c, t in personal_goal_card(personal)]
-    pm = [m.NewBoolVar(f"pm{k}") for k in range(1, 7)]
-    for k, b in enumerate(pm, start=1):
-        m.Add(sum(matches) >= k * b)  # linear, so the LP sees it
-        if k > 1:
-            m.AddImplication(b, pm[k - 2])
-    steps = [PERSONAL_POINTS[k] - PERSONAL_POINTS[k - 1] for k in range(1, 7)]
-    personal_pts = sum(s * b for s, b in zip(steps, pm))
-
-    # matched cells of one type need that type on the shelf (a linear link for the group counts)
-    card = personal_goal_card(personal)
-    card_types = sorted({t for _, _, t in card})
-    m.Add(sum(matches) <= sum(sum(1 for *_, u in card if u == t) * present[t] for t in card_types))
-
-    full = m.NewBoolVar("full")
-    for i in range(N):
-        m.AddImplication(full, filled[i])
-    goal_vars = [_goal(m, key, x, filled, same, pairs, fours, squares_inside_groups, squares_same_type)
-                 for key in goals]
-    objective = adjacency + personal_pts + sum(v * g for v, g in zip(token_values, goal_vars))
-    if end_token:
-        objective += END_GAME_TOKEN * full
+    m, x, objective, fixed_parts, hexes, same = _build_model(
+        personal, goals, token_values, end_token, squares_inside_groups, squares_same_type)
     if min_score is not None:
         m.Add(objective >= min_score)
-    m.Maximize(objective)
-    fixed_parts = {"pm": pm, "goals": goal_vars, "full": full, "counts": counts, "n_filled": n_filled,
-                   "matches": matches}
 
     def rescore(grid: list[list[int]]) -> tuple[Bookshelf, int, dict[str, int], dict[str, bool]]:
         shelf = Bookshelf(grid)
@@ -205,7 +172,7 @@ def best_shelf(
         met = {key: common_goal_met(key, shelf, **options) for key in goals}
         breakdown = {
             "adjacency": adjacency_points(shelf),
-            "personal_goal": personal_goal_points(personal, shelf),
+            "personal_goal": personal_goal_points(personal, shelf) if personal is not None else 0,
             "common_goals": sum(v for v, key in zip(token_values, goals) if met[key]),
             "end_token": END_GAME_TOKEN if end_token and shelf.is_full() else 0,
         }
@@ -232,7 +199,8 @@ def best_shelf(
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
         best = rescore(_local_search(rescore, personal, goals, min(0.25, 0.05 * time_limit), seed))
-    pending = sorted(t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups)
+    lemmas = goal_lemmas(squares_inside_groups, squares_same_type) if goal_bounds else {}
+    pending = sorted(t for t in _tasks(personal, token_values, end_token, goals, squares_inside_groups, lemmas)
                      if t[0] >= floor)  # pop() takes the highest potential
     # Each piece runs single-threaded; with several configurations in _RACE they race on one piece
     # and the first answer stops the others.
@@ -328,6 +296,70 @@ def best_shelf(
     return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces)
 
 
+def _build_model(personal: int | None, goals: tuple[str, str], token_values: tuple[int, int], end_token: bool,
+                 squares_inside_groups: bool, squares_same_type: bool):
+    """The shelf model: cells, groups, personal goal, the two goals; maximises the final score.
+
+    Returns (model, cell type literals, objective, the parts a piece fixes, 6-cell cores, same-type
+    edge literals).
+    """
+    m = cp_model.CpModel()
+    x = [[m.NewBoolVar(f"x{i}_{t}") for t in range(NUM_TYPES)] for i in range(N)]
+    filled = [m.NewBoolVar(f"f{i}") for i in range(N)]
+    for i in range(N):
+        m.Add(sum(x[i]) == filled[i])
+    for r in range(ROWS - 1):
+        for c in range(COLS):
+            m.AddImplication(filled[_cell(r, c)], filled[_cell(r + 1, c)])
+    for t in range(NUM_TYPES):
+        m.Add(sum(x[i][t] for i in range(N)) <= TILES_PER_TYPE)
+
+    # same-type edges
+    same: dict[tuple[int, int], cp_model.IntVar] = {}
+    for i, j in EDGES:
+        ys = []
+        for t in range(NUM_TYPES):
+            y = m.NewBoolVar("")
+            m.AddBoolOr([x[i][t].Not(), x[j][t].Not(), y])
+            m.AddImplication(y, x[i][t])
+            m.AddImplication(y, x[j][t])
+            ys.append(y)
+        s = m.NewBoolVar(f"s{i}_{j}")
+        m.Add(sum(ys) == s)
+        same[(i, j)] = same[(j, i)] = s
+
+    adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present = _placement_groups(m, x, filled, same)
+
+    # personal goal
+    matches = [x[_cell(r, c)][t] for r, c, t in _card(personal)]
+    pm = [m.NewBoolVar(f"pm{k}") for k in range(1, 7)]
+    for k, b in enumerate(pm, start=1):
+        m.Add(sum(matches) >= k * b)  # linear, so the LP sees it
+        if k > 1:
+            m.AddImplication(b, pm[k - 2])
+    steps = [PERSONAL_POINTS[k] - PERSONAL_POINTS[k - 1] for k in range(1, 7)]
+    personal_pts = sum(s * b for s, b in zip(steps, pm))
+
+    # matched cells of one type need that type on the shelf (a linear link for the group counts)
+    card = _card(personal)
+    card_types = sorted({t for _, _, t in card})
+    if card:
+        m.Add(sum(matches) <= sum(sum(1 for *_, u in card if u == t) * present[t] for t in card_types))
+
+    full = m.NewBoolVar("full")
+    for i in range(N):
+        m.AddImplication(full, filled[i])
+    goal_vars = [_goal(m, key, x, filled, same, pairs, fours, squares_inside_groups, squares_same_type)
+                 for key in goals]
+    objective = adjacency + personal_pts + sum(v * g for v, g in zip(token_values, goal_vars))
+    if end_token:
+        objective += END_GAME_TOKEN * full
+    m.Maximize(objective)
+    fixed_parts = {"pm": pm, "goals": goal_vars, "full": full, "counts": counts, "n_filled": n_filled,
+                   "matches": matches}
+    return m, x, objective, fixed_parts, hexes, same
+
+
 def _local_search(rescore, personal: int, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
     """Hill climbing with restarts on full shelves (and on a staircase outline when a goal asks for
     one), scored by the plain scoring functions: a quick incumbent, no proof."""
@@ -345,7 +377,7 @@ def _local_search(rescore, personal: int, goals: tuple[str, str], seconds: float
         heights = outlines[restart % len(outlines)]
         restart += 1
         grid = [[rng.randrange(NUM_TYPES) if r >= ROWS - h else EMPTY for h in heights] for r in range(ROWS)]
-        for r, c, t in personal_goal_card(personal):
+        for r, c, t in _card(personal):
             if grid[r][c] != EMPTY:
                 grid[r][c] = t
         score = score_of(grid)
@@ -379,18 +411,23 @@ _PROBING = 0.05  # CP-SAT presolve probing effort (deterministic time; default 1
 _CLIQUE = 1e6  # CP-SAT presolve clique merging effort (default 1e8)
 
 
-def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
-           goals: tuple[str, str], squares_inside_groups: bool = False) -> list[tuple[int, tuple]]:
+def _tasks(personal: int | None, token_values: tuple[int, int], end_token: bool,
+           goals: tuple[str, str], squares_inside_groups: bool = False,
+           lemmas: dict[frozenset[str], dict] | None = None) -> list[tuple[int, tuple]]:
     """The pieces a shelf scoring ``target`` or more must fall in, most promising first.
 
     A piece is (k personal matches, goal 1 counted, goal 2 counted, full, groups of 3/4/5/6+).
     Its potential is the most such a shelf can score.  Counting prunes pieces whose groups do not
     fit: at most 30 tiles (29 when not full), and k matches need k distinct types, hence k groups.
+    ``lemmas`` (proven per goal set, :mod:`solvers.shelfie_goal_bounds`: the most adjacency points a
+    shelf meeting the goals can score, and group profiles it cannot have) drop the pieces their counted
+    goals rule out.
     """
-    class_sizes = sorted((sum(1 for *_, t in personal_goal_card(personal) if t == u)
-                          for u in {t for *_, t in personal_goal_card(personal)}), reverse=True)
+    lemmas = lemmas or {}
+    card = _card(personal)
+    class_sizes = sorted((sum(1 for *_, t in card if t == u) for u in {t for *_, t in card}), reverse=True)
     out = []
-    for k in range(7):
+    for k in range(len(card) + 1):
         for g1 in (0, 1):
             for g2 in (0, 1):
                 for full in (0, 1):
@@ -398,11 +435,16 @@ def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
                     fixed += END_GAME_TOKEN * full if end_token else 0
                     if full and "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
                         continue  # a full shelf is no staircase
+                    if (g1 and not token_values[0]) or (g2 and not token_values[1]):
+                        continue  # a goal worth nothing: its shelves are in the piece that leaves it out
                     cap = N if full else N - 1
                     if "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
                         cap = 20  # heights 2..6 at most
                     min_types = next(n for n in range(7) if sum(class_sizes[:n]) >= k)
                     counted = {g for g, on in zip(goals, (g1, g2)) if on}
+                    known = [e for s, e in lemmas.items() if s <= counted]
+                    most = min([40] + [e["max_adjacency"] for e in known])
+                    impossible = {tuple(p) for e in known for p in e.get("infeasible_profiles", [])}
                     if "TWO_COLUMNS_ALL_DIFFERENT" in counted:
                         min_types = 6
                     elif "TWO_ROWS_ALL_DIFFERENT" in counted:
@@ -414,7 +456,9 @@ def _tasks(personal: int, token_values: tuple[int, int], end_token: bool,
                                     pts = 8 * c6 + 5 * c5 + 3 * c4 + 2 * c3
                                     used = 6 * c6 + 5 * c5 + 4 * c4 + 3 * c3
                                     spare = cap - used  # tiles for small groups or extensions
-                                    if c3 + c4 + c5 + c6 + spare < min_types:
+                                    if c3 + c4 + c5 + c6 + spare < min_types or pts > most:
+                                        continue
+                                    if (full, c3, c4, c5, c6) in impossible:
                                         continue
                                     if not _goals_fit(counted, c3, c4, c5, c6, spare, squares_inside_groups):
                                         continue

@@ -111,3 +111,57 @@ def test_sweep_table_shelves_score_what_the_table_says() -> None:
         points = adjacency_points(shelf) + personal_goal_points(int(card), shelf)
         points += 8 * sum(common_goal_met(g, shelf) for g in (g1, g2)) + (1 if shelf.is_full() else 0)
         assert optimal == "True" and points == int(score), (card, g1, g2)
+
+
+
+def test_goal_lemmas_are_tight_and_drop_only_the_pieces_they_rule_out() -> None:
+    """Each stored bound keeps a witness: a legal shelf meeting its goals with exactly that adjacency."""
+    from puzzles.shelfie import Bookshelf
+    from solvers.shelfie_goal_bounds import goal_lemmas, stored_bounds
+
+    assert stored_bounds()
+    for entry in stored_bounds():
+        shelf = Bookshelf.from_rows(entry["witness"], strict=True)
+        assert all(common_goal_met(g, shelf) for g in entry["goals"]), entry["goals"]
+        assert adjacency_points(shelf) == entry["max_adjacency"] < 40
+        assert all(entry["low"] <= 2 * c3 + 3 * c4 + 5 * c5 + 8 * c6 <= entry["max_adjacency"]
+                   for _, c3, c4, c5, c6 in entry.get("infeasible_profiles", []))
+    lemmas = goal_lemmas()
+    goals = ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE")
+    lemma = lemmas[frozenset(goals)]
+    impossible = {tuple(p) for p in lemma["infeasible_profiles"]}
+    plain, cut = _tasks(5, (8, 8), True, goals), _tasks(5, (8, 8), True, goals, lemmas=lemmas)
+    kept = {key for _, key in cut}
+    assert kept < {key for _, key in plain}
+    for _, key in plain:
+        both, adjacency = key[1] and key[2], 2 * key[4] + 3 * key[5] + 5 * key[6] + 8 * key[7]
+        ruled_out = both and (adjacency > lemma["max_adjacency"] or tuple(key[3:]) in impossible)
+        assert (key in kept) != ruled_out, key
+    assert goal_lemmas(squares_inside_groups=True).keys() == lemmas.keys()  # none involves TWO_SQUARES
+
+
+def test_goal_lemma_profiles_proven_again_by_cp_sat() -> None:
+    """A few stored impossible profiles are shown INFEASIBLE again, and the witness's is not."""
+    from puzzles.shelfie import Bookshelf
+    from puzzles.shelfie.rules import groups
+    from solvers.shelfie_goal_bounds import goal_lemmas, profile_feasible
+
+    goals = ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE")
+    lemma = goal_lemmas()[frozenset(goals)]
+    for profile in lemma["infeasible_profiles"][:3]:
+        assert profile_feasible(goals, profile, time_limit=60) is False
+    witness = Bookshelf.from_rows(lemma["witness"])
+    sizes = [len(cells) for _, cells in groups(witness)]
+    profile = [int(witness.is_full())] + [sizes.count(n) for n in (3, 4, 5)] + [sum(n >= 6 for n in sizes)]
+    assert profile_feasible(goals, profile, time_limit=60) is True
+
+
+@pytest.mark.slow
+def test_every_stored_goal_lemma_is_proven_again() -> None:
+    from solvers.shelfie_goal_bounds import profile_feasible, prove_adjacency_bound, stored_bounds
+
+    for stored in stored_bounds():
+        goals = tuple(stored["goals"])
+        assert prove_adjacency_bound(goals, time_limit=900)["max_adjacency"] == stored["max_adjacency"]
+        for profile in stored.get("infeasible_profiles", []):
+            assert profile_feasible(goals, profile, time_limit=300) is False, (goals, profile)

@@ -1,0 +1,1 @@
+"""Data files shipped with the solvers (proven lemmas)."""

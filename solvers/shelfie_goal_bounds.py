@@ -1,0 +1,164 @@
+"""Goal bounds for the perfect shelf: what the groups of a shelf meeting some common goals can be.
+
+Lemmas per goal set, proven once by CP-SAT and stored in ``data/shelfie_goal_bounds.json``:
+
+* ``max_adjacency``: "every shelf meeting TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE scores at most 32
+  adjacency points".  The proof is the perfect-shelf solver itself with no personal card, a goal worth
+  100 and a floor that forces it (so the optimum is 100 per goal + the best adjacency), with each group
+  profile above the bound shown INFEASIBLE.  ``witness`` is a shelf that reaches the bound (it is tight).
+* ``infeasible_profiles``: group profiles ``[full, groups of 3, 4, 5, 6+]`` scoring ``low`` adjacency
+  points or more that no shelf meeting the goals has, each shown INFEASIBLE by CP-SAT (a profile not
+  proven within the time limit is left out, so it is never used).
+
+:func:`solvers.shelfie_best_shelf.best_shelf` uses them to drop pieces whose groups score more than
+their counted goals allow.  Two all-different columns fight big groups (a group meets such a column
+once at most), and the pieces that prove it for each personal card cost the solver 30-77 s; the
+card-free lemma takes 12-20 s once.  Entries are for the default TWO_SQUARES rule; goal sets with
+TWO_SQUARES are not used under another rule.
+
+Regenerate (about a minute per goal set on 2 cores):
+    python -m solvers.shelfie_goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE ... --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from puzzles.shelfie.rules import COMMON_GOAL_KEYS, adjacency_points, check_goal_key
+
+BOUNDS_FILE = Path(__file__).parent / "data" / "shelfie_goal_bounds.json"
+_TOKEN = 100  # a goal's worth in the lemma: more than any adjacency, so the floor forces the goals
+
+
+def _pair(goals: tuple[str, ...]) -> tuple[tuple[str, str], tuple[int, int]]:
+    """The solver's goal pair and token values for a lemma about one or two goals."""
+    goals = tuple(sorted(check_goal_key(g) for g in goals))
+    if len(goals) not in (1, 2) or len(set(goals)) != len(goals):
+        raise ValueError(f"give one or two different common goals, got {goals!r}")
+    if len(goals) == 2:
+        return goals, (_TOKEN, _TOKEN)
+    return (goals[0], next(k for k in COMMON_GOAL_KEYS if k != goals[0])), (_TOKEN, 0)
+
+
+def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, workers: int = 2,
+                          low: int | None = None, profile_time_limit: float = 30.0) -> dict[str, Any]:
+    """The most adjacency points a shelf meeting every goal in ``goals`` (one or two) scores, proven by
+    CP-SAT; with ``low``, also the group profiles scoring ``low`` or more that such shelves cannot have."""
+    from solvers.shelfie_best_shelf import best_shelf
+
+    pair, tokens = _pair(goals)
+    counted = pair if tokens[1] else pair[:1]
+    result = best_shelf(None, pair, token_values=tokens, end_token=False, time_limit=time_limit,
+                        workers=workers, min_score=_TOKEN * len(counted), goal_bounds=False)
+    if not result.optimal:
+        raise RuntimeError(f"{'+'.join(counted)}: not proven in {time_limit:g} s (bound {result.bound:g})")
+    adjacency = adjacency_points(result.shelf)
+    assert adjacency == result.score - _TOKEN * len(counted)
+    entry = {"goals": list(counted), "max_adjacency": adjacency, "witness": result.shelf.rows(),
+             "seconds": round(result.seconds, 1), "pieces": result.pieces}
+    if low is not None:
+        start = time.perf_counter()
+        profiles = _profiles(pair, tokens, low, adjacency)
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            answers = list(pool.map(lambda p: profile_feasible(counted, p, profile_time_limit), profiles))
+        entry.update(low=low, infeasible_profiles=[list(p) for p, a in zip(profiles, answers) if a is False],
+                     profile_seconds=round(time.perf_counter() - start, 1))
+    return entry
+
+
+def _profiles(pair: tuple[str, str], tokens: tuple[int, int], low: int, high: int) -> list[tuple[int, ...]]:
+    """The (full, groups of 3, 4, 5, 6+) profiles of shelves meeting the goals that counting allows."""
+    from solvers.shelfie_best_shelf import _tasks
+
+    out = set()
+    for _, (_, g1, g2, full, *counts) in _tasks(None, tokens, False, pair):
+        if g1 and (g2 or not tokens[1]) and low <= _points(counts) <= high:
+            out.add((full, *counts))
+    return sorted(out)
+
+
+def _points(counts: list[int] | tuple[int, ...]) -> int:
+    return sum(p * c for p, c in zip((2, 3, 5, 8), counts))
+
+
+def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...], time_limit: float = 30.0) -> bool | None:
+    """Whether some shelf meeting ``goals`` has group profile (full, groups of 3, 4, 5, 6+): CP-SAT's
+    answer, None when it is not proven within ``time_limit``."""
+    from ortools.sat.python import cp_model
+
+    from solvers.shelfie_best_shelf import _CLIQUE, _PROBING, N, _build_model
+
+    pair, tokens = _pair(goals)
+    model, _, _, parts, _, _ = _build_model(None, pair, tokens, False, False, False)
+    full, *counts = profile
+    model.ClearObjective()
+    model.Add(parts["goals"][0] == 1)
+    if tokens[1]:
+        model.Add(parts["goals"][1] == 1)
+    model.Add(parts["full"] == full)
+    if not full:
+        model.Add(parts["n_filled"] <= N - 1)
+    for size, count in zip((3, 4, 5, 6), counts):
+        model.Add(parts["counts"][size] == count)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.linearization_level = 0
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.probing_deterministic_time_limit = _PROBING
+    solver.parameters.merge_at_most_one_work_limit = _CLIQUE
+    status = solver.Solve(model)
+    return {cp_model.INFEASIBLE: False, cp_model.OPTIMAL: True, cp_model.FEASIBLE: True}.get(status)
+
+
+@lru_cache(maxsize=None)
+def stored_bounds() -> tuple[dict[str, Any], ...]:
+    """The stored lemmas (goal set, bound, witness shelf)."""
+    return tuple(json.loads(BOUNDS_FILE.read_text())["bounds"])
+
+
+def goal_lemmas(squares_inside_groups: bool = False, squares_same_type: bool = False) -> dict[frozenset[str], dict]:
+    """{goal set: its stored lemmas}, for the given TWO_SQUARES rule."""
+    default_rule = not squares_inside_groups and not squares_same_type
+    return {frozenset(e["goals"]): e for e in stored_bounds() if default_rule or "TWO_SQUARES" not in e["goals"]}
+
+
+def adjacency_bounds(squares_inside_groups: bool = False, squares_same_type: bool = False) -> dict[frozenset[str], int]:
+    """{goal set: the most adjacency points a shelf meeting all of them scores}, for the given TWO_SQUARES rule."""
+    return {k: e["max_adjacency"] for k, e in goal_lemmas(squares_inside_groups, squares_same_type).items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("goal_sets", nargs="*", help="GOAL or GOAL+GOAL (default: the stored sets)")
+    parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--low", type=int, help="also prove which profiles scoring LOW or more are impossible")
+    parser.add_argument("--profile-time-limit", type=float, default=30.0)
+    parser.add_argument("--write", action="store_true", help=f"store the proven bounds in {BOUNDS_FILE.name}")
+    args = parser.parse_args(argv)
+    sets = [tuple(s.split("+")) for s in args.goal_sets] or [tuple(e["goals"]) for e in stored_bounds()]
+    found = {}
+    for goals in sets:
+        entry = prove_adjacency_bound(goals, args.time_limit, args.workers, args.low, args.profile_time_limit)
+        found[tuple(entry["goals"])] = entry
+        print(f"{'+'.join(entry['goals']):<45s} max adjacency {entry['max_adjacency']:2d}  "
+              f"{entry['seconds']:6.1f} s {entry['pieces']:3d} pieces  {'/'.join(entry['witness'])}", flush=True)
+        if args.low is not None:
+            print(f"  {len(entry['infeasible_profiles'])} impossible profiles scoring {args.low}+ "
+                  f"({entry['profile_seconds']:.1f} s)", flush=True)
+    if args.write:
+        old = {tuple(e["goals"]): e for e in stored_bounds()} if BOUNDS_FILE.exists() else {}
+        old.update(found)
+        entries = [old[k] for k in sorted(old)]
+        BOUNDS_FILE.write_text(json.dumps({"bounds": entries}, indent=1) + "\n")
+        stored_bounds.cache_clear()
+
+
+if __name__ == "__main__":
+    main()
