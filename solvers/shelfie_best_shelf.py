@@ -43,7 +43,7 @@ meets both goals, proven once by CP-SAT with no personal card and stored with th
 TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE, a shelf scores at most 32 adjacency points and never has these
 group profiles").  They drop the pieces they rule out before any is solved.  Two all-different columns
 fight big groups (a group meets each of them once at most), and refuting that piece by piece for each
-card took 30-77 s; with the lemmas the slowest of those pairs takes 12 s.
+card took 30-77 s; with the lemmas the slowest of those pairs takes 15 s.
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
 When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """

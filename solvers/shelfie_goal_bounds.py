@@ -10,14 +10,16 @@ Lemmas per goal set, proven once by CP-SAT and stored in ``data/shelfie_goal_bou
   points or more that no shelf meeting the goals has, each shown INFEASIBLE by CP-SAT (a profile not
   proven within the time limit is left out, so it is never used).
 
-:func:`solvers.shelfie_best_shelf.best_shelf` uses them to drop pieces whose groups score more than
-their counted goals allow.  Two all-different columns fight big groups (a group meets such a column
-once at most), and the pieces that prove it for each personal card cost the solver 30-77 s; the
-card-free lemma takes 12-20 s once.  Entries are for the default TWO_SQUARES rule; goal sets with
-TWO_SQUARES are not used under another rule.
+:func:`solvers.shelfie_best_shelf.best_shelf` uses them to drop the proof pieces whose counted goals
+rule them out.  Why: two all-different columns fight big groups (a group meets such a column once at
+most), and refuting that piece by piece, once per personal card, cost the solver 30-77 s on the
+slowest pairs; a card-free lemma is proven once (20 s to 6 min) and serves all 12 cards.  The
+profile notion is the solver's own (one 6-cell core per group of 6+), so a real shelf always has
+the profile of its true groups and a lemma never drops a piece holding one.  Entries are for the
+default TWO_SQUARES rule; goal sets with TWO_SQUARES are not used under another rule.
 
-Regenerate (about a minute per goal set on 2 cores):
-    python -m solvers.shelfie_goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE ... --write
+Prove and store (or, with no goal sets, prove the stored ones again), on 2 cores:
+    python -m solvers.shelfie_goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE --low 29 --write
 """
 
 from __future__ import annotations
@@ -128,11 +130,6 @@ def goal_lemmas(squares_inside_groups: bool = False, squares_same_type: bool = F
     return {frozenset(e["goals"]): e for e in stored_bounds() if default_rule or "TWO_SQUARES" not in e["goals"]}
 
 
-def adjacency_bounds(squares_inside_groups: bool = False, squares_same_type: bool = False) -> dict[frozenset[str], int]:
-    """{goal set: the most adjacency points a shelf meeting all of them scores}, for the given TWO_SQUARES rule."""
-    return {k: e["max_adjacency"] for k, e in goal_lemmas(squares_inside_groups, squares_same_type).items()}
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("goal_sets", nargs="*", help="GOAL or GOAL+GOAL (default: the stored sets)")
@@ -142,15 +139,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile-time-limit", type=float, default=30.0)
     parser.add_argument("--write", action="store_true", help=f"store the proven bounds in {BOUNDS_FILE.name}")
     args = parser.parse_args(argv)
-    sets = [tuple(s.split("+")) for s in args.goal_sets] or [tuple(e["goals"]) for e in stored_bounds()]
+    sets = ([(tuple(s.split("+")), args.low) for s in args.goal_sets]
+            or [(tuple(e["goals"]), e.get("low", args.low)) for e in stored_bounds()])
     found = {}
-    for goals in sets:
-        entry = prove_adjacency_bound(goals, args.time_limit, args.workers, args.low, args.profile_time_limit)
+    for goals, low in sets:
+        entry = prove_adjacency_bound(goals, args.time_limit, args.workers, low, args.profile_time_limit)
         found[tuple(entry["goals"])] = entry
         print(f"{'+'.join(entry['goals']):<45s} max adjacency {entry['max_adjacency']:2d}  "
               f"{entry['seconds']:6.1f} s {entry['pieces']:3d} pieces  {'/'.join(entry['witness'])}", flush=True)
-        if args.low is not None:
-            print(f"  {len(entry['infeasible_profiles'])} impossible profiles scoring {args.low}+ "
+        if low is not None:
+            print(f"  {len(entry['infeasible_profiles'])} impossible profiles scoring {low}+ "
                   f"({entry['profile_seconds']:.1f} s)", flush=True)
     if args.write:
         old = {tuple(e["goals"]): e for e in stored_bounds()} if BOUNDS_FILE.exists() else {}
