@@ -38,12 +38,14 @@ capped (``_PROBING``, ``_CLIQUE``): with CP-SAT's defaults, probing and clique m
 each piece's time (1.9 of 3.2 s on a typical one), and the cap took the hardest pairs, card 1
 FOUR_CORNERS + TWO_COLUMNS_ALL_DIFFERENT and card 6 TWO_COLUMNS_ALL_DIFFERENT + EIGHT_SAME, from 25 and
 32 s to 18 and 25 s.
+
 Goal lemmas (:mod:`solvers.shelfie_goal_bounds`): for a few goal pairs, facts about every shelf that
 meets both goals, proven once by CP-SAT with no personal card and stored with the package ("meeting
 TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE, a shelf scores at most 32 adjacency points and never has these
 group profiles").  They drop the pieces they rule out before any is solved.  Two all-different columns
 fight big groups (a group meets each of them once at most), and refuting that piece by piece for each
 card took 30-77 s; with the lemmas the slowest of those pairs takes 15 s.
+
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
 When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
 """
