@@ -94,10 +94,10 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
     answer, None when it is not proven within ``time_limit``."""
     from ortools.sat.python import cp_model
 
-    from solvers.shelfie_best_shelf import _CLIQUE, _PROBING, N, _build_model
+    from solvers.shelfie_best_shelf import _CLIQUE, _PROBING, N
 
-    pair, tokens = _pair(goals)
-    model, _, _, parts, _, _ = _build_model(None, pair, tokens, False, False, False)
+    base, parts, tokens = _lemma_model(tuple(sorted(goals)))
+    model = base.Clone()
     full, *counts = profile
     model.ClearObjective()
     model.Add(parts["goals"][0] == 1)
@@ -116,6 +116,16 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
     solver.parameters.merge_at_most_one_work_limit = _CLIQUE
     status = solver.Solve(model)
     return {cp_model.INFEASIBLE: False, cp_model.OPTIMAL: True, cp_model.FEASIBLE: True}.get(status)
+
+
+@lru_cache(maxsize=None)
+def _lemma_model(goals: tuple[str, ...]):
+    """The card-free shelf model of a lemma (built once, cloned for each profile), its parts and tokens."""
+    from solvers.shelfie_best_shelf import _build_model
+
+    pair, tokens = _pair(goals)
+    model, _, _, parts, _, _ = _build_model(None, pair, tokens, False, False, False)
+    return model, parts, tokens
 
 
 @lru_cache(maxsize=None)
