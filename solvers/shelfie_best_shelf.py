@@ -333,7 +333,8 @@ def _build_model(personal: int | None, goals: tuple[str, str], token_values: tup
     adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present = _placement_groups(m, x, filled, same)
 
     # personal goal
-    matches = [x[_cell(r, c)][t] for r, c, t in _card(personal)]
+    card = _card(personal)
+    matches = [x[_cell(r, c)][t] for r, c, t in card]
     pm = [m.NewBoolVar(f"pm{k}") for k in range(1, 7)]
     for k, b in enumerate(pm, start=1):
         m.Add(sum(matches) >= k * b)  # linear, so the LP sees it
@@ -343,7 +344,6 @@ def _build_model(personal: int | None, goals: tuple[str, str], token_values: tup
     personal_pts = sum(s * b for s, b in zip(steps, pm))
 
     # matched cells of one type need that type on the shelf (a linear link for the group counts)
-    card = _card(personal)
     card_types = sorted({t for _, _, t in card})
     if card:
         m.Add(sum(matches) <= sum(sum(1 for *_, u in card if u == t) * present[t] for t in card_types))
@@ -362,7 +362,7 @@ def _build_model(personal: int | None, goals: tuple[str, str], token_values: tup
     return m, x, objective, fixed_parts, hexes, same
 
 
-def _local_search(rescore, personal: int, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
+def _local_search(rescore, personal: int | None, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
     """Hill climbing with restarts on full shelves (and on a staircase outline when a goal asks for
     one), scored by the plain scoring functions: a quick incumbent, no proof."""
     def score_of(grid: list[list[int]]) -> int:
@@ -432,21 +432,21 @@ def _tasks(personal: int | None, token_values: tuple[int, int], end_token: bool,
     for k in range(len(card) + 1):
         for g1 in (0, 1):
             for g2 in (0, 1):
+                counted = {g for g, on in zip(goals, (g1, g2)) if on}
+                known = [e for s, e in lemmas.items() if s <= counted]
+                most = min([40] + [e["max_adjacency"] for e in known])
+                impossible = {tuple(p) for e in known for p in e.get("infeasible_profiles", [])}
                 for full in (0, 1):
                     fixed = PERSONAL_POINTS[k] + token_values[0] * g1 + token_values[1] * g2
                     fixed += END_GAME_TOKEN * full if end_token else 0
-                    if full and "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
+                    if full and "STAIRCASE" in counted:
                         continue  # a full shelf is no staircase
                     if (g1 and not token_values[0]) or (g2 and not token_values[1]):
                         continue  # a goal worth nothing: its shelves are in the piece that leaves it out
                     cap = N if full else N - 1
-                    if "STAIRCASE" in [g for g, on in zip(goals, (g1, g2)) if on]:
+                    if "STAIRCASE" in counted:
                         cap = 20  # heights 2..6 at most
                     min_types = next(n for n in range(7) if sum(class_sizes[:n]) >= k)
-                    counted = {g for g, on in zip(goals, (g1, g2)) if on}
-                    known = [e for s, e in lemmas.items() if s <= counted]
-                    most = min([40] + [e["max_adjacency"] for e in known])
-                    impossible = {tuple(p) for e in known for p in e.get("infeasible_profiles", [])}
                     if "TWO_COLUMNS_ALL_DIFFERENT" in counted:
                         min_types = 6
                     elif "TWO_ROWS_ALL_DIFFERENT" in counted:
