@@ -286,7 +286,7 @@ def blokus() -> None:
 
 def _blokus_bots(spec: str | None, seats: int, iterations: int, seconds: float | None) -> tuple[list, list[str]]:
     """One bot (or ``None`` for a human) per seat from ``mcts,random,...`` (one name = every seat)."""
-    from solvers.blokus_bots import make_bot
+    from solvers.blokus.bots import make_bot
 
     if spec is None:
         spec = ",".join(["mcts", "greedy", "random", "greedy"][:seats])
@@ -394,7 +394,7 @@ def blokus_playout(games, bots_spec, variant, seed, iterations, free_corners, wo
         raise click.ClickException("playout runs bots only (no human seats)")
     big_job = 2000 if set(names) <= {"random", "greedy"} else 20
     stats, interrupted = run_in_ranges(
-        "solvers.blokus_bots:playout_range", (variant, free_corners, tuple(names), iterations, seed), games,
+        "solvers.blokus.bots:playout_range", (variant, free_corners, tuple(names), iterations, seed), games,
         merge_into, None, workers, scheduler, "playing", not as_json, big_job=big_job,
     )
     stats = stats or PlayoutStats(probe.num_players)
@@ -533,7 +533,7 @@ def towers_play(p1, p2, seed, as_json):
 
     from puzzles.game import CHANCE
     from puzzles.towers import TowersState
-    from solvers.towers_bots import make_bot
+    from solvers.towers.bots import make_bot
 
     rng = _random.Random(seed)
     seats = [p1, p2]
@@ -570,7 +570,7 @@ def towers_play(p1, p2, seed, as_json):
 @friendly_errors
 def towers_solve(state_path, horizon, as_json):
     """Best move, value and principal variation of a full-information STATE.json."""
-    from solvers.towers_solver import Solver
+    from solvers.towers.solver import Solver
 
     state = _towers_load_state(state_path)
     result = Solver(22).solve(state, horizon=horizon)
@@ -599,7 +599,7 @@ def towers_solve(state_path, horizon, as_json):
 def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec, as_json):
     """The 21-sum planner: most towers that can end at exactly 21 owned by the placer."""
     from puzzles.towers import parse_stones
-    from solvers.towers_planner import guaranteed_21_towers, guaranteed_for_hands, max_21_towers, towers_of
+    from solvers.towers.planner import guaranteed_21_towers, guaranteed_for_hands, max_21_towers, towers_of
 
     stones = parse_stones(stones_spec)
     if not stones:
@@ -637,10 +637,10 @@ def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec,
 @friendly_errors
 def towers_playout(games, p1, p2, seed, workers, scheduler, as_json):
     """Bot match-up: win/draw/loss rates with 95% intervals, instant wins, first-player advantage."""
-    from solvers.towers_bots import TowersStats
+    from solvers.towers.bots import TowersStats
 
     big_job = 200_000 if p1 == p2 == "random" else 200
-    stats, _ = run_in_ranges("solvers.towers_bots:match_range", (p1, p2, seed), games, merge_into, None,
+    stats, _ = run_in_ranges("solvers.towers.bots:match_range", (p1, p2, seed), games, merge_into, None,
                              workers, scheduler, f"{p1} vs {p2}", not as_json, big_job=big_job)
     stats = stats or TowersStats()
     rep = stats.report((p1, p2))
@@ -739,7 +739,7 @@ def shelfie_play(players: int, bots: str | None, seed: int | None, goals: str | 
 
     from puzzles.game import IllegalActionError
     from puzzles.shelfie import new_game
-    from solvers.shelfie_bots import best_move_now, make_bot
+    from solvers.shelfie.bots import best_move_now, make_bot
 
     seats = _shelfie_seats(bots, players, ["human"] + ["greedy"] * (players - 1))
     if seed is None:
@@ -862,7 +862,7 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
 def shelfie_best_shelf(personal: int, goals: str, time_limit: float, workers: int, squares_inside_groups: bool,
                        squares_same_type: bool, as_json: bool) -> None:
     """The highest final score a shelf can reach (CP-SAT): top tokens and end token assumed."""
-    from solvers.shelfie_best_shelf import best_shelf
+    from solvers.shelfie.best_shelf import best_shelf
 
     result = best_shelf(personal, _shelfie_goal_pair(goals), time_limit=time_limit, workers=workers,
                         squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)
@@ -892,14 +892,14 @@ def shelfie_playout(games: int, players: int, bots: str, seed: int, refill_rule:
     import time
 
     from solvers.playout import wilson_interval
-    from solvers.shelfie_bots import concat_playouts
+    from solvers.shelfie.bots import concat_playouts
 
     names = _shelfie_seats(bots, players, ["random"] * players)
     if "human" in names:
         raise ValueError("playouts are between bots only")
     start = time.perf_counter()
     big_job = 50 if "lookahead" in names else 20_000
-    result, _ = run_in_ranges("solvers.shelfie_bots:playout_range", (players, tuple(names), seed, refill_rule, rotate),
+    result, _ = run_in_ranges("solvers.shelfie.bots:playout_range", (players, tuple(names), seed, refill_rule, rotate),
                               games, concat_playouts, None, workers, scheduler, "playing", not as_json, big_job=big_job)
     elapsed = time.perf_counter() - start
     played = result["games"] if result else 0
@@ -943,7 +943,7 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
                    no_master: bool, revised: bool, as_json: bool) -> None:
     """Can CARD_FILE's puzzle (cells marked x already filled) be completed from STOCK?"""
     from puzzles.projectl.cards import card_text, load_deck, parse_counts
-    from solvers.projectl_checker import PuzzleInHand, check_card, finishable_this_turn
+    from solvers.projectl.checker import PuzzleInHand, check_card, finishable_this_turn
 
     cards = load_deck(card_file)
     if turn:
@@ -987,7 +987,7 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
 @friendly_errors
 def projectl_generate_deck(seed: int | None, out: str | None, as_json: bool) -> None:
     """Generate 32 white + 20 black cards with the published statistics (each verified completable)."""
-    from solvers.projectl_deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
+    from solvers.projectl.deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
 
     seed = DEFAULT_SEED if seed is None else seed
     text = deck_text(seed)
@@ -1026,7 +1026,7 @@ def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: 
                      workers: int | None, scheduler: str | None, as_json: bool) -> None:
     """Seeded bot games (seats rotate each game): win rates with 95% intervals, mean scores."""
     from puzzles.projectl.cards import load_deck
-    from solvers.projectl_bots import make_bot, summarize_series
+    from solvers.projectl.bots import make_bot, summarize_series
 
     specs = [b for b in bots.split(",") if b.strip()]
     for spec in specs:
@@ -1035,7 +1035,7 @@ def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: 
         raise ValueError("give 1 to 4 bots, one per seat")
     cards = load_deck(deck_file) if deck_file else None
     big_job = 50 if any(spec.startswith("mcts") for spec in specs) else 2000
-    totals, interrupted = run_in_ranges("solvers.projectl_bots:series_range", (tuple(specs), seed, rules, solo, difficulty, cards),
+    totals, interrupted = run_in_ranges("solvers.projectl.bots:series_range", (tuple(specs), seed, rules, solo, difficulty, cards),
                                         games, merge_into, None, workers, scheduler, "playouts", not as_json, big_job=big_job)
     if totals is None:
         raise click.ClickException("interrupted before any game finished")
@@ -1066,7 +1066,7 @@ def projectl_play(players: int, bots: str, rules: str, solo: bool, difficulty: s
     from puzzles.game import IllegalActionError
     from puzzles.projectl.cards import load_deck
     from puzzles.projectl.engine import new_game
-    from solvers.projectl_bots import make_bot
+    from solvers.projectl.bots import make_bot
 
     specs = [b.strip().lower() for b in bots.split(",") if b.strip()]
     if solo:
@@ -1131,7 +1131,7 @@ def _pl_mask(cells: list) -> int:
 
 # ---- blokus solitaire + generate (issue 4) ----
 # Owner: issue 4 (Blokus solitaires, tiling challenges).  Logic lives in
-# solvers/solitaire_tetrominoes.py, solvers/blokus_solitaire.py, solvers/challenges.py.
+# solvers/blokus/tetrominoes.py, solvers/blokus/solitaire.py, solvers/challenges.py.
 
 
 @blokus.group("solitaire")
@@ -1164,7 +1164,7 @@ def blokus_solitaire() -> None:
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
                                  workers, scheduler, checkpoint, probes, time_limit, seed, svg_out, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
-    from solvers.solitaire_tetrominoes import ColoredTilingProblem, estimate, pieces_json, to_tiling
+    from solvers.blokus.tetrominoes import ColoredTilingProblem, estimate, pieces_json, to_tiling
     from solvers.tiling import load_region
 
     problem = ColoredTilingProblem(load_region(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
@@ -1236,7 +1236,7 @@ def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, s
     """Place all 84 pieces on the board under the real rules (replayed through the engine)."""
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
-    from solvers.blokus_solitaire import solve_all_pieces
+    from solvers.blokus.solitaire import solve_all_pieces
 
     progress = ProgressReporter(None, "searching", enabled=not as_json)
     try:

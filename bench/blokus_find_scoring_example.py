@@ -21,7 +21,7 @@ import numpy as np
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.records import to_sgf
 from puzzles.blokus.tables import MONOMINO, PASS, PIECE_NAMES
-from solvers.blokus_bots import _greedy_keys
+from solvers.blokus.bots import _greedy_keys
 
 CATEGORY = {name: size for name, size in zip(PIECE_NAMES, (1, 2, 3, 3, 4, 4, 4, 4, 4) + (5,) * 12)}
 #: pieces each color may place, per size (digest example): yellow keeps two tetrominoes, red a

@@ -32,7 +32,7 @@ def main() -> None:
     tables = board_tables(20)
     print(f"RSS: interpreter {base:.0f} MB, after imports {imported:.0f} MB, tables + state {rss_mb():.0f} MB "
           f"(numpy tables {tables.nbytes() / 2**20:.1f} MB)")
-    from solvers.blokus_bots import make_bot
+    from solvers.blokus.bots import make_bot
 
     bot = make_bot("mcts", iterations=args.iterations)
     rng = random.Random(0)

@@ -2,7 +2,7 @@
 
 A random game: at every turn the color to move picks uniformly among all its
 legal placements (a color with none passes for good), until no color can move.
-The whole game loop runs in numba (solvers.blokus_bots.random_games); the
+The whole game loop runs in numba (solvers.blokus.bots.random_games); the
 Python engine's rate is printed for comparison.
 
     /work/venv/bin/python bench/blokus_playouts.py [--games N] [--seed S]
@@ -15,7 +15,7 @@ import random
 import time
 
 from puzzles.blokus import BlokusState
-from solvers.blokus_bots import BIG_PIECE_WEIGHTS, random_games
+from solvers.blokus.bots import BIG_PIECE_WEIGHTS, random_games
 
 
 def main() -> None:

@@ -29,14 +29,14 @@ def merge_into(total, part):
 def warm(executor) -> None:
     args = ("classic", False, ("random",) * 4, 1, 99)
     for _ in range(8):
-        run_ranges("solvers.blokus_bots:playout_range", args, 2, merge_into, None, executor, chunk=1)
+        run_ranges("solvers.blokus.bots:playout_range", args, 2, merge_into, None, executor, chunk=1)
     problem = TilingProblem.from_spec("3x20", "pentominoes")
     run_tasks(_count_worker, [(problem.key(), t) for t in problem.split(1)], _add_parts, TaskCount(0, 0, 0), executor)
 
 
 def blokus_job(executor, games: int):
     started = time.perf_counter()
-    stats = run_ranges("solvers.blokus_bots:playout_range", ("classic", False, ("random",) * 4, 1, 7), games,
+    stats = run_ranges("solvers.blokus.bots:playout_range", ("classic", False, ("random",) * 4, 1, 7), games,
                        merge_into, None, executor, chunk=10).value
     return time.perf_counter() - started, stats.summary()
 

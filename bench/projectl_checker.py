@@ -10,7 +10,7 @@ import statistics
 import time
 
 from puzzles.projectl.cards import default_deck, format_counts, parse_counts
-from solvers.projectl_checker import Checker
+from solvers.projectl.checker import Checker
 
 STOCKS = ["O1,I2,I3,L3,L3,I4,O4,T4,L4,S4", "O1,O1,I2,I2,L3,L3,T4,T4,L4,S4", "I2,I3,I3,L3,L3,O4,O4,T4,L4,L4"]
 REPEAT = 7

@@ -14,7 +14,7 @@ import time
 from puzzles.projectl.engine import new_game
 from solvers.bots import RandomBot
 from solvers.playout import game_seed
-from solvers.projectl_bots import GreedyBot, play_match
+from solvers.projectl.bots import GreedyBot, play_match
 
 
 def rate(make_bots, games: int, **kwargs) -> tuple[float, float]:

@@ -6,7 +6,7 @@ time and the number of CP-SAT pieces.  The default set is three of the hardest p
 Run: /work/venv/bin/python bench/shelfie_best_shelf.py [--count N] [--time-limit S] [--seed S]
 (--all runs all 12 x 66 instances: about an hour; --log FILE appends one JSON line per instance and skips
 the instances already in it, so an interrupted sweep resumes; --pairs A+B,... runs chosen goal pairs for all
-12 cards; --no-goal-lemmas solves without the stored lemmas of solvers/shelfie_goal_bounds.py).
+12 cards; --no-goal-lemmas solves without the stored lemmas of solvers/shelfie/goal_bounds.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS
-from solvers.shelfie_best_shelf import best_shelf
+from solvers.shelfie.best_shelf import best_shelf
 
 HARD = [  # the slowest of the full sweep (bench/results/shelfie_best_shelf_all.tsv)
     (12, ("THREE_COLUMNS_MAX3", "EIGHT_SAME")),

@@ -13,7 +13,7 @@ import time
 from puzzles.shelfie import new_game
 from solvers.bots import RandomBot
 from solvers.playout import play_game
-from solvers.shelfie_bots import kernel_playouts
+from solvers.shelfie.bots import kernel_playouts
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from solvers.blokus_solitaire import solve_all_pieces
+from solvers.blokus.solitaire import solve_all_pieces
 
 
 def main() -> None:

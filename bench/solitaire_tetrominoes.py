@@ -10,7 +10,7 @@ import random
 import time
 
 from puzzles.polyomino import Region
-from solvers.solitaire_tetrominoes import BitColorCounter, ColoredTilingProblem, estimate
+from solvers.blokus.tetrominoes import BitColorCounter, ColoredTilingProblem, estimate
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ import time
 from puzzles.towers import TowersState
 from solvers.bots import RandomBot
 from solvers.playout import play_game
-from solvers.towers_bots import fast_random_match
+from solvers.towers.bots import fast_random_match
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ import time
 
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState
-from solvers.towers_solver import Solver
+from solvers.towers.solver import Solver
 
 
 def advance(seed: int, stop) -> TowersState:

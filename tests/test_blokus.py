@@ -155,7 +155,7 @@ def test_random_games_keep_invariants(variant: str) -> None:
 
 def test_fast_kernel_agrees_with_engine() -> None:
     """The numba playout kernel and the Python engine see the same legal-move counts, moves and scores."""
-    from solvers.blokus_bots import playout
+    from solvers.blokus.bots import playout
 
     for variant, seed in (("classic", 11), ("duo", 12), ("three-player", 13)):
         state = BlokusState(variant)

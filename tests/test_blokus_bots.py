@@ -9,7 +9,7 @@ import pytest
 
 from puzzles.blokus import BlokusState
 from puzzles.game import GameState, shared_win_returns
-from solvers.blokus_bots import FastRandomBot, GreedyBot, PlayoutPolicy, make_bot, playout, random_games
+from solvers.blokus.bots import FastRandomBot, GreedyBot, PlayoutPolicy, make_bot, playout, random_games
 from solvers.mcts import MCTSBot
 from solvers.playout import play_game, wilson_interval
 

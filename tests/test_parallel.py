@@ -121,10 +121,10 @@ def _merge(total, part):
 @pytest.mark.parametrize(
     ("reference", "arguments", "games", "summary"),
     [
-        ("solvers.blokus_bots:playout_range", ("two-player", False, ("random", "greedy"), 1, 5), 6,
+        ("solvers.blokus.bots:playout_range", ("two-player", False, ("random", "greedy"), 1, 5), 6,
          lambda stats: stats.summary()),
-        ("solvers.towers_bots:match_range", ("greedy", "random", 5), 12, lambda stats: stats.report(("g", "r"))),
-        ("solvers.towers_bots:match_range", ("random", "random", 5), 500, lambda stats: stats.report(("r", "r"))),
+        ("solvers.towers.bots:match_range", ("greedy", "random", 5), 12, lambda stats: stats.report(("g", "r"))),
+        ("solvers.towers.bots:match_range", ("random", "random", 5), 500, lambda stats: stats.report(("r", "r"))),
     ],
     ids=["blokus", "towers", "towers-kernel"],
 )

@@ -9,8 +9,8 @@ import pytest
 
 from puzzles.projectl.cards import parse_deck
 from puzzles.projectl.engine import new_game
-from solvers.projectl_bots import GreedyBot, MCTSBot, make_bot, play_match, playout_series
-from solvers.projectl_deckgen import DEFAULT_SEED, deck_text
+from solvers.projectl.bots import GreedyBot, MCTSBot, make_bot, play_match, playout_series
+from solvers.projectl.deckgen import DEFAULT_SEED, deck_text
 
 
 def test_greedy_games_conserve_and_finish() -> None:

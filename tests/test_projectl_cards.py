@@ -18,8 +18,8 @@ from puzzles.projectl.cards import (
     parse_counts,
     parse_deck,
 )
-from solvers.projectl_checker import Checker, PuzzleInHand, finishable_this_turn
-from solvers.projectl_deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
+from solvers.projectl.checker import Checker, PuzzleInHand, finishable_this_turn
+from solvers.projectl.deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
 
 # --------------------------------------------------------------------------
 # independent brute force: plain recursion over (shape, placement) with sets

@@ -9,7 +9,7 @@ import pytest
 
 from puzzles.shelfie import adjacency_points, common_goal_met, personal_goal_points
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS
-from solvers.shelfie_best_shelf import PLACEMENTS, _adjacency_bounds, _tasks, best_shelf
+from solvers.shelfie.best_shelf import PLACEMENTS, _adjacency_bounds, _tasks, best_shelf
 
 
 def _check(result, card: int, goals: tuple[str, str]) -> None:
@@ -117,7 +117,7 @@ def test_sweep_table_shelves_score_what_the_table_says() -> None:
 def test_goal_lemmas_are_tight_and_drop_only_the_pieces_they_rule_out() -> None:
     """Each stored bound keeps a witness: a legal shelf meeting its goals with exactly that adjacency."""
     from puzzles.shelfie import Bookshelf
-    from solvers.shelfie_goal_bounds import goal_lemmas, stored_bounds
+    from solvers.shelfie.goal_bounds import goal_lemmas, stored_bounds
 
     assert stored_bounds()
     for entry in stored_bounds():
@@ -146,7 +146,7 @@ def test_goal_lemma_profiles_proven_again_by_cp_sat() -> None:
     """A few stored impossible profiles are shown INFEASIBLE again, and the witness's is not."""
     from puzzles.shelfie import Bookshelf
     from puzzles.shelfie.rules import groups
-    from solvers.shelfie_goal_bounds import goal_lemmas, profile_feasible
+    from solvers.shelfie.goal_bounds import goal_lemmas, profile_feasible
 
     goals = ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE")
     lemma = goal_lemmas()[frozenset(goals)]
@@ -160,7 +160,7 @@ def test_goal_lemma_profiles_proven_again_by_cp_sat() -> None:
 
 @pytest.mark.slow
 def test_every_stored_goal_lemma_is_proven_again() -> None:
-    from solvers.shelfie_goal_bounds import profile_feasible, prove_adjacency_bound, stored_bounds
+    from solvers.shelfie.goal_bounds import profile_feasible, prove_adjacency_bound, stored_bounds
 
     for stored in stored_bounds():
         goals = tuple(stored["goals"])

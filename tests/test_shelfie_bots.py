@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from puzzles.shelfie import Bookshelf, Refill, ShelfieState, common_goal_met, new_game
-from puzzles.shelfie.fast import (
+from puzzles.shelfie.kernel import (
     GOAL_IDS,
     MAX_MOVES,
     adjacency,
@@ -21,7 +21,7 @@ from puzzles.shelfie.fast import (
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS, EMPTY, adjacency_points, personal_goal_grid, personal_goal_points
 from solvers.bots import RandomBot
 from solvers.playout import play_game
-from solvers.shelfie_bots import (
+from solvers.shelfie.bots import (
     GreedyBot,
     LookaheadBot,
     best_move_now,
@@ -94,7 +94,7 @@ def test_kernel_games_replay_through_the_engine(players: int, rule: str) -> None
         assert state.is_terminal()
         meta, board, shelves, bag, tokens, stacks, cards = arrays
         assert np.array_equal(state.shelves, shelves)
-        from puzzles.shelfie.fast import seat_score, winner
+        from puzzles.shelfie.kernel import seat_score, winner
 
         assert state.scores() == [float(seat_score(meta, shelves, tokens, cards, s)) for s in range(players)]
         assert state.winner() == winner(meta, shelves, tokens, cards)

@@ -58,7 +58,7 @@ def test_human_can_finish_a_game_with_hint_moves(run_cli) -> None:
     import random
 
     from puzzles.shelfie import new_game
-    from solvers.shelfie_bots import GreedyBot
+    from solvers.shelfie.bots import GreedyBot
 
     # replay the same seeded game to know the human's legal moves in advance
     seed = 8

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from puzzles.polyomino import Region, piece
-from solvers.solitaire_tetrominoes import (
+from solvers.blokus.tetrominoes import (
     BitColorCounter,
     ColoredPiece,
     ColoredTilingProblem,
@@ -179,7 +179,7 @@ def test_cli_tetrominoes_json_and_count(run_cli):
 
 def test_all_pieces_symmetric_replays_and_round_trips(tmp_path):
     from puzzles.blokus.records import from_sgf, to_sgf
-    from solvers.blokus_solitaire import solve_all_pieces
+    from solvers.blokus.solitaire import solve_all_pieces
 
     result = solve_all_pieces(symmetric=True, perfect=True, time_limit=60, seed=0)
     assert result.status == "found" and result.placed == 84
@@ -194,7 +194,7 @@ def test_all_pieces_general_is_not_symmetric_and_replays(run_cli, tmp_path):
     import json
 
     from puzzles.blokus.records import from_sgf
-    from solvers.blokus_solitaire import board_tables, is_quarter_turn_symmetric
+    from solvers.blokus.solitaire import board_tables, is_quarter_turn_symmetric
 
     out = tmp_path / "general.blksgf"
     result = run_cli("blokus", "solitaire", "all-pieces", "--perfect", "--seed", "1", "--time-limit", "120",
@@ -216,7 +216,7 @@ def test_window_completion_places_every_freed_piece_connected():
     import random
     import time
 
-    from solvers.blokus_solitaire import (_Search, _complete, _ordered, board_tables, expand_symmetric,
+    from solvers.blokus.solitaire import (_Search, _complete, _ordered, board_tables, expand_symmetric,
                                           is_quarter_turn_symmetric, replay, verify_solution)
 
     search = _Search(seed=1, breadth=3, restart_nodes=4000)
@@ -251,7 +251,7 @@ def test_corner_contact_10x8_has_a_solution():
     from pathlib import Path
 
     from puzzles.polyomino import Region, piece_set
-    from solvers.solitaire_tetrominoes import ColoredPiece, verify_colored_tiling
+    from solvers.blokus.tetrominoes import ColoredPiece, verify_colored_tiling
 
     data = json.loads((Path(__file__).parent / "data" / "tetrominoes_10x8_corner_contact.json").read_text())
     pieces = [ColoredPiece(p["color"], p["shape"], tuple(map(tuple, p["cells"]))) for p in data["pieces"]]

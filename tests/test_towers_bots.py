@@ -8,7 +8,7 @@ import pytest
 
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState, sample_state
-from solvers.towers_bots import GreedyBot, ISMCTSBot, PIMCBot, make_bot, play_match
+from solvers.towers.bots import GreedyBot, ISMCTSBot, PIMCBot, make_bot, play_match
 
 
 def positions(n_games: int = 2):

@@ -9,10 +9,10 @@ import pytest
 
 from puzzles.game import CHANCE
 from puzzles.towers import JOKER, TowersState, parse_stones
-from solvers import towers_kernel as K
-from solvers.towers_bots import fast_random_match, replay_kernel_game
-from solvers.towers_planner import TowerInfo, guaranteed_21_towers, max_21_towers
-from solvers.towers_solver import Solver, brute_force_value, kernel_to_action, pack
+from solvers.towers import kernel as K
+from solvers.towers.bots import fast_random_match, replay_kernel_game
+from solvers.towers.planner import TowerInfo, guaranteed_21_towers, max_21_towers
+from solvers.towers.solver import Solver, brute_force_value, kernel_to_action, pack
 
 
 def advance(seed: int, stop, rng_seed: int | None = None) -> TowersState:
@@ -172,7 +172,7 @@ def test_guaranteed_towers_agree_with_brute_force(seed: int, solver: Solver) -> 
 
 
 def test_secure_towers_with_an_explicit_opponent_hand() -> None:
-    from solvers.towers_planner import guaranteed_for_hands
+    from solvers.towers.planner import guaranteed_for_hands
 
     s = TowersState.placement_position({3: [("G6", 1), ("G5", 1), ("G4", 1)], 0: [("R6", 0), ("R6", 0), ("R5", 0)]}, ([], []))
     res = guaranteed_for_hands(s, 0, parse_stones("Y6,B1,B2"), parse_stones("O1,O2,P3"))

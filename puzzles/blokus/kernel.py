@@ -1,7 +1,7 @@
 """numba kernels shared by the Python engine and the fast playouts: move generation, placing, whole games.
 
 Both :class:`puzzles.blokus.engine.BlokusState` and the random-game kernel of
-:mod:`solvers.blokus_bots` call these functions on the same arrays, so the
+:mod:`solvers.blokus.bots` call these functions on the same arrays, so the
 engine and the playouts cannot disagree about the rules.
 
 ``tables`` is the tuple :func:`table_tuple` builds from :class:`BoardTables`;
@@ -177,7 +177,7 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
 
 
 # -- whole games (kept in this module so numba's on-disk cache is invalidated together with the
-#    move generator it inlines; the policies and Python wrappers live in solvers.blokus_bots) --
+#    move generator it inlines; the policies and Python wrappers live in solvers.blokus.bots) --
 
 
 @njit(cache=True)

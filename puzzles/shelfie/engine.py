@@ -1,7 +1,7 @@
 """The My Shelfie rule engine: :class:`ShelfieState`, a :class:`puzzles.game.GameState`.
 
 The state is small numpy arrays (a 9x9 living room, one 6x5 shelf per seat) plus the bag as
-per-type counts, so bots and the numba kernel (:mod:`puzzles.shelfie.fast`) can read it directly.
+per-type counts, so bots and the numba kernel (:mod:`puzzles.shelfie.kernel`) can read it directly.
 
 Flow of a game
 --------------

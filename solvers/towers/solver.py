@@ -1,7 +1,7 @@
 """Exact play of Rainbow Blackjack with full information (both grids and hands known).
 
 Alpha-beta minimax with a transposition table (compiled in
-:mod:`solvers.towers_kernel`) over the true game from a full state.  The
+:mod:`solvers.towers.kernel`) over the true game from a full state.  The
 search covers the rest of the current round (``horizon="round"``) or the
 game up to the next chance node (``horizon="game"``: to the end of round 6 from
 grid 2, to the end of round 3 from grid 1, since the second grid is dealt by
@@ -25,7 +25,7 @@ import numpy as np
 from puzzles.game import IllegalActionError
 from puzzles.towers.engine import TowersState
 from puzzles.towers.stones import JOKER
-from solvers import towers_kernel as K
+from solvers.towers import kernel as K
 
 
 @dataclass

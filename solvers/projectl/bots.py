@@ -30,7 +30,7 @@ from puzzles.game import GameState
 from puzzles.projectl.cards import LEVEL, NSHAPES, SHAPES_BY_LEVEL
 from puzzles.projectl.engine import ProjectLState, upgrade_targets
 from solvers.bots import RandomBot
-from solvers.projectl_checker import Checker, PuzzleInHand, finishable_this_turn, quick_way
+from solvers.projectl.checker import Checker, PuzzleInHand, finishable_this_turn, quick_way
 
 __all__ = ["RandomBot", "GreedyBot", "MCTSBot", "make_bot", "BOT_NAMES"]
 

@@ -37,10 +37,10 @@ from puzzles.game import CHANCE, GameState
 from puzzles.towers.engine import ANNOUNCE_MODES, TowersState
 from puzzles.towers.infoset import sample_state
 from puzzles.towers.stones import JOKER, announce_attr, player_set
-from solvers import towers_kernel as K
+from solvers.towers import kernel as K
 from solvers.bots import RandomBot
 from solvers.playout import PlayoutStats, game_seed, play_game, wilson_interval
-from solvers.towers_solver import Solver, kernel_to_action, pack
+from solvers.towers.solver import Solver, kernel_to_action, pack
 
 
 def heuristic_value(state: TowersState) -> int:

@@ -33,8 +33,8 @@ from ortools.sat.python import cp_model
 
 from puzzles.towers.engine import TowersState, replace_ok
 from puzzles.towers.stones import COLORS, JOKER, allowed_towers, stone_str, value_of
-from solvers import towers_kernel as K
-from solvers.towers_solver import Solver, pack
+from solvers.towers import kernel as K
+from solvers.towers.solver import Solver, pack
 
 
 @dataclass

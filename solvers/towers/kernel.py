@@ -6,7 +6,7 @@ current grid on: tower summaries (total, effective top value, top-is-joker,
 owner), both players' *current* grids, line direction and used-line mask, the
 hands, round, phase and step.  Stone contents of the towers are not needed for
 the rules: a joker's value is the top value, replacement needs only total and
-top value.  :func:`solvers.towers_solver.pack` builds ``S`` from an engine state.
+top value.  :func:`solvers.towers.solver.pack` builds ``S`` from an engine state.
 
 Kernel moves (ints): ``100 + line`` picks a line (announcements are skipped:
 they carry no weight with full information); ``slot*16 + tower*2 + repl``

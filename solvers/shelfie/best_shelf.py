@@ -39,7 +39,7 @@ each piece's time (1.9 of 3.2 s on a typical one), and the cap took the hardest 
 FOUR_CORNERS + TWO_COLUMNS_ALL_DIFFERENT and card 6 TWO_COLUMNS_ALL_DIFFERENT + EIGHT_SAME, from 25 and
 32 s to 18 and 25 s.
 
-Goal lemmas (:mod:`solvers.shelfie_goal_bounds`): for a few goal pairs, facts about every shelf that
+Goal lemmas (:mod:`solvers.shelfie.goal_bounds`): for a few goal pairs, facts about every shelf that
 meets both goals, proven once by CP-SAT with no personal card and stored with the package ("meeting
 TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE, a shelf scores at most 32 adjacency points and never has these
 group profiles").  They drop the pieces they rule out before any is solved.  Two all-different columns
@@ -77,7 +77,7 @@ from puzzles.shelfie.rules import (
     personal_goal_card,
     personal_goal_points,
 )
-from solvers.shelfie_goal_bounds import goal_lemmas
+from solvers.shelfie.goal_bounds import goal_lemmas
 
 N = ROWS * COLS
 
@@ -154,7 +154,7 @@ def best_shelf(
     """Solve the perfect-shelf problem for personal card ``personal`` and two common goal keys.
 
     ``personal=None`` leaves the personal goal out (used to prove the goal lemmas).  ``goal_bounds``
-    uses the stored, CP-SAT-proven lemmas of :mod:`solvers.shelfie_goal_bounds` (the most adjacency
+    uses the stored, CP-SAT-proven lemmas of :mod:`solvers.shelfie.goal_bounds` (the most adjacency
     a shelf meeting some goals can score, group profiles it cannot have) to drop pieces.
     """
     _card(personal)  # validates
@@ -421,7 +421,7 @@ def _tasks(personal: int | None, token_values: tuple[int, int], end_token: bool,
     A piece is (k personal matches, goal 1 counted, goal 2 counted, full, groups of 3/4/5/6+).
     Its potential is the most such a shelf can score.  Counting prunes pieces whose groups do not
     fit: at most 30 tiles (29 when not full), and k matches need k distinct types, hence k groups.
-    ``lemmas`` (proven per goal set, :mod:`solvers.shelfie_goal_bounds`: the most adjacency points a
+    ``lemmas`` (proven per goal set, :mod:`solvers.shelfie.goal_bounds`: the most adjacency points a
     shelf meeting the goals can score, and group profiles it cannot have) drop the pieces their counted
     goals rule out.
     """

@@ -41,7 +41,7 @@ from puzzles.projectl.cards import (
     Card,
     format_deck,
 )
-from solvers.projectl_checker import Checker
+from solvers.projectl.checker import Checker
 
 DEFAULT_SEED = 2020
 
@@ -162,7 +162,7 @@ def deck_text(seed: int = DEFAULT_SEED) -> str:
     return format_deck(
         generate_deck(seed),
         comments=[
-            "Project L deck made by kibitz's generator (solvers/projectl_deckgen.py)",
+            "Project L deck made by kibitz's generator (solvers/projectl/deckgen.py)",
             f"kibitz projectl generate-deck --seed {seed}",
             "format: 'ID POINTS REWARD' then 5 rows; '#' recess cell, '.' card surface",
         ],

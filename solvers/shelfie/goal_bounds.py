@@ -1,6 +1,6 @@
 """Goal bounds for the perfect shelf: what the groups of a shelf meeting some common goals can be.
 
-Lemmas per goal set, proven once by CP-SAT and stored in ``data/shelfie_goal_bounds.json``:
+Lemmas per goal set, proven once by CP-SAT and stored in ``data/goal_bounds.json``:
 
 * ``max_adjacency``: "every shelf meeting TWO_COLUMNS_ALL_DIFFERENT and X_SHAPE scores at most 32
   adjacency points".  The proof is the perfect-shelf solver itself with no personal card, a goal worth
@@ -10,7 +10,7 @@ Lemmas per goal set, proven once by CP-SAT and stored in ``data/shelfie_goal_bou
   points or more that no shelf meeting the goals has, each shown INFEASIBLE by CP-SAT (a profile not
   proven within the time limit is left out, so it is never used).
 
-:func:`solvers.shelfie_best_shelf.best_shelf` uses them to drop the proof pieces whose counted goals
+:func:`solvers.shelfie.best_shelf.best_shelf` uses them to drop the proof pieces whose counted goals
 rule them out.  Why: two all-different columns fight big groups (a group meets such a column once at
 most), and refuting that piece by piece, once per personal card, cost the solver 30-77 s on the
 slowest pairs; a card-free lemma is proven once (20 s to 6 min) and serves all 12 cards.  The
@@ -19,7 +19,7 @@ the profile of its true groups and a lemma never drops a piece holding one.  Ent
 default TWO_SQUARES rule; goal sets with TWO_SQUARES are not used under another rule.
 
 Prove and store (or, with no goal sets, prove the stored ones again), on 2 cores:
-    python -m solvers.shelfie_goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE --low 29 --write
+    python -m solvers.shelfie.goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE --low 29 --write
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS, adjacency_points, check_goal_key
 
-BOUNDS_FILE = Path(__file__).parent / "data" / "shelfie_goal_bounds.json"
+BOUNDS_FILE = Path(__file__).parent / "data" / "goal_bounds.json"
 _TOKEN = 100  # a goal's worth in the lemma: more than any adjacency, so the floor forces the goals
 
 
@@ -52,7 +52,7 @@ def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, wor
                           low: int | None = None, profile_time_limit: float = 30.0) -> dict[str, Any]:
     """The most adjacency points a shelf meeting every goal in ``goals`` (one or two) scores, proven by
     CP-SAT; with ``low``, also the group profiles scoring ``low`` or more that such shelves cannot have."""
-    from solvers.shelfie_best_shelf import best_shelf
+    from solvers.shelfie.best_shelf import best_shelf
 
     pair, tokens = _pair(goals)
     counted = pair if tokens[1] else pair[:1]
@@ -76,7 +76,7 @@ def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, wor
 
 def _profiles(pair: tuple[str, str], tokens: tuple[int, int], low: int, high: int) -> list[tuple[int, ...]]:
     """The (full, groups of 3, 4, 5, 6+) profiles of shelves meeting the goals that counting allows."""
-    from solvers.shelfie_best_shelf import _tasks
+    from solvers.shelfie.best_shelf import _tasks
 
     out = set()
     for _, (_, g1, g2, full, *counts) in _tasks(None, tokens, False, pair):
@@ -94,7 +94,7 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
     answer, None when it is not proven within ``time_limit``."""
     from ortools.sat.python import cp_model
 
-    from solvers.shelfie_best_shelf import _CLIQUE, _PROBING, N
+    from solvers.shelfie.best_shelf import _CLIQUE, _PROBING, N
 
     base, parts, tokens = _lemma_model(tuple(sorted(goals)))
     model = base.Clone()
@@ -121,7 +121,7 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
 @lru_cache(maxsize=None)
 def _lemma_model(goals: tuple[str, ...]):
     """The card-free shelf model of a lemma (built once, cloned for each profile), its parts and tokens."""
-    from solvers.shelfie_best_shelf import _build_model
+    from solvers.shelfie.best_shelf import _build_model
 
     pair, tokens = _pair(goals)
     model, _, _, parts, _, _ = _build_model(None, pair, tokens, False, False, False)

@@ -1,6 +1,6 @@
 """My Shelfie bots (random, greedy, lookahead), "best move now" and fast playouts.
 
-The policies are numba functions over the kernel arrays of :mod:`puzzles.shelfie.fast`; the bot
+The policies are numba functions over the kernel arrays of :mod:`puzzles.shelfie.kernel`; the bot
 classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol, and
 :func:`kernel_playouts` plays whole games inside numba (hundreds to thousands of games a second).
 
@@ -30,7 +30,7 @@ from puzzles.game import GameState
 from puzzles.shelfie.engine import Move, ShelfieState
 from puzzles.shelfie.rules import personal_goal_grid
 from solvers.playout import game_seed
-from puzzles.shelfie.fast import (
+from puzzles.shelfie.kernel import (
     M_END,
     M_G0,
     M_N,

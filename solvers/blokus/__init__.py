@@ -1,0 +1,1 @@
+"""How to solve blokus: its bots and searches over puzzles.blokus."""

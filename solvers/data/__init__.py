@@ -1,1 +1,0 @@
-"""Data files shipped with the solvers (proven lemmas)."""

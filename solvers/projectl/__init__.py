@@ -1,0 +1,1 @@
+"""How to solve projectl: its bots and searches over puzzles.projectl."""

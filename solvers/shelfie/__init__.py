@@ -1,0 +1,1 @@
+"""How to solve shelfie: its bots and searches over puzzles.shelfie."""

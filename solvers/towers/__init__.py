@@ -1,0 +1,1 @@
+"""How to solve towers: its bots and searches over puzzles.towers."""
