@@ -1,53 +1,158 @@
-"""The small state protocol every kibitz rule engine implements.
+"""The one game layer: what every kibitz rule engine is, and the registry of games.
 
-Modelled on OpenSpiel's Python games and python-chess's ``Board``: a mutable
-state with ``legal_actions``/``apply`` (plus ``clone`` for search, and optional
-``undo``), explicit chance nodes, a terminal test, per-player returns and
-per-player observations that hide what that player may not see.
-
-Generic code in ``solvers`` (random bots, MCTS, playout runners, parallel
-executors) uses only this protocol, so every game gets it for free.
+Modelled on OpenSpiel's Python games and python-chess's ``Board``.  A game is
+described by a :class:`GameInfo` (players, chance, information, options,
+undo) and registered in :data:`GAMES`; a position is a :class:`GameState`,
+generic in its action type.  Generic code in ``solvers`` (bots, MCTS, the play
+and playout drivers, statistics, adapters) uses only this module, so every
+game gets it for free.
 
 Conventions
 -----------
 * Players are numbered ``0 .. num_players-1``.  :data:`CHANCE` and
   :data:`TERMINAL` are the two special values of :meth:`GameState.current_player`.
-* Actions are small immutable, hashable values (ints, tuples, frozen
-  dataclasses).  ``action_to_string``/``string_to_action`` give a stable text
-  form that round-trips.
+* Actions are frozen, hashable values (frozen dataclasses or ints) that say
+  what they are.  ``action_to_string`` / ``string_to_action`` give a stable
+  text form that round-trips; parsing text never plays it: ``apply`` takes an
+  action only.
 * ``apply`` raises :class:`IllegalActionError` (with a one-line reason) for an
   illegal action and leaves the state unchanged.
+* Chance: a game with :attr:`ChanceMode.EXPLICIT` lists its outcomes with
+  their probabilities (``chance_outcomes``); a game with
+  :attr:`ChanceMode.SAMPLED` has too many to list: there ``chance_outcomes``
+  and ``legal_actions`` are empty at a chance node and ``sample_chance`` draws
+  one.  Randomness always comes from a seeded :class:`random.Random` given by
+  the caller, so a game is a pure function of its seed and the players' choices.
+* Imperfect information: ``observation(player)`` is what that seat may see, and
+  ``resample(player, rng)`` deals a full state that agrees with it (OpenSpiel's
+  ``ResampleFromInfostate``).  It depends only on that observation and ``rng``,
+  so a bot that searches resampled states never peeks.
 * ``returns()`` are the utilities used by search: win = 1, loss = 0 and a tie
   for first place shares 1 among the tied players; ``scores()`` are the game's
   own points.
-* Randomness is explicit: at a chance node the caller draws an outcome with
-  ``sample_chance(rng)`` from a seeded :class:`random.Random`, so a game is a
-  pure function of its seed and the players' choices.
+* States are mutable, so they compare by value but are not hashable.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from typing import Any, Self
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 CHANCE = -1
 TERMINAL = -2
 
 Action = Hashable
+A = TypeVar("A", bound=Hashable)
 
 
 class IllegalActionError(ValueError):
     """An action that the rules forbid in this state; the message says why."""
 
 
-class GameState(ABC):
+class UndoUnavailableError(RuntimeError):
+    """``undo`` on a game whose :class:`GameInfo` declares no undo (use ``clone`` instead)."""
+
+
+class ChanceMode(Enum):
+    """How a game's random events are exposed."""
+
+    NONE = "none"  # deterministic
+    EXPLICIT = "explicit"  # chance_outcomes() lists every outcome with its probability
+    SAMPLED = "sampled"  # too many outcomes to list: sample_chance() only
+
+
+class Information(Enum):
+    """Whether every seat sees the whole state."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One keyword option of ``new_game``: its default, allowed values (if a closed set) and help."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, before any position exists: the metadata tools need to drive it.
+
+    ``factory`` is ``"module:function"``; the function is called as
+    ``function(players, seed, **options)`` and is imported on first use, so
+    reading the registry never loads an engine.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    chance: ChanceMode
+    information: Information
+    has_undo: bool
+    factory: str
+    rules: str  # the rules as implemented, in the repository's docs/rules/
+    options: tuple[GameOption, ...] = field(default=())
+
+    @property
+    def player_counts(self) -> range:
+        """Every allowed number of players."""
+        return range(self.min_players, self.max_players + 1)
+
+    def option(self, name: str) -> GameOption:
+        """The option called ``name``; ValueError naming the known ones otherwise."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise ValueError(f"{self.name} has no option {name!r} (options: {known})")
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with defaults filled in; ValueError for an unknown name or a value outside its choices."""
+        checked = {o.name: o.default for o in self.options}
+        for name, value in options.items():
+            option = self.option(name)
+            if option.choices is not None and value not in option.choices:
+                allowed = ", ".join(map(str, option.choices))
+                raise ValueError(f"{self.name} option {name}={value!r} is not one of: {allowed}")
+            checked[name] = value
+        return checked
+
+    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> GameState[Any]:
+        """A fresh game for ``players`` seats (default: :attr:`default_players`) dealt from ``seed``."""
+        players = self.default_players if players is None else players
+        if players not in self.player_counts:
+            raise ValueError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, got {players}"
+            )
+        module_name, _, function_name = self.factory.partition(":")
+        factory: Callable[..., GameState[Any]] = getattr(importlib.import_module(module_name), function_name)
+        return factory(players, seed, **self.check_options(options))
+
+
+class GameState(ABC, Generic[A]):
     """One position of a game, with the operations that search and play need."""
 
+    #: The registry name of the game (a key of :data:`GAMES`).
+    game_name: ClassVar[str]
     #: Number of seats (players) in this game.
     num_players: int
+
+    @property
+    def info(self) -> GameInfo:
+        """This game's :class:`GameInfo`."""
+        return GAMES[self.game_name]
 
     # -- whose turn --------------------------------------------------------
     @abstractmethod
@@ -64,30 +169,55 @@ class GameState(ABC):
 
     # -- moves -------------------------------------------------------------
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
-        """The legal actions of the player to move (chance outcomes at a chance node)."""
+    def legal_actions(self) -> list[A]:
+        """The legal actions of the seat to move; the outcomes at a chance node (empty if sampled-only)."""
+
+    def illegal_reason(self, action: A) -> str | None:
+        """Why ``action`` is illegal here, or None if it is legal (engines override with a faster test)."""
+        return None if action in self.legal_actions() else f"not a legal action here: {action}"
 
     @abstractmethod
-    def apply(self, action: Action) -> None:
-        """Play ``action`` in place; raise :class:`IllegalActionError` if it is illegal."""
+    def apply(self, action: A) -> None:
+        """Play ``action`` in place; raise :class:`IllegalActionError` (state unchanged) if it is illegal."""
 
     def undo(self) -> None:
-        """Take back the last action (engines that support cheap undo override this)."""
-        raise NotImplementedError(f"{type(self).__name__} has no undo; use clone()")
+        """Take back the last action; only where :attr:`GameInfo.has_undo` says so."""
+        raise UndoUnavailableError(f"{type(self).__name__} has no undo; use clone()")
 
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy, for search."""
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """(outcome, probability) pairs at a chance node; uniform over legal_actions by default."""
+    # -- chance ------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[A, float]]:
+        """(outcome, probability) pairs at a chance node, uniform over legal_actions by default.
+
+        Empty for a game whose chance mode is :attr:`ChanceMode.SAMPLED`.
+        """
         outcomes = self.legal_actions()
         return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
-    def sample_chance(self, rng: random.Random) -> Action:
-        """Draw one chance outcome with ``rng`` (engines with huge outcome spaces override)."""
-        outcomes, weights = zip(*self.chance_outcomes())
-        return rng.choices(outcomes, weights=weights, k=1)[0]
+    def sample_chance(self, rng: random.Random) -> A:
+        """Draw one chance outcome with ``rng`` (sampled-only games override)."""
+        outcomes, weights = zip(*self.chance_outcomes(), strict=True)
+        drawn: A = rng.choices(outcomes, weights=weights, k=1)[0]
+        return drawn
+
+    # -- information ---------------------------------------------------------
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data (hidden information left out)."""
+
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """A full state that ``player`` cannot tell from this one, its hidden part drawn with ``rng``.
+
+        Perfect-information games return a copy; every imperfect-information
+        game overrides this, drawing from what ``observation(player)`` shows and
+        nothing else.
+        """
+        if self.info.information is Information.IMPERFECT:
+            raise TypeError(f"{type(self).__name__} has hidden information and must override resample()")
+        return self.clone()
 
     # -- outcome -----------------------------------------------------------
     @abstractmethod
@@ -98,11 +228,7 @@ class GameState(ABC):
         """Search utilities per seat: 1 to the winner, a tie for first shares 1, 0 otherwise."""
         return shared_win_returns(self.scores())
 
-    # -- views and serialisation -----------------------------------------------
-    @abstractmethod
-    def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see, as JSON-ready data (hidden information left out)."""
-
+    # -- text and serialisation ------------------------------------------------
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full state as JSON-ready data; ``from_json`` rebuilds an equal state."""
@@ -112,12 +238,16 @@ class GameState(ABC):
     def from_json(cls, data: dict[str, Any]) -> Self:
         """Rebuild a state written by :meth:`to_json`."""
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: A) -> str:
         """Stable text form of an action (round-trips through :meth:`string_to_action`)."""
         return str(action)
 
-    def string_to_action(self, text: str) -> Action:
-        """Parse the text form of a legal action; raise :class:`IllegalActionError` otherwise."""
+    def string_to_action(self, text: str) -> A:
+        """Parse the text form of an action; ValueError (one line) if it names no action here.
+
+        Engines override this with a real parser; the default looks the text up
+        among the legal actions.
+        """
         for action in self.legal_actions():
             if self.action_to_string(action) == text.strip():
                 return action
@@ -127,6 +257,11 @@ class GameState(ABC):
         """The state as a JSON string."""
         return json.dumps(self.to_json(), sort_keys=True)
 
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
+
 
 def shared_win_returns(scores: Sequence[float]) -> list[float]:
     """1 to the single best score; a tie for first shares 1 equally; 0 to everyone else."""
@@ -135,7 +270,74 @@ def shared_win_returns(scores: Sequence[float]) -> list[float]:
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
 
 
-def advance_chance(state: GameState, rng: random.Random) -> None:
+def advance_chance(state: GameState[Any], rng: random.Random) -> None:
     """Resolve chance nodes with ``rng`` until a player (or the end) is to act."""
     while state.current_player() == CHANCE:
         state.apply(state.sample_chance(rng))
+
+
+def game_info(name: str) -> GameInfo:
+    """The registered game called ``name``; ValueError listing the games otherwise."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose from {', '.join(GAMES)}") from None
+
+
+GAMES: dict[str, GameInfo] = {
+    info.name: info
+    for info in (
+        GameInfo(
+            name="blokus",
+            title="Blokus",
+            min_players=2,
+            max_players=4,
+            default_players=4,
+            chance=ChanceMode.NONE,
+            information=Information.PERFECT,
+            has_undo=True,
+            factory="puzzles.blokus.engine:new_game",
+            rules="docs/rules/blokus.md",
+            options=(),
+        ),
+        GameInfo(
+            name="projectl",
+            title="Project L",
+            min_players=1,
+            max_players=4,
+            default_players=2,
+            chance=ChanceMode.EXPLICIT,
+            information=Information.IMPERFECT,
+            has_undo=False,
+            factory="puzzles.projectl.engine:new_game",
+            rules="docs/rules/project-l.md",
+            options=(),
+        ),
+        GameInfo(
+            name="shelfie",
+            title="My Shelfie",
+            min_players=2,
+            max_players=4,
+            default_players=2,
+            chance=ChanceMode.SAMPLED,
+            information=Information.IMPERFECT,
+            has_undo=False,
+            factory="puzzles.shelfie.engine:new_game",
+            rules="docs/rules/my-shelfie.md",
+            options=(),
+        ),
+        GameInfo(
+            name="towers",
+            title="Rainbow Blackjack",
+            min_players=2,
+            max_players=2,
+            default_players=2,
+            chance=ChanceMode.EXPLICIT,
+            information=Information.IMPERFECT,
+            has_undo=False,
+            factory="puzzles.towers.engine:new_game",
+            rules="docs/rules/rainbow-blackjack.md",
+            options=(),
+        ),
+    )
+}

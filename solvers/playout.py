@@ -1,18 +1,33 @@
-"""Seeded playouts and their statistics, over the :mod:`puzzles.game` protocol.
+"""The one play driver and playout runner for every game, with its statistics.
 
-Game ``i`` of a run always uses seed ``base_seed + i`` (see :func:`game_seed`),
-so results do not depend on how games are spread over processes.
+* :func:`play_game` plays a state to the end with one bot per seat.
+* :func:`run_playouts` plays a series of seeded games between bots named by
+  ``make_bot`` specs; with ``rotate`` the bots take turns in every seat, so a
+  first-player advantage is spread evenly.  :class:`PlayoutStats` keeps totals
+  per bot (win rate with a 95% Wilson interval, mean score) and per seat.
+* :func:`run_playouts_parallel` is the same run cut into ranges of games for
+  :mod:`solvers.parallel` (processes, Dask, checkpoints); the totals are equal
+  because game ``i`` always uses seed :func:`game_seed` ``(seed, i)``.
+
+A game whose ``solvers.<game>.bots`` module defines ``fast_playouts(job, start,
+stop)`` gets compiled playouts for the bot line-ups it accepts (it returns
+None for the others); they must give the same statistics type.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from puzzles.game import CHANCE, GameState
-from solvers.bots import Bot
+from puzzles.game import CHANCE, GameState, game_info
+from solvers.bots import Bot, make_bot
+
+MoveHook = Callable[[GameState[Any], int, Any], None]
 
 
 def game_seed(base_seed: int, index: int) -> int:
@@ -20,14 +35,19 @@ def game_seed(base_seed: int, index: int) -> int:
     return base_seed * 1_000_003 + index
 
 
-def play_game(state: GameState, bots: Sequence[Bot], rng: random.Random) -> GameState:
-    """Play ``state`` to the end in place: chance from ``rng``, seat ``p`` moved by ``bots[p]``."""
+def play_game(state: GameState[Any], bots: Sequence[Bot[Any]], rng: random.Random,
+              on_move: MoveHook | None = None) -> GameState[Any]:
+    """Play ``state`` to the end in place: chance from ``rng``, seat ``p`` moved by ``bots[p]``.
+
+    ``on_move(state_before, player, action)`` sees every action (chance included)
+    before it is applied, e.g. to print or record the game.
+    """
     while not state.is_terminal():
         player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(bots[player].choose(state, rng))
+        action = state.sample_chance(rng) if player == CHANCE else bots[player].choose(state, rng)
+        if on_move is not None:
+            on_move(state, player, action)
+        state.apply(action)
     return state
 
 
@@ -42,68 +62,146 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def seating(num_seats: int, index: int, rotate: bool) -> list[int]:
+    """``seating[seat]`` = the bot playing that seat in game ``index`` (bots shift one seat per game)."""
+    return [(seat + index) % num_seats if rotate else seat for seat in range(num_seats)]
+
+
 @dataclass
 class PlayoutStats:
-    """Running totals of a playout job; ``merge`` combines jobs in task order."""
+    """Totals of a playout series, per bot and per seat; ``merge`` adds another part of the series.
 
-    num_players: int
+    ``wins`` count shared-win returns (a tie for first shares the win).
+    """
+
+    bots: list[str]
     games: int = 0
-    wins: list[float] = field(default_factory=list)  # shared-win returns summed per seat
+    wins: list[float] = field(default_factory=list)
     score_sums: list[float] = field(default_factory=list)
     score_sq_sums: list[float] = field(default_factory=list)
+    seat_wins: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for name in ("wins", "score_sums", "score_sq_sums"):
+        for name in ("wins", "score_sums", "score_sq_sums", "seat_wins"):
             if not getattr(self, name):
-                setattr(self, name, [0.0] * self.num_players)
+                setattr(self, name, [0.0] * len(self.bots))
 
-    def add(self, final: GameState) -> None:
-        """Record one finished game."""
+    @property
+    def num_players(self) -> int:
+        return len(self.bots)
+
+    def add_result(self, returns: Sequence[float], scores: Sequence[float], seats: Sequence[int]) -> None:
+        """Record one game from its returns and scores per seat; ``seats[seat]`` = the bot in it."""
         self.games += 1
-        for seat, (ret, score) in enumerate(zip(final.returns(), final.scores())):
-            self.wins[seat] += ret
-            self.score_sums[seat] += score
-            self.score_sq_sums[seat] += score * score
+        for seat, (ret, score) in enumerate(zip(returns, scores, strict=True)):
+            bot = seats[seat]
+            self.wins[bot] += ret
+            self.score_sums[bot] += score
+            self.score_sq_sums[bot] += score * score
+            self.seat_wins[seat] += ret
 
-    def merge(self, other: PlayoutStats) -> None:
-        """Add another job's totals to this one."""
+    def add(self, final: GameState[Any], seats: Sequence[int] | None = None) -> None:
+        """Record one finished game (bot ``i`` in seat ``i`` unless ``seats`` says otherwise)."""
+        self.add_result(final.returns(), final.scores(), seats or range(self.num_players))
+
+    def merge(self, other: PlayoutStats) -> PlayoutStats:
+        """Add another part's totals to this one (in place; returns self for reductions)."""
         self.games += other.games
-        for seat in range(self.num_players):
-            self.wins[seat] += other.wins[seat]
-            self.score_sums[seat] += other.score_sums[seat]
-            self.score_sq_sums[seat] += other.score_sq_sums[seat]
+        for name in ("wins", "score_sums", "score_sq_sums", "seat_wins"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            for i, value in enumerate(theirs):
+                mine[i] += value
+        return self
 
-    def summary(self, seat_names: Sequence[str] | None = None) -> dict:
-        """Win rates with 95% intervals and mean scores per seat, JSON-ready."""
-        names = seat_names or [f"seat{i}" for i in range(self.num_players)]
-        seats = {}
-        for i, name in enumerate(names):
-            low, high = wilson_interval(self.wins[i], self.games)
-            mean = self.score_sums[i] / self.games if self.games else 0.0
-            seats[name] = {
-                "win_rate": self.wins[i] / self.games if self.games else 0.0,
-                "win_ci95": [low, high],
-                "mean_score": mean,
-            }
-        return {"games": self.games, "seats": seats}
+    def to_json(self) -> dict[str, Any]:
+        return {"bots": self.bots, "games": self.games, "wins": self.wins, "score_sums": self.score_sums,
+                "score_sq_sums": self.score_sq_sums, "seat_wins": self.seat_wins}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayoutStats:
+        return cls(**data)
+
+    def summary(self) -> dict[str, Any]:
+        """Per bot: win rate with its 95% interval, mean score and its standard deviation; per seat: win rate."""
+        n = self.games
+        bots = []
+        for i, name in enumerate(self.bots):
+            low, high = wilson_interval(self.wins[i], n)
+            mean = self.score_sums[i] / n if n else 0.0
+            variance = max(0.0, self.score_sq_sums[i] / n - mean * mean) if n else 0.0
+            bots.append({"bot": name, "win_rate": self.wins[i] / n if n else 0.0, "win_ci95": [low, high],
+                         "mean_score": mean, "score_sd": math.sqrt(variance)})
+        seats = [self.seat_wins[s] / n if n else 0.0 for s in range(self.num_players)]
+        return {"games": n, "bots": bots, "seat_win_rates": seats}
 
 
-def run_playouts(
-    new_state: Callable[[int], GameState],
-    bots: Sequence[Bot],
-    games: int,
-    base_seed: int = 0,
-    start: int = 0,
-    progress: Callable[[int], None] | None = None,
-) -> PlayoutStats:
-    """Play games ``start .. start+games-1``; ``new_state(seed)`` builds each starting position."""
-    stats: PlayoutStats | None = None
-    for index in range(start, start + games):
-        seed = game_seed(base_seed, index)
-        final = play_game(new_state(seed), bots, random.Random(seed))
-        if stats is None:
-            stats = PlayoutStats(final.num_players)
-        stats.add(final)
-        if progress:
-            progress(1)
-    return stats if stats is not None else PlayoutStats(len(bots))
+@dataclass(frozen=True)
+class PlayoutJob:
+    """Everything a range of games needs, picklable: the game, its options and the bots by spec."""
+
+    game: str
+    bots: tuple[str, ...]
+    players: int
+    seed: int = 0
+    rotate: bool = True
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def new_state(self, index: int) -> GameState[Any]:
+        return game_info(self.game).new_game(self.players, game_seed(self.seed, index), **dict(self.options))
+
+
+def make_job(game: str, bots: Sequence[str], players: int | None = None, seed: int = 0, rotate: bool = True,
+             options: dict[str, Any] | None = None) -> PlayoutJob:
+    """A checked :class:`PlayoutJob`: one bot spec per seat, or one for every seat."""
+    info = game_info(game)
+    players = info.default_players if players is None else players
+    specs = list(bots) * players if len(bots) == 1 else list(bots)
+    if len(specs) != players:
+        raise ValueError(f"give one bot per seat ({players}) or one for all, got {len(bots)}")
+    for spec in specs:
+        make_bot(game, spec)
+    info.check_options(options or {})
+    return PlayoutJob(game, tuple(specs), players, seed, rotate, tuple(sorted((options or {}).items())))
+
+
+def playout_range(job: PlayoutJob, start: int, stop: int) -> PlayoutStats:
+    """Play games ``start .. stop-1`` of ``job`` (compiled playouts when the game offers them)."""
+    fast = getattr(importlib.import_module(f"solvers.{job.game}.bots"), "fast_playouts", None)
+    if fast is not None:
+        stats: PlayoutStats | None = fast(job, start, stop)
+        if stats is not None:
+            return stats
+    stats = PlayoutStats(list(job.bots))
+    bots = [make_bot(job.game, spec) for spec in job.bots]
+    for index in range(start, stop):
+        seats = seating(job.players, index, job.rotate)
+        seed = game_seed(job.seed, index)
+        final = play_game(job.new_state(index), [bots[b] for b in seats], random.Random(seed))
+        stats.add(final, seats)
+    return stats
+
+
+def run_playouts(game: str, bots: Sequence[str], games: int, seed: int = 0, players: int | None = None,
+                 rotate: bool = True, options: dict[str, Any] | None = None) -> PlayoutStats:
+    """Play ``games`` seeded games between ``bots`` (``make_bot`` specs) in this process."""
+    return playout_range(make_job(game, bots, players, seed, rotate, options), 0, games)
+
+
+def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = None, scheduler: str | None = None,
+                          checkpoint: Path | None = None,
+                          progress: Callable[[int, int], None] | None = None) -> tuple[PlayoutStats, bool]:
+    """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).  Ctrl-C keeps what finished."""
+    from solvers.parallel import make_executor, run_ranges
+
+    executor, close = make_executor(workers, scheduler)
+    try:
+        report = run_ranges("solvers.playout:playout_range", job, games, _merge, PlayoutStats(list(job.bots)),
+                            executor, progress=progress, checkpoint=checkpoint, encode=PlayoutStats.to_json,
+                            decode=PlayoutStats.from_json, job=f"playout {job}")
+    finally:
+        close()
+    return report.value, report.complete
+
+
+def _merge(total: PlayoutStats, part: PlayoutStats) -> PlayoutStats:
+    return total.merge(part)
