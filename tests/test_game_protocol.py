@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from puzzles.game import shared_win_returns
-from solvers.playout import PlayoutStats, game_seed, wilson_interval
+from solvers.playout import PlayoutStats, game_seed, seating, wilson_interval
 
 
 def test_shared_win_returns_splits_ties() -> None:
@@ -19,28 +19,24 @@ def test_wilson_interval_contains_estimate_and_narrows() -> None:
     assert wilson_interval(0, 10)[0] == 0.0
 
 
-def test_stats_merge_equals_single_run() -> None:
-    class Final:
-        num_players = 2
-
-        def __init__(self, scores):
-            self._scores = scores
-
-        def scores(self):
-            return self._scores
-
-        def returns(self):
-            return shared_win_returns(self._scores)
-
-    games = [Final([1, 2]), Final([3, 3]), Final([5, 0])]
-    whole = PlayoutStats(2)
-    for g in games:
-        whole.add(g)
-    first, second = PlayoutStats(2), PlayoutStats(2)
-    first.add(games[0])
-    for g in games[1:]:
-        second.add(g)
-    first.merge(second)
-    assert first.summary() == whole.summary()
+def test_stats_merge_equals_single_run_and_rotation_credits_the_bot() -> None:
+    results = [([0.0, 1.0], [1, 2]), ([0.5, 0.5], [3, 3]), ([1.0, 0.0], [5, 0])]
+    whole = PlayoutStats(["a", "b"])
+    parts = [PlayoutStats(["a", "b"]), PlayoutStats(["a", "b"])]
+    for index, (returns, scores) in enumerate(results):
+        seats = seating(2, index, rotate=True)
+        whole.add_result(returns, scores, seats)
+        parts[min(index, 1)].add_result(returns, scores, seats)
+    merged = parts[0].merge(parts[1])
+    assert merged.summary() == whole.summary()
+    # the bots swap seats in game 1: a scores 1 + 3 + 5, b scores 2 + 3 + 0
     assert whole.wins == [1.5, 1.5]
+    assert whole.seat_wins == [1.5, 1.5]
+    assert whole.score_sums == [9, 5]
+    assert PlayoutStats.from_json(whole.to_json()) == whole
     assert game_seed(3, 4) != game_seed(4, 3)
+
+
+def test_seating_rotates_one_seat_per_game() -> None:
+    assert [seating(3, g, rotate=True) for g in range(3)] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert seating(3, 5, rotate=False) == [0, 1, 2]

@@ -1,0 +1,201 @@
+"""The one ``play`` and ``playout`` for every game: ``kibitz <game> play`` and ``kibitz <game> playout``.
+
+Both are built from the game's :class:`~puzzles.game.GameInfo`: its player
+range and its options (each :class:`~puzzles.game.GameOption` becomes a click
+option), and bots named by ``solvers.bots.make_bot`` specs.  A game group adds
+them with :func:`add_play_commands`; game-specific extras (saving a record,
+a custom board view) come in through :class:`PlayHooks`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli import ProgressReporter, emit_json, friendly_errors
+
+#: Below this many games a playout runs in this process unless --workers says otherwise.
+SMALL_JOB = 200
+
+
+@dataclass
+class PlayHooks:
+    """Game-specific additions to the generic ``play`` command.
+
+    ``options``: extra click options; ``finish(state, moves, extra, as_json) -> dict``
+    runs after the game with those options' values (e.g. to save a record) and
+    returns extra JSON fields; ``show(state, seat)`` is the board a human sees.
+    """
+
+    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = field(default_factory=list)
+    finish: Callable[[Any, list[str], dict[str, Any], bool], dict[str, Any]] | None = None
+    show: Callable[[Any, int], str] | None = None
+
+
+def _game_option_decorators(game: str) -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
+    """One click option per GameOption of ``game`` (flags for booleans, choices where given)."""
+    from puzzles.game import game_info
+
+    decorators = []
+    for option in game_info(game).options:
+        flag = "--" + option.name.replace("_", "-")
+        if isinstance(option.default, bool):
+            decorators.append(click.option(flag, option.name, is_flag=True, default=option.default, help=option.help))
+            continue
+        kind: Any = click.Choice([str(c) for c in option.choices]) if option.choices else None
+        if kind is None and option.default is not None:
+            kind = type(option.default)
+        decorators.append(click.option(flag, option.name, type=kind, default=option.default, show_default=True,
+                                       help=option.help))
+    return decorators
+
+
+def _typed_options(game: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Click gives choices as text: turn each back into the GameOption's own value."""
+    from puzzles.game import game_info
+
+    typed = {}
+    for option in game_info(game).options:
+        value = values.pop(option.name)
+        if option.choices and value is not None:
+            value = next(c for c in option.choices if str(c) == str(value))
+        typed[option.name] = value
+    return typed
+
+
+def _apply(decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]],
+           func: Callable[..., Any]) -> Callable[..., Any]:
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -> click.Command:
+    """``play``: one game between bots and/or humans, move by move on the terminal (or as JSON)."""
+    from puzzles.game import GAMES
+    from solvers.bots import BotListType
+
+    info = GAMES[game]
+    hooks = hooks or PlayHooks()
+
+    def play(players: int | None, bots: list[str] | None, seed: int | None, as_json: bool, **rest: Any) -> None:
+        from puzzles.game import CHANCE
+        from solvers.bots import HumanBot, make_bot, parse_bot_list
+        from solvers.playout import play_game
+
+        options = _typed_options(game, rest)
+        seed = random.randrange(1 << 31) if seed is None else seed
+        state = info.new_game(players, seed, **options)
+        specs = parse_bot_list(game, ",".join(bots or [default_bots]), state.num_players)
+        seat_bots = [make_bot(game, spec) for spec in specs]
+        for bot in seat_bots:
+            if isinstance(bot, HumanBot) and hooks.show is not None:
+                bot.show = hooks.show
+        moves: list[str] = []
+
+        def on_move(before: Any, player: int, action: Any) -> None:
+            text = before.action_to_string(action)
+            moves.append(text)
+            if not as_json and player != CHANCE:
+                click.echo(f"{len(moves):3d}. seat {player + 1} ({specs[player]}): {text}")
+
+        play_game(state, seat_bots, random.Random(seed), on_move)
+        extra = hooks.finish(state, moves, rest, as_json) if hooks.finish else {}
+        result = {"game": game, "seed": seed, "bots": specs, "options": options, "moves": moves,
+                  "scores": state.scores(), "returns": state.returns(), **extra}
+        if as_json:
+            emit_json(result)
+            return
+        text_of = getattr(state, "render_text", None) or getattr(state, "to_text", None)
+        click.echo(str(text_of()) if callable(text_of) else str(state))
+        scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
+        click.echo(f"final scores: {scores}")
+
+    decorators = [
+        click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
+                     help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
+        click.option("--bots", type=BotListType(game), default=None,
+                     help=f"Per seat, comma-separated name[:budget] (one fills every seat) [default: {default_bots}]."),
+        click.option("--seed", type=int, default=None, help="Seed of the deal and of every random choice (random if omitted)."),
+        *_game_option_decorators(game),
+        *hooks.options,
+        click.option("--json", "as_json", is_flag=True, help="Print the moves and the result as JSON."),
+    ]
+    return click.command("play", help=f"Play {info.title}: bots and humans (bot 'human'), one per seat.")(
+        _apply(decorators, friendly_errors(play)))
+
+
+def playout_command(game: str) -> click.Command:
+    """``playout``: a seeded series of bot-vs-bot games with win rates, intervals and mean scores."""
+    from puzzles.game import GAMES
+    from solvers.bots import BotListType
+
+    info = GAMES[game]
+
+    def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
+                scheduler: str | None, checkpoint: str | None, resume: str | None, as_json: bool,
+                **rest: Any) -> None:
+        from solvers.playout import make_job, run_playouts_parallel
+
+        if "human" in [spec.partition(":")[0] for spec in bots]:
+            raise click.BadParameter("a playout has no human seats", param_hint="--bots")
+        job = make_job(game, bots, players, seed, rotate, _typed_options(game, rest))
+        if workers is None and scheduler is None and games < SMALL_JOB:
+            workers = 1
+        progress = ProgressReporter(games, f"{game} playouts", enabled=not as_json)
+
+        def advance(done: int, parts: int) -> None:
+            progress.total = parts
+            progress.advance(done - progress.done)
+
+        path = checkpoint or resume
+        try:
+            stats, complete = run_playouts_parallel(job, games, workers, scheduler,
+                                                    Path(path) if path else None, advance)
+        finally:
+            progress.close()
+        summary = {"game": game, "players": job.players, "seed": seed, "rotate": rotate,
+                   "status": "complete" if complete else "interrupted", **stats.summary()}
+        if as_json:
+            emit_json(summary)
+            return
+        click.echo(f"{summary['games']} games of {info.title} ({summary['status']}), seed {seed}"
+                   f"{', seats rotated' if rotate else ''}")
+        for row in summary["bots"]:
+            low, high = row["win_ci95"]
+            click.echo(f"  {row['bot']:<16} wins {row['win_rate']:6.1%}  [{low:.1%}, {high:.1%}]"
+                       f"  mean score {row['mean_score']:.2f}")
+        seats = "  ".join(f"{rate:.1%}" for rate in summary["seat_win_rates"])
+        click.echo(f"  wins by seat: {seats}")
+
+    decorators = [
+        click.option("--games", type=click.IntRange(min=1), default=100, show_default=True),
+        click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
+                     help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
+        click.option("--bots", type=BotListType(game), default="random", show_default=True,
+                     help="Per seat, comma-separated name[:budget] (one fills every seat)."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--rotate/--no-rotate", default=True, show_default=True,
+                     help="Rotate the bots through the seats, one seat per game."),
+        *_game_option_decorators(game),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help=f"Worker processes (default: all cores from {SMALL_JOB} games, else 1)."),
+        click.option("--scheduler", default=None, help="Dask scheduler address (tcp://HOST:PORT) to run on."),
+        click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+                     help="JSON-lines file of finished chunks: resumed if it exists, appended as chunks finish."),
+        click.option("--resume", type=click.Path(dir_okay=False), default=None, hidden=True),
+        click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
+    ]
+    return click.command("playout", help=f"Play a seeded series of {info.title} games between bots.")(
+        _apply(decorators, friendly_errors(playout)))
+
+
+def add_play_commands(group: click.Group, game: str, default_bots: str, hooks: PlayHooks | None = None) -> None:
+    """Give ``group`` the generic ``play`` and ``playout`` commands of ``game``."""
+    group.add_command(play_command(game, default_bots, hooks))
+    group.add_command(playout_command(game))

@@ -1,0 +1,69 @@
+"""No bot of a hidden-information game reads what its seat cannot see.
+
+For every bot of every imperfect-information game and at least 50 positions
+each: the real position and a redraw of everything the mover cannot see
+(``resample``: same observation for the mover, other hidden cards) must lead
+to the same action with the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from puzzles.game import CHANCE, GAMES, GameState, Information
+from solvers.bots import bot_factories, make_bot
+
+POSITIONS = 50
+CHEAP_BUDGET = 8  # a small budget keeps search bots fast; peeking shows at any budget
+HIDDEN_GAMES = [name for name, info in GAMES.items() if info.information is Information.IMPERFECT]
+CASES = [(game, bot) for game in HIDDEN_GAMES for bot in bot_factories(game) if bot != "human"]
+
+
+def _spec(game: str, bot: str) -> str:
+    """``bot:8`` where the bot takes a budget, else the bare name."""
+    try:
+        make_bot(game, f"{bot}:{CHEAP_BUDGET}")
+    except ValueError:
+        return bot
+    return f"{bot}:{CHEAP_BUDGET}"
+
+
+def positions(game: str, count: int) -> list[GameState[Any]]:
+    """``count`` decision positions (more than one legal action) from seeded random games."""
+    info = GAMES[game]
+    found: list[GameState[Any]] = []
+    seed = 0
+    while len(found) < count:
+        rng = random.Random(seed)
+        state = info.new_game(None, seed)
+        take_every = 1 + seed % 4
+        step = 0
+        while not state.is_terminal() and len(found) < count:
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            step += 1
+            if len(legal) > 1 and step % take_every == 0:
+                found.append(state.clone())
+            state.apply(rng.choice(legal))
+        seed += 1
+    return found
+
+
+@pytest.mark.parametrize(("game", "bot"), CASES)
+def test_bot_decides_only_from_what_its_seat_sees(game: str, bot: str) -> None:
+    spec = _spec(game, bot)
+    hidden_differs = 0
+    for index, state in enumerate(positions(game, POSITIONS)):
+        mover = state.current_player()
+        other = state.resample(mover, random.Random(10_000 + index))
+        assert other.observation(mover) == state.observation(mover)
+        hidden_differs += other != state
+        real = make_bot(game, spec).choose(state.clone(), random.Random(index))
+        redrawn = make_bot(game, spec).choose(other.clone(), random.Random(index))
+        assert real == redrawn, f"{spec} at position {index}: {real} vs {redrawn} after redrawing hidden information"
+    assert hidden_differs >= POSITIONS // 2, "the redraws hardly changed the hidden information"
