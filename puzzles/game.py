@@ -298,7 +298,12 @@ GAMES: dict[str, GameInfo] = {
             has_undo=True,
             factory="puzzles.blokus.engine:new_game",
             rules="docs/rules/blokus.md",
-            options=(),
+            options=(
+                GameOption("variant", None, "classic, teams (4 players), three-player, two-player or duo (2 players); "
+                           "default: the one that fits the player count",
+                           ("classic", "two-player", "teams", "three-player", "duo")),
+                GameOption("free_corners", False, "A first piece may take any corner no other color holds."),
+            ),
         ),
         GameInfo(
             name="projectl",
