@@ -28,16 +28,22 @@ import click
 # --------------------------------------------------------------------------
 
 
+# Exceptions that mean "bad input" (a bad option value, an unreadable or malformed file, an
+# illegal move; IllegalActionError is a ValueError).  Anything else, KeyError included, is a bug
+# and keeps its traceback.
+INPUT_ERRORS: tuple[type[Exception], ...] = (ValueError, FileNotFoundError, IsADirectoryError)
+
+
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn expected input errors into a one-line ``Error: ...`` and exit status 1."""
+    """Turn input errors (:data:`INPUT_ERRORS`) into a one-line ``Error: ...`` and exit status 1."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (ValueError, KeyError, FileNotFoundError, IsADirectoryError) as error:
-            message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            raise click.ClickException(str(message).splitlines()[0] if str(message) else type(error).__name__)
+        except INPUT_ERRORS as error:
+            text = str(error)
+            raise click.ClickException(text.splitlines()[0] if text.strip() else type(error).__name__) from None
 
     return wrapper
 

@@ -1,6 +1,6 @@
 """Bench: ten unique-solution tiling challenges of medium difficulty (target ≤ 60 s).
 
-Usage: /work/venv/bin/python bench/challenges.py [--count 10] [--difficulty medium] [--pieces pentominoes]
+Run: python bench/challenges.py [--count 10] [--difficulty medium] [--pieces pentominoes]
 """
 
 from __future__ import annotations

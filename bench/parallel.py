@@ -1,4 +1,4 @@
-"""Benchmark: throughput with 2 local worker processes vs 1, on this 2-core machine.
+"""Benchmark: throughput with 2 local worker processes vs 1 (meant for a machine with at least 2 cores).
 
 Jobs (results are checked to be identical for both):
   * Blokus: uniform-random 4-player classic games through the rule engine (the `blokus playout` path);
@@ -16,7 +16,7 @@ import argparse
 import time
 
 from solvers.parallel import SerialExecutor, make_executor, run_ranges, run_tasks
-from solvers.tiling import TilingProblem, _add_parts, _count_worker, TaskCount
+from solvers.tiling import TaskCount, TilingProblem, add_task_counts, count_task
 
 
 def merge_into(total, part):
@@ -31,7 +31,7 @@ def warm(executor) -> None:
     for _ in range(8):
         run_ranges("solvers.blokus.bots:playout_range", args, 2, merge_into, None, executor, chunk=1)
     problem = TilingProblem.from_spec("3x20", "pentominoes")
-    run_tasks(_count_worker, [(problem.key(), t) for t in problem.split(1)], _add_parts, TaskCount(0, 0, 0), executor)
+    run_tasks(count_task, [(problem.key(), t) for t in problem.split(1)], add_task_counts, TaskCount(0, 0, 0), executor)
 
 
 def blokus_job(executor, games: int):
@@ -45,7 +45,7 @@ def count_job(executor, depth: int, reduce_symmetry: bool):
     problem = TilingProblem.from_spec("6x10", "pentominoes")
     tasks = problem.split(depth, reduce_symmetry)
     started = time.perf_counter()
-    report = run_tasks(_count_worker, [(problem.key(), t) for t in tasks], _add_parts, TaskCount(0, 0, 0), executor)
+    report = run_tasks(count_task, [(problem.key(), t) for t in tasks], add_task_counts, TaskCount(0, 0, 0), executor)
     return time.perf_counter() - started, (report.value.raw, report.value.stabiliser_sum), len(tasks)
 
 

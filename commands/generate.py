@@ -39,7 +39,7 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
         found = list(generate(count, difficulty, set_name, seed, time_limit, on_found=lambda _: progress.advance(),
                               executor=None if (workers or 1) == 1 and not scheduler else executor))
     except TimeoutError as error:
-        raise click.ClickException(str(error))
+        raise click.ClickException(str(error)) from None
     finally:
         progress.close()
         close()

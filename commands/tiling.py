@@ -64,7 +64,10 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
         if as_json:
             emit_json({"count": len(tilings), "tilings": tilings})
         return
-    tiling = problem.find(backend, time_limit=time_limit)
+    try:
+        tiling = problem.find(backend, time_limit=time_limit)
+    except TimeoutError as error:  # CP-SAT ran out of time before deciding: an answer, not a bug
+        raise click.ClickException(str(error)) from None
     if as_json:
         emit_json({"found": tiling is not None, "tiling": tiling.to_json() if tiling else None})
     elif tiling is None:

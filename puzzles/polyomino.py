@@ -188,9 +188,8 @@ BLOKUS_NAMES = tuple(_ART)
 PENTOMINO_LETTERS = ("F", "I", "L", "N", "P", "T", "U", "V", "W", "X", "Y", "Z")
 TETROMINO_LETTERS = ("I", "O", "T", "L", "S")
 
-_ALIASES = {
-    "monomino": ("1",),
-    "domino": ("2",),
+# name in the set -> key of its ASCII art above
+_ALIASES: dict[str, dict[str, str]] = {
     "trominoes": {"I": "I3", "L": "V3"},
     "tetrominoes": {"I": "I4", "O": "O4", "T": "T4", "L": "L4", "S": "Z4"},
     "pentominoes": {

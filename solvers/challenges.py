@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -84,14 +84,15 @@ class Challenge:
         return (canonical_cells(self.region.cells), tuple(sorted(p.name for p in self.pieces)))
 
 
-def canonical_cells(cells) -> tuple[Cell, ...]:
-    return Shape(normalize(cells)).canonical().key
+def canonical_cells(cells: Iterable[Cell]) -> tuple[Cell, ...]:
+    """The cells of a region up to translation, rotation and reflection (a hashable key)."""
+    return Shape(normalize(cells)).canonical().key()
 
 
 def build_region(shapes: list[Shape], rng: random.Random) -> Region | None:
     """Drop the pieces one by one in random orientations, each touching the blob (prefer more contact)."""
     blob: set[Cell] = set()
-    for n, shape in enumerate(shapes):
+    for shape in shapes:
         orients = shape.orientations()
         if not blob:
             blob |= set(rng.choice(orients).cells)

@@ -166,7 +166,7 @@ def parse_knuth(text: str) -> ExactCoverProblem:
         if ":" in name:
             raise ValueError(f"line {first_number}: item name {name!r} may not contain ':'")
     options = []
-    for number, line in lines[1:]:
+    for _, line in lines[1:]:
         if "|" in line:
             line = line.split("|", 1)[0].strip()  # trailing comment
             if not line:
@@ -578,11 +578,11 @@ def build_symmetry_perms(forward: Sequence[Sequence[int]]) -> np.ndarray:
 # --------------------------------------------------------------------------
 #
 # For tilings (every option covers board cells, pieces come in kinds with
-# min/max counts) a first-empty-cell search over a bitboard beats generic
-# dancing links by 3-6x (see shared/notes/performance.md): when the first
-# uncovered cell is c, every usable option has c as its lowest cell, so the
-# options are bucketed by lowest cell and tested against the board with a few
-# word ANDs.  Boards of any size use ceil(cells / 64) words.
+# min/max counts) a first-empty-cell search over a bitboard is much faster than
+# generic dancing links: when the first uncovered cell is c, every usable option
+# has c as its lowest cell, so the options are bucketed by lowest cell and tested
+# against the board with a few word ANDs.  Boards of any size use ceil(cells / 64)
+# words.
 
 ONE = np.uint64(1)
 
@@ -770,12 +770,12 @@ class BitsetCover(ResumableSearch):
         self.empty_board = first >= n_cells
         self.mode = mode
         self.opt_weight = np.array([weights[i] if weights is not None else 1 for i in order] or [1], np.int64)
+        self.symmetry = SymmetryData.none()
         if symmetry is not None:  # (perms, label_map, per-option cell labels), put in kernel order
             perms, label_map, labels = symmetry
-            symmetry = SymmetryData.build(
+            self.symmetry = SymmetryData.build(
                 perms, label_map, [options[i][1] for i in order], [labels[i] for i in order], n_cells
             )
-        self.symmetry = symmetry or SymmetryData.none()
         self.stopped_by = ""
 
     def reset(self, prefilled: Sequence[int], kind_min: Sequence[int], kind_max: Sequence[int]) -> None:

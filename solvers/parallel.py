@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +33,8 @@ SCHEDULER_TIMEOUT_S = 3.0
 class SerialExecutor(Executor):
     """Runs each task at submit time in this process; the reference backend."""
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        future: Future = Future()
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
         try:
             future.set_result(fn(*args, **kwargs))
         except BaseException as error:  # noqa: BLE001 - handed to the caller through the future
@@ -70,14 +70,14 @@ def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     except ImportError:
         raise ValueError("a Dask scheduler needs the cluster extra: pip install -e '.[cluster]'") from None
     try:
-        client = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)
+        client = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ValueError(f"cannot reach Dask scheduler {address}: {reason}") from None
-    executor = client.get_executor()
+    executor: Executor = client.get_executor()  # type: ignore[no-untyped-call]
 
     def close() -> None:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
 
     return executor, close
 
@@ -154,15 +154,18 @@ def run_tasks(
     results: dict[int, Any] = {}
     if checkpoint is not None:
         results.update({i: decode(r) for i, r in load_checkpoint(checkpoint, job).items() if i < total})
-    log = checkpoint.open("a") if checkpoint is not None else None
-    if log is not None and log.tell() > 0 and not checkpoint.read_text().endswith("\n"):
-        log.write("\n")  # end a line torn by a kill, so new records start clean
-    if log is not None and log.tell() == 0:
-        log.write(json.dumps({"job": job}) + "\n")
-        log.flush()
+    log = None
+    if checkpoint is not None:
+        torn = checkpoint.exists() and not checkpoint.read_text().endswith("\n")
+        log = checkpoint.open("a")
+        if log.tell() > 0 and torn:
+            log.write("\n")  # end a line torn by a kill, so new records start clean
+        if log.tell() == 0:
+            log.write(json.dumps({"job": job}) + "\n")
+            log.flush()
     interrupted = False
     try:
-        pending: dict[Future, int] = {}
+        pending: dict[Future[Any], int] = {}
         todo = iter(i for i in range(total) if i not in results)
         window = _window(executor)
         _fill(executor, function, payloads, todo, pending, window)
@@ -202,10 +205,10 @@ def _window(executor: Executor) -> int:
     return 4 * workers
 
 
-def _fill(executor: Executor, function: Callable, payloads: Sequence, todo: Iterable[int],
-          pending: dict[Future, int], window: int) -> None:
+def _fill(executor: Executor, function: Callable[[Any], Any], payloads: Sequence[Any], todo: Iterator[int],
+          pending: dict[Future[Any], int], window: int) -> None:
     while len(pending) < window:
-        index = next(todo, None)  # type: ignore[call-overload]
+        index = next(todo, None)
         if index is None:
             return
         pending[executor.submit(function, payloads[index])] = index
@@ -227,7 +230,8 @@ def resolve(reference: str) -> Callable[..., Any]:
     """The function named by ``"package.module:function"`` (picklable stand-in for a callable)."""
     module_name, _, name = reference.partition(":")
     module = importlib.import_module(module_name)
-    return getattr(module, name)
+    function: Callable[..., Any] = getattr(module, name)
+    return function
 
 
 def _range_worker(payload: tuple[str, Any, int, int]) -> Any:

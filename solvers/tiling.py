@@ -19,12 +19,12 @@ among its images (exact, no hashing).
 from __future__ import annotations
 
 import hashlib
-
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from solvers.exact_cover import (
     SearchResult,
     build_symmetry_perms,
 )
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 BACKENDS = ("dlx", "sat", "cpsat")
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: bits of a cell label
@@ -60,7 +63,8 @@ class TaskCount:
     stopped_by: str = ""
 
 
-def _add_parts(total: TaskCount, part: TaskCount) -> TaskCount:
+def add_task_counts(total: TaskCount, part: TaskCount) -> TaskCount:
+    """The reduce step of a split count: two tasks' results added up."""
     return TaskCount(total.raw + part.raw, total.stabiliser_sum + part.stabiliser_sum, total.nodes + part.nodes,
                      total.stopped_by or part.stopped_by)
 
@@ -73,7 +77,8 @@ def problem_from_key(key: tuple) -> TilingProblem:
     return TilingProblem(Region(frozenset(cells), height, width), specs, free)
 
 
-def _count_worker(payload: tuple[tuple, CountTask]) -> TaskCount:
+def count_task(payload: tuple[tuple, CountTask]) -> TaskCount:
+    """Run one task of a split count from ``(problem key, task)``: picklable, for worker processes."""
     key, task = payload
     return problem_from_key(key).run_task(task)
 
@@ -135,7 +140,7 @@ def load_region(spec: str) -> Region:
     path = Path(spec)
     if path.is_file():
         return Region.from_ascii(path.read_text())
-    if spec.endswith((".txt", ".region")) :
+    if spec.endswith((".txt", ".region")):
         raise ValueError(f"region file not found: {spec}")
     return Region.parse(spec)
 
@@ -304,7 +309,7 @@ class TilingProblem:
             from solvers.parallel import run_tasks
 
             report = run_tasks(
-                _count_worker, [(self.key(), task) for task in tasks], _add_parts, TaskCount(0, 0, 0),
+                count_task, [(self.key(), task) for task in tasks], add_task_counts, TaskCount(0, 0, 0),
                 executor, progress=on_part, checkpoint=checkpoint,
                 encode=lambda part: [part.raw, part.stabiliser_sum, part.nodes], decode=lambda data: TaskCount(*data),
                 job=self.job_id(split_depth, reduce_symmetry),
@@ -314,7 +319,7 @@ class TilingProblem:
             total, complete, stopped_by = TaskCount(0, 0, 0), True, ""
             for done, task in enumerate(tasks, 1):
                 part = self.run_task(task, limits.remaining(total.nodes))
-                total = _add_parts(total, part)
+                total = add_task_counts(total, part)
                 if part.stopped_by:
                     complete, stopped_by = False, part.stopped_by
                     break
@@ -456,18 +461,18 @@ class TilingProblem:
         chosen = self._find_sat() if backend == "sat" else self._find_cpsat(time_limit, workers, seed)
         return None if chosen is None else self._checked(self.to_tiling(chosen))
 
-    def cpsat_model(self):
+    def cpsat_model(self) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
         """A CP-SAT model with one boolean per placement; returns (model, placement variables)."""
         from ortools.sat.python import cp_model
 
         model = cp_model.CpModel()
-        variables = [model.NewBoolVar(f"p{i}") for i in range(len(self.options))]
+        variables = [model.new_bool_var(f"p{i}") for i in range(len(self.options))]
         for cell_vars in self._cell_options():
-            model.AddExactlyOne(variables[i] for i in cell_vars)
+            model.add_exactly_one(variables[i] for i in cell_vars)
         for kind, spec in enumerate(self.pieces):
             total = sum(variables[i] for i, (k, _) in enumerate(self.options) if k == kind)
-            model.Add(total >= spec.min_count)
-            model.Add(total <= spec.max_count)
+            model.add(total >= spec.min_count)
+            model.add(total <= spec.max_count)
         return model, variables
 
     def _cell_options(self) -> list[list[int]]:
@@ -508,7 +513,8 @@ class TilingProblem:
         return [i for i in range(len(self.options)) if i + 1 in model]
 
 
-def solve_cpsat(model, variables: Sequence, time_limit: float | None, workers: int, seed: int) -> list[int] | None:
+def solve_cpsat(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], time_limit: float | None, workers: int,
+                seed: int) -> list[int] | None:
     """Solve a CP-SAT model; the indices of the true ``variables``, None if infeasible.
 
     Raises TimeoutError when the time limit ran out before CP-SAT decided.
@@ -520,9 +526,9 @@ def solve_cpsat(model, variables: Sequence, time_limit: float | None, workers: i
     solver.parameters.random_seed = seed
     if time_limit:
         solver.parameters.max_time_in_seconds = time_limit
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return [i for i, v in enumerate(variables) if solver.Value(v)]
+        return [i for i, v in enumerate(variables) if solver.value(v)]
     if status == cp_model.INFEASIBLE:
         return None
     raise TimeoutError("CP-SAT stopped before deciding (time limit)")

@@ -1,4 +1,4 @@
-"""Issue 4: tiling challenges with a unique solution."""
+"""Tiling challenges with a unique solution."""
 
 from __future__ import annotations
 

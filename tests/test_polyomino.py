@@ -64,7 +64,7 @@ def test_region_parsing_and_symmetry_groups() -> None:
 def test_placements_counts() -> None:
     board = Region.rectangle(20, 20)
     assert len(board.placements(piece("X", "pentominoes"))) == 18 * 18
-    # on an empty Blokus board the 21 pieces have 30,433 placements (shared/notes/performance.md)
+    # on an empty Blokus board the 21 pieces have 30,433 placements
     assert sum(len(board.placements(s)) for s in piece_set("blokus")) == 30433
     assert len(Region.rectangle(2, 2).placements(piece("O", "tetrominoes"))) == 1
     assert len(Region.rectangle(3, 2).placements(piece("L", "tetrominoes"), free=False)) == 1

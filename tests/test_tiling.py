@@ -33,7 +33,7 @@ def test_plain_search_agrees_with_symmetry_reduced_search(region: str, raw: int,
 
 
 def test_copies_are_interchangeable() -> None:
-    # two sets of the 5 tetrominoes as bare shapes (issue 4): 8x5 has 3,106 tilings, 10x4 has 1,796
+    # two sets of the 5 tetrominoes as bare shapes: 8x5 has 3,106 tilings, 10x4 has 1,796
     assert TilingProblem.from_spec("8x5", "2*tetrominoes").counts().raw == 3106
     assert TilingProblem.from_spec("10x4", "2*tetrominoes").counts().raw == 1796
 
