@@ -123,7 +123,7 @@ class GameInfo:
         checked = {o.name: o.default for o in self.options}
         for name, value in options.items():
             option = self.option(name)
-            if option.choices is not None and value not in option.choices:
+            if option.choices is not None and value != option.default and value not in option.choices:
                 allowed = ", ".join(map(str, option.choices))
                 raise ValueError(f"{self.name} option {name}={value!r} is not one of: {allowed}")
             checked[name] = value
