@@ -10,7 +10,7 @@ a custom board view) come in through :class:`PlayHooks`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,8 @@ from typing import Any
 import click
 
 from cli import ProgressReporter, emit_json, friendly_errors
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 #: Below this many games a playout runs in this process unless --workers says otherwise.
 SMALL_JOB = 200
@@ -32,16 +34,16 @@ class PlayHooks:
     returns extra JSON fields; ``show(state, seat)`` is the board a human sees.
     """
 
-    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = field(default_factory=list)
+    options: list[Decorator] = field(default_factory=list)
     finish: Callable[[Any, list[str], dict[str, Any], bool], dict[str, Any]] | None = None
     show: Callable[[Any, int], str] | None = None
 
 
-def _game_option_decorators(game: str) -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
+def _game_option_decorators(game: str) -> list[Decorator]:
     """One click option per GameOption of ``game`` (flags for booleans, choices where given)."""
     from puzzles.game import game_info
 
-    decorators = []
+    decorators: list[Decorator] = []
     for option in game_info(game).options:
         flag = "--" + option.name.replace("_", "-")
         if isinstance(option.default, bool):
@@ -68,8 +70,7 @@ def _typed_options(game: str, values: dict[str, Any]) -> dict[str, Any]:
     return typed
 
 
-def _apply(decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]],
-           func: Callable[..., Any]) -> Callable[..., Any]:
+def _apply(decorators: Sequence[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
@@ -116,7 +117,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
         click.echo(f"final scores: {scores}")
 
-    decorators = [
+    decorators: list[Decorator] = [
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
                      help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
         click.option("--bots", type=BotListType(game), default=None,
@@ -173,7 +174,7 @@ def playout_command(game: str) -> click.Command:
         seats = "  ".join(f"{rate:.1%}" for rate in summary["seat_win_rates"])
         click.echo(f"  wins by seat: {seats}")
 
-    decorators = [
+    decorators: list[Decorator] = [
         click.option("--games", type=click.IntRange(min=1), default=100, show_default=True),
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
                      help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),

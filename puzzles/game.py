@@ -258,7 +258,7 @@ class GameState(ABC, Generic[A]):
         return json.dumps(self.to_json(), sort_keys=True)
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+        return isinstance(other, GameState) and type(self) is type(other) and self.to_json() == other.to_json()
 
     __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
@@ -329,7 +329,17 @@ GAMES: dict[str, GameInfo] = {
             has_undo=False,
             factory="puzzles.shelfie.engine:new_game",
             rules="docs/rules/my-shelfie.md",
-            options=(),
+            options=(
+                GameOption("refill_rule", "isolated", "When the living room is refilled: no tile has a "
+                           "neighbour (isolated, the printed rule) or 4 or fewer tiles remain.",
+                           ("isolated", "four_or_fewer")),
+                GameOption("squares_inside_groups", False, "TWO_SQUARES: a 2x2 square may lie inside a "
+                           "larger group of its type."),
+                GameOption("squares_same_type", False, "TWO_SQUARES: both squares must be of one type."),
+                GameOption("common_goals", None, "The two common goals, K1,K2 (dealt from the seed if omitted)."),
+                GameOption("personal_cards", None, "Personal goal cards 1..12, one per seat in seat order, "
+                           "comma-separated (dealt from the seed if omitted)."),
+            ),
         ),
         GameInfo(
             name="towers",

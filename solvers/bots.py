@@ -24,7 +24,8 @@ import click
 
 from puzzles.game import GAMES, A, GameState, game_info
 
-class Bot(Protocol[A]):  # type: ignore[misc]
+
+class Bot(Protocol[A]):
     """Anything that picks a legal action for the seat to move."""
 
     name: str
@@ -167,7 +168,7 @@ def parse_bot_list(game: str, text: str, seats: int | None = None) -> list[str]:
     return specs
 
 
-class BotListType(click.ParamType):
+class BotListType(click.ParamType):  # type: ignore[type-arg]
     """Click type for ``--bots a,b,...``: a list of ``name[:budget]`` specs, checked for the game.
 
     The game is read from the command's ``game`` parameter or from the type's
