@@ -107,6 +107,28 @@ def parallel_options(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="Local worker processes (default: all cores for big jobs, 1 for small ones).")(func)
 
 
+def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--checkpoint FILE`` (a JSON-lines file of finished tasks, resumed when it exists).
+
+    ``--resume FILE`` is kept as a hidden alias of the old spelling.
+    """
+
+    def remember_alias(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.meta["checkpoint_alias"] = value
+
+    def use_alias(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        return value if value is not None else ctx.meta.get("checkpoint_alias")
+
+    def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option("--resume", type=click.Path(dir_okay=False), default=None, hidden=True,
+                            expose_value=False, callback=remember_alias)(func)
+        return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, help=help_text,
+                            callback=use_alias)(func)
+
+    return decorator
+
+
 def run_in_ranges(reference: str, arguments: Any, total: int, reduce: Callable[[Any, Any], Any], initial: Any,
                   workers: int | None, scheduler: str | None, label: str, show_progress: bool,
                   big_job: int = 2000) -> tuple[Any, bool]:

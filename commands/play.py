@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, emit_json, friendly_errors
+from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -139,7 +139,7 @@ def playout_command(game: str) -> click.Command:
     info = GAMES[game]
 
     def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
-                scheduler: str | None, checkpoint: str | None, resume: str | None, as_json: bool,
+                scheduler: str | None, checkpoint: str | None, as_json: bool,
                 **rest: Any) -> None:
         from solvers.playout import make_job, run_playouts_parallel
 
@@ -154,10 +154,9 @@ def playout_command(game: str) -> click.Command:
             progress.total = parts
             progress.advance(done - progress.done)
 
-        path = checkpoint or resume
         try:
             stats, complete = run_playouts_parallel(job, games, workers, scheduler,
-                                                    Path(path) if path else None, advance)
+                                                    Path(checkpoint) if checkpoint else None, advance)
         finally:
             progress.close()
         summary = {"game": game, "players": job.players, "seed": seed, "rotate": rotate,
@@ -187,9 +186,7 @@ def playout_command(game: str) -> click.Command:
         click.option("--workers", type=click.IntRange(min=1), default=None,
                      help=f"Worker processes (default: all cores from {SMALL_JOB} games, else 1)."),
         click.option("--scheduler", default=None, help="Dask scheduler address (tcp://HOST:PORT) to run on."),
-        click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
-                     help="JSON-lines file of finished chunks: resumed if it exists, appended as chunks finish."),
-        click.option("--resume", type=click.Path(dir_okay=False), default=None, hidden=True),
+        checkpoint_option("JSON-lines file of finished chunks: resumed if it exists, appended as chunks finish."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
     ]
     return click.command("playout", help=f"Play a seeded series of {info.title} games between bots.")(

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli import ProgressReporter, emit_json, friendly_errors
+from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors
 
 
 @click.command()
@@ -26,8 +26,7 @@ from cli import ProgressReporter, emit_json, friendly_errors
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="With --count: local worker processes (default: all cores for 50+ subproblems, else 1).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
-@click.option("--resume", "checkpoint", type=click.Path(dir_okay=False), default=None,
-              help="With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
+@checkpoint_option("With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
