@@ -1,4 +1,4 @@
-"""Search for a real classic game that ends with the rules digest's worked scoring example.
+"""Search for a real classic game that ends with the worked scoring example of ``docs/rules/blokus.md``.
 
 Blue places all 21 pieces with the monomino last (+20); yellow ends stuck with two
 tetrominoes (-8); red with a tromino, four tetrominoes and a pentomino (-24); green
@@ -7,7 +7,7 @@ randomised restarts: blue plays greedily (monomino held back), the others place 
 pieces they are allowed to; a line fails when a color could only place a piece it must keep.
 The game found is written as SGF (tests/data/scoring_example.blksgf by default).
 
-    /work/venv/bin/python bench/blokus_find_scoring_example.py [--attempts N] [--out FILE]
+    python bench/blokus_find_scoring_example.py [--attempts N] [--out FILE]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from puzzles.blokus.tables import MONOMINO, PASS, PIECE_NAMES
 from solvers.blokus.bots import _greedy_keys
 
 CATEGORY = {name: size for name, size in zip(PIECE_NAMES, (1, 2, 3, 3, 4, 4, 4, 4, 4) + (5,) * 12)}
-#: pieces each color may place, per size (digest example): yellow keeps two tetrominoes, red a
+#: pieces each color may place, per size (the worked example): yellow keeps two tetrominoes, red a
 #: tromino, four tetrominoes and a pentomino, green a tromino, three tetrominoes and a pentomino
 QUOTA = {
     1: {1: 1, 2: 1, 3: 2, 4: 3, 5: 12},

@@ -1,6 +1,6 @@
 """Memory: RSS with the precomputed tables and a game state; peak RSS of a 10,000-iteration MCTS search.
 
-    /work/venv/bin/python bench/blokus_memory.py [--iterations N]
+    python bench/blokus_memory.py [--iterations N]
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ def main() -> None:
     tables = board_tables(20)
     print(f"RSS: interpreter {base:.0f} MB, after imports {imported:.0f} MB, tables + state {rss_mb():.0f} MB "
           f"(numpy tables {tables.nbytes() / 2**20:.1f} MB)")
-    from solvers.blokus.bots import make_bot
+    from solvers.bots import make_bot
 
-    bot = make_bot("mcts", iterations=args.iterations)
+    bot = make_bot("blokus", f"mcts:{args.iterations}")
     rng = random.Random(0)
     for _ in range(8):  # a few opening moves
         state.apply(rng.choice(state.legal_actions()))

@@ -4,7 +4,7 @@ Positions: plies 16..48 of seeded uniform-random games (~mid-game).  Two figures
 the raw numba generator (puzzles.blokus.kernel.gen_moves, all legal placements of
 the color to move) and the Python API (BlokusState.legal_actions, with Move objects).
 
-    /work/venv/bin/python bench/blokus_movegen.py [--positions N] [--repeat R]
+    python bench/blokus_movegen.py [--positions N] [--repeat R]
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     states = positions(args.positions, args.seed)
-    t = states[0].tables
+    scratch = states[0].tables.scratch()
     total_moves = 0
     t0 = time.perf_counter()
     for _ in range(args.repeat):
         for s in states:
-            t.stamp += 1
-            total_moves += K.gen_moves(s.to_move, s.ktables, s.arrays, t.marker, t.stamp, t.out)
+            scratch.stamp += 1
+            total_moves += K.gen_moves(s.to_move, s.ktables, s.arrays, scratch.marker, scratch.stamp, scratch.out)
     dt = time.perf_counter() - t0
     calls = args.repeat * len(states)
     print(f"numba gen_moves: {calls} positions, {total_moves / calls:.1f} legal moves each; "

@@ -1,7 +1,7 @@
 """Bench: all 84 Blokus pieces on the board (symmetric mode; general mode with --general: the symmetric
 solution re-arranged by CP-SAT window moves until it is no longer symmetric), verified by replay.
 
-Usage: /work/venv/bin/python bench/solitaire_all_pieces.py [--seeds 0,1,2] [--general] [--time-limit 60]
+Usage: python bench/solitaire_all_pieces.py [--seeds 0,1,2] [--general] [--time-limit 60]
 """
 
 from __future__ import annotations

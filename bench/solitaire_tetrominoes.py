@@ -1,6 +1,6 @@
 """Bench: the tetromino rectangle (10x8, 4 colors): find one per backend; count rate and Knuth estimate.
 
-Usage: /work/venv/bin/python bench/solitaire_tetrominoes.py [--sample 20] [--probes 1000000]
+Usage: python bench/solitaire_tetrominoes.py [--sample 20] [--probes 1000000]
 """
 
 from __future__ import annotations

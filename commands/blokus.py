@@ -1,4 +1,4 @@
-"""`kibitz blokus`: play, bot match-ups, records, move lists, perft, and the `solitaire` puzzles."""
+"""`kibitz blokus`: play and bot match-ups (the generic commands), records, move lists, perft, the solitaire puzzles."""
 
 from __future__ import annotations
 
@@ -7,14 +7,8 @@ from typing import Any
 
 import click
 
-from cli import (
-    ProgressReporter,
-    emit_json,
-    friendly_errors,
-    merge_into,
-    parallel_options,
-    run_in_ranges,
-)
+from cli import ProgressReporter, emit_json, friendly_errors
+from commands.play import PlayHooks, add_play_commands
 
 BLOKUS_VARIANTS = ["classic", "two-player", "teams", "three-player", "duo"]
 
@@ -24,132 +18,28 @@ def blokus() -> None:
     """Blokus: play, bot match-ups, Pentobi SGF records, move lists, perft."""
 
 
-def _blokus_bots(spec: str | None, seats: int, iterations: int, seconds: float | None) -> tuple[list, list[str]]:
-    """One bot (or ``None`` for a human) per seat from ``mcts,random,...`` (one name = every seat)."""
-    from solvers.blokus.bots import make_bot
-
-    if spec is None:
-        spec = ",".join(["mcts", "greedy", "random", "greedy"][:seats])
-    names = [n.strip().lower() for n in spec.split(",") if n.strip()]
-    if len(names) == 1:
-        names = names * seats
-    if len(names) != seats:
-        raise click.ClickException(f"--bots needs 1 or {seats} names for this variant, got {len(names)}")
-    budget = (None, seconds) if seconds is not None else (iterations, None)
-    return [None if n == "human" else make_bot(n, *budget) for n in names], names
+def _show(state: Any, seat: int) -> str:
+    """The board a human sees: colored, the last move marked, the color to move named."""
+    color = state.color_names[state.to_move] if state.to_move >= 0 else "nobody"
+    return f"{state.to_text()}\n{color} to move (cells like a20,b20 or pass)"
 
 
-def _blokus_human_move(state) -> Any:
-    """Ask the human to move until a legal move (or quit) is typed."""
-    from puzzles.game import IllegalActionError
+def _save_record(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
+    """``--sgf PATH``: save the game (.blksgf as Pentobi SGF, .json as JSON); the color scores for --json."""
+    from puzzles.blokus.records import save
 
-    color = state.color_names[state.to_move]
-    while True:
-        text = click.prompt(f"{color} (cells like a20,b20 | moves | pass | quit)", prompt_suffix="> ").strip()
-        if text.lower() == "quit":
-            raise KeyboardInterrupt
-        if text.lower() == "moves":
-            click.echo(" ".join(state.action_to_string(m) for m in state.legal_actions()))
-            continue
-        try:
-            return state.string_to_action(text)
-        except IllegalActionError as error:
-            click.echo(f"refused: {error}")
+    path = extra.get("sgf_out")
+    if path:
+        save(state, path)
+        if not as_json:
+            click.echo(f"saved {path}")
+    return {"variant": state.variant.name, "color_scores": dict(zip(state.color_names, state.color_scores(), strict=True)),
+            "finished": state.is_terminal(), **({"record": str(path)} if path else {})}
 
 
-@blokus.command("play")
-@click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
-@click.option("--bots", "bots_spec", default=None,
-              help="One per seat (or one for all): mcts, random, greedy, human. [default: mcts,greedy,random,...]")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
-@click.option("--seconds", type=click.FloatRange(min=0), default=None, help="MCTS time per move (instead of iterations).")
-@click.option("--free-corners", is_flag=True, help="First pieces may take any free corner.")
-@click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None, help="Save the game (.blksgf or .json).")
-@click.option("--json", "as_json", is_flag=True, help="Print the record and scores as JSON.")
-@friendly_errors
-def blokus_play(variant, bots_spec, seed, iterations, seconds, free_corners, sgf_out, as_json):
-    """Play one game between bots and/or humans; humans see the board after each move."""
-    import random as _random
-
-    from puzzles.blokus.engine import BlokusState
-    from puzzles.blokus.records import save, to_json
-
-    state = BlokusState(variant, free_corners)
-    bots, names = _blokus_bots(bots_spec, state.num_players, iterations, seconds)
-    rng = _random.Random(seed)
-    humans = any(b is None for b in bots)
-    if humans:
-        click.echo(state.to_text())
-    interrupted = False
-    try:
-        while not state.is_terminal():
-            seat, color = state.current_player(), state.color_names[state.to_move]
-            bot = bots[seat]
-            if bot is None and state.legal_actions()[0].is_pass:
-                move = state.legal_actions()[0]
-            else:
-                move = _blokus_human_move(state) if bot is None else bot.choose(state, rng)
-            state.apply(move)
-            if not as_json:
-                click.echo(f"{len(state.history):>3}. {color} ({names[seat]}): {state.action_to_string(move)}")
-                if humans:
-                    click.echo(state.to_text())
-    except (KeyboardInterrupt, click.Abort):
-        interrupted = True
-    if sgf_out:
-        save(state, sgf_out)
-    if as_json:
-        emit_json({**to_json(state), "bots": names, "seat_scores": dict(zip(state.variant.seat_names, state.scores())),
-                   "finished": state.is_terminal()})
-        return
-    if not humans:
-        click.echo(state.to_text())
-    click.echo(("game stopped" if interrupted else "game over") + ": " +
-               ", ".join(f"{c} {s:+d}" for c, s in zip(state.color_names, state.color_scores())))
-    if state.variant.name != "classic":
-        click.echo("seats: " + ", ".join(f"{n} {s:+g}" for n, s in zip(state.variant.seat_names, state.scores())))
-    if sgf_out:
-        click.echo(f"saved {sgf_out}")
-
-
-@blokus.command("playout")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--bots", "bots_spec", default="random", show_default=True, help="One per seat (or one for all): mcts, random, greedy.")
-@click.option("--variant", type=click.Choice(BLOKUS_VARIANTS), default="classic", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True, help="MCTS iterations per move.")
-@click.option("--free-corners", is_flag=True)
-@parallel_options
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@friendly_errors
-def blokus_playout(games, bots_spec, variant, seed, iterations, free_corners, workers, scheduler, as_json):
-    """Play N seeded games; win rates with 95% intervals and mean scores per seat (Ctrl-C: partial)."""
-    from puzzles.blokus.engine import BlokusState
-    from solvers.playout import PlayoutStats
-
-    probe = BlokusState(variant, free_corners)
-    bots, names = _blokus_bots(bots_spec, probe.num_players, iterations, None)
-    if any(b is None for b in bots):
-        raise click.ClickException("playout runs bots only (no human seats)")
-    big_job = 2000 if set(names) <= {"random", "greedy"} else 20
-    stats, interrupted = run_in_ranges(
-        "solvers.blokus.bots:playout_range", (variant, free_corners, tuple(names), iterations, seed), games,
-        merge_into, None, workers, scheduler, "playing", not as_json, big_job=big_job,
-    )
-    stats = stats or PlayoutStats(probe.num_players)
-    summary = stats.summary(list(probe.variant.seat_names))
-    for seat, name in zip(summary["seats"].values(), names):
-        seat["bot"] = name
-    summary.update({"variant": variant, "seed": seed, "interrupted": interrupted})
-    if as_json:
-        emit_json(summary)
-        return
-    click.echo(f"{stats.games} games{' (interrupted)' if interrupted else ''}, variant {variant}, seed {seed}")
-    click.echo(f"{'seat':<14}{'bot':<8}{'win rate':>9}  {'95% CI':<16}{'mean score':>10}")
-    for seat_name, seat in summary["seats"].items():
-        low, high = seat["win_ci95"]
-        click.echo(f"{seat_name:<14}{seat['bot']:<8}{seat['win_rate']:>9.3f}  [{low:.3f}, {high:.3f}]  {seat['mean_score']:>10.2f}")
+_SGF_OPTION = click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
+                           help="Save the game (.blksgf as Pentobi SGF, .json as JSON).")
+add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show))
 
 
 @blokus.command("replay")
@@ -213,9 +103,7 @@ def blokus_perft(depth, variant, free_corners, as_json):
         click.echo(f"perft({depth}) = {count:,}  ({seconds:.2f} s)")
 
 
-# ---- solitaire (issue 4) ----
-# Owner: issue 4 (Blokus solitaires, tiling challenges).  Logic lives in
-# solvers/blokus/tetrominoes.py, solvers/blokus/solitaire.py.
+# ---- solitaire puzzles (logic in solvers/blokus/tetrominoes.py and solvers/blokus/solitaire.py) ----
 
 
 @blokus.group("solitaire")

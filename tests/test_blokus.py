@@ -18,6 +18,12 @@ DATA = Path(__file__).parent / "data"
 SIZES = dict(zip(PIECE_NAMES, PIECE_SIZES))
 
 
+def play(state: BlokusState, *texts: str) -> None:
+    """Parse each move text, then apply it (``apply`` takes Move objects only)."""
+    for text in texts:
+        state.apply(state.string_to_action(text))
+
+
 # -- tables ------------------------------------------------------------------------------------
 
 
@@ -227,12 +233,12 @@ def test_every_legal_move_text_round_trips() -> None:
 
 def test_illegal_moves_are_refused_with_reason_and_leave_board_unchanged() -> None:
     state = BlokusState()
-    state.apply("a20,b20,b19,c19,c18")
+    play(state, "a20,b20,b19,c19,c18")
     with pytest.raises(IllegalActionError, match="starting cell"):
-        state.apply("t1")
-    state.apply("t20,t19,s19,s18,s17")  # yellow
-    state.apply("t1")  # red monomino
-    state.apply("a1")  # green monomino
+        play(state, "t1")
+    play(state, "t20,t19,s19,s18,s17")  # yellow
+    play(state, "t1")  # red monomino
+    play(state, "a1")  # green monomino
     before = (state.dumps(), [a.copy() for a in state.arrays], state.owner.copy())
     for text, reason in (
         ("a20", "occupied by blue"),
@@ -244,21 +250,20 @@ def test_illegal_moves_are_refused_with_reason_and_leave_board_unchanged() -> No
         ("pass", "may not pass"),
     ):
         with pytest.raises((IllegalActionError, ValueError), match=reason):
-            state.apply(text)
+            play(state, text)
         assert state.dumps() == before[0]
         assert all((a == b).all() for a, b in zip(state.arrays, before[1]))
         assert (state.owner == before[2]).all()
         assert state.to_move == 0
-    state.apply("d17")  # blue monomino at the corner of c18
+    play(state, "d17")  # blue monomino at the corner of c18
     assert state.to_move == 1
 
 
 def test_piece_reuse_is_refused() -> None:
     state = BlokusState()
-    for text in ("a20", "t20", "t1", "a1"):
-        state.apply(text)
+    play(state, "a20", "t20", "t1", "a1")
     with pytest.raises(IllegalActionError, match="already placed"):
-        state.apply("b19")
+        play(state, "b19")
 
 
 def test_undo_restores_everything() -> None:
@@ -281,9 +286,9 @@ def test_undo_restores_everything() -> None:
 
 def test_clone_is_independent() -> None:
     state = BlokusState()
-    state.apply("a20")
+    play(state, "a20")
     copy = state.clone()
-    copy.apply("t20")
+    play(copy, "t20")
     assert len(state.history) == 1 and len(copy.history) == 2
     assert state.owner.sum() != copy.owner.sum()
 
@@ -305,8 +310,8 @@ def test_sgf_and_json_round_trip(variant: str, tmp_path: Path) -> None:
 
 def test_sgf_we_write_follows_pentobi_conventions() -> None:
     state = BlokusState()
-    state.apply("c18,b19,c19,a20,b20")
-    state.apply("t20")
+    play(state, "c18,b19,c19,a20,b20")
+    play(state, "t20")
     text = to_sgf(state, date="2026-11-30")
     assert text.startswith("(;FF[4]CA[UTF-8]AP[kibitz:0.1.0]GM[Blokus]DT[2026-11-30]")
     assert ";1[c18,b19,c19,a20,b20]\n;2[t20])" in text
@@ -355,13 +360,61 @@ def test_json_state_round_trip() -> None:
 
 def test_rendering_marks_last_move() -> None:
     state = BlokusState()
-    state.apply("a20,b20,b19,c19,c18")
+    play(state, "a20,b20,b19,c19,c18")
     text = state.to_text(color=False)
     lines = text.splitlines()
     assert lines[1].split()[:3] == ["20", "B", "B"]
     assert "+" in lines[1]  # yellow's empty starting cell t20
-    state.apply("t20")
+    play(state, "t20")
     assert state.to_text(color=False).splitlines()[1].split()[1:3] == ["b", "b"]
     svg = state._repr_svg_()
     assert svg.startswith("<svg") and svg.count('fill="#ffffff"') == 1  # one cell of the last move
     assert "\x1b[" in state.to_text(color=True)
+
+
+# -- the game layer: registry factory, parsing apart from playing ------------------------------------
+
+
+def test_new_game_picks_the_variant_for_the_player_count() -> None:
+    from puzzles.blokus import new_game
+    from puzzles.game import GAMES
+
+    info = GAMES["blokus"]
+    assert [info.new_game(n).variant.name for n in (2, 3, 4)] == ["two-player", "three-player", "classic"]
+    assert info.new_game().variant.name == "classic"
+    duo = info.new_game(2, 0, variant="duo")
+    assert duo.variant.name == "duo" and duo.num_players == 2 and duo.game_name == "blokus"
+    assert info.new_game(4, 0, variant="teams").variant.name == "teams"
+    assert info.new_game(4, 0, free_corners=True).free_corners
+    assert perft(info.new_game(4, 0, free_corners=True), 1) == 4 * 58
+    with pytest.raises(ValueError, match="duo is played by 2 players, not 4"):
+        info.new_game(4, 0, variant="duo")
+    with pytest.raises(ValueError, match="not one of"):
+        info.new_game(4, 0, variant="hexagonal")
+    with pytest.raises(ValueError, match="4-color variants"):
+        new_game(2, 0, variant="duo", free_corners=True)
+    assert {o.name for o in info.options} == {"variant", "free_corners"}
+
+
+def test_string_to_action_parses_only_and_apply_takes_moves_only() -> None:
+    state = BlokusState()
+    move = state.string_to_action("T1")  # well-formed but illegal for blue: parsing does not judge
+    assert move.text == "t1" and "starting cell" in (state.illegal_reason(move) or "")
+    assert state.string_to_action(" pass ") == PASS
+    with pytest.raises(ValueError, match="malformed"):
+        state.string_to_action("a1;b1")
+    with pytest.raises(IllegalActionError, match="not a Blokus move"):
+        state.apply("a20")  # type: ignore[arg-type]
+    assert state.history == []
+    assert state.illegal_reason(state.string_to_action("a20")) is None
+
+
+def test_states_compare_by_moves_and_are_not_hashable() -> None:
+    a, b = BlokusState(), BlokusState()
+    play(a, "a20")
+    assert a != b
+    play(b, "a20")
+    assert a == b and a == BlokusState.from_json(json.loads(a.dumps()))
+    assert BlokusState("teams") != BlokusState("classic")
+    with pytest.raises(TypeError):
+        hash(a)

@@ -9,9 +9,10 @@ import pytest
 
 from puzzles.blokus import BlokusState
 from puzzles.game import GameState, shared_win_returns
-from solvers.blokus.bots import FastRandomBot, GreedyBot, PlayoutPolicy, make_bot, playout, random_games
+from solvers.blokus.bots import FastRandomBot, GreedyBot, PlayoutPolicy, fast_playouts, playout, random_games
+from solvers.bots import RandomBot, make_bot
 from solvers.mcts import MCTSBot
-from solvers.playout import play_game, wilson_interval
+from solvers.playout import make_job, play_game, playout_range, run_playouts, wilson_interval
 
 
 def corner_count(move, size: int = 20) -> int:
@@ -94,14 +95,14 @@ class Nim(GameState):
 
 
 def test_generic_mcts_finds_the_winning_nim_move() -> None:
-    bot = MCTSBot(iterations=2000, exploration=1.0)
+    bot = MCTSBot(iterations=2000, exploration=1.0, determinize=False)
     for stones, best in ((7, 3), (6, 2), (5, 1), (10, 2)):
         assert bot.choose(Nim(stones), random.Random(stones)) == best
 
 
 def test_mcts_is_seeded_and_reports_statistics() -> None:
     state = BlokusState("duo")
-    bot = make_bot("mcts", iterations=60)
+    bot = make_bot("blokus", "mcts:60")
     a = bot.choose(state, random.Random(4))
     b = bot.choose(state, random.Random(4))
     assert a == b and bot.last.iterations == 60
@@ -122,14 +123,14 @@ def match(bot, opponent, games: int, seed: int, variant: str = "two-player") -> 
 
 
 def test_mcts_beats_random_smoke() -> None:
-    bot = make_bot("mcts", iterations=100)
+    bot = make_bot("blokus", "mcts:100")
     assert match(bot, FastRandomBot(), 2, seed=10, variant="duo") == 2
 
 
 @pytest.mark.slow
 def test_mcts_beats_random_in_95_percent() -> None:
     games = 30
-    won = match(make_bot("mcts", iterations=1000), FastRandomBot(), games, seed=1000)
+    won = match(make_bot("blokus", "mcts:1000"), FastRandomBot(), games, seed=1000)
     low, _ = wilson_interval(won, games)
     print(f"mcts vs random: {won}/{games}, 95% CI low {low:.3f}")
     assert won / games >= 0.95 and low > 0.5
@@ -138,7 +139,40 @@ def test_mcts_beats_random_in_95_percent() -> None:
 @pytest.mark.slow
 def test_mcts_beats_greedy_in_70_percent() -> None:
     games = 40
-    won = match(make_bot("mcts", iterations=1000), GreedyBot(), games, seed=2000)
+    won = match(make_bot("blokus", "mcts:1000"), GreedyBot(), games, seed=2000)
     low, _ = wilson_interval(won, games)
     print(f"mcts vs greedy: {won}/{games}, 95% CI low {low:.3f}")
     assert won / games >= 0.70 and low > 0.5
+
+
+def test_bots_come_from_make_bot() -> None:
+    assert isinstance(make_bot("blokus", "random"), FastRandomBot)
+    assert isinstance(make_bot("blokus", "greedy"), GreedyBot)
+    mcts = make_bot("blokus", "mcts:2s")
+    assert isinstance(mcts, MCTSBot) and isinstance(mcts.rollout, PlayoutPolicy)
+    assert mcts.seconds == 2.0 and mcts.iterations is None and mcts.name == "mcts:2s"
+    assert make_bot("blokus", "mcts").iterations == 1000
+
+
+def test_fast_random_bot_draws_like_the_generic_random_bot() -> None:
+    fast, generic = FastRandomBot(), RandomBot()
+    for seed in range(3):
+        a = play_game(BlokusState("duo"), [fast, fast], random.Random(seed))
+        b = play_game(BlokusState("duo"), [generic, generic], random.Random(seed))
+        assert a == b
+
+
+def test_fast_playouts_are_seeded_per_game_and_only_for_random_line_ups() -> None:
+    job = make_job("blokus", ["random"], 3, seed=7)
+    whole = fast_playouts(job, 0, 12)
+    assert whole is not None and whole.games == 12
+    parts = fast_playouts(job, 0, 5)
+    assert parts is not None
+    rest = fast_playouts(job, 5, 12)
+    assert rest is not None
+    assert parts.merge(rest) == whole  # any split into ranges gives the same totals
+    assert playout_range(job, 0, 12) == whole  # the generic driver hands the job to the kernel
+    assert abs(sum(whole.wins) - 12) < 1e-9 and all(-89 <= s / 12 <= 20 for s in whole.score_sums)
+    assert fast_playouts(make_job("blokus", ["random", "greedy"], 2), 0, 2) is None
+    mixed = run_playouts("blokus", ["greedy", "random"], 4, seed=1, players=2, options={"variant": "duo"})
+    assert mixed.games == 4 and mixed.wins[0] > mixed.wins[1]

@@ -45,40 +45,54 @@ def test_moves_after_n(run_cli) -> None:
 
 def test_play_bots_and_save(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "g.blksgf"
-    result = run_cli("blokus", "play", "--variant", "duo", "--bots", "greedy,random", "--seed", "3", "--sgf", str(out))
+    args = ["blokus", "play", "--players", "2", "--variant", "duo", "--bots", "greedy,random", "--seed", "3"]
+    result = run_cli(*args, "--sgf", str(out))
     assert result.exit_code == 0, result.output
-    assert "game over" in result.output
+    assert "final scores" in result.output and f"saved {out}" in result.output
     replay = json.loads(run_cli("blokus", "replay", str(out), "--json").output)
     assert replay["finished"] and replay["variant"] == "duo"
-    again = json.loads(run_cli("blokus", "play", "--variant", "duo", "--bots", "greedy,random", "--seed", "3", "--json").output)
-    assert again["scores"] == replay["scores"]
+    again = json.loads(run_cli(*args, "--json").output)
+    assert again["color_scores"] == replay["scores"] and again["finished"] and again["variant"] == "duo"
+    assert again["scores"] == list(replay["seat_scores"].values())
+    as_json = tmp_path / "g.json"
+    assert run_cli(*args, "--sgf", str(as_json), "--json").exit_code == 0
+    assert json.loads(run_cli("blokus", "replay", str(as_json), "--json").output) == replay
 
 
 def test_play_human_seat(run_cli) -> None:
-    # blue is human: an illegal try is refused with a reason, then a legal move, then quit
+    # blue is human: an illegal try is refused with a reason, '?' lists the moves, then a legal move
     result = run_cli("blokus", "play", "--bots", "human,random,random,random", "--seed", "1",
-                     input="t1\nmoves\na20,b20,b19,c19,c18\nquit\n")
-    assert result.exit_code == 0, result.output
-    assert "refused" in result.output and "starting cell" in result.output
-    assert "blue (human): c18,b19,c19,a20,b20" in result.output
-    assert "game stopped" in result.output
+                     input="t1\n?\na20,b20,b19,c19,c18\n")
+    assert "starting cell" in result.output
+    assert "c18,b19,c19,a20,b20" in result.output.split("your move")[2]  # the '?' listing
+    assert "1. seat 1 (human): c18,b19,c19,a20,b20" in result.output
+    assert "blue to move" in result.output
 
 
 def test_playout_json(run_cli) -> None:
-    result = run_cli("blokus", "playout", "--games", "6", "--bots", "greedy,random", "--variant", "two-player", "--json")
+    result = run_cli("blokus", "playout", "--games", "6", "--players", "2", "--bots", "greedy,random",
+                     "--variant", "two-player", "--json")
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert data["games"] == 6
-    seats = data["seats"]
-    assert set(seats) == {"blue+red", "yellow+green"}
-    assert abs(sum(s["win_rate"] for s in seats.values()) - 1.0) < 1e-9
-    assert seats["blue+red"]["bot"] == "greedy"
+    assert data["games"] == 6 and data["players"] == 2
+    assert [row["bot"] for row in data["bots"]] == ["greedy", "random"]
+    assert abs(sum(row["win_rate"] for row in data["bots"]) - 1.0) < 1e-9
+    assert data["bots"][0]["win_rate"] > 0.5
     text = run_cli("blokus", "playout", "--games", "2", "--bots", "random")
-    assert text.exit_code == 0 and "95% CI" in text.output
+    assert text.exit_code == 0 and "wins" in text.output
+
+
+def test_playout_random_runs_in_the_kernel(run_cli) -> None:
+    args = ["blokus", "playout", "--games", "300", "--bots", "random", "--players", "3", "--free-corners", "--json"]
+    one = json.loads(run_cli(*args, "--workers", "1").output)
+    assert one["games"] == 300 and one["status"] == "complete"
+    assert abs(sum(row["win_rate"] for row in one["bots"]) - 1.0) < 1e-9
 
 
 def test_bad_options(run_cli) -> None:
     result = run_cli("blokus", "playout", "--bots", "random,random")
-    assert result.exit_code == 1 and "needs 1 or 4" in result.output
+    assert result.exit_code == 1 and "one bot per seat (4)" in result.output
     result = run_cli("blokus", "play", "--bots", "alphazero")
-    assert result.exit_code == 1 and "unknown bot" in result.output
+    assert result.exit_code != 0 and "unknown blokus bot" in result.output
+    result = run_cli("blokus", "play", "--variant", "duo", "--bots", "random")
+    assert result.exit_code == 1 and "duo is played by 2 players, not 4" in result.output

@@ -1,7 +1,7 @@
 """The Blokus rule engine: :class:`BlokusState` implements :class:`puzzles.game.GameState`.
 
-Rules: ``shared/rules/blokus.md``.  Decisions taken here (where the digest has
-a **Decision** or is silent):
+The rules as implemented, with every rule decision, are in ``docs/rules/blokus.md``.
+In short:
 
 * Colors move in the order blue, yellow, red, green.  By default each color
   starts in its own corner: blue top-left (a20), yellow top-right (t20), red
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -92,8 +92,16 @@ REASONS = {
 }
 
 
-class BlokusState(GameState):
+#: The variant each player count gets when none is named (duo is the other 2-player variant).
+DEFAULT_VARIANTS = {4: "classic", 3: "three-player", 2: "two-player"}
+
+Snapshot = tuple[Any, ...]
+
+
+class BlokusState(GameState[Move]):
     """A Blokus position (mutable); ``apply``/``undo`` push and pop moves."""
+
+    game_name: ClassVar[str] = "blokus"
 
     def __init__(self, variant: str | Variant = "classic", free_corners: bool = False) -> None:
         self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
@@ -126,7 +134,7 @@ class BlokusState(GameState):
         )
         self.owner = np.full(area, -1, dtype=np.int8)
         self.to_move = 0
-        self.history: list[tuple[int, Move, tuple]] = []  # (color, move, snapshot before it)
+        self.history: list[tuple[int, Move, Snapshot]] = []  # (color, move, snapshot before it)
         self._legal: list[Move] | None = None
 
     # -- small accessors ------------------------------------------------------
@@ -186,8 +194,11 @@ class BlokusState(GameState):
     def num_legal(self) -> int:
         return len(self.legal_actions())
 
-    def why_illegal(self, move: Move) -> str | None:
-        """None when ``move`` is legal here, else a one-line reason."""
+    def illegal_reason(self, action: Move) -> str | None:
+        """None when ``action`` is legal here, else a one-line reason."""
+        move = action
+        if not isinstance(move, Move):
+            return f"not a Blokus move: {move!r} (parse text with string_to_action)"
         color = self.to_move
         if color < 0:
             return "the game is over"
@@ -210,20 +221,14 @@ class BlokusState(GameState):
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
     # -- playing --------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
-        """The move written as ``text`` (cells like ``a20,b20`` in any order, or ``pass``); ValueError if malformed."""
-        t = text.strip().lower()
-        if t == "pass":
-            return PASS
-        return self.tables.moves[self.tables.placement_of(self.tables.parse_cells(t))]
-
-    def apply(self, action: Move | str) -> None:
-        move = self.parse_move(action) if isinstance(action, str) else action
-        reason = self.why_illegal(move)
+    def apply(self, action: Move) -> None:
+        """Play ``action`` (a :class:`Move`; text goes through :meth:`string_to_action` first)."""
+        reason = self.illegal_reason(action)
         if reason is not None:
             who = self.color_names[self.to_move] if self.to_move >= 0 else "nobody"
-            raise IllegalActionError(f"illegal move {move.text} for {who}: {reason}")
-        self._apply_unchecked(move)
+            text = action.text if isinstance(action, Move) else repr(action)
+            raise IllegalActionError(f"illegal move {text} for {who}: {reason}")
+        self._apply_unchecked(action)
 
     def _apply_unchecked(self, move: Move) -> None:
         color = self.to_move
@@ -319,21 +324,30 @@ class BlokusState(GameState):
             color = entry.get("color") if isinstance(entry, dict) else None
             if color is not None and state.to_move >= 0 and color != state.color_names[state.to_move]:
                 raise ValueError(f"move {i + 1}: recorded for {color} but {state.color_names[state.to_move]} is to move")
-            state.apply(text)
+            state.apply(state.string_to_action(text))
         return state
 
     def action_to_string(self, action: Move) -> str:
         return action.text
 
     def string_to_action(self, text: str) -> Move:
-        try:
-            move = self.parse_move(text)
-        except ValueError as error:
-            raise IllegalActionError(str(error)) from None
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalActionError(f"illegal move {move.text}: {reason}")
-        return move
+        """The move written as ``text``: cells like ``a20,b20`` in any order and case, or ``pass``.
+
+        Parses only (legality is :meth:`illegal_reason`'s job); ValueError with a
+        one-line reason when the text names no placement on this board.
+        """
+        t = text.strip().lower()
+        if t == "pass":
+            return PASS
+        return self.tables.moves[self.tables.placement_of(self.tables.parse_cells(t))]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BlokusState) or type(other) is not type(self):
+            return False
+        return (self.variant == other.variant and self.free_corners == other.free_corners
+                and [(c, m.index) for c, m, _ in self.history] == [(c, m.index) for c, m, _ in other.history])
+
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
     def last_move(self) -> tuple[int, Move] | None:
         for color, move, _ in reversed(self.history):
@@ -353,6 +367,21 @@ class BlokusState(GameState):
         from puzzles.blokus.render import board_svg
 
         return board_svg(self)
+
+
+def new_game(players: int, seed: int = 0, variant: str | None = None, free_corners: bool = False) -> BlokusState:
+    """The registry factory: an empty board for ``players`` seats.
+
+    ``variant`` defaults to the one that fits the player count (4: classic,
+    3: three-player, 2: two-player); Blokus has no chance, so ``seed`` is unused.
+    """
+    name = DEFAULT_VARIANTS.get(players) if variant is None else variant
+    if name is None:
+        raise ValueError(f"Blokus is played by 2 to 4 players, not {players}")
+    chosen = get_variant(name)
+    if chosen.num_players != players:
+        raise ValueError(f"Blokus variant {chosen.name} is played by {chosen.num_players} players, not {players}")
+    return BlokusState(chosen, free_corners)
 
 
 def random_game(variant: str = "classic", seed: int = 0, free_corners: bool = False) -> BlokusState:
@@ -387,4 +416,5 @@ def perft(state: BlokusState, depth: int) -> int:
     return total
 
 
-__all__ = ["BlokusState", "Variant", "VARIANTS", "get_variant", "PASS", "Move", "perft", "random_game"]
+__all__ = ["BlokusState", "DEFAULT_VARIANTS", "Variant", "VARIANTS", "get_variant", "new_game", "PASS", "Move", "perft",
+           "random_game"]

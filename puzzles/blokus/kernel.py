@@ -275,3 +275,32 @@ def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, 
         for c in range(nc):
             scores[g, c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
     return scores, plies
+
+
+@njit(cache=True)
+def play_seeded(tables, init_arrays, seeds, weights, uniform, piece_sizes, monomino):
+    """Play one game from the initial arrays per entry of ``seeds``, reseeding before each.
+
+    Game ``g`` depends only on ``seeds[g]`` (not on the games before it), so a
+    series cut into ranges gives the same games.  Returns color scores [games, colors].
+    """
+    nc = init_arrays[0].shape[0]
+    n_pl = tables[0].shape[0]
+    marker = np.zeros(n_pl, dtype=np.int32)
+    lists = np.empty((nc, n_pl), dtype=np.int32)
+    nlist = np.zeros(nc, dtype=np.int32)
+    rec_c = np.empty(0, dtype=np.int32)
+    games = seeds.shape[0]
+    scores = np.zeros((games, nc), dtype=np.int32)
+    stamp = 0
+    for g in range(games):
+        np.random.seed(seeds[g])
+        arrays = (
+            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
+            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
+            init_arrays[9].copy(),
+        )
+        _, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
+        for c in range(nc):
+            scores[g, c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    return scores

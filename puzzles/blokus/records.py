@@ -166,7 +166,7 @@ def from_sgf(text: str, max_moves: int | None = None) -> BlokusState:
                 if state.to_move < 0:
                     raise ValueError(f"{where}: the game is already over")
                 try:
-                    state.apply(PASS if raw.strip() in ("", "pass") else state.parse_move(raw))
+                    state.apply(PASS if raw.strip() in ("", "pass") else state.string_to_action(raw))
                 except (IllegalActionError, ValueError) as error:
                     raise ValueError(f"{where}: {error}") from None
     return finish_passes(state)

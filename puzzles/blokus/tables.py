@@ -3,7 +3,7 @@
 Built from :func:`puzzles.polyomino.piece_set` ("blokus": the 21 pieces named as in
 Pentobi) and :meth:`Region.placements`, never from a second copy of the shapes.
 
-Layout (Pentobi-style, see ``shared/notes/performance.md``):
+Layout (Pentobi's design):
 
 * the board is a flat array with a one-cell border: ``W = N + 2`` columns, cell
   ``(row, col)`` (row 0 at the top) is ``(row + 1) * W + col + 1``; border cells are

@@ -1,11 +1,13 @@
-"""Blokus bots and fast playouts: greedy bot, weighted playout policy, numba random games.
+"""Blokus bots and fast playouts: compiled random bot, greedy bot, MCTS with weighted numba playouts.
 
 The random-game kernel (:func:`puzzles.blokus.kernel.play_to_end`, kept next to
 the move generator it inlines so numba's on-disk cache stays coherent) plays a
 whole game inside numba on the same arrays and with the same move generator as
 :class:`~puzzles.blokus.engine.BlokusState`, keeping one legal-move list per
 color incrementally.  This module wraps it: playouts from any state, batches,
-the MCTS rollout policy, and the bots.
+the MCTS rollout policy, the bots (:data:`BOTS`, built through
+:func:`solvers.bots.make_bot`) and :func:`fast_playouts`, which plays
+all-random line-ups of :func:`solvers.playout.run_playouts` in the kernel.
 
 Playout policies: ``weights is None`` draws uniformly among the legal moves
 (the benchmark's definition of a random game); otherwise a move of piece ``p``
@@ -17,13 +19,17 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
-from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PIECE_SIZES, Move
+from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_SIZES, Move
+from solvers.bots import BotFactory, Budget, split_spec
+from solvers.mcts import MCTSBot
+from solvers.playout import PlayoutJob, PlayoutStats, game_seed, seating
 
 BIG_PIECE_WEIGHTS = np.array([float(s) ** 3 for s in PIECE_SIZES], dtype=np.float64)
 MAX_PLIES = 4 * NUM_PIECES + 8
@@ -35,7 +41,7 @@ class _Scratch:
     local = threading.local()
 
     @classmethod
-    def get(cls, state: BlokusState):
+    def get(cls, state: BlokusState) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         cache = cls.local.__dict__.setdefault("cache", {})
         key = (state.tables.size, state.num_colors)
         if key not in cache:
@@ -45,7 +51,7 @@ class _Scratch:
         return cache[key]
 
 
-def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, record: bool = False):
+def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, record: bool = False) -> Any:
     """Finish a copy of ``state`` in the numba kernel; ``state`` is untouched.
 
     Returns the per-color scores, plus (when ``record``) the plies as
@@ -72,7 +78,8 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     return scores
 
 
-def random_games(games: int, seed: int = 0, variant: str = "classic", weights: np.ndarray | None = None):
+def random_games(games: int, seed: int = 0, variant: str = "classic",
+                 weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play ``games`` random games from the start in one numba call: (color scores [games, colors], plies)."""
     state = BlokusState(variant)
     w = BIG_PIECE_WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
@@ -89,7 +96,7 @@ class PlayoutPolicy:
     """
 
     def __init__(self, weights: np.ndarray | None | str = "big", margin: float = 0.0, margin_scale: float = 10.0) -> None:
-        self.weights = BIG_PIECE_WEIGHTS if isinstance(weights, str) else weights
+        self.weights: np.ndarray | None = BIG_PIECE_WEIGHTS if isinstance(weights, str) else weights
         self.margin = margin
         self.margin_scale = margin_scale
 
@@ -109,16 +116,23 @@ class PlayoutPolicy:
 
 
 class FastRandomBot:
-    """Uniform random legal move (same distribution as ``solvers.bots.RandomBot``)."""
+    """Uniform random legal move from the compiled move generator.
+
+    Draws exactly as ``solvers.bots.RandomBot`` does (same list order, same
+    ``rng`` call), without building a :class:`Move` for every legal placement.
+    """
 
     name = "random"
 
     def choose(self, state: BlokusState, rng: random.Random) -> Move:
-        return rng.choice(state.legal_actions())
+        found = state.legal_placements()
+        if len(found) == 0:
+            return PASS
+        return state.tables.moves[int(found[rng.randrange(len(found))])]
 
 
 @njit(cache=True)
-def _greedy_keys(color, moves, tables, arrays, out):
+def _greedy_keys(color, moves, tables, arrays, out):  # type: ignore[no-untyped-def]
     """Per move: size * 1000 + (new own attach points) - (opponent attach points it covers)."""
     pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
@@ -151,38 +165,55 @@ class GreedyBot:
     def choose(self, state: BlokusState, rng: random.Random) -> Move:
         found = state.legal_placements()
         if len(found) == 0:
-            return state.legal_actions()[0]
+            return PASS
         keys = np.zeros(len(found), dtype=np.int64)
         _greedy_keys(state.to_move, found, state.ktables, state.arrays, keys)
         best = np.flatnonzero(keys == keys.max())
         return state.tables.moves[int(found[best[rng.randrange(len(best))]])]
 
 
-BOT_NAMES = ("random", "greedy", "mcts")
+def mcts_bot(budget: Budget | None = None) -> MCTSBot[Move]:
+    """The generic :class:`~solvers.mcts.MCTSBot` with Blokus rollouts: size-weighted numba
+    playouts, returns blended with the score margin (``PlayoutPolicy(margin=0.3)``).
 
-
-def make_bot(name: str, iterations: int | None = 1000, seconds: float | None = None):
-    """A bot by name: ``random``, ``greedy`` or ``mcts`` (UCT, weighted playouts, score-margin blend)."""
-    from solvers.mcts import MCTSBot
-
-    key = name.strip().lower()
-    if key == "random":
-        return FastRandomBot()
-    if key == "greedy":
-        return GreedyBot()
-    if key == "mcts":
-        return MCTSBot(iterations, seconds, rollout=PlayoutPolicy(margin=0.3))
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
-
-
-def playout_range(arguments: tuple, start: int, stop: int):
-    """Picklable entry point for :func:`solvers.parallel.run_ranges`: seeded games ``start .. stop-1``.
-
-    ``arguments`` = (variant, free_corners, bot names per seat, MCTS iterations, base seed).
+    Default budget: 1000 iterations.
     """
-    from puzzles.blokus.engine import BlokusState
-    from solvers.playout import run_playouts
+    if budget is None:
+        return MCTSBot(rollout=PlayoutPolicy(margin=0.3))
+    return MCTSBot(iterations=budget.count, seconds=budget.seconds, rollout=PlayoutPolicy(margin=0.3),
+                   name=f"mcts:{budget}")
 
-    variant, free_corners, names, iterations, seed = arguments
-    bots = [make_bot(name, iterations) for name in names]
-    return run_playouts(lambda _seed: BlokusState(variant, free_corners), bots, stop - start, seed, start=start)
+
+#: Blokus's bots by name (replacing the generic ``random`` and ``mcts``); build them with
+#: ``solvers.bots.make_bot("blokus", "name[:budget]")``.
+BOTS: dict[str, BotFactory] = {
+    "random": lambda budget: FastRandomBot(),
+    "greedy": lambda budget: GreedyBot(),
+    "mcts": mcts_bot,
+}
+
+
+def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None:
+    """Games ``start .. stop-1`` of an all-``random`` ``job`` in the numba kernel; None for other line-ups.
+
+    Game ``i`` is drawn from the kernel's generator seeded with ``game_seed(job.seed, i)``
+    (so any split into ranges gives the same totals); the games are uniform random like
+    the ``random`` bot's, though not the same games as the Python driver would play.
+    """
+    if any(split_spec(spec)[0] != "random" for spec in job.bots):
+        return None
+    state = job.new_state(start)
+    assert isinstance(state, BlokusState)
+    stats = PlayoutStats(list(job.bots))
+    if stop <= start:
+        return stats
+    seeds = np.array([game_seed(job.seed, i) & 0xFFFFFFFF for i in range(start, stop)], dtype=np.int64)
+    colors = K.play_seeded(state.ktables, state.arrays, seeds, BIG_PIECE_WEIGHTS, True, state.tables.piece_sizes,
+                           MONOMINO)
+    for offset, row in enumerate(colors.tolist()):
+        stats.add_result(state.seat_returns(row), state.seat_scores(row), seating(job.players, start + offset, job.rotate))
+    return stats
+
+
+__all__ = ["BIG_PIECE_WEIGHTS", "BOTS", "FastRandomBot", "GreedyBot", "PlayoutPolicy", "fast_playouts",
+           "mcts_bot", "playout", "random_games"]

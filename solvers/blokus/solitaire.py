@@ -1,7 +1,7 @@
 """Blokus solitaire: all 84 pieces (4 colors x 21) on the 20x20 board under the real rules.
 
-Method (see shared/notes/performance.md: plain CP-SAT with exact connectivity
-found nothing in 600 s): a **move-by-move cooperative depth-first search**.
+Method (a plain CP-SAT model with exact connectivity to the corners is far too
+slow here): a **move-by-move cooperative depth-first search**.
 Moves are generated exactly as in the game (first piece on the color's corner,
 then only at that color's corner contacts, never edge-touching its own color),
 so connectivity to the corner holds by construction and the search order *is*
@@ -22,8 +22,8 @@ soon as more do, and it orders moves by how few units they kill.
   orbits may die.
 * general (not ``symmetric``): any solution.  A search of all four colors
   (moving in turn or the most constrained first, units = cells, 44 may die)
-  reached at most 76 of 84 pieces in 240 s, and CP-SAT repairs of its best
-  positions did not close the gap; so the general mode starts from the
+  falls short of 84 pieces, and CP-SAT repairs of its best positions do not
+  close the gap; so the general mode starts from the
   symmetric solution and **re-arranges** it by large-neighbourhood moves:
   free a window (its pieces and those that lose their connection to the
   corner) and let CP-SAT place those pieces again, at least one elsewhere
@@ -262,7 +262,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
         hand = np.nonzero(in_hand[k])[0]
         top = len(hand) + 1
         for p in hand:
-            level[(k, p)] = model.NewConstant(top) if p == monomino else model.NewIntVar(1, top - 1, "")
+            level[(k, p)] = model.new_constant(top) if p == monomino else model.new_int_var(1, top - 1, "")
             ms = np.nonzero(t.pl_piece == p)[0]
             sizes = t.pl_size[ms]
             bad = np.zeros(len(ms), bool)
@@ -270,60 +270,60 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
                 bad |= (i < sizes) & forb[t.pl_cells[ms, i]]
             options = []
             for m in ms[~bad]:
-                v = model.NewBoolVar("")
+                v = model.new_bool_var("")
                 x[(k, int(m))] = v
                 options.append(v)
                 for q in t.pl_cells[m, : t.pl_size[m]]:
                     cover.setdefault((k, int(q)), []).append(v)
             if not options:
                 return None
-            model.AddExactlyOne(options)
+            model.add_exactly_one(options)
     occ: dict[tuple[int, int], cp_model.IntVar] = {}
     cell_level: dict[tuple[int, int], cp_model.IntVar] = {}
     for (k, q), vs in cover.items():
-        occ[(k, q)] = model.NewBoolVar("")
-        model.Add(sum(vs) == occ[(k, q)])
-        cell_level[(k, q)] = model.NewIntVar(0, NUM_PIECES + 1, "")
+        occ[(k, q)] = model.new_bool_var("")
+        model.add(sum(vs) == occ[(k, q)])
+        cell_level[(k, q)] = model.new_int_var(0, NUM_PIECES + 1, "")
     for q in {q for _, q in cover}:
-        model.AddAtMostOne([v for k in range(4) for v in cover.get((k, q), [])])
+        model.add_at_most_one([v for k in range(4) for v in cover.get((k, q), [])])
     for (k, m), v in x.items():
         lv = level[(k, int(t.pl_piece[m]))]
         for y in t.pl_adj[m, : t.pl_nadj[m]]:
             if (k, int(y)) in occ:
-                model.AddImplication(v, occ[(k, int(y))].Not())
+                model.add_implication(v, occ[(k, int(y))].negated())
         cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
         for q in cells:
-            model.Add(cell_level[(k, q)] == lv).OnlyEnforceIf(v)
+            model.add(cell_level[(k, q)] == lv).only_enforce_if(v)
         corners = [int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]]
         if any(y in support[k] for y in corners) or (not own[k] and starts[k] in cells):
             continue  # touches its color's kept pieces, or is the color's first piece
         supports = []
         for y in corners:
             if (k, y) in occ:
-                s_var = model.NewBoolVar("")
-                model.AddImplication(s_var, occ[(k, y)])
-                model.Add(cell_level[(k, y)] < lv).OnlyEnforceIf(s_var)
+                s_var = model.new_bool_var("")
+                model.add_implication(s_var, occ[(k, y)])
+                model.add(cell_level[(k, y)] < lv).only_enforce_if(s_var)
                 supports.append(s_var)
-        model.AddBoolOr(supports + [v.Not()])
+        model.add_bool_or(supports + [v.negated()])
     if avoid:
-        model.Add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
+        model.add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
     if hint:
         hinted = set(hint)
         for key, v in x.items():
-            model.AddHint(v, key in hinted)
+            model.add_hint(v, key in hinted)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.cp_model_probing_level = 0  # probing took seconds on these models and paid nothing
     solver.parameters.symmetry_level = 0
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if _TRACE:
-        print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.StatusName(status)} "
-              f"{solver.WallTime():.2f} s", flush=True)
+        print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
+              f"{solver.wall_time():.2f} s", flush=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    chosen = [(solver.Value(level[(k, int(t.pl_piece[m]))]), k, m) for (k, m), v in x.items() if solver.BooleanValue(v)]
+    chosen = [(solver.value(level[(k, int(t.pl_piece[m]))]), k, m) for (k, m), v in x.items() if solver.boolean_value(v)]
     return [(k, m) for _, k, m in sorted(chosen)]
 
 
@@ -578,7 +578,7 @@ def replay(path: list[tuple[int, int]], symmetric: bool) -> BlokusState:
     state = BlokusState("classic")
     for i in range(NUM_PIECES):
         for k in range(4):
-            state.apply(move_text(per_color[k][i]))  # the engine parses and re-checks every move
+            state.apply(state.string_to_action(move_text(per_color[k][i])))  # parsed and re-checked by the engine
     return state
 
 

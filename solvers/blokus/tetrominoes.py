@@ -286,7 +286,7 @@ class ColoredTilingProblem:
         from ortools.sat.python import cp_model
 
         model = cp_model.CpModel()
-        x = [model.NewBoolVar(f"x{o}") for o in range(len(self.options))]
+        x = [model.new_bool_var(f"x{o}") for o in range(len(self.options))]
         ncell = len(self.cells)
         by_cell: list[list[int]] = [[] for _ in range(ncell)]
         by_cell_color = [[[] for _ in range(self.colors)] for _ in range(ncell)]
@@ -297,15 +297,15 @@ class ColoredTilingProblem:
                 by_cell[self.cell_index[c]].append(o)
                 by_cell_color[self.cell_index[c]][self.pieces[j][0]].append(o)
         for group in by_cell + by_piece:
-            model.AddExactlyOne(x[o] for o in group)
+            model.add_exactly_one(x[o] for o in group)
         color = [[sum(x[o] for o in by_cell_color[i][k]) for k in range(self.colors)] for i in range(ncell)]
         for o, (j, cells) in enumerate(self.options):
             k = self.pieces[j][0]
             if self.edge_rule:
                 for c in self.edge_neighbours(cells):
-                    model.Add(color[self.cell_index[c]][k] == 0).OnlyEnforceIf(x[o])
+                    model.add(color[self.cell_index[c]][k] == 0).only_enforce_if(x[o])
             if self.corner_contact:
-                model.Add(sum(color[self.cell_index[c]][k] for c in self.corner_cells(cells)) >= 1).OnlyEnforceIf(x[o])
+                model.add(sum(color[self.cell_index[c]][k] for c in self.corner_cells(cells)) >= 1).only_enforce_if(x[o])
         return solve_cpsat(model, x, time_limit, workers, seed)
 
     # -- splitting into subproblems ----------------------------------------------------
