@@ -179,7 +179,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     try:
         pieces = problem.find(backend, time_limit=time_limit, workers=workers, seed=seed)
     except TimeoutError as error:
-        raise click.ClickException(str(error))
+        raise click.ClickException(str(error)) from None
     seconds = time.perf_counter() - start
     if pieces is not None and svg_out:
         with open(svg_out, "w") as handle:

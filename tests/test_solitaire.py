@@ -1,4 +1,4 @@
-"""Issue 4: the tetromino rectangle (find, count three ways, split/resume) and all 84 Blokus pieces."""
+"""Blokus solitaires: the tetromino rectangle (find, count three ways, split/resume) and all 84 pieces on the board."""
 
 from __future__ import annotations
 
@@ -216,8 +216,16 @@ def test_window_completion_places_every_freed_piece_connected():
     import random
     import time
 
-    from solvers.blokus.solitaire import (_Search, _complete, _ordered, board_tables, expand_symmetric,
-                                          is_quarter_turn_symmetric, replay, verify_solution)
+    from solvers.blokus.solitaire import (
+        _complete,
+        _ordered,
+        _Search,
+        board_tables,
+        expand_symmetric,
+        is_quarter_turn_symmetric,
+        replay,
+        verify_solution,
+    )
 
     search = _Search(seed=1, breadth=3, restart_nodes=4000)
     path, *_ = search.run(time.perf_counter() + 60, None)

@@ -120,7 +120,7 @@ class BlokusState(GameState[Move]):
             for i, (r, col) in enumerate(cells):
                 starts[c, i] = self.tables.flat(r, col)
             nstarts[c] = len(cells)
-        self.arrays = (
+        self.arrays: tuple[np.ndarray, ...] = (
             forbidden,
             np.zeros((nc, area), dtype=np.uint8),  # is_attach
             np.zeros((nc, area), dtype=np.int32),  # attach
@@ -216,8 +216,8 @@ class BlokusState(GameState[Move]):
                 who = self.owner[self.tables.flat(r, c)]
                 if who >= 0:
                     return f"cell {cell_name(r, c, self.tables.size)} is occupied by {self.color_names[who]}"
-        size, starts = self.tables.size, self.arrays[4][color, : self.arrays[5][color]]
-        starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in starts)
+        size, cells = self.tables.size, self.arrays[4][color, : self.arrays[5][color]]
+        starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in cells)
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
     # -- playing --------------------------------------------------------------

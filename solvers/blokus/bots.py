@@ -27,12 +27,20 @@ from numba import njit
 from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_SIZES, Move
+from puzzles.game import GameState
 from solvers.bots import BotFactory, Budget, split_spec
 from solvers.mcts import MCTSBot
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed, seating
 
 BIG_PIECE_WEIGHTS = np.array([float(s) ** 3 for s in PIECE_SIZES], dtype=np.float64)
 MAX_PLIES = 4 * NUM_PIECES + 8
+
+
+def _board(state: GameState[Any]) -> BlokusState:
+    """``state`` as a Blokus position (these bots and rollouts play Blokus only)."""
+    if not isinstance(state, BlokusState):
+        raise TypeError(f"a Blokus bot got a {type(state).__name__}")
+    return state
 
 
 class _Scratch:
@@ -100,7 +108,8 @@ class PlayoutPolicy:
         self.margin = margin
         self.margin_scale = margin_scale
 
-    def __call__(self, state: BlokusState, rng: random.Random) -> list[float]:
+    def __call__(self, game: GameState[Any], rng: random.Random) -> list[float]:
+        state = _board(game)
         colors = playout(state, rng.getrandbits(32), self.weights)
         wins = state.seat_returns(colors)
         if not self.margin:
@@ -124,7 +133,8 @@ class FastRandomBot:
 
     name = "random"
 
-    def choose(self, state: BlokusState, rng: random.Random) -> Move:
+    def choose(self, game: GameState[Any], rng: random.Random) -> Move:
+        state = _board(game)
         found = state.legal_placements()
         if len(found) == 0:
             return PASS
@@ -162,7 +172,8 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, state: BlokusState, rng: random.Random) -> Move:
+    def choose(self, game: GameState[Any], rng: random.Random) -> Move:
+        state = _board(game)
         found = state.legal_placements()
         if len(found) == 0:
             return PASS

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -223,7 +223,7 @@ def _dead_units(unit_cells, unit_n, unit_used, forb, active, n_units):
 
 
 def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed: int, *,
-              hint: list[tuple[int, int]] = (), avoid: list[tuple[int, int]] = ()) -> list[tuple[int, int]] | None:
+              hint: Sequence[tuple[int, int]] = (), avoid: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]] | None:
     """Place all the pieces not in ``kept`` with CP-SAT.
 
     ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
@@ -240,9 +240,9 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     model = cp_model.CpModel()
     used = np.zeros(t.area, bool)
     used[t.border == 1] = True
-    own = [set() for _ in range(4)]
+    own: list[set[int]] = [set() for _ in range(4)]
     in_hand = np.ones((4, NUM_PIECES), bool)
-    support = [set() for _ in range(4)]  # kept cells new pieces may attach to (not the monomino: it goes last)
+    support: list[set[int]] = [set() for _ in range(4)]  # kept cells new pieces may attach to (not the monomino: it goes last)
     for color, m in kept:
         cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
         own[color].update(cells)
@@ -261,7 +261,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
             forb[[q - 1, q + 1, q - t.width, q + t.width]] = True
         hand = np.nonzero(in_hand[k])[0]
         top = len(hand) + 1
-        for p in hand:
+        for p in hand.tolist():
             level[(k, p)] = model.new_constant(top) if p == monomino else model.new_int_var(1, top - 1, "")
             ms = np.nonzero(t.pl_piece == p)[0]
             sizes = t.pl_size[ms]
@@ -320,7 +320,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     status = solver.solve(model)
     if _TRACE:
         print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
-              f"{solver.wall_time():.2f} s", flush=True)
+              f"{solver.wall_time:.2f} s", flush=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     chosen = [(solver.value(level[(k, int(t.pl_piece[m]))]), k, m) for (k, m), v in x.items() if solver.boolean_value(v)]
@@ -331,7 +331,7 @@ def _ordered(placements: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The placements connected to their color's corner, in a legal play order (monomino last, supporting
     nothing); pieces that lost their connection are dropped."""
     t = board_tables()
-    out = []
+    out: list[tuple[int, int]] = []
     for k in range(4):
         start = t.flat(*rotate(0, 0, k))
         mine = [m for c, m in placements if c == k]
@@ -509,7 +509,8 @@ class _Search:
     def dead(self) -> int:
         return _dead_units(self.unit_cells, self.unit_n, self.unit_used, self.forb, self.active, self.real_units)
 
-    def run(self, deadline: float, progress: Callable[[str], None] | None) -> tuple[list[int] | None, int, int, int]:
+    def run(self, deadline: float,
+            progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]] | None, int, int, int]:
         """Restarted DFS until a solution or the deadline: (placements in play order, best depth, nodes, restarts)."""
         total_plies = NUM_PIECES * self.ncolors
         best = 0
@@ -546,7 +547,7 @@ class _Search:
         moves = [mv for mv in moves if mv[1] <= slack]
         rnd = self.rng.random
         moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
-        for m, kill, *_ in moves[: self.breadth]:
+        for m, _kill, *_ in moves[: self.breadth]:
             budget[0] -= 1
             if budget[0] < 0:
                 return False
@@ -599,7 +600,7 @@ def verify_solution(state: BlokusState) -> None:
 def expand_symmetric(path: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A symmetric search's blue moves as all four colors' placements (color k: blue's turned k times)."""
     t = board_tables()
-    return [(k, t.placement_of(tuple(rotate(r, c, k) for r, c in t.moves[m].cells))) for k in range(4) for _, m in path]
+    return [(k, t.placement_of([rotate(r, c, k) for r, c in t.moves[m].cells])) for k in range(4) for _, m in path]
 
 
 def solve_all_pieces(
