@@ -311,12 +311,19 @@ GAMES: dict[str, GameInfo] = {
             min_players=1,
             max_players=4,
             default_players=2,
-            chance=ChanceMode.EXPLICIT,
+            chance=ChanceMode.NONE,  # decks shuffled once from the seed; their order is the hidden part
             information=Information.IMPERFECT,
             has_undo=False,
             factory="puzzles.projectl.engine:new_game",
             rules="docs/rules/project-l.md",
-            options=(),
+            options=(
+                GameOption("rules", "classic", "Rule set.", ("classic", "revised")),
+                GameOption("difficulty", "normal", "Solo variant (1 player): the automated opponent's strength.",
+                           ("normal", "hard", "unbeatable")),
+                GameOption("supply", None, "Pieces of each shape in the supply (default: 10 classic, 15 revised/solo)."),
+                GameOption("deck", None, "Deck file of puzzle cards (default: the shipped deck)."),
+                GameOption("max_rounds", 100, "Safety limit: the game ends after this many rounds."),
+            ),
         ),
         GameInfo(
             name="shelfie",

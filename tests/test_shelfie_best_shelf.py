@@ -9,7 +9,8 @@ import pytest
 
 from puzzles.shelfie import adjacency_points, common_goal_met, personal_goal_points
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS
-from solvers.shelfie.best_shelf import PLACEMENTS, _adjacency_bounds, _tasks, best_shelf
+from solvers.shelfie.best_shelf import best_shelf
+from solvers.shelfie.model import PLACEMENTS, adjacency_bounds, tasks
 
 
 def _check(result, card: int, goals: tuple[str, str]) -> None:
@@ -53,21 +54,21 @@ def test_placements_are_all_polyominoes_up_to_six_cells() -> None:
 
 
 def test_pieces_cover_every_score_and_prune_by_counting() -> None:
-    tasks = _tasks(6, (8, 8), True, ("X_SHAPE", "STAIRCASE"))
-    assert [p for p, _ in tasks] == sorted((p for p, _ in tasks), reverse=True)
-    keys = {key for _, key in tasks}
+    pieces = tasks(6, (8, 8), True, ("X_SHAPE", "STAIRCASE"))
+    assert [p for p, _ in pieces] == sorted((p for p, _ in pieces), reverse=True)
+    keys = {key for _, key in pieces}
     # six matched cells of six types need six groups: five hexomino groups cannot hold them
     assert (6, 1, 0, 1, 0, 0, 0, 5) not in keys and (5, 1, 0, 1, 0, 0, 0, 5) in keys
     # a full shelf is no staircase; a staircase holds at most 20 tiles (three 6-groups at most)
-    assert all(not (g2 and full) for _, (k, g1, g2, full, *_) in tasks)
-    assert all(c6 <= 3 for _, (k, g1, g2, full, c3, c4, c5, c6) in tasks if g2)
+    assert all(not (g2 and full) for _, (k, g1, g2, full, *_) in pieces)
+    assert all(c6 <= 3 for _, (k, g1, g2, full, c3, c4, c5, c6) in pieces if g2)
     # every potential is the exact score of its shelves
-    for potential, (k, g1, g2, full, c3, c4, c5, c6) in tasks[:50]:
+    for potential, (k, g1, g2, full, c3, c4, c5, c6) in pieces[:50]:
         assert potential == [0, 1, 2, 4, 6, 9, 12][k] + 8 * (g1 + g2) + full + 2 * c3 + 3 * c4 + 5 * c5 + 8 * c6
 
 
 def test_adjacency_bound_table() -> None:
-    table = _adjacency_bounds()
+    table = adjacency_bounds()
     assert table[5][30] == 40 and table[6][30] == 37 and table[7][30] == 35 and table[1][3] == 2
 
 
@@ -130,7 +131,7 @@ def test_goal_lemmas_are_tight_and_drop_only_the_pieces_they_rule_out() -> None:
     goals = ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE")
     lemma = lemmas[frozenset(goals)]
     impossible = {tuple(p) for p in lemma["infeasible_profiles"]}
-    plain, cut = _tasks(5, (8, 8), True, goals), _tasks(5, (8, 8), True, goals, lemmas=lemmas)
+    plain, cut = tasks(5, (8, 8), True, goals), tasks(5, (8, 8), True, goals, lemmas=lemmas)
     kept = {key for _, key in cut}
     assert kept < {key for _, key in plain}
     for _, key in plain:

@@ -19,13 +19,15 @@ from puzzles.shelfie.kernel import (
     personal_points,
 )
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS, EMPTY, adjacency_points, personal_goal_grid, personal_goal_points
-from solvers.bots import RandomBot
-from solvers.playout import play_game
+from solvers.bots import RandomBot, make_bot
+from solvers.playout import PlayoutStats, make_job, play_game, playout_range, run_playouts, seating, wilson_interval
 from solvers.shelfie.bots import (
+    ALL_CARD_GRIDS,
     GreedyBot,
     LookaheadBot,
     best_move_now,
-    kernel_playouts,
+    determinize_cards,
+    fast_playouts,
     move_points,
     play_logged_game,
 )
@@ -122,36 +124,94 @@ def test_bots_play_through_the_protocol() -> None:
     assert sum(final.returns()) == 1.0
 
 
-def win_rate(policies: list[str], games: int, seed: int) -> float:
-    result = kernel_playouts(2, policies, games, seed=seed, rotate_seats=True)
-    return float((result["winners"] == 0).mean())
+def win_rate(bots: list[str], games: int, seed: int) -> tuple[float, tuple[float, float]]:
+    """First bot's win rate (seats rotated) and its 95% Wilson interval."""
+    stats = run_playouts("shelfie", bots, games, seed=seed, players=2)
+    return stats.wins[0] / stats.games, wilson_interval(stats.wins[0], stats.games)
 
 
 def test_bot_strength_smoke() -> None:
-    assert win_rate(["greedy", "random"], 30, seed=1) >= 0.9
-    assert win_rate(["lookahead", "greedy"], 20, seed=1) >= 0.6
+    assert win_rate(["greedy", "random"], 30, seed=1)[0] >= 0.9
+    assert win_rate(["lookahead", "greedy"], 20, seed=1)[0] >= 0.6
 
 
 @pytest.mark.slow
 def test_bot_strength_over_200_games() -> None:
-    greedy_vs_random = win_rate(["greedy", "random"], 200, seed=11)
-    lookahead_vs_greedy = win_rate(["lookahead", "greedy"], 200, seed=12)
-    print(f"greedy beats random {greedy_vs_random:.3f}; lookahead beats greedy {lookahead_vs_greedy:.3f}")
+    greedy_vs_random, _ = win_rate(["greedy", "random"], 200, seed=11)
+    lookahead_vs_greedy, (low, high) = win_rate(["lookahead", "greedy"], 200, seed=12)
+    print(f"greedy beats random {greedy_vs_random:.3f}; lookahead beats greedy {lookahead_vs_greedy:.3f} "
+          f"[{low:.3f}, {high:.3f}]")
     assert greedy_vs_random >= 0.9
-    assert lookahead_vs_greedy >= 0.6
+    assert lookahead_vs_greedy >= 0.6 and low > 0.5
 
 
-def test_kernel_playouts_smoke() -> None:
-    result = kernel_playouts(4, ["random"] * 4, 300, seed=1)  # speed is measured in bench/, not asserted here
-    assert result["games"] == 300 and result["scores"].shape == (300, 4)
-    assert (result["scores"] >= 0).all() and np.bincount(result["winners"], minlength=4).sum() == 300
+def test_fast_playouts_smoke() -> None:
+    stats = run_playouts("shelfie", ["random"], 300, seed=1, players=4)  # speed is measured in bench/
+    assert isinstance(stats, PlayoutStats) and stats.games == 300
+    assert sum(stats.wins) == 300 and sum(stats.seat_wins) == 300
+    assert all(total >= 0 for total in stats.score_sums)
 
 
-def test_kernel_playouts_do_not_depend_on_chunking() -> None:
-    whole = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True)
-    pieces = kernel_playouts(2, ["greedy", "random"], 30, seed=3, rotate_seats=True, chunk=7)
-    assert np.array_equal(whole["scores"], pieces["scores"]) and np.array_equal(whole["winners"], pieces["winners"])
-    first = kernel_playouts(2, ["greedy", "random"], 11, seed=3, rotate_seats=True)
-    rest = kernel_playouts(2, ["greedy", "random"], 19, seed=3, rotate_seats=True, start=11)
-    assert np.array_equal(whole["scores"], np.concatenate([first["scores"], rest["scores"]]))
-    assert sorted(set(whole["winners"].tolist())) == [0]  # greedy wins them all, in both seats
+def test_fast_playouts_do_not_depend_on_ranges() -> None:
+    job = make_job("shelfie", ["greedy", "random"], 2, seed=3)
+    whole = fast_playouts(job, 0, 30)
+    assert whole is not None
+    first, rest = fast_playouts(job, 0, 11), fast_playouts(job, 11, 30)
+    assert first is not None and rest is not None
+    assert first.merge(rest).to_json() == whole.to_json()
+    assert whole.wins == [30.0, 0.0] and whole.seat_wins == [15.0, 15.0]  # greedy wins in both seats
+
+
+def test_fast_playouts_seat_the_bots_like_the_generic_runner() -> None:
+    job = make_job("shelfie", ["greedy", "random", "random"], 3, seed=5)
+    stats = fast_playouts(job, 0, 12)
+    assert stats is not None and stats.wins[0] >= 10  # greedy, whichever seat seating() gives it
+    assert [seating(3, i, True)[0] for i in range(3)] == [0, 1, 2]
+    # line-ups the kernel cannot play go to the generic runner
+    assert fast_playouts(make_job("shelfie", ["mcts:2", "greedy"], 2), 0, 1) is None
+    assert fast_playouts(make_job("shelfie", ["lookahead:2", "lookahead:3"], 2), 0, 1) is None
+    generic = playout_range(make_job("shelfie", ["mcts:2", "random"], 2, seed=1), 0, 1)
+    assert generic.games == 1
+
+
+def test_bots_by_name() -> None:
+    assert make_bot("shelfie", "greedy").name == "greedy"
+    assert make_bot("shelfie", "lookahead:8").name == "lookahead:8"
+    assert make_bot("shelfie", "lookahead:8").params[1] == 8  # type: ignore[attr-defined]
+    for bad in ("greedy:5", "lookahead:2s", "nope"):
+        with pytest.raises(ValueError):
+            make_bot("shelfie", bad)
+
+
+def test_determinized_cards_keep_the_own_card_and_ignore_the_others() -> None:
+    from puzzles.shelfie.kernel import seed_numba
+
+    cards = ALL_CARD_GRIDS[[2, 7, 9, 11]].copy()
+    other = ALL_CARD_GRIDS[[0, 7, 3, 4]].copy()  # same card for seat 1, different hidden ones
+    seen = set()
+    for seed in range(40):
+        out_a = np.empty_like(cards)
+        out_b = np.empty_like(cards)
+        seed_numba(seed)
+        determinize_cards(cards, 1, out_a)
+        seed_numba(seed)
+        determinize_cards(other, 1, out_b)
+        assert np.array_equal(out_a, out_b)
+        ids = [next(k for k in range(12) if np.array_equal(ALL_CARD_GRIDS[k], grid)) for grid in out_a]
+        assert ids[1] == 7 and len(set(ids)) == 4
+        seen.update(ids[s] for s in (0, 2, 3))
+    assert 7 not in seen and len(seen) == 11
+
+
+@pytest.mark.parametrize("spec", ["lookahead", "greedy", "mcts:4"])
+def test_bots_ignore_the_cards_they_cannot_see(spec: str) -> None:
+    changed = 0
+    for index, state in enumerate(random_positions(25, players=3, seed=9)):
+        mover = state.current_player()
+        other = state.resample(mover, random.Random(index))
+        assert other.observation(mover) == state.observation(mover)
+        changed += other.personal_cards != state.personal_cards
+        real = make_bot("shelfie", spec).choose(state.clone(), random.Random(index))
+        redrawn = make_bot("shelfie", spec).choose(other.clone(), random.Random(index))
+        assert real == redrawn, (spec, index)
+    assert changed >= 20

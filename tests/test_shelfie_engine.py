@@ -292,3 +292,59 @@ def test_string_actions() -> None:
     with pytest.raises(IllegalActionError):
         state.string_to_action("z9 1")
     assert np.array_equal(state.shelves, np.full((2, 6, 5), EMPTY))
+
+
+def test_chance_node_lists_nothing_and_samples_refills() -> None:
+    state = new_game(3, seed=1)
+    assert state.current_player() == CHANCE
+    assert state.legal_actions() == [] and state.chance_outcomes() == []
+    refill = state.sample_chance(random.Random(1))
+    assert state.illegal_reason(refill) is None
+    state.apply(refill)
+    assert state.chance_outcomes() == [] and state.legal_actions()
+    assert state.illegal_reason(refill) == "no refill is due"
+
+
+def test_resample_redraws_only_the_unseen_cards() -> None:
+    state = started(4, seed=3)
+    for player in range(4):
+        drawn = set()
+        for k in range(30):
+            other = state.resample(player, random.Random(k))
+            assert other.observation(player) == state.observation(player)
+            assert other.personal_cards[player] == state.personal_cards[player]
+            assert len(set(other.personal_cards)) == 4
+            drawn.update(c for s, c in enumerate(other.personal_cards) if s != player)
+        assert state.personal_cards[player] not in drawn and len(drawn) == 11
+    # a function of the observation and the rng only: hidden cards changed, same redraw
+    twin = state.clone()
+    twin.personal_cards = (state.personal_cards[0], *[c for c in range(1, 13) if c not in state.personal_cards][:3])
+    assert twin.observation(0) == state.observation(0) and twin != state
+    assert twin.resample(0, random.Random(5)) == state.resample(0, random.Random(5))
+
+
+def test_new_game_options_from_text_and_the_registry() -> None:
+    from puzzles.game import GAMES
+
+    info = GAMES["shelfie"]
+    state = info.new_game(3, 7, common_goals="SIX_PAIRS, DIAGONAL", personal_cards="3,7,12",
+                          refill_rule="four_or_fewer", squares_same_type=True)
+    assert isinstance(state, ShelfieState) and state.game_name == "shelfie"
+    assert state.common_goals == ("SIX_PAIRS", "DIAGONAL") and state.personal_cards == (3, 7, 12)
+    assert state.refill_rule == "four_or_fewer" and state.squares_same_type and not state.squares_inside_groups
+    assert info.new_game(2, 7).to_json() == new_game(2, seed=7).to_json()
+    for bad in ({"common_goals": "SIX_PAIRS"}, {"personal_cards": "3,x"}, {"personal_cards": "3,3"},
+                {"refill_rule": "never"}):
+        with pytest.raises(ValueError):
+            info.new_game(2, 0, **bad)
+
+
+def test_string_to_action_parses_without_checking() -> None:
+    state = started(2, seed=0)
+    move = state.string_to_action("a1 2")  # a well-formed move that is not legal here
+    assert move == Move(((0, 0),), 1) and state.illegal_reason(move) == "no tile at a1"
+    refill = state.string_to_action("refill:CC")
+    assert isinstance(refill, Refill) and state.illegal_reason(refill) == "no refill is due"
+    for text in ("refill:XYZ", "z9 1", "d4", "d4 9"):
+        with pytest.raises(ValueError):
+            state.string_to_action(text)

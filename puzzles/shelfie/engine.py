@@ -10,14 +10,14 @@ Flow of a game
 * A refill is a chance outcome: a tuple with one entry per usable cell (row-major order), the
   tile type drawn for it or ``EMPTY`` when the bag ran short.  All tiles still on the board go back
   into the bag first.  :meth:`ShelfieState.sample_chance` draws it; the outcomes are too many to
-  list, so ``chance_outcomes`` / ``legal_actions`` at a chance node raise ``NotImplementedError``.
+  list (chance mode SAMPLED), so ``chance_outcomes`` / ``legal_actions`` are empty at a chance node.
 * A player's action is a :class:`Move`: the board cells taken, in the order they go into the
   shelf (the first one lands lowest), and the shelf column.  ``legal_actions`` lists each distinct
   result once (orders giving the same type sequence are merged, keeping the first order in
   ``itertools.permutations`` order of the line's cells); ``apply`` accepts any legal order.
 
-Rule decisions (where the digest is silent or gives a **Decision**)
--------------------------------------------------------------------
+Rule decisions (see ``docs/rules/my-shelfie.md``)
+-------------------------------------------------
 * Refill rule: ``"isolated"`` (default, the printed rule): refill when no tile on the board has an
   orthogonal neighbour tile (an empty board included).  Option ``"four_or_fewer"`` (the seed's
   rule): refill when 4 or fewer tiles remain.  The refill is checked after every turn except the
@@ -30,7 +30,8 @@ Rule decisions (where the digest is silent or gives a **Decision**)
   seat number) wins; ``returns()`` gives that seat 1, so there are no shared wins.
 * The bag is kept as counts, not as a sequence: there is no order to leak.  Its per-type content is
   public anyway (22 per type minus what is on the board and in shelves), so observations show it;
-  they hide the other players' personal goal cards.
+  they hide the other players' personal goal cards.  :meth:`ShelfieState.resample` redraws
+  those from the cards the player has not seen.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -83,7 +84,7 @@ def parse_cell(text: str) -> Cell:
     return (int(row) - 1, COL_LETTERS.index(col))
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Move:
     """Take ``cells`` (in placement order: the first lands lowest) and put them in ``column`` (0-based)."""
 
@@ -94,7 +95,7 @@ class Move:
         return " ".join(cell_name(c) for c in self.cells) + f" {self.column + 1}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Refill:
     """A chance outcome: the type drawn for each usable cell in row-major order (EMPTY: none)."""
 
@@ -180,8 +181,10 @@ def pick_error(board: np.ndarray, cells: tuple[Cell, ...]) -> str | None:
     return None
 
 
-class ShelfieState(GameState):
+class ShelfieState(GameState[Move | Refill]):
     """One position of My Shelfie (see the module docstring for the rules as implemented)."""
+
+    game_name: ClassVar[str] = "shelfie"
 
     def __init__(
         self,
@@ -232,14 +235,13 @@ class ShelfieState(GameState):
     def column_free(self, seat: int, column: int) -> int:
         return int((self.shelves[seat, :, column] == EMPTY).sum())
 
-    def legal_actions(self) -> list[Move]:
+    def legal_actions(self) -> list[Move | Refill]:
+        """The moves of the seat to move; empty at a chance node (refills are sampled) and at the end."""
         player = self.current_player()
-        if player == TERMINAL:
+        if player in (TERMINAL, CHANCE):
             return []
-        if player == CHANCE:
-            raise NotImplementedError("refill outcomes are too many to list; use sample_chance(rng)")
         free = [self.column_free(player, c) for c in range(COLS)]
-        moves = []
+        moves: list[Move | Refill] = []
         for line in pick_lines(self.board, min(3, max(free))):
             seen: set[tuple[int, ...]] = set()
             for order in itertools.permutations(line):
@@ -271,7 +273,14 @@ class ShelfieState(GameState):
             return f"column {move.column + 1} has only {free} free cell(s) for {len(move.cells)} tiles"
         return None
 
+    def illegal_reason(self, action: Move | Refill) -> str | None:
+        """Why ``action`` (a move or a refill) is illegal now, or None."""
+        if isinstance(action, Refill):
+            return self.refill_error(action)
+        return self.move_error(action)
+
     def apply(self, action: Move | Refill) -> None:
+        """Play a move or a refill; IllegalActionError (state unchanged) if the rules forbid it."""
         if isinstance(action, Refill):
             self._apply_refill(action)
             return
@@ -306,8 +315,9 @@ class ShelfieState(GameState):
                 self.tokens[seat][g] = self.stacks[g].pop(0)
 
     # -- chance -----------------------------------------------------------------------------------
-    def chance_outcomes(self) -> list[tuple[Refill, float]]:
-        raise NotImplementedError("refill outcomes are too many to list; use sample_chance(rng)")
+    def chance_outcomes(self) -> list[tuple[Move | Refill, float]]:
+        """Always empty: refill outcomes are too many to list (chance mode SAMPLED); see sample_chance."""
+        return []
 
     def refill_pool(self) -> list[int]:
         """Tile counts available to a refill: the bag plus the tiles still on the board."""
@@ -333,6 +343,9 @@ class ShelfieState(GameState):
         return Refill(tuple(out))
 
     def refill_error(self, refill: Refill) -> str | None:
+        """Why ``refill`` cannot be the refill now (one line), or None."""
+        if not isinstance(refill, Refill):
+            return f"not a refill: {refill!r}"
         if self.game_over or not self.needs_refill:
             return "no refill is due"
         cells = int(self.mask.sum())
@@ -441,6 +454,20 @@ class ShelfieState(GameState):
             "last_move": str(self.last_move) if self.last_move else None,
         }
 
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """This state with the other seats' personal cards redrawn from the cards ``player`` has not seen.
+
+        The unseen cards (every card but ``player``'s own) are sorted, then drawn with ``rng``, so the
+        result depends only on ``observation(player)`` and ``rng``.  Nothing else is hidden: the bag is
+        public counts and its order is only drawn at a refill.
+        """
+        other = self.clone()
+        own = self.personal_cards[player]
+        unseen = sorted(c for c in range(1, 13) if c != own)
+        drawn = iter(rng.sample(unseen, self.num_players - 1))
+        other.personal_cards = tuple(own if s == player else next(drawn) for s in range(self.num_players))
+        return other
+
     def observation(self, player: int) -> dict[str, Any]:
         data = self._public()
         data["player"] = player
@@ -477,17 +504,15 @@ class ShelfieState(GameState):
         state.last_move = state.string_to_move(data["last_move"], check=False) if data.get("last_move") else None
         return state
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ShelfieState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # mutable
-
     # -- text forms ----------------------------------------------------------------------------
     def action_to_string(self, action: Move | Refill) -> str:
         return str(action)
 
-    def string_to_move(self, text: str, check: bool = True) -> Move:
-        """Parse ``"d5 e5 3"`` (cells in placement order, then the shelf column 1..5)."""
+    def string_to_move(self, text: str, check: bool = False) -> Move:
+        """Parse ``"d5 e5 3"`` (cells in placement order, then the shelf column 1..5).
+
+        Parsing only, unless ``check``: then an illegal move raises IllegalActionError too.
+        """
         tokens = [t for t in re.split(r"[\s,;>:-]+", text.strip()) if t]
         if len(tokens) < 2:
             raise IllegalActionError(f"expected cells then a column, e.g. 'd5 e5 3', got {text!r}")
@@ -501,14 +526,14 @@ class ShelfieState(GameState):
         return move
 
     def string_to_action(self, text: str) -> Move | Refill:
+        """Parse a move (``"d5 e5 3"``) or a refill (``"refill:CB.G..."``); legality is not checked."""
         text = text.strip()
         if text.startswith("refill:"):
             body = text[len("refill:"):]
-            refill = Refill(tuple(EMPTY if ch == "." else LETTERS.index(ch.upper()) for ch in body))
-            error = self.refill_error(refill)
-            if error:
-                raise IllegalActionError(error)
-            return refill
+            bad = sorted({ch for ch in body if ch != "." and ch.upper() not in LETTERS})
+            if bad or not body:
+                raise IllegalActionError(f"not a refill: {text!r} (one letter of {LETTERS} or '.' per cell)")
+            return Refill(tuple(EMPTY if ch == "." else LETTERS.index(ch.upper()) for ch in body))
         return self.string_to_move(text)
 
     def render_text(self, viewer: int | None = None) -> str:
@@ -528,16 +553,46 @@ class ShelfieState(GameState):
         return self.render_text()
 
 
+def _goal_pair(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, str] | None:
+    """``"SIX_PAIRS,DIAGONAL"`` or a pair of keys -> a checked pair of two different common goals."""
+    if value is None or value == "":
+        return None
+    keys = tuple(check_goal_key(k.strip()) for k in (value.split(",") if isinstance(value, str) else value)
+                 if k.strip())
+    if len(keys) != 2 or keys[0] == keys[1]:
+        raise ValueError(f"common_goals needs two different keys, e.g. SIX_PAIRS,DIAGONAL; got {value!r}")
+    return (keys[0], keys[1])
+
+
+def _card_list(value: str | tuple[int, ...] | list[int] | None) -> tuple[int, ...] | None:
+    """``"3,7"`` or a sequence of card numbers -> a tuple of ints (checked by the state)."""
+    if value is None or value == "":
+        return None
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"personal_cards needs card numbers 1..12 separated by commas, got {value!r}") from None
+
+
 def new_game(
-    num_players: int = 2,
+    players: int = 2,
     seed: int | None = None,
-    common_goals: tuple[str, str] | None = None,
-    personal_cards: tuple[int, ...] | None = None,
-    **options: Any,
+    common_goals: str | tuple[str, ...] | None = None,
+    personal_cards: str | tuple[int, ...] | None = None,
+    refill_rule: str = "isolated",
+    squares_inside_groups: bool = False,
+    squares_same_type: bool = False,
 ) -> ShelfieState:
-    """A fresh game: goals and personal cards dealt from ``seed`` unless given; board still empty."""
+    """A fresh game for ``players`` seats, dealt from ``seed``; the board is still empty (a chance node).
+
+    The two common goals and the personal cards (one per seat, in seat order) are dealt at random
+    unless given (``"SIX_PAIRS,DIAGONAL"``, ``"3,7"`` or tuples); see :class:`ShelfieState` for the
+    rule options.
+    """
     rng = random.Random(seed)
-    board_mask(num_players)
-    goals = common_goals or tuple(rng.sample(COMMON_GOAL_KEYS, 2))
-    cards = personal_cards or tuple(rng.sample(range(1, 13), num_players))
-    return ShelfieState(num_players, goals, cards, **options)
+    board_mask(players)
+    goals = _goal_pair(common_goals) or tuple(rng.sample(COMMON_GOAL_KEYS, 2))
+    cards = _card_list(personal_cards) or tuple(rng.sample(range(1, 13), players))
+    return ShelfieState(players, (goals[0], goals[1]), cards, refill_rule=refill_rule,
+                        squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)

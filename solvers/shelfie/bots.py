@@ -1,36 +1,40 @@
-"""My Shelfie bots (random, greedy, lookahead), "best move now" and fast playouts.
+"""My Shelfie bots (random, greedy, lookahead, mcts), "best move now" and compiled playouts.
 
 The policies are numba functions over the kernel arrays of :mod:`puzzles.shelfie.kernel`; the bot
 classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol, and
-:func:`kernel_playouts` plays whole games inside numba (hundreds to thousands of games a second).
+:func:`fast_playouts` plays whole games inside numba for :mod:`solvers.playout`.
 
-* ``random``: a uniformly random legal move (as the generic RandomBot over ``legal_actions``).
+* ``random``: a uniformly random legal move.
 * ``greedy`` (= :func:`best_move_now`): the move scoring the most points this turn — adjacency,
   personal goal, common goal tokens and end token, counted as the change of the running score.
   Ties are broken by a heuristic: most same-type adjacent pairs in the shelf afterwards, then more
-  tiles taken, then at random.
-* ``lookahead``: ranks moves by points now plus a shelf-potential heuristic (open groups that can
-  still grow, personal goal cells still free; weighted by the room left), keeps the best few
-  (``params[0]``) and, for each, averages over ``params[1]`` sampled futures: the refills that the
-  move and the opponents' greedy replies trigger are drawn at random from the bag (expectimax by
-  sampling over the refill), then its own best next move (points + potential) is added.  The
-  opponents' gains count against it (weight ``params[3]``); a future where the game ends scores the
-  win or loss (+/-50).
+  tiles taken, then at random.  It reads only its own personal card.
+* ``lookahead[:N]``: ranks moves by points now plus a shelf-potential heuristic (open groups that
+  can still grow, personal goal cells still free; weighted by the room left), keeps the best few
+  (``params[0]``) and, for each, averages over ``N`` (``params[1]``, default 4) sampled futures.
+  Each future is a determinization: the opponents' personal cards are redrawn from the eleven
+  cards the mover has not seen (its own card stays), the refills that the move and the
+  opponents' greedy replies trigger are drawn from the bag, then its own best next move
+  (points + potential) is added.  The opponents' gains count against it (weight ``params[3]``); a
+  future where the game ends scores the win or loss (+/-50) under the drawn cards.  So the bot
+  never reads a card its seat cannot see.
+* ``mcts[:N]``: :class:`solvers.mcts.MCTSBot` (determinized by ``resample``) whose rollouts are
+  compiled greedy games.
 """
+
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from puzzles.game import GameState
-from puzzles.shelfie.engine import Move, ShelfieState
-from puzzles.shelfie.rules import personal_goal_grid
-from solvers.playout import game_seed
+from puzzles.shelfie.engine import Move, ShelfieState, board_mask
 from puzzles.shelfie.kernel import (
+    GOAL_IDS,
     M_END,
     M_G0,
     M_N,
@@ -44,6 +48,8 @@ from puzzles.shelfie.kernel import (
     M_TO_MOVE,
     MAX_MOVES,
     PERSONAL_PTS,
+    RULE_FOUR,
+    RULE_ISOLATED,
     adjacency,
     apply_move,
     column_free,
@@ -58,6 +64,10 @@ from puzzles.shelfie.kernel import (
     seed_numba,
     winner,
 )
+from puzzles.shelfie.rules import SCORING_TOKENS, personal_goal_grid
+from solvers.bots import Bot, BotFactory, Budget
+from solvers.mcts import MCTSBot
+from solvers.playout import PlayoutJob, PlayoutStats, game_seed, seating
 
 POLICIES = {"random": 0, "greedy": 1, "lookahead": 2}
 
@@ -67,6 +77,9 @@ DEFAULT_PARAMS = np.array([6.0, 4.0, 1.0, 0.5], dtype=np.float64)
 
 # potential credit of an open group of size 1..5 (can still grow)
 OPEN_GROUP_BONUS = np.array([0.0, 0.2, 1.0, 1.2, 1.5, 2.0, 0.0], dtype=np.float64)
+
+#: The twelve personal goal grids (card c at index c-1), for determinizing opponents' cards.
+ALL_CARD_GRIDS = np.stack([personal_goal_grid(c) for c in range(1, 13)]).astype(np.int8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,6 +214,45 @@ def _eval_move(meta, board, shelves, tokens, stacks, cards, seat, mv, base, pot_
 
 
 @njit(cache=True)
+def card_index(card):
+    """Index in ``ALL_CARD_GRIDS`` of the personal goal grid ``card`` (-1 if it is none of them)."""
+    for k in range(ALL_CARD_GRIDS.shape[0]):
+        same = True
+        for r in range(6):
+            for c in range(5):
+                if ALL_CARD_GRIDS[k, r, c] != card[r, c]:
+                    same = False
+        if same:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def determinize_cards(cards, seat, out):
+    """Fill ``out`` with ``seat``'s own card and, for every other seat, a card drawn at random.
+
+    The others' cards are distinct and drawn from the cards ``seat`` has not seen (all but its
+    own), so ``out`` depends only on ``cards[seat]`` and the random stream, never on the others'
+    real cards; the stream advances by the same amount whatever they are.
+    """
+    own = card_index(cards[seat])
+    pool = np.empty(ALL_CARD_GRIDS.shape[0], dtype=np.int64)
+    n = 0
+    for k in range(ALL_CARD_GRIDS.shape[0]):
+        if k != own:
+            pool[n] = k
+            n += 1
+    out[seat] = cards[seat]
+    for s in range(cards.shape[0]):
+        if s == seat:
+            continue
+        j = _randint(n)
+        out[s] = ALL_CARD_GRIDS[pool[j]]
+        n -= 1
+        pool[j] = pool[n]
+
+
+@njit(cache=True)
 def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, params):
     """Index in ``moves`` of the lookahead choice for the seat to move (``moves`` filled here)."""
     keep = int(params[0])
@@ -220,21 +272,26 @@ def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, para
     if k == 1:
         return order[0]
     omoves = np.empty((MAX_MOVES, 5), dtype=np.int64)
+    # one determinization of the opponents' cards per sampled future, shared by all candidates
+    drawn = np.empty((samples, cards.shape[0], 6, 5), dtype=np.int8)
+    for s in range(samples):
+        determinize_cards(cards, seat, drawn[s])
     best = order[0]
     best_val = -1e18
     for ci in range(k):
         i = order[ci]
         total = 0.0
         for s in range(samples):
+            dc = drawn[s]  # the opponents' cards of this future (own card unchanged)
             m2 = meta.copy()
             b2 = board.copy()
             sh2 = shelves.copy()
             bag2 = bag.copy()
             tk2 = tokens.copy()
             st2 = stacks.copy()
-            score0 = seat_score(m2, sh2, tk2, cards, seat)
+            score0 = seat_score(m2, sh2, tk2, dc, seat)
             apply_move(m2, b2, sh2, tk2, st2, moves[i])
-            my_now = seat_score(m2, sh2, tk2, cards, seat) - score0
+            my_now = seat_score(m2, sh2, tk2, dc, seat) - score0
             opp_gain = 0.0
             # opponents reply greedily until it is our turn again (or the game ends)
             while m2[M_OVER] == 0 and not (m2[M_TO_MOVE] == seat and m2[M_REFILL] == 0):
@@ -243,20 +300,20 @@ def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, para
                     m2[M_REFILL] = 0
                     continue
                 other = m2[M_TO_MOVE]
-                before = seat_score(m2, sh2, tk2, cards, other)
-                j = greedy_move(m2, b2, sh2, tk2, st2, cards, omoves)
+                before = seat_score(m2, sh2, tk2, dc, other)
+                j = greedy_move(m2, b2, sh2, tk2, st2, dc, omoves)
                 apply_move(m2, b2, sh2, tk2, st2, omoves[j])
-                opp_gain += seat_score(m2, sh2, tk2, cards, other) - before
+                opp_gain += seat_score(m2, sh2, tk2, dc, other) - before
             value = my_now - opp_w * opp_gain / max(1, m2[M_N] - 1)
             if m2[M_OVER] == 1:
-                value += 100.0 * (winner(m2, sh2, tk2, cards) == seat) - 50.0
+                value += 100.0 * (winner(m2, sh2, tk2, dc) == seat) - 50.0
             else:
                 # our best next move, valued with the potential
                 n2 = gen_moves(b2, sh2[seat], omoves)
-                base2 = adjacency(sh2[seat]) + PERSONAL_PTS[personal_matches(cards[seat], sh2[seat])]
+                base2 = adjacency(sh2[seat]) + PERSONAL_PTS[personal_matches(dc[seat], sh2[seat])]
                 nxt = -1e18
                 for j in range(n2):
-                    v = _eval_move(m2, b2, sh2, tk2, st2, cards, seat, omoves[j], base2, pot_w, tmp)
+                    v = _eval_move(m2, b2, sh2, tk2, st2, dc, seat, omoves[j], base2, pot_w, tmp)
                     if v > nxt:
                         nxt = v
                 value += nxt
@@ -342,13 +399,15 @@ def run_kernel_games(num_players, goal_ids, card_ids_all, card_grids, rule, sq_i
 
 
 def _mask_boards() -> np.ndarray:
-    from puzzles.shelfie.engine import board_mask
-
     return np.stack([np.where(board_mask(n).ravel(), -1, -2).astype(np.int8) for n in (2, 3, 4)])
 
 
 MASK_BOARDS = _mask_boards()
-ALL_CARD_GRIDS = np.stack([personal_goal_grid(c) for c in range(1, 13)]).astype(np.int8)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python-facing API
+# ---------------------------------------------------------------------------------------------
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,50 +440,107 @@ def move_points(state: ShelfieState) -> list[tuple[Move, int]]:
     n = gen_moves(board, shelves[seat], moves)
     base = adjacency(shelves[seat]) + PERSONAL_PTS[personal_matches(cards[seat], shelves[seat])]
     tmp = np.empty((6, 5), dtype=np.int8)
-    out = [(move_from_row(moves[i]), int(move_gain(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, tmp)))
+    out = [(move_from_row(moves[i]),
+            int(move_gain(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, tmp)))
            for i in range(n)]
     return sorted(out, key=lambda mp: -mp[1])
 
 
-@dataclass
 class KernelBot:
-    """A bot over :class:`ShelfieState` that runs a numba policy (``random``/``greedy``/``lookahead``)."""
+    """A bot over :class:`ShelfieState` that runs a numba policy (``random``, ``greedy`` or ``lookahead``).
 
-    name: str = "greedy"
-    params: np.ndarray | None = None
+    ``params`` are the lookahead parameters (see :data:`DEFAULT_PARAMS`); ``name`` is how the bot
+    is shown (its ``make_bot`` spec).
+    """
 
-    def __post_init__(self) -> None:
-        if self.name not in POLICIES:
-            raise ValueError(f"unknown shelfie bot {self.name!r}; choose from {', '.join(POLICIES)}")
-        if self.params is None:
-            self.params = DEFAULT_PARAMS.copy()
+    def __init__(self, policy: str = "greedy", params: np.ndarray | None = None, name: str | None = None) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown shelfie policy {policy!r}; choose from {', '.join(POLICIES)}")
+        self.policy = policy
+        self.params = DEFAULT_PARAMS.copy() if params is None else np.asarray(params, dtype=np.float64)
+        self.name = name or policy
 
-    def choose(self, state: GameState, rng: random.Random) -> Move:
+    def choose(self, state: GameState[Any], rng: random.Random) -> Move:
+        """The policy's move for the seat to move (the lookahead redraws the cards it cannot see)."""
         _seed_from(rng)
         meta, board, shelves, bag, tokens, stacks, cards = kernel_state(state)
         moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
-        i = choose(POLICIES[self.name], meta, board, shelves, bag, tokens, stacks, cards, moves, self.params)
+        i = choose(POLICIES[self.policy], meta, board, shelves, bag, tokens, stacks, cards, moves, self.params)
         return move_from_row(moves[i])
 
 
-def RandomShelfieBot() -> KernelBot:
+def RandomShelfieBot() -> KernelBot:  # noqa: N802 (a bot constructor)
+    """The compiled uniformly random bot."""
     return KernelBot("random")
 
 
-def GreedyBot() -> KernelBot:
+def GreedyBot() -> KernelBot:  # noqa: N802
+    """The ``greedy`` bot: most points this turn."""
     return KernelBot("greedy")
 
 
-def LookaheadBot(params: np.ndarray | None = None) -> KernelBot:
+def LookaheadBot(params: np.ndarray | None = None) -> KernelBot:  # noqa: N802
+    """The ``lookahead`` bot with ``params`` (default :data:`DEFAULT_PARAMS`)."""
     return KernelBot("lookahead", params)
 
 
-def make_bot(name: str) -> KernelBot:
-    return KernelBot(name.strip().lower())
+def lookahead_params(budget: Budget | None) -> np.ndarray:
+    """Lookahead parameters for a budget: ``lookahead:N`` samples N futures per candidate move."""
+    params = DEFAULT_PARAMS.copy()
+    if budget is not None:
+        if budget.count is None:
+            raise ValueError("the shelfie lookahead budget is a number of sampled futures (lookahead:8), not seconds")
+        params[1] = float(budget.count)
+    return params
 
 
-def play_logged_game(state: ShelfieState, policies: list[str], seed: int,
-                     params: np.ndarray | None = None) -> tuple[list[int], list[np.ndarray], list[np.ndarray], tuple]:
+def greedy_rollout(state: GameState[Any], rng: random.Random) -> list[float]:
+    """MCTS rollout: the (determinized) state played to the end by compiled greedy bots; its returns."""
+    _seed_from(rng)
+    arrays = kernel_state(state)
+    meta, _, shelves, _, tokens, _, cards = arrays
+    policies = np.full(state.num_players, POLICIES["greedy"], dtype=np.int64)
+    play_kernel_game(*arrays, policies, DEFAULT_PARAMS, _NO_EVENTS, _NO_MOVES, _NO_REFILLS)
+    win = int(winner(meta, shelves, tokens, cards))
+    return [1.0 if s == win else 0.0 for s in range(state.num_players)]
+
+
+_NO_EVENTS = np.empty(0, dtype=np.int64)
+_NO_MOVES = np.empty((0, 5), dtype=np.int64)
+_NO_REFILLS = np.empty((0, 81), dtype=np.int8)
+
+
+def _no_budget(policy: str) -> BotFactory:
+    def factory(budget: Budget | None) -> Bot[Any]:
+        if budget is not None:
+            raise ValueError(f"the shelfie {policy} bot takes no budget")
+        return KernelBot(policy)
+
+    return factory
+
+
+def _lookahead(budget: Budget | None) -> Bot[Any]:
+    return KernelBot("lookahead", lookahead_params(budget), "lookahead" if budget is None else f"lookahead:{budget}")
+
+
+def _mcts(budget: Budget | None) -> Bot[Any]:
+    iterations = 200 if budget is None else budget.count
+    seconds = None if budget is None else budget.seconds
+    name = "mcts" if budget is None else f"mcts:{budget}"
+    return MCTSBot(iterations=iterations, seconds=seconds, rollout=greedy_rollout, name=name)
+
+
+#: The shelfie bots by ``make_bot`` name (they replace the generic ``random`` and ``mcts``).
+BOTS: dict[str, BotFactory] = {
+    "random": _no_budget("random"),
+    "greedy": _no_budget("greedy"),
+    "lookahead": _lookahead,
+    "mcts": _mcts,
+}
+
+
+def play_logged_game(state: ShelfieState, policies: list[str], seed: int, params: np.ndarray | None = None
+                     ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], tuple[np.ndarray, ...]]:
     """Play ``state`` to the end in the kernel, returning (events, moves, refill boards, final arrays)."""
     arrays = kernel_state(state)
     seed_numba(seed)
@@ -437,76 +553,64 @@ def play_logged_game(state: ShelfieState, policies: list[str], seed: int,
     return ev, list(move_log[: ev.count(1)]), list(refill_log[: ev.count(0)]), arrays
 
 
-def kernel_playouts(num_players: int, policies: list[str], games: int, seed: int = 0, refill_rule: str = "isolated",
-                    squares_inside_groups: bool = False, squares_same_type: bool = False,
-                    rotate_seats: bool = False, params: np.ndarray | None = None,
-                    chunk: int | None = None, progress=None, start: int = 0) -> dict:
-    """Play ``games`` seeded games inside numba; goals and cards are dealt at random per game.
+def _kernel_lineup(job: PlayoutJob) -> tuple[list[int], np.ndarray] | None:
+    """Policy per bot of ``job`` and the lookahead parameters, or None if the kernel cannot play it."""
+    policies = []
+    budgets = set()
+    for spec in job.bots:
+        name, _, budget = spec.partition(":")
+        if name not in POLICIES or (budget and name != "lookahead"):
+            return None
+        if name == "lookahead":
+            budgets.add(budget)
+        policies.append(POLICIES[name])
+    if len(budgets) > 1:
+        return None  # one parameter set per kernel game
+    from solvers.bots import parse_budget
 
-    Games are numbered ``start .. start+games-1``.  Game ``g`` draws its goals, cards,
-    refills and random choices from streams seeded with ``solvers.playout.game_seed(seed, g)``,
-    so results depend neither on ``chunk`` nor on how a job is split into ranges.
+    budget = next(iter(budgets), "")
+    return policies, lookahead_params(parse_budget(budget) if budget else None)
 
-    With ``rotate_seats`` game ``g`` shifts the bots by ``g`` seats so each sits in every seat.
-    Returns per-bot-slot scores (games x seats, in slot order), winners (slot index) and seat info.
+
+def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None:
+    """Games ``start .. stop-1`` of ``job`` played inside numba; None for line-ups it cannot play.
+
+    Game ``i`` is dealt by the engine from ``game_seed(job.seed, i)`` (so the goals and cards are
+    those of ``job.new_state(i)``), its refills and random choices come from numba's stream seeded
+    with the same number, and the bots sit as :func:`solvers.playout.seating` says.
     """
-    if len(policies) != num_players:
-        raise ValueError(f"need {num_players} bots, got {len(policies)}")
-    numbers = range(start, start + games)
-    deals = [np.random.default_rng(game_seed(seed, g)) for g in numbers]
-    goal_ids = np.array([rng.choice(12, 2, replace=False) for rng in deals], dtype=np.int64).reshape(games, 2)
-    cards = np.array([rng.choice(12, num_players, replace=False) + 1 for rng in deals], dtype=np.int64).reshape(games, num_players)
-    slot_of_seat = np.array([[(s - (g if rotate_seats else 0)) % num_players for s in range(num_players)]
-                             for g in numbers], dtype=np.int64).reshape(games, num_players)
-    pol = np.array([POLICIES[policies[k]] for k in range(num_players)], dtype=np.int64)
-    policies_all = pol[slot_of_seat]
-    from puzzles.shelfie.rules import SCORING_TOKENS
-
-    ntok = len(SCORING_TOKENS[num_players])
+    if job.game != "shelfie":
+        return None
+    lineup = _kernel_lineup(job)
+    if lineup is None:
+        return None
+    policies, params = lineup
+    games = stop - start
+    n = job.players
+    stats = PlayoutStats(list(job.bots))
+    if games <= 0:
+        return stats
+    goal_ids = np.zeros((games, 2), dtype=np.int64)
+    card_ids = np.zeros((games, n), dtype=np.int64)
+    seats_of = np.zeros((games, n), dtype=np.int64)
+    seeds = np.zeros(games, dtype=np.int64)
+    first = job.new_state(start)
+    for g, index in enumerate(range(start, stop)):
+        state = first if g == 0 else job.new_state(index)
+        goal_ids[g] = [GOAL_IDS[key] for key in state.common_goals]
+        card_ids[g] = state.personal_cards
+        seats_of[g] = seating(n, index, job.rotate)
+        seeds[g] = game_seed(job.seed, index) % (2**31)
+    policies_all = np.array(policies, dtype=np.int64)[seats_of]
+    ntok = len(SCORING_TOKENS[n])
     stack_vals = np.zeros((2, 4), dtype=np.int64)
-    stack_vals[:, :ntok] = SCORING_TOKENS[num_players]
-    seat_scores = np.zeros((games, num_players), dtype=np.int64)
-    seat_winners = np.zeros(games, dtype=np.int64)
-    game_seeds = np.array([game_seed(seed, g) % (2**31) for g in numbers], dtype=np.int64)
-    chunk = chunk or games
-    done = 0
-    try:
-        while done < games:
-            end = min(games, done + chunk)
-            sl = slice(done, end)
-            sc = np.zeros((end - done, num_players), dtype=np.int64)
-            wn = np.zeros(end - done, dtype=np.int64)
-            run_kernel_games(num_players, goal_ids[sl], cards[sl], ALL_CARD_GRIDS, 1 if refill_rule == "four_or_fewer" else 0,
-                             int(squares_inside_groups), int(squares_same_type), ntok, stack_vals,
-                             policies_all[sl], DEFAULT_PARAMS if params is None else params,
-                             game_seeds[sl], sc, wn)
-            seat_scores[sl] = sc
-            seat_winners[sl] = wn
-            if progress:
-                progress(end - done)
-            done = end
-    except KeyboardInterrupt:
-        pass
-    played = done
-    scores = np.zeros((played, num_players), dtype=np.int64)
-    winners = np.zeros(played, dtype=np.int64)
-    for g in range(played):
-        for s in range(num_players):
-            scores[g, slot_of_seat[g, s]] = seat_scores[g, s]
-        winners[g] = slot_of_seat[g, seat_winners[g]]
-    return {"games": played, "scores": scores, "winners": winners}
-
-
-def playout_range(arguments: tuple, start: int, stop: int) -> dict:
-    """Picklable entry point for :func:`solvers.parallel.run_ranges`: kernel games ``start .. stop-1``."""
-    num_players, policies, seed, refill_rule, rotate_seats = arguments
-    return kernel_playouts(num_players, list(policies), stop - start, seed=seed, refill_rule=refill_rule,
-                           rotate_seats=rotate_seats, start=start)
-
-
-def concat_playouts(total: dict | None, part: dict) -> dict:
-    """Join two kernel playout results (in game order)."""
-    if total is None:
-        return part
-    return {"games": total["games"] + part["games"], "scores": np.concatenate([total["scores"], part["scores"]]),
-            "winners": np.concatenate([total["winners"], part["winners"]])}
+    stack_vals[:, :ntok] = SCORING_TOKENS[n]
+    scores = np.zeros((games, n), dtype=np.int64)
+    winners = np.zeros(games, dtype=np.int64)
+    run_kernel_games(n, goal_ids, card_ids, ALL_CARD_GRIDS, RULE_FOUR if first.refill_rule == "four_or_fewer"
+                     else RULE_ISOLATED, int(first.squares_inside_groups), int(first.squares_same_type), ntok,
+                     stack_vals, policies_all, params, seeds, scores, winners)
+    for g in range(games):
+        returns = [1.0 if s == winners[g] else 0.0 for s in range(n)]
+        stats.add_result(returns, [float(x) for x in scores[g]], seats_of[g].tolist())
+    return stats

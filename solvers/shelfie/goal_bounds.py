@@ -12,8 +12,8 @@ Lemmas per goal set, proven once by CP-SAT and stored in ``data/goal_bounds.json
 
 :func:`solvers.shelfie.best_shelf.best_shelf` uses them to drop the proof pieces whose counted goals
 rule them out.  Why: two all-different columns fight big groups (a group meets such a column once at
-most), and refuting that piece by piece, once per personal card, cost the solver 30-77 s on the
-slowest pairs; a card-free lemma is proven once (20 s to 6 min) and serves all 12 cards.  The
+most), and refuting that piece by piece, once per personal card, is slow; a card-free lemma is
+proven once and serves all 12 cards.  The
 profile notion is the solver's own (one 6-cell core per group of 6+), so a real shelf always has
 the profile of its true groups and a lemma never drops a piece holding one.  Entries are for the
 default TWO_SQUARES rule; goal sets with TWO_SQUARES are not used under another rule.
@@ -29,12 +29,15 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from puzzles.shelfie.rules import COMMON_GOAL_KEYS, adjacency_points, check_goal_key
+from ortools.sat.python import cp_model
 
-BOUNDS_FILE = Path(__file__).parent / "data" / "goal_bounds.json"
+from puzzles.shelfie.rules import COMMON_GOAL_KEYS, adjacency_points, check_goal_key
+from solvers.shelfie.best_shelf import best_shelf
+from solvers.shelfie.model import BOUNDS_FILE, CLIQUE, PROBING, N, build_model, goal_lemmas, stored_bounds, tasks
+
+__all__ = ["BOUNDS_FILE", "goal_lemmas", "profile_feasible", "prove_adjacency_bound", "stored_bounds"]
 _TOKEN = 100  # a goal's worth in the lemma: more than any adjacency, so the floor forces the goals
 
 
@@ -52,8 +55,6 @@ def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, wor
                           low: int | None = None, profile_time_limit: float = 30.0) -> dict[str, Any]:
     """The most adjacency points a shelf meeting every goal in ``goals`` (one or two) scores, proven by
     CP-SAT; with ``low``, also the group profiles scoring ``low`` or more that such shelves cannot have."""
-    from solvers.shelfie.best_shelf import best_shelf
-
     pair, tokens = _pair(goals)
     counted = pair if tokens[1] else pair[:1]
     result = best_shelf(None, pair, token_values=tokens, end_token=False, time_limit=time_limit,
@@ -76,10 +77,8 @@ def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, wor
 
 def _profiles(pair: tuple[str, str], tokens: tuple[int, int], low: int, high: int) -> list[tuple[int, ...]]:
     """The (full, groups of 3, 4, 5, 6+) profiles of shelves meeting the goals that counting allows."""
-    from solvers.shelfie.best_shelf import _tasks
-
     out = set()
-    for _, (_, g1, g2, full, *counts) in _tasks(None, tokens, False, pair):
+    for _, (_, g1, g2, full, *counts) in tasks(None, tokens, False, pair):
         if g1 and (g2 or not tokens[1]) and low <= _points(counts) <= high:
             out.add((full, *counts))
     return sorted(out)
@@ -92,52 +91,34 @@ def _points(counts: list[int] | tuple[int, ...]) -> int:
 def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...], time_limit: float = 30.0) -> bool | None:
     """Whether some shelf meeting ``goals`` has group profile (full, groups of 3, 4, 5, 6+): CP-SAT's
     answer, None when it is not proven within ``time_limit``."""
-    from ortools.sat.python import cp_model
-
-    from solvers.shelfie.best_shelf import _CLIQUE, _PROBING, N
-
     base, parts, tokens = _lemma_model(tuple(sorted(goals)))
-    model = base.Clone()
+    model = base.clone()
     full, *counts = profile
-    model.ClearObjective()
-    model.Add(parts["goals"][0] == 1)
+    model.clear_objective()
+    model.add(parts["goals"][0] == 1)
     if tokens[1]:
-        model.Add(parts["goals"][1] == 1)
-    model.Add(parts["full"] == full)
+        model.add(parts["goals"][1] == 1)
+    model.add(parts["full"] == full)
     if not full:
-        model.Add(parts["n_filled"] <= N - 1)
+        model.add(parts["n_filled"] <= N - 1)
     for size, count in zip((3, 4, 5, 6), counts):
-        model.Add(parts["counts"][size] == count)
+        model.add(parts["counts"][size] == count)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = 0
     solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.probing_deterministic_time_limit = _PROBING
-    solver.parameters.merge_at_most_one_work_limit = _CLIQUE
-    status = solver.Solve(model)
+    solver.parameters.probing_deterministic_time_limit = PROBING
+    solver.parameters.merge_at_most_one_work_limit = CLIQUE
+    status = solver.solve(model)
     return {cp_model.INFEASIBLE: False, cp_model.OPTIMAL: True, cp_model.FEASIBLE: True}.get(status)
 
 
 @lru_cache(maxsize=None)
 def _lemma_model(goals: tuple[str, ...]):
     """The card-free shelf model of a lemma (built once, cloned for each profile), its parts and tokens."""
-    from solvers.shelfie.best_shelf import _build_model
-
     pair, tokens = _pair(goals)
-    model, _, _, parts, _, _ = _build_model(None, pair, tokens, False, False, False)
+    model, _, _, parts, _, _ = build_model(None, pair, tokens, False, False, False)
     return model, parts, tokens
-
-
-@lru_cache(maxsize=None)
-def stored_bounds() -> tuple[dict[str, Any], ...]:
-    """The stored lemmas (goal set, bound, witness shelf)."""
-    return tuple(json.loads(BOUNDS_FILE.read_text())["bounds"])
-
-
-def goal_lemmas(squares_inside_groups: bool = False, squares_same_type: bool = False) -> dict[frozenset[str], dict]:
-    """{goal set: its stored lemmas}, for the given TWO_SQUARES rule."""
-    default_rule = not squares_inside_groups and not squares_same_type
-    return {frozenset(e["goals"]): e for e in stored_bounds() if default_rule or "TWO_SQUARES" not in e["goals"]}
 
 
 def main(argv: list[str] | None = None) -> None:
