@@ -1,70 +1,37 @@
 """Project L rule engine (classic and revised rule sets, solo variant), on the game protocol.
 
-Rules: ``shared/rules/project-l.md`` (the seed text is the classic rule set).
+Rules as implemented, with every rule decision: ``docs/rules/project-l.md``.
 
-Actions (tuples; text forms in brackets)
-----------------------------------------
-* ``("take", row, slot)`` — take a face-up puzzle; row ``W``/``B`` (solo: ``G``,
-  slot 0–8 of the 3×3 grid) [``take W 2``]
-* ``("piece",)`` — take a level-1 piece from the supply [``piece``]
-* ``("upgrade", s, t)`` — return shape ``s``, take shape ``t`` [``upgrade O1 I2``]
-* ``("place", slot, s, mask)`` — place shape ``s`` on your unfinished puzzle
-  ``slot`` covering the cells of ``mask`` [``place 0 L3 11,12,21``: cells as row/col digits]
-* ``("master",)`` then ``("mplace", slot, s, mask)`` … ``("mend",)`` — the Master
-  action, played as sub-steps so that legal-action lists stay small: at most one
-  piece on each puzzle, completion when the Master action ends (``mend``)
-* ``("recycle", row)`` — revised only
-* ``("pass",)`` — only when nothing else is legal (see Decisions)
-* ``("touch", slot, s, mask)`` / ``("done",)`` — revised finishing touches
+Actions are frozen dataclasses; ``str(action)`` is the text form that
+:meth:`ProjectLState.string_to_action` reads back:
 
-Decisions (where the digest is silent or leaves a choice)
----------------------------------------------------------
-* Deck shuffling happens at construction from the ``seed``; after that the game
-  is deterministic given the players' actions (no chance nodes).  Deck order is
-  hidden from :meth:`observation`.
-* Supply shortage (digest **Decision**): when several same-level shapes could be
-  taken, the first in the order O1, I2, I3, L3, I4, O4, T4, L4, S4 is taken.
-* Master is legal only if at least one piece can be placed with it; ending it
-  after placing nothing is allowed (“up to one piece”).  A puzzle filled during
-  Master completes when Master ends; several may complete at once.
-* A player with no legal action passes (one action per pass) — possible e.g.
-  with four blocked puzzles and an empty supply.
-* Stalemate: when every player passes for a whole round (3 passes each), no state can
-  change any more (passing changes nothing), so the game ends there with the scores it
-  would have at the round limit.  Not applied in solo, where the opponent still moves.
-* Safety limit: the game also ends after ``max_rounds`` rounds (default 100),
-  scored as usual; sensible play ends far sooner (the black deck runs out).
-* Upgrade (classic): one level up to any shape of that level, or an exchange for a
-  different shape of the same level; revised adds any lower level.  In the revised
-  rule set "take a level-1 piece" is part of Upgrade: it is the same ``piece``
-  action here.
-* Recycle (revised): the row's cards go to the bottom of its deck in slot order,
-  then 4 cards are revealed from the top; illegal when that deck is empty.
-* Revised finishing touches: after the last round each player in seat order
-  places any stock pieces (``touch``) at −1 point each; a puzzle filled this way
-  scores its points, gives no reward and keeps its pieces; ``done`` ends that
-  player's finishing touches.  Then unfinished puzzles subtract their points.
-* Solo variant (revised rulebook; the defaults are its box: 15 pieces of each
-  shape): 15 white + 10 black cards shuffled into one deck, a 3×3 face-up grid
-  (slot = 3·row + column); 4 level-1 lock pieces above the columns (1, 2, 1); the
-  automated opponent's own supply holds 6 / 3 / 0 level-1 pieces (normal / hard /
-  unbeatable).  When the player takes a puzzle from a column with locks, one lock
-  moves into the opponent's supply.  After each player turn the opponent takes the
-  highest-point puzzle from an unlocked column (ties: lowest slot) into its score
-  pile, then moves all pieces of its supply and one lock from each other column
-  (if any) above the column it took from; if every column is locked it instead
-  returns one lock from each column to the general supply.  The end is triggered
-  when a grid slot cannot be refilled; the round (player + opponent) is finished
-  and one more round is played.  The player wins only with a strictly higher score.
-* Ties (multi-player): most points, then most completed puzzles, then most pieces
-  in stock; still tied = shared win (``returns`` splits 1 between them).
+* :class:`Take` ``(row, slot)`` — take a face-up puzzle; row ``W``/``B`` (solo:
+  ``G``, slot 0–8 of the 3×3 grid) [``take W 2``]
+* :class:`TakePiece` — take a level-1 piece from the supply [``piece``]
+* :class:`Upgrade` ``(old, new)`` — return shape ``old``, take shape ``new`` [``upgrade O1 I2``]
+* :class:`Place` ``(slot, shape, mask)`` — place a piece on your unfinished
+  puzzle ``slot`` covering the cells of ``mask`` [``place 0 L3 11,12,21``: cells as row/col digits]
+* :class:`Master`, then :class:`MasterPlace` … :class:`MasterEnd` — the Master
+  action as sub-steps (``master``, ``mplace SLOT SHAPE CELLS``, ``mend``), so that
+  legal-action lists stay small
+* :class:`Recycle` ``(row)`` — revised only [``recycle W``]
+* :class:`Pass` — only when nothing else is legal [``pass``]
+* :class:`Touch` ``(slot, shape, mask)`` / :class:`Done` — revised finishing touches
+
+Information: everything is public except the order of the face-down decks (and,
+in solo, which cards were dealt into the solo deck).  The decks are shuffled
+once by :func:`new_game` from its seed and refills take the top card, so the
+game has no chance nodes; :meth:`ProjectLState.resample` redraws the hidden
+order.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 from puzzles.game import TERMINAL, GameState, IllegalActionError
 from puzzles.projectl.cards import (
@@ -80,6 +47,7 @@ from puzzles.projectl.cards import (
     card_text,
     default_deck,
     format_deck,
+    load_deck,
     mask_cells,
     parse_deck,
     placement_shape,
@@ -92,9 +60,175 @@ DIFFICULTIES = {"normal": 6, "hard": 3, "unbeatable": 0}
 ROW_SIZE = 4
 MAX_PUZZLES = 4
 SOLO_LOCKS = (1, 2, 1)
+SOLO_WHITES = 15
+SOLO_BLACKS = 10
+
+
+def cells_text(mask: int) -> str:
+    """``mask`` as row/column digit pairs: ``00,01,11``."""
+    return ",".join(f"{r}{c}" for r, c in mask_cells(mask))
+
+
+def parse_cells(text: str) -> int:
+    """The mask of ``00,01,11``; IllegalActionError for a malformed cell."""
+    mask = 0
+    for item in text.split(","):
+        item = item.strip()
+        if len(item) != 2 or not item.isdigit() or int(item[0]) >= SIZE or int(item[1]) >= SIZE:
+            raise IllegalActionError(f"bad cell {item!r}: write cells as row/column digits 0-4, e.g. 11,12,21")
+        mask |= 1 << (int(item[0]) * SIZE + int(item[1]))
+    return mask
+
+
+# --------------------------------------------------------------------------
+# actions
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take the face-up puzzle in ``slot`` of ``row`` (``W``, ``B``; solo ``G``)."""
+
+    row: str
+    slot: int
+
+    def __str__(self) -> str:
+        return f"take {self.row} {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakePiece:
+    """Take a level-1 piece from the supply."""
+
+    def __str__(self) -> str:
+        return "piece"
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """Return a piece of shape ``old`` and take one of shape ``new``."""
+
+    old: int
+    new: int
+
+    def __str__(self) -> str:
+        return f"upgrade {SHAPE_NAMES[self.old]} {SHAPE_NAMES[self.new]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A piece of ``shape`` on the player's unfinished puzzle ``slot``, covering ``mask``."""
+
+    slot: int
+    shape: int
+    mask: int
+    word: ClassVar[str] = "place"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.slot} {SHAPE_NAMES[self.shape]} {cells_text(self.mask)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Placement):
+    """The Place action: one piece; a puzzle filled by it completes at once."""
+
+    word: ClassVar[str] = "place"
+
+
+@dataclass(frozen=True, slots=True)
+class MasterPlace(Placement):
+    """One piece of the Master action (at most one per puzzle)."""
+
+    word: ClassVar[str] = "mplace"
+
+
+@dataclass(frozen=True, slots=True)
+class Touch(Placement):
+    """A finishing touch (revised): a piece from stock at -1 point."""
+
+    word: ClassVar[str] = "touch"
+
+
+@dataclass(frozen=True, slots=True)
+class Master:
+    """Start the Master action (once per turn)."""
+
+    def __str__(self) -> str:
+        return "master"
+
+
+@dataclass(frozen=True, slots=True)
+class MasterEnd:
+    """End the Master action; puzzles it filled complete now."""
+
+    def __str__(self) -> str:
+        return "mend"
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """Revised: send face-up row ``row`` (``W``/``B``) to the bottom of its deck and reveal 4 new."""
+
+    row: str
+
+    def __str__(self) -> str:
+        return f"recycle {self.row}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Do nothing (only when no other action is legal)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """End this player's finishing touches (revised)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+Action = Take | TakePiece | Upgrade | Placement | Master | MasterEnd | Recycle | Pass | Done  # Placement: Place, MasterPlace, Touch
+ACTION_TYPES: tuple[type, ...] = (Take, TakePiece, Upgrade, Place, MasterPlace, Touch, Master, MasterEnd, Recycle,
+                                  Pass, Done)
+PIECE, MASTER, MASTER_END, PASS, DONE = TakePiece(), Master(), MasterEnd(), Pass(), Done()
+_PLACEMENTS: dict[str, type[Placement]] = {"place": Place, "mplace": MasterPlace, "touch": Touch}
+_SINGLE: dict[str, Action] = {"piece": PIECE, "master": MASTER, "mend": MASTER_END, "pass": PASS, "done": DONE}
+
+
+def parse_action(text: str) -> Action:
+    """The action written as ``text`` (see the module docstring); IllegalActionError if it is not one."""
+    parts = text.split()
+    if not parts:
+        raise IllegalActionError("empty action")
+    kind = parts[0].lower()
+    try:
+        if kind == "take" and len(parts) == 3:
+            return Take(parts[1].upper(), int(parts[2]))
+        if kind == "upgrade" and len(parts) == 3:
+            return Upgrade(SHAPE_INDEX[parts[1].upper()], SHAPE_INDEX[parts[2].upper()])
+        if kind in _PLACEMENTS and len(parts) == 4:
+            return _PLACEMENTS[kind](int(parts[1]), SHAPE_INDEX[parts[2].upper()], parse_cells(parts[3]))
+        if kind == "recycle" and len(parts) == 2:
+            return Recycle(parts[1].upper())
+        if kind in _SINGLE and len(parts) == 1:
+            return _SINGLE[kind]
+    except IllegalActionError:
+        raise
+    except (KeyError, ValueError):
+        raise IllegalActionError(f"cannot read action {text!r} (shapes: {', '.join(SHAPE_NAMES)})") from None
+    raise IllegalActionError(f"cannot read action {text!r}")
+
+
+# --------------------------------------------------------------------------
+# cached move tables
+# --------------------------------------------------------------------------
 
 _FITS: dict[tuple[int, int], tuple[int, ...]] = {}
-_PLACE_ACTIONS: dict[tuple[str, int, int], list[list[tuple]]] = {}
+_PLACE_ACTIONS: dict[tuple[type, int, int], list[list[Placement]]] = {}
 
 
 def fits(empty: int, s: int) -> tuple[int, ...]:
@@ -107,16 +241,12 @@ def fits(empty: int, s: int) -> tuple[int, ...]:
     return got
 
 
-def _place_actions(kind: str, slot: int, empty: int, s: int) -> list[tuple]:
-    return _slot_actions(kind, slot, empty)[s]
-
-
-def _slot_actions(kind: str, slot: int, empty: int) -> list[list[tuple]]:
+def _slot_actions(kind: type[Placement], slot: int, empty: int) -> list[list[Placement]]:
     """Per shape, the actions placing it on puzzle ``slot`` with these empty cells (cached)."""
     key = (kind, slot, empty)
     got = _PLACE_ACTIONS.get(key)
     if got is None:
-        got = [[(kind, slot, s, m) for m in fits(empty, s)] for s in range(NSHAPES)]
+        got = [[kind(slot, s, m) for m in fits(empty, s)] for s in range(NSHAPES)]
         _PLACE_ACTIONS[key] = got
     return got
 
@@ -132,7 +262,8 @@ def upgrade_targets(s: int, revised: bool) -> tuple[int, ...]:
 
 
 _UPGRADES = {rev: tuple(upgrade_targets(s, rev) for s in range(NSHAPES)) for rev in (False, True)}
-_UPGRADE_ACTIONS = {rev: tuple(tuple(("upgrade", s, t) for t in _UPGRADES[rev][s]) for s in range(NSHAPES)) for rev in (False, True)}
+_UPGRADE_ACTIONS = {rev: tuple(tuple(Upgrade(s, t) for t in _UPGRADES[rev][s]) for s in range(NSHAPES))
+                    for rev in (False, True)}
 
 
 def reward_shape(owed: int, supply: Sequence[int]) -> int | None:
@@ -153,22 +284,49 @@ def reward_shape(owed: int, supply: Sequence[int]) -> int | None:
     return None
 
 
-def cells_text(mask: int) -> str:
-    return ",".join(f"{r}{c}" for r, c in mask_cells(mask))
+Puzzle = list[Any]  # [card index, empty-cell mask, [(shape, mask), ...]] — a player's unfinished puzzle
 
 
-def parse_cells(text: str) -> int:
-    mask = 0
-    for item in text.split(","):
-        item = item.strip()
-        if len(item) != 2 or not item.isdigit() or int(item[0]) >= SIZE or int(item[1]) >= SIZE:
-            raise IllegalActionError(f"bad cell {item!r}: write cells as row/column digits 0-4, e.g. 11,12,21")
-        mask |= 1 << (int(item[0]) * SIZE + int(item[1]))
-    return mask
-
-
-class ProjectLState(GameState):
+class ProjectLState(GameState[Action]):
     """A Project L game in progress (1–4 players; ``solo=True`` for the solo variant)."""
+
+    game_name: ClassVar[str] = "projectl"
+
+    num_players: int
+    rules: str
+    revised: bool
+    solo: bool
+    difficulty: str
+    per_shape: int
+    max_rounds: int
+    cards: tuple[Card, ...]
+    supply: list[int]
+    locks: list[int]
+    opp_supply: int
+    opp_cards: list[int]
+    white_deck: list[int]  # card indices, bottom first: a refill pops the last (the top)
+    black_deck: list[int]
+    white_known: int  # how many cards at the bottom of the deck everyone knows (recycled rows)
+    black_known: int
+    white_row: list[int]  # face-up cards (-1: empty slot); solo: the 3x3 grid
+    black_row: list[int]
+    stock: list[list[int]]
+    puzzles: list[list[Puzzle]]
+    done: list[list[int]]
+    touched: list[list[list[Any]]]  # revised finishing touches: [card, pieces]
+    penalty: list[int]
+    player: int
+    actions_left: int
+    master_used: bool
+    in_master: bool
+    master_slots: int
+    blacks_taken: int
+    round: int
+    trigger_round: int
+    passes: int
+    phase: str  # play | touch | over
+    end_reason: str
+    history: list[Action]
 
     def __init__(self) -> None:  # use new_game() / from_json()
         self.num_players = 1
@@ -188,7 +346,11 @@ class ProjectLState(GameState):
         cards: Sequence[Card] | None = None,
         max_rounds: int = 100,
     ) -> ProjectLState:
-        """Shuffle the decks with ``seed`` and deal the opening position."""
+        """Shuffle the decks with ``seed`` and deal the opening position.
+
+        ``solo=True`` is the solo variant (one player against the automated
+        opponent); ``num_players=1`` without it is a plain one-player game.
+        """
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rule set {rules!r}; choose from {', '.join(RULE_SETS)}")
         if solo:
@@ -218,10 +380,11 @@ class ProjectLState(GameState):
         st.locks = [0, 0, 0]
         st.opp_supply = 0
         st.opp_cards = []
+        st.white_known = st.black_known = 0
         if solo:
-            if len(w) < 15 or len(b) < 10:
+            if len(w) < SOLO_WHITES or len(b) < SOLO_BLACKS:
                 raise ValueError("the solo variant needs at least 15 white and 10 black cards")
-            deck = w[:15] + b[:10]
+            deck = w[:SOLO_WHITES] + b[:SOLO_BLACKS]
             rng.shuffle(deck)
             st.white_deck, st.black_deck = deck, []
             st.white_row = [st.white_deck.pop() for _ in range(9)]
@@ -247,9 +410,9 @@ class ProjectLState(GameState):
                 st.supply[s] -= 1
                 stock[s] += 1
             st.stock.append(stock)
-        st.puzzles = [[] for _ in range(num_players)]  # [card, empty mask, [(shape, mask), ...]]
+        st.puzzles = [[] for _ in range(num_players)]
         st.done = [[] for _ in range(num_players)]
-        st.touched = [[] for _ in range(num_players)]  # revised finishing touches: [card, pieces]
+        st.touched = [[] for _ in range(num_players)]
         st.penalty = [0] * num_players
         st.player = 0
         st.actions_left = 3
@@ -260,7 +423,7 @@ class ProjectLState(GameState):
         st.round = 0
         st.trigger_round = -1
         st.passes = 0
-        st.phase = "play"  # play | touch | over
+        st.phase = "play"
         st.end_reason = ""
         st.history = []
         return st
@@ -289,148 +452,168 @@ class ProjectLState(GameState):
     def current_player(self) -> int:
         return TERMINAL if self.phase == "over" else self.player
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
         if self.phase == "over":
             return []
         p = self.player
         stock = self.stock[p]
         puzzles = self.puzzles[p]
+        out: list[Action] = []
         if self.phase == "touch":
-            out = []
             for slot, (_, empty, _) in enumerate(puzzles):
+                per_shape = _slot_actions(Touch, slot, empty)
                 for s in range(NSHAPES):
                     if stock[s]:
-                        out += _place_actions("touch", slot, empty, s)
-            out.append(("done",))
+                        out += per_shape[s]
+            out.append(DONE)
             return out
         if self.in_master:
-            out = []
             for slot, (_, empty, _) in enumerate(puzzles):
                 if not self.master_slots >> slot & 1:
+                    per_shape = _slot_actions(MasterPlace, slot, empty)
                     for s in range(NSHAPES):
                         if stock[s]:
-                            out += _place_actions("mplace", slot, empty, s)
-            out.append(("mend",))
+                            out += per_shape[s]
+            out.append(MASTER_END)
             return out
-        out = []
         if len(puzzles) < MAX_PUZZLES:
             if self.solo:
-                out += [("take", "G", i) for i, c in enumerate(self.white_row) if c >= 0]
+                out += [Take("G", i) for i, c in enumerate(self.white_row) if c >= 0]
             else:
-                out += [("take", "W", i) for i, c in enumerate(self.white_row) if c >= 0]
+                out += [Take("W", i) for i, c in enumerate(self.white_row) if c >= 0]
                 if not (self.revised and self.trigger_round >= 0 and self.blacks_taken):
-                    out += [("take", "B", i) for i, c in enumerate(self.black_row) if c >= 0]
+                    out += [Take("B", i) for i, c in enumerate(self.black_row) if c >= 0]
         supply = self.supply
         if supply[0] > 0:
-            out.append(("piece",))
+            out.append(PIECE)
         ups = _UPGRADE_ACTIONS[self.revised]
         for s in range(NSHAPES):
             if stock[s]:
-                for action in ups[s]:
-                    if supply[action[2]] > 0:
-                        out.append(action)
+                for up in ups[s]:
+                    if supply[up.new] > 0:
+                        out.append(up)
         before = len(out)
         for slot, (_, empty, _) in enumerate(puzzles):
-            per_shape = _slot_actions("place", slot, empty)
+            per_shape = _slot_actions(Place, slot, empty)
             for s in range(NSHAPES):
                 if stock[s]:
                     out += per_shape[s]
         if len(out) > before and not self.master_used:
-            out.append(("master",))
+            out.append(MASTER)
         if self.revised and not self.solo:
             if self.white_deck and any(c >= 0 for c in self.white_row):
-                out.append(("recycle", "W"))
+                out.append(Recycle("W"))
             if self.black_deck and any(c >= 0 for c in self.black_row):
-                out.append(("recycle", "B"))
+                out.append(Recycle("B"))
         if not out:
-            out.append(("pass",))
+            out.append(PASS)
         return out
 
-    def _refuse(self, reason: str) -> None:
-        raise IllegalActionError(reason)
+    def illegal_reason(self, action: Action) -> str | None:
+        try:
+            self.check(action)
+        except IllegalActionError as error:
+            return str(error)
+        return None
 
     def check(self, action: Any) -> None:
         """Raise :class:`IllegalActionError` with the reason if ``action`` is illegal now."""
         if self.phase == "over":
-            self._refuse("the game is over")
-        if not isinstance(action, tuple) or not action:
-            self._refuse(f"not an action: {action!r}")
-        kind = action[0]
+            raise IllegalActionError("the game is over")
+        if not isinstance(action, ACTION_TYPES):
+            raise IllegalActionError(f"not a Project L action: {action!r}")
         p = self.player
         stock = self.stock[p]
         puzzles = self.puzzles[p]
         if self.phase == "touch":
-            if kind == "done" and len(action) == 1:
+            if isinstance(action, Done):
                 return
-            if kind != "touch":
-                self._refuse("finishing touches: only 'touch SLOT SHAPE CELLS' or 'done'")
+            if not isinstance(action, Touch):
+                raise IllegalActionError("finishing touches: only 'touch SLOT SHAPE CELLS' or 'done'")
             self._check_place(action, puzzles, stock)
             return
         if self.in_master:
-            if kind == "mend" and len(action) == 1:
+            if isinstance(action, MasterEnd):
                 return
-            if kind != "mplace":
-                self._refuse("during the Master action: only 'mplace SLOT SHAPE CELLS' or 'mend'")
+            if not isinstance(action, MasterPlace):
+                raise IllegalActionError("during the Master action: only 'mplace SLOT SHAPE CELLS' or 'mend'")
             self._check_place(action, puzzles, stock)
-            if self.master_slots >> action[1] & 1:
-                self._refuse("the Master action places at most one piece on each puzzle")
+            if self.master_slots >> action.slot & 1:
+                raise IllegalActionError("the Master action places at most one piece on each puzzle")
             return
-        if kind == "take" and len(action) == 3:
-            _, row, slot = action
+        if isinstance(action, Take):
+            row, slot = action.row, action.slot
             if len(puzzles) >= MAX_PUZZLES:
-                self._refuse("you already have 4 unfinished puzzles")
+                raise IllegalActionError("you already have 4 unfinished puzzles")
             if self.solo != (row == "G"):
-                self._refuse("take from row W or B" if not self.solo else "solo: take from the grid, row G")
+                raise IllegalActionError("take from row W or B" if not self.solo else "solo: take from the grid, row G")
             cards = self.white_row if row in ("W", "G") else self.black_row if row == "B" else None
             if cards is None or not isinstance(slot, int) or not 0 <= slot < len(cards):
-                self._refuse(f"no such face-up slot: {row} {slot}")
+                raise IllegalActionError(f"no such face-up slot: {row} {slot}")
             if cards[slot] < 0:
-                self._refuse(f"slot {row} {slot} is empty")
+                raise IllegalActionError(f"slot {row} {slot} is empty")
             if row == "B" and self.revised and self.trigger_round >= 0 and self.blacks_taken:
-                self._refuse("after the end trigger at most one black puzzle may be taken per turn")
+                raise IllegalActionError("after the end trigger at most one black puzzle may be taken per turn")
             return
-        if kind == "piece" and len(action) == 1:
+        if isinstance(action, TakePiece):
             if self.supply[0] <= 0:
-                self._refuse("no level-1 piece left in the supply")
+                raise IllegalActionError("no level-1 piece left in the supply")
             return
-        if kind == "upgrade" and len(action) == 3:
-            _, s, t = action
+        if isinstance(action, Upgrade):
+            s, t = action.old, action.new
             if not (isinstance(s, int) and isinstance(t, int) and 0 <= s < NSHAPES and 0 <= t < NSHAPES):
-                self._refuse("unknown shape")
+                raise IllegalActionError("unknown shape")
             if not stock[s]:
-                self._refuse(f"you have no {SHAPE_NAMES[s]}")
+                raise IllegalActionError(f"you have no {SHAPE_NAMES[s]}")
             if t not in _UPGRADES[self.revised][s]:
                 lower = " or any lower level" if self.revised else ""
-                self._refuse(f"{SHAPE_NAMES[s]} may become another shape of its level, one level higher{lower}, not {SHAPE_NAMES[t]}")
+                raise IllegalActionError(f"{SHAPE_NAMES[s]} may become another shape of its level, one level higher"
+                                         f"{lower}, not {SHAPE_NAMES[t]}")
             if self.supply[t] <= 0:
-                self._refuse(f"no {SHAPE_NAMES[t]} left in the supply")
+                raise IllegalActionError(f"no {SHAPE_NAMES[t]} left in the supply")
             return
-        if kind == "place":
+        if isinstance(action, Place):
             self._check_place(action, puzzles, stock)
             return
-        if kind == "master" and len(action) == 1:
+        if isinstance(action, Master):
             if self.master_used:
-                self._refuse("the Master action is allowed once per turn")
+                raise IllegalActionError("the Master action is allowed once per turn")
             if not any(fits(e, s) for _, e, _ in puzzles for s in range(NSHAPES) if stock[s]):
-                self._refuse("Master: no piece of yours fits any of your puzzles")
+                raise IllegalActionError("Master: no piece of yours fits any of your puzzles")
             return
-        if kind == "recycle" and len(action) == 2:
+        if isinstance(action, Recycle):
             if not self.revised or self.solo:
-                self._refuse("Recycle belongs to the revised rule set (not solo)")
-            deck = self.white_deck if action[1] == "W" else self.black_deck if action[1] == "B" else None
-            row = self.white_row if action[1] == "W" else self.black_row
-            if deck is None:
-                self._refuse("recycle row W or B")
+                raise IllegalActionError("Recycle belongs to the revised rule set (not solo)")
+            if action.row not in ("W", "B"):
+                raise IllegalActionError("recycle row W or B")
+            deck, row_cards = self._deck_and_row(action.row)
             if not deck:
-                self._refuse("that deck is empty")
-            if not any(c >= 0 for c in row):
-                self._refuse("that row is empty")
+                raise IllegalActionError("that deck is empty")
+            if not any(c >= 0 for c in row_cards):
+                raise IllegalActionError("that row is empty")
             return
-        if kind == "pass" and len(action) == 1:
+        if isinstance(action, Pass):
             if not self._must_pass():
-                self._refuse("you may pass only when no other action is legal")
+                raise IllegalActionError("you may pass only when no other action is legal")
             return
-        self._refuse(f"not an action here: {action!r}")
+        raise IllegalActionError(f"not an action here: {action}")
+
+    def _deck_and_row(self, row: str) -> tuple[list[int], list[int]]:
+        return (self.white_deck, self.white_row) if row in ("W", "G") else (self.black_deck, self.black_row)
+
+    def _draw(self, row: str) -> int:
+        """The top card of row ``row``'s deck (-1 if it is empty); the known bottom shrinks with it."""
+        if row in ("W", "G"):
+            if not self.white_deck:
+                return -1
+            card = self.white_deck.pop()
+            self.white_known = min(self.white_known, len(self.white_deck))
+            return card
+        if not self.black_deck:
+            return -1
+        card = self.black_deck.pop()
+        self.black_known = min(self.black_known, len(self.black_deck))
+        return card
 
     def _must_pass(self) -> bool:
         """True when no action but pass is legal (normal phase, outside Master)."""
@@ -445,43 +628,40 @@ class ProjectLState(GameState):
         if any(stock[s] and fits(e, s) for _, e, _ in self.puzzles[p] for s in range(NSHAPES)):
             return False
         if self.revised and not self.solo and (self.white_deck or self.black_deck):
-            return self.legal_actions() == [("pass",)]
+            return self.legal_actions() == [PASS]
         return True
 
-    def _check_place(self, action: tuple, puzzles: list, stock: list[int]) -> None:
-        if len(action) != 4:
-            self._refuse(f"malformed action {action!r}")
-        _, slot, s, mask = action
+    def _check_place(self, action: Placement, puzzles: list[Puzzle], stock: list[int]) -> None:
+        slot, s, mask = action.slot, action.shape, action.mask
         if not isinstance(slot, int) or not 0 <= slot < len(puzzles):
-            self._refuse(f"you have no unfinished puzzle in slot {slot}")
+            raise IllegalActionError(f"you have no unfinished puzzle in slot {slot}")
         if not isinstance(s, int) or not 0 <= s < NSHAPES:
-            self._refuse("unknown shape")
+            raise IllegalActionError("unknown shape")
         if not stock[s]:
-            self._refuse(f"you have no {SHAPE_NAMES[s]} in stock")
+            raise IllegalActionError(f"you have no {SHAPE_NAMES[s]} in stock")
         if placement_shape().get(mask) != s:
-            self._refuse(f"those cells are not a {SHAPE_NAMES[s]}")
+            raise IllegalActionError(f"those cells are not a {SHAPE_NAMES[s]}")
         empty = puzzles[slot][1]
         card = self.cards[puzzles[slot][0]]
         if mask & ~card.recess:
-            self._refuse("the piece would cover cells outside the recess")
+            raise IllegalActionError("the piece would cover cells outside the recess")
         if mask & ~empty:
-            self._refuse("the piece would overlap a piece already placed")
+            raise IllegalActionError("the piece would overlap a piece already placed")
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         self.check(action)
         self.history.append(action)
-        kind = action[0]
         p = self.player
-        if kind in ("place", "mplace", "touch"):
-            _, slot, s, mask = action
+        if isinstance(action, Placement):
+            slot, s, mask = action.slot, action.shape, action.mask
             self.stock[p][s] -= 1
             puzzle = self.puzzles[p][slot]
             puzzle[1] &= ~mask
             puzzle[2].append((s, mask))
-            if kind == "mplace":
+            if isinstance(action, MasterPlace):
                 self.master_slots |= 1 << slot
                 return
-            if kind == "touch":
+            if isinstance(action, Touch):
                 self.penalty[p] += 1
                 if puzzle[1] == 0:
                     self.touched[p].append([puzzle[0], puzzle[2]])
@@ -489,27 +669,27 @@ class ProjectLState(GameState):
                 return
             if puzzle[1] == 0:
                 self._complete(p, slot)
-        elif kind == "mend":
+        elif isinstance(action, MasterEnd):
             self.in_master = False
             for slot in range(len(self.puzzles[p]) - 1, -1, -1):
                 if self.puzzles[p][slot][1] == 0:
                     self._complete(p, slot)
-        elif kind == "master":
+        elif isinstance(action, Master):
             self.master_used = True
             self.in_master = True
             self.master_slots = 0
             return
-        elif kind == "take":
-            _, row, slot = action
+        elif isinstance(action, Take):
+            row, slot = action.row, action.slot
             if row == "B":
                 card = self.black_row[slot]
                 self.blacks_taken += 1
-                self.black_row[slot] = self.black_deck.pop() if self.black_deck else -1
+                self.black_row[slot] = self._draw("B")
                 if self.black_row[slot] < 0:
                     self._trigger()
             else:
                 card = self.white_row[slot]
-                self.white_row[slot] = self.white_deck.pop() if self.white_deck else -1
+                self.white_row[slot] = self._draw(row)
                 if row == "G":
                     column = slot % 3
                     if self.locks[column]:
@@ -518,24 +698,29 @@ class ProjectLState(GameState):
                     if self.white_row[slot] < 0:
                         self._trigger()
             self.puzzles[p].append([card, self.cards[card].recess, []])
-        elif kind == "piece":
+        elif isinstance(action, TakePiece):
             self.supply[0] -= 1
             self.stock[p][0] += 1
-        elif kind == "upgrade":
-            _, s, t = action
+        elif isinstance(action, Upgrade):
+            s, t = action.old, action.new
             self.stock[p][s] -= 1
             self.supply[s] += 1
             self.supply[t] -= 1
             self.stock[p][t] += 1
-        elif kind == "recycle":
-            deck, row = (self.white_deck, self.white_row) if action[1] == "W" else (self.black_deck, self.black_row)
-            deck[0:0] = [c for c in reversed(row) if c >= 0]
-            for i in range(len(row)):
-                row[i] = deck.pop() if deck else -1
-        elif kind == "done":
+        elif isinstance(action, Recycle):
+            deck, row_cards = self._deck_and_row(action.row)
+            recycled = [c for c in reversed(row_cards) if c >= 0]
+            deck[0:0] = recycled
+            if action.row == "W":
+                self.white_known += len(recycled)
+            else:
+                self.black_known += len(recycled)
+            for i in range(len(row_cards)):
+                row_cards[i] = self._draw(action.row)
+        elif isinstance(action, Done):
             self._next_toucher()
             return
-        if kind == "pass":
+        if isinstance(action, Pass):
             self.passes += 1
             if self.passes >= 3 * self.num_players and not self.solo:
                 # a whole round of passes: nothing can ever change again, so play stops now
@@ -616,7 +801,7 @@ class ProjectLState(GameState):
             if c != column and self.locks[c]:
                 self.locks[c] -= 1
                 self.locks[column] += 1
-        grid[best] = self.white_deck.pop() if self.white_deck else -1
+        grid[best] = self._draw("G")
         if grid[best] < 0:
             self._trigger()
 
@@ -681,96 +866,112 @@ class ProjectLState(GameState):
     # ------------------------------------------------------------------
     # text forms
     # ------------------------------------------------------------------
-    def action_to_string(self, action: Any) -> str:
-        kind = action[0]
-        if kind == "take":
-            return f"take {action[1]} {action[2]}"
-        if kind == "upgrade":
-            return f"upgrade {SHAPE_NAMES[action[1]]} {SHAPE_NAMES[action[2]]}"
-        if kind in ("place", "mplace", "touch"):
-            return f"{kind} {action[1]} {SHAPE_NAMES[action[2]]} {cells_text(action[3])}"
-        if kind == "recycle":
-            return f"recycle {action[1]}"
-        return kind
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
 
-    def string_to_action(self, text: str) -> tuple:
-        parts = text.split()
-        if not parts:
-            raise IllegalActionError("empty action")
-        kind = parts[0].lower()
-        try:
-            if kind == "take" and len(parts) == 3:
-                action = ("take", parts[1].upper(), int(parts[2]))
-            elif kind == "upgrade" and len(parts) == 3:
-                action = ("upgrade", SHAPE_INDEX[parts[1].upper()], SHAPE_INDEX[parts[2].upper()])
-            elif kind in ("place", "mplace", "touch") and len(parts) == 4:
-                action = (kind, int(parts[1]), SHAPE_INDEX[parts[2].upper()], parse_cells(parts[3]))
-            elif kind == "recycle" and len(parts) == 2:
-                action = ("recycle", parts[1].upper())
-            elif kind in ("piece", "master", "mend", "pass", "done") and len(parts) == 1:
-                action = (kind,)
-            else:
-                raise IllegalActionError(f"cannot read action {text!r}")
-        except (KeyError, ValueError) as error:
-            if isinstance(error, IllegalActionError):
-                raise
-            raise IllegalActionError(f"cannot read action {text!r} (shapes: {', '.join(SHAPE_NAMES)})") from None
-        self.check(action)
-        return action
+    def string_to_action(self, text: str) -> Action:
+        """Parse an action's text (it may still be illegal here: see :meth:`illegal_reason`)."""
+        return parse_action(text)
 
     # ------------------------------------------------------------------
-    # views and serialisation
+    # information
     # ------------------------------------------------------------------
     def _card_json(self, c: int) -> str | None:
         return self.cards[c].id if c >= 0 else None
 
     def observation(self, player: int) -> dict[str, Any]:
+        """Everything but the order of the face-down decks: their sizes and their known bottom cards."""
         data = self.to_json()
         data.pop("cards")
-        data["white_deck"] = len(self.white_deck)
-        data["black_deck"] = len(self.black_deck)
+        for name, deck, known in (("white_deck", self.white_deck, self.white_known),
+                                  ("black_deck", self.black_deck, self.black_known)):
+            data[name] = {"size": len(deck), "bottom": [self.cards[c].id for c in deck[:known]]}
         data["white_row"] = [self._card_json(c) for c in self.white_row]
         data["black_row"] = [self._card_json(c) for c in self.black_row]
         data["observer"] = player
         data["scores"] = self.scores()
         return data
 
+    def _seen_cards(self) -> set[int]:
+        """Every card that has left the face-down decks (face-up, taken, scored) — public."""
+        seen = {c for c in self.white_row + self.black_row if c >= 0}
+        for p in range(self.num_players):
+            seen.update(c for c, _, _ in self.puzzles[p])
+            seen.update(self.done[p])
+            seen.update(c for c, _ in self.touched[p])
+        seen.update(self.opp_cards)
+        return seen
+
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """A copy with the face-down decks redrawn: their unseen cards (in sorted order) shuffled with ``rng``.
+
+        Every seat sees the same things, so ``player`` changes nothing.  The
+        known bottom of a deck (recycled rows) stays in place.  In solo the deck
+        holds 15 white and 10 black cards chosen from the box, so the unseen
+        cards of each colour are sampled down to the number still in the deck.
+        """
+        st = self.clone()
+        seen = self._seen_cards()
+        whites, blacks = split_colors(self.cards)
+        index = {c.id: i for i, c in enumerate(self.cards)}
+        unseen_w = [index[c.id] for c in whites if index[c.id] not in seen]
+        unseen_b = [index[c.id] for c in blacks if index[c.id] not in seen]
+        if self.solo:
+            white_left = SOLO_WHITES - (len(whites) - len(unseen_w))
+            black_left = SOLO_BLACKS - (len(blacks) - len(unseen_b))
+            rng.shuffle(unseen_w)
+            rng.shuffle(unseen_b)
+            deck = unseen_w[:white_left] + unseen_b[:black_left]
+            rng.shuffle(deck)
+            st.white_deck = deck
+            return st
+        for name, unseen, known in (("white_deck", unseen_w, self.white_known),
+                                    ("black_deck", unseen_b, self.black_known)):
+            deck = getattr(self, name)
+            bottom = deck[:known]
+            hidden = [c for c in unseen if c not in bottom]
+            rng.shuffle(hidden)
+            setattr(st, name, bottom + hidden)
+        return st
+
+    # ------------------------------------------------------------------
+    # serialisation
+    # ------------------------------------------------------------------
     _FIELDS = (
         "num_players", "rules", "solo", "difficulty", "per_shape", "max_rounds", "supply", "locks", "opp_supply",
-        "opp_cards", "white_deck", "black_deck", "white_row", "black_row", "stock", "done", "penalty", "player",
-        "actions_left", "master_used", "in_master", "master_slots", "blacks_taken", "round", "trigger_round",
-        "phase", "end_reason", "passes",
+        "opp_cards", "white_deck", "black_deck", "white_known", "black_known", "white_row", "black_row", "stock",
+        "done", "penalty", "player", "actions_left", "master_used", "in_master", "master_slots", "blacks_taken",
+        "round", "trigger_round", "phase", "end_reason", "passes",
     )
 
     def to_json(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self._FIELDS}
-        data = {k: (list(v) if isinstance(v, list) else v) for k, v in data.items()}
+        data = {k: (copy.deepcopy(v) if isinstance(v, list) else v) for k, v in data.items()}
         data["puzzles"] = [[[c, e, [list(x) for x in ps]] for c, e, ps in pl] for pl in self.puzzles]
         data["touched"] = [[[c, [list(x) for x in ps]] for c, ps in t] for t in self.touched]
-        data["history"] = [self.action_to_string(a) for a in self.history]
+        data["history"] = [str(a) for a in self.history]
         data["cards"] = format_deck(self.cards)
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ProjectLState:
-        import copy
-
+    def from_json(cls, data: dict[str, Any]) -> Self:
         st = cls()
         for name in cls._FIELDS:
-            setattr(st, name, copy.deepcopy(data[name]))
+            if name in ("white_known", "black_known"):
+                setattr(st, name, data.get(name, 0))
+            else:
+                setattr(st, name, copy.deepcopy(data[name]))
         st.revised = st.rules == "revised"
         st.cards = tuple(parse_deck(data["cards"]))
         st.puzzles = [[[c, e, [tuple(x) for x in ps]] for c, e, ps in pl] for pl in data["puzzles"]]
         st.touched = [[[c, [tuple(x) for x in ps]] for c, ps in t] for t in data["touched"]]
-        st.history = []
-        for text in data.get("history", []):
-            st.history.append(_parse_action_loose(text))
+        st.history = [parse_action(text) for text in data.get("history", [])]
         return st
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ProjectLState) and self.to_json() == other.to_json()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------
     # rendering
@@ -831,23 +1032,24 @@ class ProjectLState(GameState):
         return self.tableau_svg(self.player if self.phase != "over" else 0)
 
 
-def _parse_action_loose(text: str) -> tuple:
-    parts = text.split()
-    kind = parts[0]
-    if kind == "take":
-        return ("take", parts[1], int(parts[2]))
-    if kind == "upgrade":
-        return ("upgrade", SHAPE_INDEX[parts[1]], SHAPE_INDEX[parts[2]])
-    if kind in ("place", "mplace", "touch"):
-        return (kind, int(parts[1]), SHAPE_INDEX[parts[2]], parse_cells(parts[3]))
-    if kind == "recycle":
-        return ("recycle", parts[1])
-    return (kind,)
+def new_game(players: int = 2, seed: int = 0, rules: str = "classic", difficulty: str = "normal",
+             supply: int | None = None, deck: str | None = None, max_rounds: int = 100) -> ProjectLState:
+    """The registry factory: ``players`` seats dealt from ``seed``; one player plays the solo variant.
+
+    ``difficulty`` applies to the solo variant only; ``supply`` is the number of
+    pieces of each shape (default: the box of the rule set); ``deck`` a deck
+    file (default: the shipped deck).
+    """
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    cards = load_deck(deck) if deck else None
+    per_shape = int(supply) if supply is not None else None
+    return ProjectLState.new_game(players, seed, rules=rules, solo=players == 1, difficulty=difficulty,
+                                  supply_per_shape=per_shape, cards=cards, max_rounds=int(max_rounds))
 
 
-def new_game(num_players: int = 2, seed: int = 0, **kwargs: Any) -> ProjectLState:
-    """Shortcut for :meth:`ProjectLState.new_game`."""
-    return ProjectLState.new_game(num_players, seed, **kwargs)
-
-
-__all__ = ["ProjectLState", "new_game", "reward_shape", "upgrade_targets", "fits", "RULE_SETS", "DIFFICULTIES", "NCELLS"]
+__all__ = [
+    "ACTION_TYPES", "DIFFICULTIES", "NCELLS", "RULE_SETS", "Action", "Done", "Master", "MasterEnd", "MasterPlace",
+    "Pass", "Place", "Placement", "ProjectLState", "Recycle", "Take", "TakePiece", "Touch", "Upgrade", "fits",
+    "new_game", "parse_action", "reward_shape", "upgrade_targets",
+]
