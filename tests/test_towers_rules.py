@@ -7,8 +7,23 @@ import random
 
 import pytest
 
-from puzzles.game import CHANCE, TERMINAL, IllegalActionError
-from puzzles.towers import JOKER, STARTERS, TowersState, allowed_towers, parse_stone, replace_ok, sample_state, stone_str
+from puzzles.game import CHANCE, GAMES, TERMINAL, IllegalActionError
+from puzzles.towers import (
+    JOKER,
+    PASS,
+    STARTERS,
+    Announce,
+    Draw,
+    PickLine,
+    Place,
+    TowersState,
+    allowed_towers,
+    new_game,
+    parse_stone,
+    replace_ok,
+    sample_state,
+    stone_str,
+)
 from puzzles.towers.stones import player_set
 
 
@@ -43,7 +58,7 @@ def test_adjacency_wheel(stone: str, towers: str) -> None:
     assert legal == {f"{stone}>{t}" for t in towers}
     bad = next(t for t in "ROYGBP" if t not in towers)
     with pytest.raises(IllegalActionError, match="may go only"):
-        s.apply(("place", S(stone), "ROYGBP".index(bad)))
+        s.apply(Place(S(stone), "ROYGBP".index(bad)))
 
 
 # -- jokers -------------------------------------------------------------------
@@ -51,18 +66,18 @@ def test_adjacency_wheel(stone: str, towers: str) -> None:
 
 def test_joker_not_first_stone() -> None:
     s = placement_state({}, (["J"], []))
-    assert s.legal_actions() == [("pass",)]
+    assert s.legal_actions() == [PASS]
     with pytest.raises(IllegalActionError, match="first stone"):
-        s.apply(("place", JOKER, 0))
+        s.apply(Place(JOKER, 0))
 
 
 def test_joker_not_on_joker_and_takes_value_below() -> None:
     s = placement_state({0: [("R5", 0), ("J", 1)], 1: [("O4", 1)]}, (["J", "J", "R1"], []))
     with pytest.raises(IllegalActionError, match="another joker"):
-        s.apply(("place", JOKER, 0))
-    jokers = [a for a in s.legal_actions() if a[1] == JOKER]
-    assert jokers == [("place", JOKER, 1)]  # red has a joker on top, the others are empty
-    s.apply(("place", JOKER, 1))
+        s.apply(Place(JOKER, 0))
+    jokers = [a for a in s.legal_actions() if isinstance(a, Place) and a.stone == JOKER]
+    assert jokers == [Place(JOKER, 1)]  # red has a joker on top, the others are empty
+    s.apply(Place(JOKER, 1))
     assert s.values[1] == [4, 4] and s.tower_total(1) == 8 and s.owner(1) == 0
     assert s.tower_total(0) == 10  # R5 + J(5)
 
@@ -104,7 +119,7 @@ def test_replacement_in_play() -> None:
     assert [stone_str(c) for c in s.towers[0]] == ["R6", "R5", "R4", "R6"]
     assert s.out == [[JOKER, 1, 0, 0]]
     with pytest.raises(IllegalActionError):
-        s.apply(("replace", S("O1"), 0))
+        s.apply(Place(S("O1"), 0, replace=True))
 
 
 # -- lines, direction lock, starters -----------------------------------------------
@@ -119,7 +134,7 @@ def test_line_direction_lock_and_round_starters() -> None:
             starters.append(s.current_player())
             p = s.current_player()
             g = s.grid_index()
-            legal = [a[1] for a in s.legal_actions()]
+            legal = [a.line for a in s.legal_actions() if isinstance(a, PickLine)]
             if s.round % 3 == 0:
                 assert legal == list(range(6))  # first round of a grid: any line
             else:
@@ -127,10 +142,10 @@ def test_line_direction_lock_and_round_starters() -> None:
                 assert all(ln // 3 == d for ln in legal) and len(legal) == 3 - s.round % 3
                 other = next(ln for ln in range(6) if ln // 3 != d)
                 with pytest.raises(IllegalActionError, match="locked"):
-                    s.clone().apply(("line", other))
+                    s.clone().apply(PickLine(other))
                 used = s.used_lines[p][g][0]
                 with pytest.raises(IllegalActionError, match="already used"):
-                    s.clone().apply(("line", used))
+                    s.clone().apply(PickLine(used))
         if s.current_player() == CHANCE:
             s.apply(s.sample_chance(rng))
         else:
@@ -193,16 +208,16 @@ def test_instant_win_needs_ownership() -> None:
 
 def test_no_legal_placement_passes_and_discards() -> None:
     s = placement_state({}, (["J", "J", "J"], ["O1", "G2", "P3"]))
-    assert s.legal_actions() == [("pass",)]
-    s.apply(("pass",))
+    assert s.legal_actions() == [PASS]
+    s.apply(PASS)
     s.apply(s.string_to_action("O1>O"))
     assert [s.action_to_string(a) for a in s.legal_actions()] == ["J>O"]  # now a tower exists
     s.apply(s.string_to_action("J>O"))
     s.apply(s.string_to_action("G2>G"))
     with pytest.raises(IllegalActionError, match="pass only"):
-        s.clone().apply(("pass",))
-    assert s.legal_actions() == [("place", JOKER, 3)]  # orange has a joker on top
-    s.apply(("place", JOKER, 3))
+        s.clone().apply(PASS)
+    assert s.legal_actions() == [Place(JOKER, 3)]  # orange has a joker on top
+    s.apply(Place(JOKER, 3))
     s.apply(s.string_to_action("P3>P"))
     assert s.round == 1 and s.hands == [[], []]
     assert [stone_str(c) for c in s.revealed[0][0]] == ["J", "J", "J"]  # one placed, two discarded, all revealed
@@ -239,7 +254,7 @@ def test_chance_outcomes_are_weighted_by_multiplicity() -> None:
     s = TowersState()
     outs = dict(s.chance_outcomes())
     assert len(outs) == 19 and abs(sum(outs.values()) - 1) < 1e-12
-    assert outs[("draw", JOKER)] == pytest.approx(3 / 21)
+    assert outs[Draw(JOKER)] == pytest.approx(3 / 21)
     assert s.current_player() == CHANCE
 
 
@@ -314,3 +329,89 @@ def test_text_and_svg_rendering() -> None:
 
     view = render_observation_text(s.observation(0))
     assert "your hand: R1" in view and "O2" not in view.split("announcements")[0].split("towers owned")[1]
+
+
+# -- protocol: registry, actions as values, parsing, resample ------------------------------
+
+
+def test_registry_factory_is_deterministic_and_two_player_only() -> None:
+    info = GAMES["towers"]
+    assert info.new_game(2, seed=5) == info.new_game(2, seed=5) == TowersState.new_game(5)
+    assert info.new_game(2, seed=5) != info.new_game(2, seed=6)
+    assert new_game(2, 5).current_player() == 0  # the opening deal is resolved from the seed
+    with pytest.raises(ValueError, match="2 players"):
+        new_game(3, 0)
+    with pytest.raises(TypeError):
+        hash(TowersState())
+
+
+def test_actions_are_frozen_values_with_text_round_trips() -> None:
+    s = placement_state({0: [("R6", 1), ("R5", 1), ("R4", 1), ("J", 1)]}, (["R6", "J", "B2"], []))
+    legal = s.legal_actions()
+    assert Place(S("R6"), 0, replace=True) in legal and Place(S("R6"), 0) in legal
+    assert {"R6xR", "R6>R", "J>O"} <= {s.action_to_string(a) for a in legal}
+    for a in legal:
+        hash(a)
+        assert s.string_to_action(s.action_to_string(a)) == a
+    with pytest.raises(AttributeError):
+        legal[0].tower = 3  # type: ignore[misc]
+    assert [s.string_to_action(t) for t in ("row2", "c3", "colors", "n", "pass", "draw J", "r6 o", "jo")] == [
+        PickLine(1), PickLine(5), Announce("colors"), Announce("numbers"), PASS, Draw(JOKER), Place(S("R6"), 1),
+        Place(JOKER, 1),
+    ]
+
+
+def test_string_to_action_parses_only_and_apply_refuses_illegal_actions() -> None:
+    s = placement_state({}, (["R1"], []))
+    action = s.string_to_action("R1>B")  # parses, although blue is not a tower R1 may enter
+    assert action == Place(S("R1"), 4)
+    assert "may go only" in (s.illegal_reason(action) or "")
+    before = s.dumps()
+    with pytest.raises(IllegalActionError):
+        s.apply(action)
+    assert s.dumps() == before
+    for bad in ("row9", "Z9>R", "hello", ""):
+        with pytest.raises(ValueError):
+            s.string_to_action(bad)
+    with pytest.raises(IllegalActionError):
+        s.apply(PickLine(0))  # a line pick during the placements
+    assert s.illegal_reason(Place(S("R1"), 0)) is None
+
+
+def _random_positions(games: int, seed: int = 0):
+    rng = random.Random(seed)
+    for g in range(games):
+        s = TowersState() if g % 4 == 0 else TowersState.new_game(g)
+        while not s.is_terminal():
+            yield s.clone()
+            s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
+        yield s
+
+
+def test_resample_keeps_the_observation_and_depends_on_nothing_else() -> None:
+    rng = random.Random(5)
+    checked = differs = 0
+    for k, s in enumerate(_random_positions(6)):
+        for p in (0, 1):
+            draw = s.resample(p, random.Random(k))
+            assert draw.observation(p) == s.observation(p)
+            if s.current_player() == p:
+                assert draw.legal_actions() == s.legal_actions()
+            # a state that differs only in what p cannot see gives the very same draw
+            other = s.resample(p, random.Random(rng.random()))
+            assert other.resample(p, random.Random(k)) == draw
+            differs += other != s
+            checked += 1
+    assert checked > 400 and differs > checked // 2
+
+
+def test_resample_draws_the_deal_in_progress() -> None:
+    s = TowersState()
+    rng = random.Random(2)
+    for _ in range(15):  # P1's first grid and removed stones dealt, P2's 3 cells into theirs
+        s.apply(s.sample_chance(rng))
+    draw = s.resample(1, random.Random(0))
+    assert draw.observation(1) == s.observation(1)
+    assert draw.grids[0][0] is not None and len(draw.removed[0]) == 3 and len(draw.pools[0]) == 9
+    assert sorted(draw.grids[0][0] + draw.removed[0] + draw.pools[0]) == player_set(0)
+    assert draw.grids[0][0] != s.grids[0][0] or draw.removed[0] != s.removed[0]

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from puzzles.game import CHANCE
-from puzzles.towers import JOKER, TowersState, parse_stones
+from puzzles.towers import TowersState, parse_stones
+from solvers.playout import make_job
 from solvers.towers import kernel as K
-from solvers.towers.bots import fast_random_match, replay_kernel_game
+from solvers.towers.bots import fast_playouts, kernel_random_games, replay_kernel_game
 from solvers.towers.planner import TowerInfo, guaranteed_21_towers, max_21_towers
 from solvers.towers.solver import Solver, brute_force_value, kernel_to_action, pack
 
@@ -92,7 +93,7 @@ def test_best_move_is_legal_and_holds_the_value_against_every_reply(seed: int, s
             v = solver.solve(nxt, horizon="round", pv=False).value
         assert (v >= res.value) if me == 0 else (v <= res.value)
     # the other moves are never better
-    for text, v in res.move_values.items():
+    for _text, v in res.move_values.items():
         assert (v <= res.value) if me == 0 else (v >= res.value)
 
 
@@ -113,9 +114,15 @@ def test_endgame_from_round_five_is_solved(solver: Solver) -> None:
 
 
 def test_fast_random_playouts_count_everything() -> None:
-    stats = fast_random_match(3000, seed=1)
-    assert stats.games == 3000 == stats.p1_wins + stats.p2_wins + stats.draws
-    assert 0 < stats.p1_wins < 3000 and stats.draws > 0
+    stats = fast_playouts(make_job("towers", ["random"], seed=1, rotate=False), 0, 3000)
+    assert stats is not None and stats.games == 3000
+    results = kernel_random_games(np.arange(3000, dtype=np.int64))
+    p1, p2 = int((results[:, 0] == 0).sum()), int((results[:, 0] == 1).sum())
+    draws = int((results[:, 0] < 0).sum())
+    assert p1 + p2 + draws == 3000
+    assert 0 < p1 < 3000 and draws > 0
+    assert 0 <= int(results[:, 1].sum()) < 3000  # instant wins
+    assert 0 < stats.seat_wins[0] < 3000 and sum(stats.wins) == pytest.approx(3000)
 
 
 # -- planner -------------------------------------------------------------------------

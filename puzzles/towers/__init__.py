@@ -1,17 +1,25 @@
 """Rainbow Blackjack ("Colorful 21"), the tower game: stones, rule engine, information sets, rendering.
 
-See :mod:`puzzles.towers.engine` for the rules as implemented and the rule decisions.
+The rules as implemented are in ``docs/rules/rainbow-blackjack.md``.
 """
 
 from puzzles.towers.engine import (
     ANNOUNCE_MODES,
     LINE_CELLS,
     LINE_NAMES,
+    PASS,
     STARTERS,
+    Announce,
+    Draw,
+    Pass,
+    PickLine,
+    Place,
+    TowersAction,
     TowersState,
+    new_game,
     replace_ok,
 )
-from puzzles.towers.infoset import sample_state
+from puzzles.towers.infoset import resample_hidden, sample_state
 from puzzles.towers.stones import COLORS, JOKER, LETTERS, allowed_towers, parse_stone, parse_stones, stone_str
 
 __all__ = [
@@ -21,12 +29,21 @@ __all__ = [
     "LETTERS",
     "LINE_CELLS",
     "LINE_NAMES",
+    "PASS",
     "STARTERS",
+    "Announce",
+    "Draw",
+    "Pass",
+    "PickLine",
+    "Place",
+    "TowersAction",
     "TowersState",
     "allowed_towers",
+    "new_game",
     "parse_stone",
     "parse_stones",
     "replace_ok",
+    "resample_hidden",
     "sample_state",
     "stone_str",
 ]

@@ -1,8 +1,12 @@
 """Rule engine of Rainbow Blackjack ("Colorful 21"), the tower game.
 
-Implements :class:`puzzles.game.GameState`; rules follow
-``shared/rules/rainbow-blackjack.md``.  Seat 0 is player 1 (primary colours),
-seat 1 is player 2 (secondary colours).
+Implements :class:`puzzles.game.GameState`; the rules as implemented and every
+rule decision are written up in ``docs/rules/rainbow-blackjack.md``.  Seat 0 is
+player 1 (primary colours), seat 1 is player 2 (secondary colours).
+
+Actions are frozen dataclasses: :class:`Draw` (a chance draw of the deal),
+:class:`PickLine`, :class:`Announce`, :class:`Place` (``replace=True`` swaps
+the joker on top of the tower) and :class:`Pass`.
 
 Flow of a game
 --------------
@@ -26,8 +30,8 @@ Flow of a game
   placed: 3 owned towers at exactly 21); otherwise after round 6 more owned
   towers wins, equal counts draw.
 
-Decisions (where the digest is silent or says "Decision")
----------------------------------------------------------
+Rule decisions
+--------------
 * No legal placement: the player passes that placement (the only legal action
   is ``pass``); stones left in a hand at the end of a round are discarded and
   revealed.  Only an all-joker hand can be stuck (a coloured stone always fits
@@ -49,10 +53,10 @@ Decisions (where the digest is silent or says "Decision")
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections import Counter
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError, shared_win_returns
 from puzzles.towers.stones import (
@@ -79,7 +83,51 @@ SETUP_SCHEDULE = tuple([(0, "g0")] * 9 + [(0, "rm")] * 3 + [(1, "g0")] * 9 + [(1
 GRID2_SCHEDULE = tuple([(0, "g1")] * 9 + [(1, "g1")] * 9)
 
 
-def sort_attrs(attrs: list) -> list:
+# ---------------------------------------------------------------------------
+# actions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Draw:
+    """Chance: the next stone of the deal (a stone code, see :mod:`puzzles.towers.stones`)."""
+
+    stone: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PickLine:
+    """Pick a line of the current grid: 0-2 are ``row1..row3``, 3-5 are ``col1..col3``."""
+
+    line: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Announce:
+    """Announce the ``colors`` or the ``numbers`` of the picked line."""
+
+    mode: str
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place:
+    """Put ``stone`` from the hand on ``tower`` (0-5, wheel order); ``replace``: swap the joker on top instead."""
+
+    stone: int
+    tower: int
+    replace: bool = False
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Pass:
+    """Pass a placement: allowed only when no stone in hand can be placed."""
+
+
+PASS = Pass()
+TowersAction = Draw | PickLine | Announce | Place | Pass
+
+
+def sort_attrs(attrs: list[Any]) -> list[Any]:
     """Announcement order: colours in wheel order then grey; numbers ascending."""
     order = {c: i for i, c in enumerate(LETTERS + "X")}
     return sorted(attrs, key=lambda a: a if isinstance(a, int) else order.get(a, 6))
@@ -103,9 +151,21 @@ def replace_ok(total: int, top_value: int, top_is_joker: bool, value: int) -> bo
     return abs(replaced - 21) < abs(total - 21) and total + value > 21
 
 
-class TowersState(GameState):
+def new_game(players: int = 2, seed: int = 0) -> TowersState:
+    """The registry factory: a two-player game whose opening deal is drawn from ``seed``.
+
+    The second grids are dealt by chance at the start of round 4 (the caller's
+    random stream resolves those chance nodes).
+    """
+    if players != 2:
+        raise ValueError(f"Rainbow Blackjack is played by 2 players, not {players}")
+    return TowersState.new_game(seed)
+
+
+class TowersState(GameState[TowersAction]):
     """A full position of Rainbow Blackjack (both players' hidden stones included)."""
 
+    game_name: ClassVar[str] = "towers"
     num_players = 2
 
     def __init__(self) -> None:
@@ -132,6 +192,7 @@ class TowersState(GameState):
         self.hands: list[list[int]] = [[], []]
         self.pools: list[list[int]] = [player_set(0), player_set(1)]
         self._partial: list[list[int]] = [[], []]  # grid cells drawn so far during a deal
+        self._preset_grid2: tuple[list[int], list[int]] | None = None  # second grids fixed by from_setup
 
     # ------------------------------------------------------------------
     # construction helpers
@@ -161,8 +222,8 @@ class TowersState(GameState):
         state = cls()
         for p in (0, 1):
             for code in list(grids1[p]) + list(removed[p]):
-                state.apply(("draw", code))
-        state._preset_grid2 = grids2  # type: ignore[attr-defined]
+                state.apply(Draw(code))
+        state._preset_grid2 = grids2
         return state
 
     @classmethod
@@ -176,7 +237,7 @@ class TowersState(GameState):
         number (0 = the starter, P1, to place).  Grids are those of ``new_game(0)``.
         """
         s = cls.new_game(0)
-        for a in (("line", 0), ("announce", "colors"), ("line", 0), ("announce", "colors")):
+        for a in (PickLine(0), Announce("colors"), PickLine(0), Announce("colors")):
             s.apply(a)
         for t in range(6):
             s.towers[t], s.values[t], s.placers[t] = [], [], []
@@ -210,7 +271,7 @@ class TowersState(GameState):
         """0 for rounds 1-3, 1 for rounds 4-6."""
         return 0 if self.round < 3 else 1
 
-    def _schedule(self) -> tuple:
+    def _schedule(self) -> tuple[tuple[int, str], ...]:
         return SETUP_SCHEDULE if self.round == 0 else GRID2_SCHEDULE
 
     # ------------------------------------------------------------------
@@ -224,78 +285,147 @@ class TowersState(GameState):
         cands = range(6) if d < 0 else range(3 * d, 3 * d + 3)
         return [ln for ln in cands if ln not in used]
 
-    def placement_actions(self, player: int) -> list[tuple]:
-        """Placements and replacements available to ``player`` from their hand (``[('pass',)]`` if none)."""
-        actions: list[tuple] = []
+    def placement_actions(self, player: int) -> list[TowersAction]:
+        """Placements and replacements available to ``player`` from their hand (``[PASS]`` if none)."""
+        actions: list[TowersAction] = []
         for code in sorted(set(self.hands[player])):
             if code == JOKER:
                 for t in range(6):
                     if joker_place_ok(self.towers[t]):
-                        actions.append(("place", JOKER, t))
+                        actions.append(Place(JOKER, t))
                 continue
             v = value_of(code)
             for t in allowed_towers(code):
-                actions.append(("place", code, t))
+                actions.append(Place(code, t))
                 st = self.towers[t]
                 if st and st[-1] == JOKER and replace_ok(sum(self.values[t]), self.values[t][-1], True, v):
-                    actions.append(("replace", code, t))
-        return actions or [("pass",)]
+                    actions.append(Place(code, t, True))
+        return actions or [PASS]
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[TowersAction]:
         if self.phase == "end":
             return []
         if self.phase == "deal":
             player, _ = self._schedule()[self.step]
-            return [("draw", c) for c in sorted(set(self.pools[player]))]
+            return [Draw(c) for c in sorted(set(self.pools[player]))]
         player = self.current_player()
         if self.phase == "pick":
             if self.step % 2 == 0:
-                return [("line", ln) for ln in self.legal_lines(player)]
-            return [("announce", m) for m in ANNOUNCE_MODES]
+                return [PickLine(ln) for ln in self.legal_lines(player)]
+            return [Announce(m) for m in ANNOUNCE_MODES]
         return self.placement_actions(player)
 
-    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+    def chance_outcomes(self) -> list[tuple[TowersAction, float]]:
+        if self.phase != "deal":
+            return []
         player, _ = self._schedule()[self.step]
         counts = Counter(self.pools[player])
         n = len(self.pools[player])
-        return [(("draw", c), counts[c] / n) for c in sorted(counts)]
+        return [(Draw(c), counts[c] / n) for c in sorted(counts)]
 
-    def sample_chance(self, rng: random.Random) -> tuple:
+    def sample_chance(self, rng: random.Random) -> TowersAction:
+        if self.phase != "deal":
+            raise ValueError("not a chance node")
         player, _ = self._schedule()[self.step]
-        return ("draw", rng.choice(self.pools[player]))
+        return Draw(rng.choice(self.pools[player]))
+
+    # ------------------------------------------------------------------
+    # legality
+    # ------------------------------------------------------------------
+    def illegal_reason(self, action: TowersAction) -> str | None:
+        """Why ``action`` is illegal here (one line), or None if it is legal."""
+        if self.phase == "end":
+            return "the game is over"
+        if self.phase == "deal":
+            if not isinstance(action, Draw):
+                return f"a chance draw is due, not {action!r}"
+            player, _ = self._schedule()[self.step]
+            if action.stone not in self.pools[player]:
+                return f"{_stone_name(action.stone)} is not in P{player + 1}'s pool"
+            return None
+        player = self.current_player()
+        if self.phase == "pick":
+            if self.step % 2 == 0:
+                return self._line_reason(player, action)
+            if not isinstance(action, Announce) or action.mode not in ANNOUNCE_MODES:
+                return f"P{player + 1} must announce 'colors' or 'numbers'"
+            return None
+        if isinstance(action, Pass):
+            if self.placement_actions(player) != [PASS]:
+                return "you may pass only when no stone in hand can be placed"
+            return None
+        if not isinstance(action, Place):
+            return f"P{player + 1} must place a stone, e.g. R6>R (or pass when stuck)"
+        return self._place_reason(player, action)
+
+    def _line_reason(self, player: int, action: TowersAction) -> str | None:
+        if not isinstance(action, PickLine):
+            return f"P{player + 1} must pick a line (row1..row3, col1..col3)"
+        ln = action.line
+        if ln in self.legal_lines(player):
+            return None
+        g = self.grid_index()
+        d = self.direction[player][g]
+        name = LINE_NAMES[ln] if isinstance(ln, int) and 0 <= ln < 6 else repr(ln)
+        if not (isinstance(ln, int) and 0 <= ln < 6):
+            why = "no such line"
+        elif ln in self.used_lines[player][g]:
+            why = "that line was already used in this grid"
+        elif d >= 0 and line_direction(ln) != d:
+            why = f"this grid is locked to {'rows' if d == 0 else 'columns'}"
+        else:
+            why = "not allowed"
+        return f"{name}: {why}"
+
+    def _place_reason(self, player: int, action: Place) -> str | None:
+        code, t = action.stone, action.tower
+        if not isinstance(t, int) or not 0 <= t < 6:
+            return f"no such tower: {t!r}"
+        if code not in self.hands[player]:
+            return f"{_stone_name(code)} is not in your hand"
+        st = self.towers[t]
+        if code == JOKER:
+            if action.replace:
+                return "a joker cannot replace a joker"
+            if not st:
+                return "a joker may not be the first stone of a tower"
+            if st[-1] == JOKER:
+                return "a joker may not lie directly on another joker"
+            return None
+        if t not in allowed_towers(code):
+            return f"{stone_str(code)} may go only to the {', '.join(COLORS[x] for x in allowed_towers(code))} towers"
+        if action.replace:
+            total, value = self.tower_total(t), value_of(code)
+            if not st or st[-1] != JOKER:
+                return "replacement needs a joker on top of the tower"
+            if not replace_ok(total, self.values[t][-1], True, value):
+                return (
+                    f"replacing needs {total - self.values[t][-1] + value} strictly closer to 21 than {total}"
+                    f" and {total} + {value} > 21"
+                )
+        return None
 
     # ------------------------------------------------------------------
     # applying actions
     # ------------------------------------------------------------------
-    def apply(self, action: Any) -> None:
-        if isinstance(action, str):
-            action = self.string_to_action(action)
-        if self.phase == "end":
-            raise IllegalActionError("the game is over")
-        kind = action[0] if isinstance(action, tuple) and action else None
-        if self.phase == "deal":
-            self._apply_draw(action)
-        elif self.phase == "pick":
-            if self.step % 2 == 0:
-                self._apply_line(action)
-            else:
-                self._apply_announce(action)
+    def apply(self, action: TowersAction) -> None:
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(action, Draw):
+            self._apply_draw(action.stone)
+        elif isinstance(action, PickLine):
+            self._apply_line(action.line)
+        elif isinstance(action, Announce):
+            self._apply_announce(action.mode)
+        elif isinstance(action, Place):
+            self._apply_place(action)
         else:
-            if kind == "pass":
-                if self.placement_actions(self.current_player()) != [("pass",)]:
-                    raise IllegalActionError("you may pass only when no stone in hand can be placed")
-                self.log.append(f"P{self.current_player() + 1} pass")
-                self._after_placement(self.current_player())
-            else:
-                self._apply_place(action)
+            self.log.append(f"P{self.current_player() + 1} pass")
+            self._after_placement(self.current_player())
 
-    def _apply_draw(self, action: Any) -> None:
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "draw"):
-            raise IllegalActionError(f"a chance draw ('draw', code) is due, not {action!r}")
+    def _apply_draw(self, code: int) -> None:
         player, target = self._schedule()[self.step]
-        code = action[1]
-        if code not in self.pools[player]:
-            raise IllegalActionError(f"{stone_str(code) if isinstance(code, int) else code} is not in P{player + 1}'s pool")
         self.pools[player].remove(code)
         if target == "rm":
             self.removed[player].append(code)
@@ -311,24 +441,8 @@ class TowersState(GameState):
             self.phase, self.step = "pick", 0
             self.log.append(f"round {self.round + 1}")
 
-    def _apply_line(self, action: Any) -> None:
+    def _apply_line(self, ln: int) -> None:
         player = self.current_player()
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "line"):
-            raise IllegalActionError(f"P{player + 1} must pick a line (row1..row3, col1..col3)")
-        ln = action[1]
-        legal = self.legal_lines(player)
-        if ln not in legal:
-            g = self.grid_index()
-            d = self.direction[player][g]
-            if not isinstance(ln, int) or not 0 <= ln < 6:
-                why = "no such line"
-            elif ln in self.used_lines[player][g]:
-                why = "that line was already used in this grid"
-            elif d >= 0 and line_direction(ln) != d:
-                why = f"this grid is locked to {'rows' if d == 0 else 'columns'}"
-            else:
-                why = "not allowed"
-            raise IllegalActionError(f"{LINE_NAMES[ln] if isinstance(ln, int) and 0 <= ln < 6 else ln}: {why}")
         g = self.grid_index()
         if self.direction[player][g] < 0:
             self.direction[player][g] = line_direction(ln)
@@ -341,11 +455,8 @@ class TowersState(GameState):
         self.log.append(f"P{player + 1} {LINE_NAMES[ln]}")
         self.step += 1
 
-    def _apply_announce(self, action: Any) -> None:
+    def _apply_announce(self, mode: str) -> None:
         player = self.current_player()
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "announce" and action[1] in ANNOUNCE_MODES):
-            raise IllegalActionError(f"P{player + 1} must announce 'colors' or 'numbers'")
-        mode = action[1]
         attrs = sort_attrs([announce_attr(c, mode) for c in self.hands[player]])
         self.announcements.append(
             {"round": self.round, "player": player, "line": self.line[player], "mode": mode, "values": attrs}
@@ -362,39 +473,12 @@ class TowersState(GameState):
         """Seat that placed the top stone of tower ``t``, -1 when empty."""
         return self.placers[t][-1] if self.placers[t] else -1
 
-    def _apply_place(self, action: Any) -> None:
+    def _apply_place(self, action: Place) -> None:
         player = self.current_player()
-        if not (isinstance(action, tuple) and len(action) == 3 and action[0] in ("place", "replace")):
-            raise IllegalActionError(f"P{player + 1} must place a stone, e.g. R6>R (or pass when stuck)")
-        kind, code, t = action
-        if not isinstance(t, int) or not 0 <= t < 6:
-            raise IllegalActionError(f"no such tower: {t!r}")
-        if code not in self.hands[player]:
-            raise IllegalActionError(f"{stone_str(code) if isinstance(code, int) and 0 <= code <= 36 else code} is not in your hand")
+        code, t = action.stone, action.tower
         st = self.towers[t]
-        if code == JOKER:
-            if kind == "replace":
-                raise IllegalActionError("a joker cannot replace a joker")
-            if not st:
-                raise IllegalActionError("a joker may not be the first stone of a tower")
-            if st[-1] == JOKER:
-                raise IllegalActionError("a joker may not lie directly on another joker")
-            value = self.values[t][-1]
-        else:
-            if t not in allowed_towers(code):
-                raise IllegalActionError(
-                    f"{stone_str(code)} may go only to the {', '.join(COLORS[x] for x in allowed_towers(code))} towers"
-                )
-            value = value_of(code)
-        if kind == "replace":
-            total = self.tower_total(t)
-            if not st or st[-1] != JOKER:
-                raise IllegalActionError("replacement needs a joker on top of the tower")
-            if not replace_ok(total, self.values[t][-1], True, value):
-                raise IllegalActionError(
-                    f"replacing needs {total - self.values[t][-1] + value} strictly closer to 21 than {total}"
-                    f" and {total} + {value} > 21"
-                )
+        value = self.values[t][-1] if code == JOKER else value_of(code)
+        if action.replace:
             st.pop()
             self.values[t].pop()
             old_placer = self.placers[t].pop()
@@ -431,11 +515,10 @@ class TowersState(GameState):
             return
         if self.round == 3:
             self.phase, self.step = "deal", 0
-            preset = getattr(self, "_preset_grid2", None)
-            if preset is not None:
+            if self._preset_grid2 is not None:
                 for p in (0, 1):
-                    for code in preset[p]:
-                        self.apply(("draw", code))
+                    for code in self._preset_grid2[p]:
+                        self.apply(Draw(code))
             return
         self.phase, self.step = "pick", 0
         self.log.append(f"round {self.round + 1}")
@@ -459,8 +542,16 @@ class TowersState(GameState):
             return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
         return shared_win_returns(self.scores())
 
+    def result_text(self) -> str:
+        """``P1 wins``, ``P2 wins (instant: three towers at 21)``, ``draw`` (or ``in progress``)."""
+        if not self.is_terminal():
+            return "in progress"
+        if self.winner < 0:
+            return "draw"
+        return f"P{self.winner + 1} wins" + (" (instant: three towers at 21)" if self.instant else "")
+
     # ------------------------------------------------------------------
-    # cloning and (de)serialisation
+    # cloning, information and (de)serialisation
     # ------------------------------------------------------------------
     def clone(self) -> TowersState:
         new = TowersState.__new__(TowersState)
@@ -482,9 +573,18 @@ class TowersState(GameState):
         new.hands = [h[:] for h in self.hands]
         new.pools = [p[:] for p in self.pools]
         new._partial = [p[:] for p in self._partial]
-        if hasattr(self, "_preset_grid2"):
-            new._preset_grid2 = self._preset_grid2  # type: ignore[attr-defined]
+        new._preset_grid2 = self._preset_grid2
         return new
+
+    def resample(self, player: int, rng: random.Random) -> TowersState:
+        """A full state ``player`` cannot tell from this one: the opponent's hidden stones redrawn with ``rng``.
+
+        Drawn uniformly from the deals consistent with everything ``player`` has
+        seen (announcements included); see :func:`puzzles.towers.infoset.resample_hidden`.
+        """
+        from puzzles.towers.infoset import resample_hidden
+
+        return resample_hidden(self, player, rng)
 
     def public_json(self) -> dict[str, Any]:
         """Everything both players see."""
@@ -519,9 +619,8 @@ class TowersState(GameState):
 
     def to_json(self) -> dict[str, Any]:
         data = {"game": "towers", "public": self.public_json(), "private": [self.private_json(0), self.private_json(1)]}
-        preset = getattr(self, "_preset_grid2", None)
-        if preset is not None:
-            data["preset_grid2"] = [[stone_str(c) for c in g] for g in preset]
+        if self._preset_grid2 is not None:
+            data["preset_grid2"] = [[stone_str(c) for c in g] for g in self._preset_grid2]
         return data
 
     @classmethod
@@ -551,7 +650,8 @@ class TowersState(GameState):
             s.pools[p] = [parse_stone(x) for x in pr["pool"]]
             s._partial[p] = [parse_stone(x) for x in pr.get("partial", [])]
         if "preset_grid2" in data:
-            s._preset_grid2 = tuple([parse_stone(x) for x in g] for g in data["preset_grid2"])  # type: ignore[attr-defined]
+            g0, g1 = ([parse_stone(x) for x in g] for g in data["preset_grid2"])
+            s._preset_grid2 = (g0, g1)
         if s.phase not in ("deal", "pick", "place", "end"):
             raise ValueError(f"unknown phase {s.phase!r}")
         return s
@@ -559,16 +659,14 @@ class TowersState(GameState):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TowersState) and self.to_json() == other.to_json()
 
-    def __hash__(self) -> int:
-        return hash(json.dumps(self.to_json(), sort_keys=True))
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
     def observation(self, player: int) -> dict[str, Any]:
         """Public information plus ``player``'s own private information (opponent's hidden stones left out)."""
-        cp = self.current_player()
         return {
             "game": "towers",
             "player": player,
-            "to_move": cp,
+            "to_move": self.current_player(),
             "public": self.public_json(),
             "private": self.private_json(player),
         }
@@ -576,63 +674,30 @@ class TowersState(GameState):
     # ------------------------------------------------------------------
     # text forms of actions
     # ------------------------------------------------------------------
-    def action_to_string(self, action: Any) -> str:
-        kind = action[0]
-        if kind == "draw":
-            return f"draw {stone_str(action[1])}"
-        if kind == "line":
-            return LINE_NAMES[action[1]]
-        if kind == "announce":
-            return action[1]
-        if kind == "pass":
-            return "pass"
-        sep = ">" if kind == "place" else "x"
-        return f"{stone_str(action[1])}{sep}{LETTERS[action[2]]}"
+    def action_to_string(self, action: TowersAction) -> str:
+        return action_to_string(action)
 
-    def string_to_action(self, text: str) -> tuple:
-        """Parse an action; accepts ``row2``, ``c1``, ``colors``/``numbers``, ``R6>O``, ``R6xO``, ``R6 O``, ``pass``."""
-        t = text.strip().lower().replace(" ", "")
-        action: tuple | None = None
-        if t.startswith("draw"):
-            action = ("draw", parse_stone(t[4:]))
-        elif t in ("pass", "p") and self.phase == "place":
-            action = ("pass",)
-        elif t in ("colors", "colours", "color", "c") and self.phase == "pick" and self.step % 2 == 1:
-            action = ("announce", "colors")
-        elif t in ("numbers", "number", "n") and self.phase == "pick" and self.step % 2 == 1:
-            action = ("announce", "numbers")
-        elif t[:3] in ("row", "col") and t[3:].isdigit():
-            action = ("line", (0 if t[:3] == "row" else 3) + int(t[3:]) - 1)
-        elif len(t) == 2 and t[0] in "rc" and t[1] in "123":
-            action = ("line", (0 if t[0] == "r" else 3) + int(t[1]) - 1)
-        else:
-            for sep, kind in ((">", "place"), ("x", "replace"), ("*", "replace")):
-                if sep in t[1:]:
-                    a, b = t.split(sep, 1) if sep != "x" else (t[: t.index("x", 1)], t[t.index("x", 1) + 1 :])
-                    action = (kind, parse_stone(a), parse_tower(b))
-                    break
-            if action is None and len(t) in (3, 4):
-                # "r6o" / "jo": stone then tower
-                stone_part, tower_part = t[:-1], t[-1]
-                try:
-                    action = ("place", parse_stone(stone_part), parse_tower(tower_part))
-                except ValueError:
-                    action = None
-        if action is None:
-            raise IllegalActionError(f"cannot read {text!r} as an action")
-        legal = self.legal_actions()
-        if action not in legal:
-            probe = self.clone()
-            try:
-                probe.apply(action)
-            except IllegalActionError as err:
-                raise IllegalActionError(f"{text.strip()}: {err}") from None
-            raise IllegalActionError(f"{text.strip()}: not legal now")
-        return action
+    def string_to_action(self, text: str) -> TowersAction:
+        """Parse an action (it may still be illegal here; ``illegal_reason`` says).
+
+        Accepts ``row2``, ``r2``, ``col1``, ``c1``, ``colors``/``numbers`` (``c``/``n``), ``R6>O``,
+        ``R6xO`` (replace the top joker), ``R6 O``/``R6O``, ``J>O``, ``pass``, ``draw R6``.
+        """
+        return string_to_action(text)
 
     # ------------------------------------------------------------------
     # rendering
     # ------------------------------------------------------------------
+    def render_text(self) -> str:
+        """The full position as text, with the result line once the game is over."""
+        from puzzles.towers.render import render_state_text
+
+        text = render_state_text(self)
+        if self.is_terminal():
+            owned = self.towers_owned()
+            text += f"\nresult: {self.result_text()}  (towers P1 {owned[0]} – P2 {owned[1]})"
+        return text
+
     def __str__(self) -> str:
         from puzzles.towers.render import render_state_text
 
@@ -642,3 +707,54 @@ class TowersState(GameState):
         from puzzles.towers.render import render_svg
 
         return render_svg(self.observation(self.current_player() if self.current_player() in (0, 1) else 0), full=self)
+
+
+def _stone_name(code: object) -> str:
+    return stone_str(code) if isinstance(code, int) and 0 <= code <= JOKER else repr(code)
+
+
+def action_to_string(action: TowersAction) -> str:
+    """Text form of an action: ``draw R6``, ``row1``, ``colors``, ``R6>O``, ``R6xO``, ``pass``."""
+    if isinstance(action, Draw):
+        return f"draw {stone_str(action.stone)}"
+    if isinstance(action, PickLine):
+        return LINE_NAMES[action.line]
+    if isinstance(action, Announce):
+        return action.mode
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Place):
+        return f"{stone_str(action.stone)}{'x' if action.replace else '>'}{LETTERS[action.tower]}"
+    raise TypeError(f"not a towers action: {action!r}")
+
+
+def string_to_action(text: str) -> TowersAction:
+    """Parse the text of an action (see :meth:`TowersState.string_to_action`); ValueError if it is none."""
+    t = text.strip().lower().replace(" ", "")
+    if t.startswith("draw"):
+        return Draw(parse_stone(t[4:]))
+    if t in ("pass", "p"):
+        return PASS
+    if t in ("colors", "colours", "color", "c"):
+        return Announce("colors")
+    if t in ("numbers", "number", "n"):
+        return Announce("numbers")
+    if t[:3] in ("row", "col") and t[3:] in ("1", "2", "3"):
+        return PickLine((0 if t[:3] == "row" else 3) + int(t[3:]) - 1)
+    if len(t) == 2 and t[0] in "rc" and t[1] in "123":
+        return PickLine((0 if t[0] == "r" else 3) + int(t[1]) - 1)
+    if t[:3] in ("row", "col"):
+        raise IllegalActionError(f"no such line: {text.strip()!r} (lines are row1..row3, col1..col3)")
+    for sep, replace in ((">", False), ("*", True)):
+        if sep in t[1:]:
+            a, b = t.split(sep, 1)
+            return Place(parse_stone(a), parse_tower(b), replace)
+    if "x" in t[1:]:
+        i = t.index("x", 1)
+        return Place(parse_stone(t[:i]), parse_tower(t[i + 1 :]), True)
+    if len(t) in (2, 3):  # "r6o" / "jo": stone then tower
+        try:
+            return Place(parse_stone(t[:-1]), parse_tower(t[-1]))
+        except ValueError:
+            pass
+    raise IllegalActionError(f"cannot read {text.strip()!r} as an action (e.g. row1, colors, R6>O, R6xO, pass)")

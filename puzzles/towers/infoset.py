@@ -1,19 +1,23 @@
-"""Information sets: full states consistent with one player's observation.
+"""Information sets: full states that one seat cannot tell apart from the real one.
 
-:func:`sample_state` draws a full :class:`TowersState` uniformly from the
-states a seat cannot tell apart from its observation, assuming the deal was
-uniform (the opponent's *choices* are not modelled — the usual determinization
-assumption).  What is fixed by the observation:
+:func:`resample_hidden` (behind :meth:`TowersState.resample`) redraws the
+opponent's hidden stones uniformly from the deals consistent with what the
+observer has seen, assuming the deal was uniform (the opponent's *choices* are
+not modelled: the usual determinization assumption).  Kept as they are:
 
 * everything public (towers, lines picked, announcements, revealed stones);
 * the observer's own grids, hand, removed stones and undealt pool.
 
-What is sampled, for the opponent: the unrevealed stones of the current hand
-(they must match the current announcement, minus the stones of that hand
-already placed), the unpicked cells of the current grid, and — during the first
-grid — which 9 unseen stones make the second grid and which 3 were removed.
-Spent lines get the stones revealed in their round (cell order within a spent
-line does not matter to the game).
+Drawn for the opponent: the unrevealed stones of the current hand (they must
+match the current announcement, minus the stones of that hand already placed),
+the unpicked cells of the current grid, the cells and removed stones dealt so
+far during a deal, and which unseen stones are still in the undealt pool.
+Spent lines get the stones revealed in their round (the cell order within a
+spent line does not matter to the game).
+
+The draw depends only on the observer's observation and the random stream:
+the opponent's unseen stones are listed in sorted order before any shuffle, so
+two states that differ only in what the observer cannot see give the same draw.
 """
 
 from __future__ import annotations
@@ -22,91 +26,103 @@ import random
 from collections import Counter
 from typing import Any
 
-from puzzles.towers.engine import LINE_CELLS, TowersState
-from puzzles.towers.stones import announce_attr, parse_stone, player_set, stone_str
+from puzzles.towers.engine import GRID2_SCHEDULE, LINE_CELLS, SETUP_SCHEDULE, TowersState
+from puzzles.towers.stones import announce_attr, player_set
 
 
-def unseen_stones(obs: dict[str, Any]) -> list[int]:
-    """The opponent's stones the observer has not seen (their full 21 minus everything revealed)."""
-    opp = 1 - obs["player"]
-    seen = Counter(parse_stone(x) for r in obs["public"]["revealed"][opp] for x in r)
+def unseen_stones(state: TowersState, opp: int) -> list[int]:
+    """``opp``'s stones its opponent has not seen (their full 21 minus everything revealed), sorted."""
     left = Counter(player_set(opp))
-    left.subtract(seen)
+    left.subtract(c for r in state.revealed[opp] for c in r)
     if any(v < 0 for v in left.values()):
-        raise ValueError("observation reveals stones the opponent does not have")
+        raise ValueError("the state reveals stones the player does not have")
     return sorted(left.elements())
 
 
-def hand_requirement(obs: dict[str, Any]) -> tuple[str, list] | None:
-    """(mode, attributes) the opponent's unrevealed hand stones must show, or None before they announced."""
-    pub, opp = obs["public"], 1 - obs["player"]
-    rnd = pub["round"]
-    ann = [a for a in pub["announcements"] if a["round"] == rnd and a["player"] == opp]
-    if not ann or pub["phase"] not in ("pick", "place"):
+def hand_requirement(state: TowersState, opp: int) -> tuple[str, list[Any]] | None:
+    """(mode, attributes) ``opp``'s unrevealed hand stones must show, or None before they announced."""
+    rnd = state.round
+    ann = [a for a in state.announcements if a["round"] == rnd and a["player"] == opp]
+    if not ann or state.hand_size[opp] == 0:
         return None
     mode = ann[-1]["mode"]
     need = Counter(ann[-1]["values"])
-    for x in pub["revealed"][opp][rnd]:
-        need[announce_attr(parse_stone(x), mode)] -= 1
+    for code in state.revealed[opp][rnd] if rnd < len(state.revealed[opp]) else []:
+        need[announce_attr(code, mode)] -= 1
     return mode, sorted(need.elements(), key=str)
 
 
-def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
-    """A full state drawn uniformly from ``obs``'s information set (see module docstring)."""
-    pub, me = obs["public"], obs["player"]
-    opp = 1 - me
-    if pub["phase"] == "deal":
-        raise ValueError("cannot determinize during a deal (no player decision is pending)")
-    unseen = unseen_stones(obs)
+def _deal_progress(state: TowersState, opp: int) -> tuple[int, int, int]:
+    """How far ``opp``'s deal has gone: (first-grid cells, removed stones, second-grid cells) dealt."""
+    if state.round == 0 and state.phase == "deal":
+        done = SETUP_SCHEDULE[: state.step]
+        return (sum(1 for p, t in done if p == opp and t == "g0"), sum(1 for p, t in done if p == opp and t == "rm"), 0)
+    if state.round == 3 and state.phase == "deal":
+        done = GRID2_SCHEDULE[: state.step]
+        return 9, 3, sum(1 for p, t in done if p == opp and t == "g1")
+    return 9, 3, (9 if state.round >= 3 else 0)
+
+
+def resample_hidden(state: TowersState, player: int, rng: random.Random) -> TowersState:
+    """A copy of ``state`` with everything ``player`` cannot see redrawn with ``rng`` (see module docstring)."""
+    if player not in (0, 1):
+        raise ValueError(f"no seat {player} in Rainbow Blackjack")
+    opp = 1 - player
+    unseen = unseen_stones(state, opp)
     rng.shuffle(unseen)
     hand: list[int] = []
-    hand_size = pub["hand_size"][opp]
-    req = hand_requirement(obs)
-    if hand_size:
-        if req is None:
-            raise ValueError("opponent holds stones but has not announced")
+    hand_size = state.hand_size[opp]
+    req = hand_requirement(state, opp)
+    if req is not None:
         mode, need = req
         for attr, k in Counter(need).items():
             cands = [i for i, c in enumerate(unseen) if announce_attr(c, mode) == attr]
             if len(cands) < k:
                 raise ValueError("announcement inconsistent with the unseen stones")
-            hand.extend(unseen[i] for i in rng.sample(cands, k))
-            for c in hand[-k:]:
-                unseen.remove(c)
+            chosen = sorted(rng.sample(cands, k), reverse=True)
+            hand.extend(unseen[i] for i in chosen)
+            for i in chosen:
+                del unseen[i]
         rng.shuffle(hand)
-    rnd = min(pub["round"], 5)
-    cur_g = 0 if pub["round"] < 3 else 1
+    if len(hand) != hand_size:  # a line picked but not announced yet: any unseen stones
+        hand = [unseen.pop() for _ in range(hand_size)]
+    g0_cells, removed_count, g1_cells = _deal_progress(state, opp)
     grids: list[list[int] | None] = [None, None]
-    for g in (0, 1):
-        if g > cur_g or (g == 1 and pub["phase"] == "deal"):
+    for g, dealt in enumerate((g0_cells, g1_cells)):
+        if dealt < 9:
             continue
         cells: list[int | None] = [None] * 9
-        for i, ln in enumerate(pub["used_lines"][opp][g]):
-            r = 3 * g + i
-            stones = [parse_stone(x) for x in pub["revealed"][opp][r]]
-            if r == rnd and pub["line"][opp] == ln:
-                stones = stones + hand
-            stones = stones[:]
+        for i, ln in enumerate(state.used_lines[opp][g]):
+            rnd = 3 * g + i
+            stones = list(state.revealed[opp][rnd])
+            if rnd == state.round and state.line[opp] == ln:
+                stones += hand
             rng.shuffle(stones)
-            for c, s in zip(LINE_CELLS[ln], stones):
-                cells[c] = s
-        for c in range(9):
-            if cells[c] is None:
-                cells[c] = unseen.pop()
-        grids[g] = cells  # type: ignore[assignment]
-    if cur_g == 0:
-        pool, removed = sorted(unseen[:9]), sorted(unseen[9:])
-    else:
-        pool, removed = [], sorted(unseen)
-    if len(removed) != 3:
-        raise ValueError("observation is inconsistent: wrong number of unseen stones")
-    priv = [None, None]
-    priv[me] = obs["private"]
-    priv[opp] = {
-        "grids": [None if g is None else [stone_str(c) for c in g] for g in grids],
-        "removed": [stone_str(c) for c in removed],
-        "hand": [stone_str(c) for c in hand],
-        "pool": [stone_str(c) for c in pool],
-        "partial": [],
-    }
-    return TowersState.from_json({"game": "towers", "public": pub, "private": priv})
+            for cell, code in zip(LINE_CELLS[ln], stones, strict=True):
+                cells[cell] = code
+        grids[g] = [unseen.pop() if c is None else c for c in cells]
+    partial = [unseen.pop() for _ in range(g0_cells if g0_cells < 9 else g1_cells if 0 < g1_cells < 9 else 0)]
+    removed = [unseen.pop() for _ in range(removed_count)]
+    if removed_count == 3:
+        removed.sort()
+    pool = sorted(unseen)
+    expected_pool = 9 - g1_cells if g0_cells == 9 and removed_count == 3 else 21 - g0_cells - removed_count
+    if len(pool) != expected_pool:
+        raise ValueError("the state is inconsistent: wrong number of unseen stones")
+    new = state.clone()
+    new._preset_grid2 = None  # a hand-set second deal is hidden information too
+    new.grids[opp] = grids
+    new.hands[opp] = hand
+    new.removed[opp] = removed
+    new.pools[opp] = pool
+    new._partial[opp] = partial
+    return new
+
+
+def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
+    """A full state drawn from the information set of an observation (``TowersState.observation``)."""
+    me = obs["player"]
+    blank = {"grids": [None, None], "removed": [], "hand": [], "pool": [], "partial": []}
+    private = [obs["private"], blank] if me == 0 else [blank, obs["private"]]
+    state = TowersState.from_json({"game": "towers", "public": obs["public"], "private": private})
+    return resample_hidden(state, me, rng)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from puzzles.towers.engine import TowersState, replace_ok
+from puzzles.towers.engine import Announce, TowersState, replace_ok
 from puzzles.towers.stones import COLORS, JOKER, allowed_towers, stone_str, value_of
 from solvers.towers import kernel as K
 from solvers.towers.solver import Solver, pack
@@ -88,40 +88,44 @@ def max_21_towers(
     n = len(stones)
     m = cp_model.CpModel()
     x: dict[tuple[int, int, int], Any] = {}
-    ok, repl, slots = {}, {}, {}
+    ok: dict[int, Any] = {}
+    repl: dict[int, Any] = {}  # the replace-the-top-joker literal of a tower, None where impossible
+    slots: dict[int, int] = {}
     for t in range(6):
         tw = towers[t]
         can_replace = tw.top_joker
         base_min = tw.total - tw.top if can_replace else tw.total
         kmax = max(0, min(n, 21 - base_min))
         slots[t] = kmax
-        repl[t] = m.NewBoolVar(f"repl{t}") if can_replace else None
-        used, val, isj = [], [], []
+        repl[t] = m.new_bool_var(f"repl{t}") if can_replace else None
+        used: list[Any] = []
+        val: list[Any] = []
+        isj: list[Any] = []
         for k in range(kmax):
             lits_c, lits_j = [], []
             for s, code in enumerate(stones):
                 if code == JOKER:
                     if k == 0 and (tw.empty or tw.top_joker):
                         continue  # not first stone; not on a joker (replacement needs a coloured stone)
-                    x[s, t, k] = m.NewBoolVar(f"x{s}_{t}_{k}")
+                    x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
                     lits_j.append(x[s, t, k])
                 elif t in allowed_towers(code):
-                    x[s, t, k] = m.NewBoolVar(f"x{s}_{t}_{k}")
+                    x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
                     lits_c.append((x[s, t, k], value_of(code)))
-            u = m.NewBoolVar(f"u{t}_{k}")
-            j = m.NewBoolVar(f"j{t}_{k}")
-            v = m.NewIntVar(0, 6, f"v{t}_{k}")
-            m.Add(sum(lit for lit, _ in lits_c) + sum(lits_j) == u)
-            m.Add(sum(lits_j) == j)
+            u = m.new_bool_var(f"u{t}_{k}")
+            j = m.new_bool_var(f"j{t}_{k}")
+            v = m.new_int_var(0, 6, f"v{t}_{k}")
+            m.add(sum(lit for lit, _ in lits_c) + sum(lits_j) == u)
+            m.add(sum(lits_j) == j)
             # value: coloured stones give their face; a joker copies the slot below
             colored_val = sum(lit * val_ for lit, val_ in lits_c)
-            m.Add(v == colored_val).OnlyEnforceIf(j.Not())
+            m.add(v == colored_val).only_enforce_if(j.negated())
             if k == 0:
-                m.Add(v == tw.top).OnlyEnforceIf(j)
+                m.add(v == tw.top).only_enforce_if(j)
             else:
-                m.Add(v == val[k - 1]).OnlyEnforceIf(j)
-                m.AddImplication(u, used[k - 1])
-                m.AddBoolOr([j.Not(), isj[k - 1].Not()])
+                m.add(v == val[k - 1]).only_enforce_if(j)
+                m.add_implication(u, used[k - 1])
+                m.add_bool_or([j.negated(), isj[k - 1].negated()])
             used.append(u)
             val.append(v)
             isj.append(j)
@@ -133,44 +137,44 @@ def max_21_towers(
                 if code != JOKER and kmax > 0 and (s, t, 0) in x and replace_ok(tw.total, tw.top, True, value_of(code))
             ]
             if elig:
-                m.Add(sum(elig) == 1).OnlyEnforceIf(repl[t])
+                m.add(sum(elig) == 1).only_enforce_if(repl[t])
             else:
-                m.Add(repl[t] == 0)
+                m.add(repl[t] == 0)
         total = tw.total + sum(val) - (repl[t] * tw.top if repl[t] is not None else 0)
-        ok[t] = m.NewBoolVar(f"ok{t}")
-        m.Add(total == 21).OnlyEnforceIf(ok[t])
+        ok[t] = m.new_bool_var(f"ok{t}")
+        m.add(total == 21).only_enforce_if(ok[t])
         touched = used[0] if used else None
         untouched_ok = tw.owner == player and tw.total == 21
         if touched is None:
             if not untouched_ok:
-                m.Add(ok[t] == 0)
+                m.add(ok[t] == 0)
         elif not untouched_ok:
-            m.AddImplication(ok[t], touched)
+            m.add_implication(ok[t], touched)
         if repl[t] is not None and touched is not None:
-            m.AddImplication(repl[t], touched)
+            m.add_implication(repl[t], touched)
     for s in range(n):
         lits = [lit for (s2, _, _), lit in x.items() if s2 == s]
         if lits:
-            m.Add(sum(lits) <= 1)
+            m.add(sum(lits) <= 1)
     if max_placements is not None:
-        m.Add(sum(x.values()) <= max_placements)
-    m.Maximize(sum(ok.values()))
+        m.add(sum(x.values()) <= max_placements)
+    m.maximize(sum(ok.values()))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
-    status = solver.Solve(m)
+    status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Plan(0, status=solver.StatusName(status))
-    plan = Plan(int(round(solver.ObjectiveValue())), status=solver.StatusName(status))
+        return Plan(0, status=solver.status_name(status))
+    plan = Plan(int(round(solver.objective_value)), status=solver.status_name(status))
     for t in range(6):
         placed = []
         for k in range(slots[t]):
             for s in range(n):
-                if (s, t, k) in x and solver.Value(x[s, t, k]):
+                if (s, t, k) in x and solver.value(x[s, t, k]):
                     placed.append(stone_str(stones[s]))
-        if placed and solver.Value(ok[t]):
+        if placed and solver.value(ok[t]):
             plan.towers[COLORS[t]] = placed
-        if repl[t] is not None and solver.Value(repl[t]):
+        if repl[t] is not None and solver.value(repl[t]):
             plan.replaced.append(COLORS[t])
     return plan
 
@@ -184,7 +188,7 @@ def guaranteed_21_towers(state: TowersState, seat: int | None = None, solver: So
     """
     work = state.clone()
     if work.phase == "pick" and work.step % 2 == 1:
-        work.apply(("announce", "colors"))
+        work.apply(Announce("colors"))
     seat = work.current_player() if seat is None else seat
     if seat not in (0, 1):
         raise ValueError("no player decision in this state")

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from puzzles.game import IllegalActionError
-from puzzles.towers.engine import TowersState
+from puzzles.towers.engine import PASS, Announce, PickLine, Place, TowersAction, TowersState
 from puzzles.towers.stones import JOKER
 from solvers.towers import kernel as K
 
@@ -33,7 +33,7 @@ class SolveResult:
     """Outcome of one exact search."""
 
     value: int  # P1 side, see module docstring
-    best_action: tuple | None
+    best_action: TowersAction | None
     best_action_str: str | None
     move_values: dict[str, int] = field(default_factory=dict)
     nodes: int = 0
@@ -116,6 +116,7 @@ def pack(state: TowersState, horizon: str | int = "round", mode: int = 0) -> np.
 
 
 def pack_last(state: TowersState, horizon: str | int) -> int:
+    """The last round a search with ``horizon`` covers from ``state``."""
     if horizon == "round":
         return state.round
     if horizon == "game":
@@ -123,16 +124,16 @@ def pack_last(state: TowersState, horizon: str | int) -> int:
     return min(5, state.round + int(horizon))
 
 
-def kernel_to_action(S: np.ndarray, m: int) -> tuple:
-    """Engine action of kernel move ``m`` in packed state ``S``."""
+def kernel_to_action(S: np.ndarray, m: int) -> TowersAction:
+    """Engine action of kernel move ``m`` in packed state ``S`` (the kernel's integer moves stay internal)."""
     if m >= K.MOVE_PICK:
-        return ("line", int(m - K.MOVE_PICK))
+        return PickLine(int(m - K.MOVE_PICK))
     if m == K.MOVE_PASS:
-        return ("pass",)
+        return PASS
     p = int(K.mover(S))
     slot, t, repl = m // 16, (m % 16) // 2, m % 2
     code = int(S[K.HAND + 3 * p + slot])
-    return ("replace" if repl else "place", code, int(t))
+    return Place(code, int(t), bool(repl))
 
 
 class Solver:
@@ -181,7 +182,7 @@ class Solver:
         work = state.clone()
         announce = None
         if work.phase == "pick" and work.step % 2 == 1:
-            announce = ("announce", "colors")
+            announce = Announce("colors")
             work.apply(announce)
         S = pack(work, horizon)
         last = int(S[K.LAST])
@@ -233,7 +234,7 @@ class Solver:
         line: list[str] = []
         while len(line) < max_len and work.phase in ("pick", "place") and work.round <= last:
             if work.phase == "pick" and work.step % 2 == 1:
-                work.apply(("announce", "colors"))
+                work.apply(Announce("colors"))
                 line.append("colors")
                 continue
             S = pack(work, last - work.round)
@@ -268,7 +269,7 @@ def brute_force_value(state: TowersState, last_round: int | None = None) -> int:
             return leaf(s)
         if s.phase == "pick" and s.step % 2 == 1:
             c = s.clone()
-            c.apply(("announce", "colors"))
+            c.apply(Announce("colors"))
             return rec(c)
         p = s.current_player()
         vals = []
@@ -281,7 +282,8 @@ def brute_force_value(state: TowersState, last_round: int | None = None) -> int:
     return rec(state)
 
 
-def check_legal(state: TowersState, action: tuple) -> None:
+def check_legal(state: TowersState, action: TowersAction) -> None:
     """Raise IllegalActionError unless ``action`` is legal in ``state``."""
-    if action not in state.legal_actions():
-        raise IllegalActionError(f"{action!r} is not legal")
+    reason = state.illegal_reason(action)
+    if reason is not None:
+        raise IllegalActionError(reason)
