@@ -16,6 +16,7 @@ import argparse
 import time
 
 from solvers.parallel import SerialExecutor, make_executor, run_ranges, run_tasks
+from solvers.playout import make_job
 from solvers.tiling import TaskCount, TilingProblem, add_task_counts, count_task
 
 
@@ -27,16 +28,16 @@ def merge_into(total, part):
 
 
 def warm(executor) -> None:
-    args = ("classic", False, ("random",) * 4, 1, 99)
+    job = make_job("blokus", ["random"], seed=99)
     for _ in range(8):
-        run_ranges("solvers.blokus.bots:playout_range", args, 2, merge_into, None, executor, chunk=1)
+        run_ranges("solvers.playout:playout_range", job, 2, merge_into, None, executor, chunk=1)
     problem = TilingProblem.from_spec("3x20", "pentominoes")
     run_tasks(count_task, [(problem.key(), t) for t in problem.split(1)], add_task_counts, TaskCount(0, 0, 0), executor)
 
 
 def blokus_job(executor, games: int):
     started = time.perf_counter()
-    stats = run_ranges("solvers.blokus.bots:playout_range", ("classic", False, ("random",) * 4, 1, 7), games,
+    stats = run_ranges("solvers.playout:playout_range", make_job("blokus", ["random"], seed=7), games,
                        merge_into, None, executor, chunk=10).value
     return time.perf_counter() - started, stats.summary()
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from solvers.parallel import RunReport, SerialExecutor, chunk_ranges, load_checkpoint, make_executor, run_tasks
+from solvers.playout import PlayoutJob, make_job
 from solvers.tiling import TilingProblem
 
 
@@ -106,8 +107,8 @@ def test_bad_scheduler_address_fails_fast(run_cli) -> None:
 def test_cli_count_with_workers_and_resume(run_cli, tmp_path: Path) -> None:
     checkpoint = tmp_path / "ck.jsonl"
     args = ["tile", "4x15", "--count", "--split-depth", "1", "--json"]
-    first = json.loads(run_cli(*args, "--workers", "2", "--resume", str(checkpoint)).output)
-    again = json.loads(run_cli(*args, "--resume", str(checkpoint)).output)  # everything already done
+    first = json.loads(run_cli(*args, "--workers", "2", "--checkpoint", str(checkpoint)).output)
+    again = json.loads(run_cli(*args, "--resume", str(checkpoint)).output)  # old spelling; all done already
     assert (first["count_raw"], first["count_unique"]) == (again["count_raw"], again["count_unique"]) == (1472, 368)
 
 
@@ -119,20 +120,20 @@ def _merge(total, part):
 
 
 @pytest.mark.parametrize(
-    ("reference", "arguments", "games", "summary"),
+    ("job", "games"),
     [
-        ("solvers.blokus.bots:playout_range", ("two-player", False, ("random", "greedy"), 1, 5), 6,
-         lambda stats: stats.summary()),
-        ("solvers.towers.bots:match_range", ("greedy", "random", 5), 12, lambda stats: stats.report(("g", "r"))),
-        ("solvers.towers.bots:match_range", ("random", "random", 5), 500, lambda stats: stats.report(("r", "r"))),
+        (make_job("blokus", ["random", "greedy"], players=2, seed=5, options={"variant": "two-player"}), 6),
+        (make_job("towers", ["greedy", "random"], seed=5), 12),
+        (make_job("towers", ["random"], seed=5), 500),  # compiled playouts
     ],
     ids=["blokus", "towers", "towers-kernel"],
 )
-def test_playouts_are_identical_on_every_backend(dask_address: str, reference, arguments, games, summary) -> None:
+def test_playouts_are_identical_on_every_backend(dask_address: str, job: PlayoutJob, games: int) -> None:
     from solvers.parallel import run_ranges
 
     def run(executor, chunk):
-        return summary(run_ranges(reference, arguments, games, _merge, None, executor, chunk=chunk).value)
+        report = run_ranges("solvers.playout:playout_range", job, games, _merge, None, executor, chunk=chunk)
+        return report.value.summary()
 
     serial = run(SerialExecutor(), games)
     assert run(SerialExecutor(), 1) == serial  # any chunking
