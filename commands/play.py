@@ -105,9 +105,13 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
             if not as_json and player != CHANCE:
                 click.echo(f"{len(moves):3d}. seat {player + 1} ({specs[player]}): {text}")
 
-        play_game(state, seat_bots, random.Random(seed), on_move)
+        try:
+            play_game(state, seat_bots, random.Random(seed), on_move)
+        except KeyboardInterrupt:
+            click.echo(f"game stopped after {len(moves)} moves", err=True)
+        status = "complete" if state.is_terminal() else "interrupted"
         extra = hooks.finish(state, moves, rest, as_json) if hooks.finish else {}
-        result = {"game": game, "seed": seed, "bots": specs, "options": options, "moves": moves,
+        result = {"game": game, "status": status, "seed": seed, "bots": specs, "options": options, "moves": moves,
                   "scores": state.scores(), "returns": state.returns(), **extra}
         if as_json:
             emit_json(result)
@@ -115,7 +119,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         text_of = getattr(state, "render_text", None) or getattr(state, "to_text", None)
         click.echo(str(text_of()) if callable(text_of) else str(state))
         scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
-        click.echo(f"final scores: {scores}")
+        click.echo(f"{'final' if status == 'complete' else 'scores so far'}: {scores}")
 
     decorators: list[Decorator] = [
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,

@@ -104,6 +104,8 @@ class GameInfo:
     factory: str
     rules: str  # the rules as implemented, in the repository's docs/rules/
     options: tuple[GameOption, ...] = field(default=())
+    #: (option, value, players): the seat count implied by an option value when none is given
+    players_by_option: tuple[tuple[str, Any, int], ...] = field(default=())
 
     @property
     def player_counts(self) -> range:
@@ -130,8 +132,14 @@ class GameInfo:
         return checked
 
     def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> GameState[Any]:
-        """A fresh game for ``players`` seats (default: :attr:`default_players`) dealt from ``seed``."""
-        players = self.default_players if players is None else players
+        """A fresh game for ``players`` seats dealt from ``seed``.
+
+        Without ``players``: the count an option implies (:attr:`players_by_option`), else
+        :attr:`default_players`.
+        """
+        if players is None:
+            implied = [n for name, value, n in self.players_by_option if options.get(name) == value]
+            players = implied[0] if implied else self.default_players
         if players not in self.player_counts:
             raise ValueError(
                 f"{self.title} takes {self.min_players} to {self.max_players} players, got {players}"
@@ -304,6 +312,7 @@ GAMES: dict[str, GameInfo] = {
                            ("classic", "two-player", "teams", "three-player", "duo")),
                 GameOption("free_corners", False, "A first piece may take any corner no other color holds."),
             ),
+            players_by_option=(("variant", "two-player", 2), ("variant", "duo", 2), ("variant", "three-player", 3)),
         ),
         GameInfo(
             name="projectl",

@@ -75,7 +75,8 @@ class HumanBot:
     """A person at the terminal: shows the position as its seat sees it and reads an action.
 
     ``?`` lists the legal actions; bad text or an illegal action is explained and
-    asked again, so the game state is never touched by a typo.
+    asked again, so the game state is never touched by a typo; ``quit`` stops the
+    game (KeyboardInterrupt, as Ctrl-C).
     """
 
     name = "human"
@@ -90,6 +91,8 @@ class HumanBot:
         click.echo(self.show(state, seat), file=self.stream)
         while True:
             text = click.prompt(f"seat {seat + 1}, your move (? lists the legal ones)", err=True).strip()
+            if text.lower() in ("quit", "exit"):
+                raise KeyboardInterrupt
             if text == "?":
                 click.echo(" ".join(state.action_to_string(a) for a in state.legal_actions()), file=self.stream)
                 continue
