@@ -1,6 +1,6 @@
 """Rainbow Blackjack exact solver timings.
 
-    /work/venv/bin/python bench/towers_solver.py [--rounds 40] [--endgames 5] [--skip-round4-start]
+    python bench/towers_solver.py [--rounds 40] [--endgames 5] [--skip-round4-start]
 
 1. Full-information round: the 6 placements of a round (both hands known),
    random positions at the start of the placement phase — median time
@@ -73,7 +73,7 @@ def main() -> None:
     times = []
     for i in range(args.rounds):
         rnd = i % 6
-        s = advance(1000 + i, lambda s: (s.round == rnd and s.phase == "place") or s.round > rnd)
+        s = advance(1000 + i, lambda s, rnd=rnd: (s.round == rnd and s.phase == "place") or s.round > rnd)
         if s.phase != "place":
             continue
         t = time.perf_counter()

@@ -1,24 +1,28 @@
-"""`kibitz towers`: Rainbow Blackjack (the tower game): play, exact solver, 21-sum planner, bot match-ups."""
+"""`kibitz towers`: Rainbow Blackjack (the tower game): play, playout, exact solver, 21-sum planner, positions.
+
+``play`` and ``playout`` are the generic commands of :mod:`commands.play`
+(bots by ``--bots``); the old ``--p1``/``--p2`` stay as hidden aliases.
+"""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from cli import emit_json, friendly_errors, merge_into, parallel_options, run_in_ranges
+from cli import emit_json, friendly_errors
+from commands.play import PlayHooks, add_play_commands
 
 
 @click.group()
 def towers() -> None:
-    """Rainbow Blackjack (the tower game): play, exact solver, 21-sum planner, bot match-ups."""
+    """Rainbow Blackjack (the tower game): play, playout, exact solver, 21-sum planner."""
 
 
-TOWERS_PLAYERS = ["human", "random", "greedy", "pimc", "ismcts"]
-
-
-def _towers_load_state(path: str):
+def _towers_load_state(path: str) -> Any:
     from puzzles.towers import TowersState
 
     with open(path, encoding="utf-8") as handle:
@@ -29,69 +33,45 @@ def _towers_load_state(path: str):
     return TowersState.from_json(data)
 
 
-def _towers_human_move(state) -> Any:
-    """Show the seat's observation, ask for an action until a legal one is typed."""
-    from puzzles.game import IllegalActionError
+def _show(state: Any, seat: int) -> str:
+    """What a human in ``seat`` sees: the towers, their own grid and hand, this round's announcements."""
     from puzzles.towers.render import render_observation_text
 
-    seat = state.current_player()
-    click.echo("")
-    click.echo(render_observation_text(state.observation(seat)))
-    legal = ", ".join(state.action_to_string(a) for a in state.legal_actions())
-    while True:
-        try:
-            text = click.prompt(f"P{seat + 1} [{legal}]", prompt_suffix="> ")
-        except click.Abort:
-            raise click.ClickException("input ended; game abandoned") from None
-        if text.strip() in ("?", "help"):
-            click.echo("lines: row1..row3 / col1..col3; announce: colors | numbers;"
-                       " place: R6>O (stone > tower), replace a top joker: R6xO; pass when stuck")
-            continue
-        try:
-            return state.string_to_action(text)
-        except (IllegalActionError, ValueError) as error:
-            click.echo(f"  illegal: {error}")
+    return "\n" + render_observation_text(state.observation(seat)) + (
+        "\n(lines: row1..row3 / col1..col3; announce: colors | numbers;"
+        " place: R6>O (stone > tower), replace a top joker: R6xO; pass when stuck)"
+    )
 
 
-@towers.command("play")
-@click.option("--p1", type=click.Choice(TOWERS_PLAYERS), default="human", show_default=True)
-@click.option("--p2", type=click.Choice(TOWERS_PLAYERS), default="pimc", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the game log and result as JSON.")
-@friendly_errors
-def towers_play(p1, p2, seed, as_json):
-    """Play a game in the terminal (humans see only their own grid and hand)."""
-    import random as _random
+def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
+    """Extra JSON fields of a finished game: result, winner, instant win, towers owned, the game log."""
+    return {"result": state.result_text(), "winner": state.winner, "instant": state.instant,
+            "towers_owned": state.towers_owned(), "log": state.log}
 
-    from puzzles.game import CHANCE
-    from puzzles.towers import TowersState
-    from solvers.towers.bots import make_bot
 
-    rng = _random.Random(seed)
-    seats = [p1, p2]
-    bots = [None if s == "human" else make_bot(s) for s in seats]
-    state = TowersState()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        if bots[player] is None:
-            action = _towers_human_move(state)
-        else:
-            action = bots[player].choose(state, rng)
-        if not as_json and (bots[player] is not None) and "human" in seats:
-            click.echo(f"P{player + 1} ({seats[player]}): {state.action_to_string(action)}")
-        state.apply(action)
-    owned = state.towers_owned()
-    result = "draw" if state.winner < 0 else f"P{state.winner + 1} wins" + (" (instant: three towers at 21)" if state.instant else "")
-    if as_json:
-        emit_json({"p1": p1, "p2": p2, "seed": seed, "result": result, "winner": state.winner,
-                   "instant": state.instant, "towers_owned": owned, "log": state.log})
-    else:
-        click.echo("")
-        click.echo(str(state).split("  P1 grid")[0])
-        click.echo(f"result: {result}  (towers P1 {owned[0]} – P2 {owned[1]})")
+def _with_seat_aliases(command: click.Command, defaults: tuple[str, str]) -> None:
+    """Accept the old ``--p1 BOT --p2 BOT`` (hidden) as ``--bots P1,P2`` with fixed seats."""
+    callback = command.callback
+    assert callback is not None
+    for flag in ("--p1", "--p2"):
+        command.params.append(click.Option([flag], default=None, hidden=True))
+
+    @functools.wraps(callback)
+    def with_aliases(p1: str | None, p2: str | None, **kwargs: Any) -> Any:
+        if p1 is not None or p2 is not None:
+            if click.get_current_context().get_parameter_source("bots") is not ParameterSource.DEFAULT:
+                raise click.UsageError("give --bots, or the old --p1/--p2, not both")
+            kwargs["bots"] = [p1 or defaults[0], p2 or defaults[1]]
+            if "rotate" in kwargs:
+                kwargs["rotate"] = False  # --p1/--p2 meant fixed seats
+        return callback(**kwargs)
+
+    command.callback = with_aliases
+
+
+add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show))
+_with_seat_aliases(towers.commands["play"], ("human", "pimc"))
+_with_seat_aliases(towers.commands["playout"], ("random", "random"))
 
 
 @towers.command("solve")
@@ -100,7 +80,7 @@ def towers_play(p1, p2, seed, as_json):
               help="Search to the end of this round, or of the game (grid 1: to the end of round 3, the next chance node).")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def towers_solve(state_path, horizon, as_json):
+def towers_solve(state_path: str, horizon: str, as_json: bool) -> None:
     """Best move, value and principal variation of a full-information STATE.json."""
     from solvers.towers.solver import Solver
 
@@ -128,7 +108,8 @@ def towers_solve(state_path, horizon, as_json):
               help='With --towers: the opponent\'s known hand (e.g. "O1,G2,P3"); --stones is then your hand this round.')
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec, as_json):
+def towers_plan(stones_spec: str, towers_path: str | None, player: int | None, max_placements: int | None,
+                opponent_spec: str | None, as_json: bool) -> None:
     """The 21-sum planner: most towers that can end at exactly 21 owned by the placer."""
     from puzzles.towers import parse_stones
     from solvers.towers.planner import guaranteed_21_towers, guaranteed_for_hands, max_21_towers, towers_of
@@ -159,47 +140,13 @@ def towers_plan(stones_spec, towers_path, player, max_placements, opponent_spec,
                    f" (at most {r['max_secure_together']} together)")
 
 
-@towers.command("playout")
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--p1", type=click.Choice(TOWERS_PLAYERS[1:]), default="random", show_default=True)
-@click.option("--p2", type=click.Choice(TOWERS_PLAYERS[1:]), default="random", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@parallel_options
-@click.option("--json", "as_json", is_flag=True)
-@friendly_errors
-def towers_playout(games, p1, p2, seed, workers, scheduler, as_json):
-    """Bot match-up: win/draw/loss rates with 95% intervals, instant wins, first-player advantage."""
-    from solvers.towers.bots import TowersStats
-
-    big_job = 200_000 if p1 == p2 == "random" else 200
-    stats, _ = run_in_ranges("solvers.towers.bots:match_range", (p1, p2, seed), games, merge_into, None,
-                             workers, scheduler, f"{p1} vs {p2}", not as_json, big_job=big_job)
-    stats = stats or TowersStats()
-    rep = stats.report((p1, p2))
-    if stats.games < games:
-        rep["interrupted_after"] = stats.games
-    if as_json:
-        emit_json(rep)
-        return
-    g = rep["games"]
-    def pct(name):
-        lo, hi = rep[name + "_ci95"]
-        return f"{100 * rep[name + '_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-    click.echo(f"{g} games, P1 {p1} vs P2 {p2} (seed {seed})")
-    click.echo(f"  P1 wins {rep['p1_wins']:>6}  {pct('p1_win')}")
-    click.echo(f"  P2 wins {rep['p2_wins']:>6}  {pct('p2_win')}")
-    click.echo(f"  draws   {rep['draws']:>6}  {pct('draw')}")
-    click.echo(f"  instant wins {rep['instant_wins']} ({100 * rep['instant_win_rate']:.2f}%)")
-    click.echo(f"  first-player (P1) advantage (P1 wins - P2 wins)/games: {rep['first_player_advantage']:+.3f}")
-
-
 @towers.command("state")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--round", "round_no", type=click.IntRange(1, 6), default=1, show_default=True, help="Play randomly up to this round.")
 @click.option("--placements", type=click.IntRange(0, 5), default=None, help="...and this many placements into it (default: at its line pick).")
 @click.option("--text", "as_text", is_flag=True, help="Print the position as text instead of JSON.")
 @friendly_errors
-def towers_state(seed, round_no, placements, as_text):
+def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool) -> None:
     """Write a full-information STATE.json reached by seeded random play (input for solve / plan)."""
     import random as _random
 
@@ -208,7 +155,7 @@ def towers_state(seed, round_no, placements, as_text):
 
     rng = _random.Random(seed)
     state = TowersState()
-    def reached(s):
+    def reached(s: TowersState) -> bool:
         if s.round > round_no - 1:
             return True
         if s.round < round_no - 1 or s.phase == "deal":

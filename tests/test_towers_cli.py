@@ -4,24 +4,32 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from puzzles.towers import TowersState
 
 
 def test_playout_json_random_vs_random(run_cli) -> None:
-    result = run_cli("towers", "playout", "--games", "500", "--p1", "random", "--p2", "random", "--seed", "3", "--json")
+    result = run_cli("towers", "playout", "--games", "500", "--bots", "random", "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["games"] == 500
-    assert data["p1_wins"] + data["p2_wins"] + data["draws"] == 500
-    assert {"instant_wins", "p1_win_ci95", "first_player_advantage"} <= set(data)
+    assert data["games"] == 500 and data["status"] == "complete"
+    assert sum(row["win_rate"] for row in data["bots"]) == pytest.approx(1.0)
+    assert {"win_ci95", "mean_score"} <= set(data["bots"][0]) and len(data["seat_win_rates"]) == 2
     again = json.loads(run_cli("towers", "playout", "--games", "500", "--seed", "3", "--json").output)
-    assert again == data  # seeded
+    assert again == data  # seeded; random is the default bot
 
 
-def test_playout_text_with_bots(run_cli) -> None:
-    result = run_cli("towers", "playout", "--games", "2", "--p1", "greedy", "--p2", "random", "--seed", "1")
+def test_playout_text_with_bots_and_old_seat_options(run_cli) -> None:
+    result = run_cli("towers", "playout", "--games", "2", "--bots", "greedy,random", "--seed", "1")
     assert result.exit_code == 0, result.output
-    assert "P1 wins" in result.output and "instant wins" in result.output
+    assert "greedy" in result.output and "wins by seat" in result.output
+    old = run_cli("towers", "playout", "--games", "2", "--p1", "greedy", "--p2", "random", "--seed", "1", "--json")
+    assert old.exit_code == 0, old.output
+    data = json.loads(old.output)
+    assert [row["bot"] for row in data["bots"]] == ["greedy", "random"] and data["rotate"] is False
+    both = run_cli("towers", "playout", "--games", "2", "--p1", "greedy", "--bots", "random")
+    assert both.exit_code != 0 and "not both" in both.output
 
 
 def test_state_then_solve(run_cli, tmp_path) -> None:
@@ -65,10 +73,10 @@ def test_plan(run_cli, tmp_path) -> None:
 
 
 def test_human_play_explains_illegal_input(run_cli) -> None:
-    res = run_cli("towers", "play", "--p1", "human", "--p2", "random", "--seed", "1", input="row9\nZ9>R\nrow1\n")
-    assert res.exit_code != 0
-    assert "illegal" in res.output and "your grid 1 (P1)" in res.output
-    assert "input ended" in res.output
+    res = run_cli("towers", "play", "--bots", "human,random", "--seed", "1", input="row9\nZ9>R\nrow1\n")
+    assert res.exit_code != 0  # input ended
+    assert "no such line" in res.output and "not a stone" in res.output and "your grid 1 (P1)" in res.output
+    assert "P1 row1" in res.output or "row1" in res.output
 
 
 def test_human_plays_a_whole_game(run_cli) -> None:
@@ -76,13 +84,16 @@ def test_human_plays_a_whole_game(run_cli) -> None:
     words = ["row1", "row2", "row3", "col1", "col2", "col3", "colors", "pass"]
     words += [f"{c}{v}>{t}" for c in "ROYGBP" for v in range(1, 7) for t in "ROYGBP"]
     words += [f"J>{t}" for t in "ROYGBP"]
-    res = run_cli("towers", "play", "--p1", "human", "--p2", "greedy", "--seed", "2", input="\n".join(words * 40) + "\n")
+    res = run_cli("towers", "play", "--bots", "human,greedy", "--seed", "2", input="\n".join(words * 40) + "\n")
     assert res.exit_code == 0, res.output[-2000:]
     assert "result:" in res.output
 
 
 def test_bot_game_json(run_cli) -> None:
-    res = run_cli("towers", "play", "--p1", "greedy", "--p2", "random", "--seed", "5", "--json")
-    assert res.exit_code == 0
+    res = run_cli("towers", "play", "--bots", "greedy,random", "--seed", "5", "--json")
+    assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["result"] and len(data["towers_owned"]) == 2
+    assert data["result"] and len(data["towers_owned"]) == 2 and data["bots"] == ["greedy", "random"]
+    assert data["moves"] and data["log"]
+    old = run_cli("towers", "play", "--p1", "greedy", "--p2", "random", "--seed", "5", "--json")
+    assert json.loads(old.output) == data  # the old seat options still work
