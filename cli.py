@@ -107,26 +107,30 @@ def parallel_options(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="Local worker processes (default: all cores for big jobs, 1 for small ones).")(func)
 
 
-def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--checkpoint FILE`` (a JSON-lines file of finished tasks, resumed when it exists).
+def option_with_hidden_alias(name: str, alias: str, dest: str, **settings: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Option ``name`` (stored as ``dest``) that also accepts ``alias``, an old spelling left out of --help."""
+    key = f"alias:{dest}"
 
-    ``--resume FILE`` is kept as a hidden alias of the old spelling.
-    """
-
-    def remember_alias(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    def remember_alias(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
         if value is not None:
-            ctx.meta["checkpoint_alias"] = value
+            ctx.meta[key] = value
 
-    def use_alias(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-        return value if value is not None else ctx.meta.get("checkpoint_alias")
+    def use_alias(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        return ctx.meta.get(key, value) if value == settings.get("default") else value
 
     def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
-        func = click.option("--resume", type=click.Path(dir_okay=False), default=None, hidden=True,
-                            expose_value=False, callback=remember_alias)(func)
-        return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, help=help_text,
-                            callback=use_alias)(func)
+        alias_settings = {k: v for k, v in settings.items() if k not in ("help", "show_default", "default")}
+        func = click.option(alias, f"{dest}_alias", default=None, hidden=True, expose_value=False,
+                            callback=remember_alias, **alias_settings)(func)
+        return click.option(name, dest, callback=use_alias, **settings)(func)
 
     return decorator
+
+
+def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--checkpoint FILE``: a JSON-lines file of finished tasks, resumed when it exists (old name ``--resume``)."""
+    return option_with_hidden_alias("--checkpoint", "--resume", "checkpoint", type=click.Path(dir_okay=False),
+                                    default=None, help=help_text)
 
 
 def run_in_ranges(reference: str, arguments: Any, total: int, reduce: Callable[[Any, Any], Any], initial: Any,

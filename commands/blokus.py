@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, emit_json, friendly_errors
+from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors, option_with_hidden_alias
 from commands.play import PlayHooks, add_play_commands
 
 BLOKUS_VARIANTS = ["classic", "two-player", "teams", "three-player", "duo"]
@@ -120,13 +120,12 @@ def blokus_solitaire() -> None:
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
 @click.option("--engine", type=click.Choice(["bitset", "xcc"]), default="bitset", show_default=True, help="Counting engine.")
-@click.option("--depth", "--split-depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
-              help="Split depth for --count.")
+@option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
+                          help="With --count: split the search this many levels deep into independent parts.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes for --count (CP-SAT workers when finding).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
-@click.option("--checkpoint", "--resume", "checkpoint", type=click.Path(dir_okay=False), default=None,
-              help="Resume file for --count.")
+@checkpoint_option("With --count: checkpoint file; finished parts in it are skipped, new ones appended.")
 @click.option("--estimate", "probes", type=click.IntRange(min=1), default=None, help="Knuth estimate of the count with N random probes.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--seed", type=int, default=0, show_default=True)
