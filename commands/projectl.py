@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-from cli import emit_json, friendly_errors, merge_into, parallel_options, run_in_ranges
+from cli import emit_json, friendly_errors
+from commands.play import PlayHooks, add_play_commands
 
 
 @click.group()
@@ -39,7 +39,8 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
             raise ValueError(f"a player holds at most 4 unfinished puzzles; {card_file} has {len(cards)}")
         hand = [PuzzleInHand(c.empty, [0] * 9, c.reward_index, c.points, c.id) for c in cards]
         plans = finishable_this_turn(hand, parse_counts(stock), None, actions, not no_master, revised)
-        data = [{"puzzles": [cards[i].id for i in p.puzzles], "points": p.points, "actions": p.actions} for p in plans]
+        data: list[dict[str, Any]] = [{"puzzles": [cards[i].id for i in p.puzzles], "points": p.points,
+                                       "actions": p.actions} for p in plans]
         if as_json:
             emit_json({"stock": stock, "plans": data})
             return
@@ -91,117 +92,24 @@ def projectl_generate_deck(seed: int | None, out: str | None, as_json: bool) -> 
         click.echo(text, nl=False)
 
 
-def _pl_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed([
-        click.option("--rules", type=click.Choice(["classic", "revised"]), default="classic", show_default=True),
-        click.option("--solo", is_flag=True, help="Solo variant against the automated opponent."),
-        click.option("--difficulty", type=click.Choice(["normal", "hard", "unbeatable"]), default="normal", show_default=True),
-        click.option("--deck", "deck_file", type=click.Path(dir_okay=False), default=None, help="Deck file (default: shipped deck)."),
-        click.option("--seed", type=int, default=0, show_default=True),
-    ]):
-        func = option(func)
-    return func
+def _show(state: Any, seat: int) -> str:
+    """What a human at the terminal sees: the whole table (everything but the deck order is public)."""
+    return str(state.render_text(color=sys.stdout.isatty()))
 
 
-@projectl.command("playout")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--bots", default="greedy,random", show_default=True, help="Comma-separated: random, greedy, mcts[:N]; one per seat.")
-@_pl_options
-@parallel_options
-@click.option("--json", "as_json", is_flag=True)
-@friendly_errors
-def projectl_playout(games: int, bots: str, rules: str, solo: bool, difficulty: str, deck_file: str | None, seed: int,
-                     workers: int | None, scheduler: str | None, as_json: bool) -> None:
-    """Seeded bot games (seats rotate each game): win rates with 95% intervals, mean scores."""
-    from puzzles.projectl.cards import load_deck
-    from solvers.projectl.bots import make_bot, summarize_series
-
-    specs = [b for b in bots.split(",") if b.strip()]
-    for spec in specs:
-        make_bot(spec)
-    if not solo and not 1 <= len(specs) <= 4:
-        raise ValueError("give 1 to 4 bots, one per seat")
-    cards = load_deck(deck_file) if deck_file else None
-    big_job = 50 if any(spec.startswith("mcts") for spec in specs) else 2000
-    totals, interrupted = run_in_ranges("solvers.projectl.bots:series_range", (tuple(specs), seed, rules, solo, difficulty, cards),
-                                        games, merge_into, None, workers, scheduler, "playouts", not as_json, big_job=big_job)
-    if totals is None:
-        raise click.ClickException("interrupted before any game finished")
-    result = summarize_series(totals, specs, rules, solo, difficulty, interrupted)
-    if as_json:
-        emit_json(result)
-        return
-    head = f"{result['games']} games, rules {rules}" + (f", solo {difficulty}" if solo else "")
-    click.echo(head + (" (interrupted)" if result["interrupted"] else ""))
-    for row in result["bots"]:
-        low, high = row["win_ci95"]
-        click.echo(f"  {row['seat_bot']:<10} win {row['win_rate']:.3f} [{low:.3f}, {high:.3f}]  mean score {row['mean_score']:.2f}")
-    if solo:
-        click.echo(f"  opponent mean score {result['opponent_mean_score']:.2f}")
+def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
+    """Extra result fields: how the game ended, the winners, and in solo the automated opponent's score."""
+    result: dict[str, Any] = {"rounds": state.round + 1, "end": state.end_reason, "winners": state.winners()}
+    if state.solo:
+        result["opponent_score"] = state.opponent_score()
+    if not as_json:
+        solo = f" vs the automated opponent's {result['opponent_score']}" if state.solo else ""
+        click.echo(f"game over after round {result['rounds']} ({result['end'] or 'end'}){solo};"
+                   f" winners (seats from 0): {result['winners']}")
+    return result
 
 
-@projectl.command("play")
-@click.option("--players", type=click.IntRange(1, 4), default=2, show_default=True)
-@click.option("--bots", default="human,greedy", show_default=True, help="Per seat: human, random, greedy, mcts[:N].")
-@_pl_options
-@click.option("--color/--no-color", default=None, help="ANSI colours (default: when on a terminal).")
-@click.option("--json", "as_json", is_flag=True, help="Print the final result as JSON.")
-@friendly_errors
-def projectl_play(players: int, bots: str, rules: str, solo: bool, difficulty: str, deck_file: str | None, seed: int, color: bool | None, as_json: bool) -> None:
-    """Play with typed actions ('help' lists them, 'quit' stops); bots move the other seats."""
-    import random as _random
-
-    from puzzles.game import IllegalActionError
-    from puzzles.projectl.cards import load_deck
-    from puzzles.projectl.engine import new_game
-    from solvers.projectl.bots import make_bot
-
-    specs = [b.strip().lower() for b in bots.split(",") if b.strip()]
-    if solo:
-        players = 1
-    if len(specs) == 1 and players > 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ValueError(f"--bots names {len(specs)} seats but there are {players} players")
-    seats = [None if s == "human" else make_bot(s) for s in specs]
-    cards = load_deck(deck_file) if deck_file else None
-    st = new_game(players, seed, rules=rules, solo=solo, difficulty=difficulty, cards=cards)
-    rng = _random.Random(seed)
-    use_color = sys.stdout.isatty() if color is None else color
-    shown = None
-    while not st.is_terminal():
-        bot = seats[st.player]
-        if bot is not None:
-            action = bot.choose(st, rng)
-            if not as_json:
-                click.echo(f"player {st.player} ({bot.name}): {st.action_to_string(action)}")
-            st.apply(action)
-            continue
-        if shown != len(st.history):
-            click.echo(st.render_text(color=use_color))
-            shown = len(st.history)
-        text = click.prompt(f"player {st.player} action", default="", show_default=False).strip()
-        if text in ("quit", "exit"):
-            click.echo("stopped")
-            return
-        if text in ("help", "?", ""):
-            legal = [st.action_to_string(a) for a in st.legal_actions()]
-            kinds = sorted({a.split()[0] for a in legal})
-            click.echo("legal kinds: " + ", ".join(kinds) + f" ({len(legal)} actions); e.g. " + "; ".join(legal[:12]))
-            click.echo("forms: take W|B|G SLOT, piece, upgrade FROM TO, place SLOT SHAPE CELLS (cells as rc digits: 00,01,11), master, mplace ..., mend, recycle W|B, touch ..., done, pass")
-            continue
-        try:
-            st.apply(st.string_to_action(text))
-        except IllegalActionError as error:
-            click.echo(f"illegal: {error}")
-    result = {"scores": st.scores(), "returns": st.returns(), "winners": st.winners(), "rounds": st.round + 1, "end": st.end_reason}
-    if solo:
-        result["opponent_score"] = st.opponent_score()
-    if as_json:
-        emit_json(result)
-    else:
-        click.echo(st.render_text(color=use_color))
-        click.echo(f"final scores {result['scores']}" + (f" vs opponent {result['opponent_score']}" if solo else "") + f"; winners {result['winners']}")
+add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show))
 
 
 def _pl_shape(name: str) -> int:

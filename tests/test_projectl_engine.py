@@ -9,11 +9,27 @@ import pytest
 
 from puzzles.game import IllegalActionError
 from puzzles.projectl.cards import SHAPE_INDEX, parse_deck
-from puzzles.projectl.engine import ProjectLState, new_game, reward_shape
+from puzzles.projectl.engine import (
+    DONE,
+    MASTER,
+    MASTER_END,
+    PASS,
+    PIECE,
+    MasterPlace,
+    Place,
+    ProjectLState,
+    Recycle,
+    Take,
+    Touch,
+    Upgrade,
+    parse_action,
+    reward_shape,
+)
 from solvers.bots import RandomBot
 from solvers.playout import play_game
 
 S = SHAPE_INDEX
+new_game = ProjectLState.new_game  # the convenience constructor: every rule option, solo as a flag
 
 
 def m(*cells: str) -> int:
@@ -147,7 +163,7 @@ class KindRandom:
     def choose(self, state, rng):
         groups: dict[str, list] = {}
         for a in state.legal_actions():
-            groups.setdefault(a[0], []).append(a)
+            groups.setdefault(type(a).__name__, []).append(a)
         return rng.choice(groups[rng.choice(sorted(groups))])
 
 
@@ -218,34 +234,34 @@ def test_action_text_round_trip() -> None:
 def test_illegal_actions_are_refused_and_change_nothing() -> None:
     st = tiny_game()
     slot = hand_card(st, 0, "B01")  # 1x4 line
-    assert_refused(st, ("place", slot, S["I2"], m("10", "11")), "outside the recess")
-    assert_refused(st, ("place", slot, S["I2"], m("00", "11")), "not a I2")
-    assert_refused(st, ("place", slot, S["I3"], m("00", "01", "02")), "no I3")
-    assert_refused(st, ("place", 3, S["I2"], m("00", "01")), "no unfinished puzzle in slot 3")
-    assert_refused(st, ("upgrade", S["O1"], S["I3"]), "one level higher")
-    assert_refused(st, ("upgrade", S["I3"], S["L3"]), "no I3")
-    assert_refused(st, ("recycle", "W"), "revised")
-    assert_refused(st, ("mplace", slot, S["I2"], m("00", "01")), "not an action")
-    assert_refused(st, ("pass",), "only when no other action")
-    assert_refused(st, ("take", "G", 0), "take from row W or B")
-    st.apply(("place", slot, S["I2"], m("00", "01")))
-    assert_refused(st, ("place", slot, S["O1"], m("01")), "overlap")
+    assert_refused(st, Place(slot, S["I2"], m("10", "11")), "outside the recess")
+    assert_refused(st, Place(slot, S["I2"], m("00", "11")), "not a I2")
+    assert_refused(st, Place(slot, S["I3"], m("00", "01", "02")), "no I3")
+    assert_refused(st, Place(3, S["I2"], m("00", "01")), "no unfinished puzzle in slot 3")
+    assert_refused(st, Upgrade(S["O1"], S["I3"]), "one level higher")
+    assert_refused(st, Upgrade(S["I3"], S["L3"]), "no I3")
+    assert_refused(st, Recycle("W"), "revised")
+    assert_refused(st, MasterPlace(slot, S["I2"], m("00", "01")), "not an action")
+    assert_refused(st, PASS, "only when no other action")
+    assert_refused(st, Take("G", 0), "take from row W or B")
+    st.apply(Place(slot, S["I2"], m("00", "01")))
+    assert_refused(st, Place(slot, S["O1"], m("01")), "overlap")
     st.stock[0][S["O1"]] += 1
     st.supply[S["O1"]] -= 1
-    st.apply(("master",))
-    assert_refused(st, ("take", "W", 0), "during the Master action")
-    st.apply(("mplace", slot, S["O1"], m("02")))
-    assert_refused(st, ("mplace", slot, S["O1"], m("03")), "at most one piece on each puzzle")
-    st.apply(("mend",))
-    assert_refused(st, ("master",), "once per turn")
+    st.apply(MASTER)
+    assert_refused(st, Take("W", 0), "during the Master action")
+    st.apply(MasterPlace(slot, S["O1"], m("02")))
+    assert_refused(st, MasterPlace(slot, S["O1"], m("03")), "at most one piece on each puzzle")
+    st.apply(MASTER_END)
+    assert_refused(st, MASTER, "once per turn")
     # four unfinished puzzles
     st2 = tiny_game()
     for cid in ("W01", "W02", "W03", "W04"):
         hand_card(st2, 0, cid)
-    assert_refused(st2, ("take", "B", 0), "already have 4")
+    assert_refused(st2, Take("B", 0), "already have 4")
     # empty supply of level-1 pieces
     st2.supply[S["O1"]] = 0
-    assert_refused(st2, ("piece",), "no level-1 piece")
+    assert_refused(st2, PIECE, "no level-1 piece")
     with pytest.raises(IllegalActionError, match="cannot read"):
         st2.string_to_action("place zero")
 
@@ -254,17 +270,17 @@ def test_revised_upgrade_down_and_recycle() -> None:
     st = tiny_game(rules="revised")
     st.stock[0][S["L3"]] += 1
     st.supply[S["L3"]] -= 1
-    assert ("upgrade", S["L3"], S["O1"]) in st.legal_actions()
-    st.apply(("upgrade", S["L3"], S["O1"]))
+    assert Upgrade(S["L3"], S["O1"]) in st.legal_actions()
+    st.apply(Upgrade(S["L3"], S["O1"]))
     assert st.stock[0][S["O1"]] == 2
     deck = [c for c in reversed(st.white_row) if c >= 0] + st.white_deck
     expected = [deck.pop() for _ in range(4)]
-    st.apply(("recycle", "W"))
+    st.apply(Recycle("W"))
     assert st.white_row == expected and st.white_deck == deck
     classic = tiny_game()
     classic.stock[0][S["L3"]] += 1
     classic.supply[S["L3"]] -= 1
-    assert_refused(classic, ("upgrade", S["L3"], S["O1"]), "one level higher")
+    assert_refused(classic, Upgrade(S["L3"], S["O1"]), "one level higher")
 
 
 # --------------------------------------------------------------------------
@@ -275,11 +291,11 @@ def test_revised_upgrade_down_and_recycle() -> None:
 def test_completion_returns_pieces_and_pays_reward() -> None:
     st = tiny_game()
     slot = hand_card(st, 0, "W01")  # 2 cells, reward I2, 1 point
-    st.apply(("place", slot, S["O1"], m("00")))
+    st.apply(Place(slot, S["O1"], m("00")))
     assert st.stock[0] == [0, 1, 0, 0, 0, 0, 0, 0, 0]
     supply_i2 = st.supply[S["I2"]]
-    st.apply(("piece",))
-    st.apply(("place", slot, S["O1"], m("01")))  # third action completes W01
+    st.apply(PIECE)
+    st.apply(Place(slot, S["O1"], m("01")))  # third action completes W01
     assert st.player == 1
     assert st.puzzles[0] == []
     assert [st.cards[c].id for c in st.done[0]] == ["W01"]
@@ -296,12 +312,12 @@ def test_master_completes_several_puzzles_at_its_end() -> None:
     st.stock[0] = [2, 1, 0, 0, 0, 0, 0, 0, 0]
     st.supply[0] -= 1  # keep conservation: the test took one more O1
     total = st.piece_totals()
-    st.apply(("master",))
-    st.apply(("mplace", a, S["O1"], m("00")))
-    st.apply(("mplace", b, S["O1"], m("00")))
-    st.apply(("mplace", c, S["I2"], m("00", "10")))
+    st.apply(MASTER)
+    st.apply(MasterPlace(a, S["O1"], m("00")))
+    st.apply(MasterPlace(b, S["O1"], m("00")))
+    st.apply(MasterPlace(c, S["I2"], m("00", "10")))
     assert len(st.puzzles[0]) == 3  # nothing completes before the Master action ends
-    st.apply(("mend",))
+    st.apply(MASTER_END)
     assert st.puzzles[0] == []
     assert sorted(st.cards[x].id for x in st.done[0]) == ["B04", "W02", "W05"]
     assert st.stock[0] == [2, 3, 0, 1, 0, 0, 0, 0, 0]
@@ -327,27 +343,27 @@ def test_supply_shortage_rule() -> None:
 def test_end_trigger_then_final_round() -> None:
     st = tiny_game(players=2)
     assert st.black_deck and len(st.black_deck) == 1
-    st.apply(("take", "B", 0))  # refilled from the last card
+    st.apply(Take("B", 0))  # refilled from the last card
     assert st.trigger_round < 0
-    st.apply(("take", "B", 1))  # cannot be refilled: trigger in round 1
+    st.apply(Take("B", 1))  # cannot be refilled: trigger in round 1
     assert st.trigger_round == 0
-    st.apply(("piece",))
+    st.apply(PIECE)
     # the rest of round 1 (player 1) and all of round 2 are played, then the game ends
     for _ in range(3):
-        st.apply(next(a for a in st.legal_actions() if a[0] != "master"))
+        st.apply(next(a for a in st.legal_actions() if a != MASTER))
     assert st.round == 1 and not st.is_terminal()
     for _ in range(6):
         assert not st.is_terminal()
-        st.apply(next(a for a in st.legal_actions() if a[0] != "master"))
+        st.apply(next(a for a in st.legal_actions() if a != MASTER))
     assert st.is_terminal() and st.end_reason == "deck exhausted"
 
 
 def test_revised_one_black_per_turn_after_trigger() -> None:
     st = tiny_game(rules="revised")
     st.black_deck.clear()
-    st.apply(("take", "B", 0))
+    st.apply(Take("B", 0))
     assert st.trigger_round == 0
-    assert_refused(st, ("take", "B", 1), "at most one black")
+    assert_refused(st, Take("B", 1), "at most one black")
 
 
 def test_tie_breaks() -> None:
@@ -371,10 +387,10 @@ def test_revised_finishing_touches_and_penalties() -> None:
     b = hand_card(st, 0, "B03")  # 3 cells, 5 points
     st._game_end()
     assert st.phase == "touch" and not st.is_terminal()
-    assert_refused(st, ("piece",), "finishing touches")
-    st.apply(("touch", a, S["I2"], m("00", "01")))  # completes B05: +4, -1
+    assert_refused(st, PIECE, "finishing touches")
+    st.apply(Touch(a, S["I2"], m("00", "01")))  # completes B05: +4, -1
     assert len(st.puzzles[0]) == 1 and st.cards[st.puzzles[0][0][0]].id == "B03"
-    st.apply(("done",))
+    st.apply(DONE)
     assert st.is_terminal()
     # B05 completed by finishing touches (+4), one piece placed (-1), B03 unfinished (-5)
     assert st.scores() == [4 - 1 - 5]
@@ -394,16 +410,16 @@ def test_solo_setup_and_opponent_turn() -> None:
     assert len(st.white_row) == 9 and len(st.white_deck) == 16
     assert st.piece_totals() == [15] * 9
     # take from column 1: one lock moves to the opponent's supply
-    st.apply(("take", "G", 1))
+    st.apply(Take("G", 1))
     assert st.locks == [1, 1, 1] and st.opp_supply == 4
-    st.apply(("piece",))
-    st.apply(("piece",))
+    st.apply(PIECE)
+    st.apply(PIECE)
     # every column still locked: the opponent removes one lock from each
     assert st.locks == [0, 0, 0] and st.opp_cards == [] and st.supply[0] == 15 - 4 - 3 - 1 - 2 + 3
     # next turn: the opponent takes the best card of the unlocked grid
     grid = list(st.white_row)
     for _ in range(3):
-        st.apply(("piece",))
+        st.apply(PIECE)
     best = max(range(9), key=lambda i: (st.cards[grid[i]].points, -i))
     assert st.opp_cards == [grid[best]]
     column = best % 3
@@ -424,7 +440,7 @@ def test_solo_win_needs_strictly_higher_score() -> None:
 def test_rendering_text_and_svg() -> None:
     st = tiny_game()
     slot = hand_card(st, 0, "B01")
-    st.apply(("place", slot, S["I2"], m("00", "01")))
+    st.apply(Place(slot, S["I2"], m("00", "01")))
     text = st.render_text()
     assert "I2I2 # #" in text and "player 0" in text
     svg = st.tableau_svg(0)
@@ -447,14 +463,15 @@ def _random_action(st: ProjectLState, rng: random.Random):
     kind = rng.choice(["take", "piece", "upgrade", "place", "master", "mplace", "mend", "recycle", "pass", "touch", "done"])
     s = rng.randrange(9)
     if kind == "take":
-        return ("take", rng.choice("WBG"), rng.randrange(-1, 10))
+        return Take(rng.choice("WBG"), rng.randrange(-1, 10))
     if kind == "upgrade":
-        return ("upgrade", s, rng.randrange(9))
+        return Upgrade(s, rng.randrange(9))
     if kind in ("place", "mplace", "touch"):
-        return (kind, rng.randrange(-1, 5), s, rng.choice(placements(s)))
+        return {"place": Place, "mplace": MasterPlace, "touch": Touch}[kind](rng.randrange(-1, 5), s,
+                                                                              rng.choice(placements(s)))
     if kind == "recycle":
-        return ("recycle", rng.choice("WBX"))
-    return (kind,)
+        return Recycle(rng.choice("WBX"))
+    return parse_action(kind)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(str(v) for v in c.values()))
@@ -476,3 +493,106 @@ def test_check_agrees_with_legal_actions_and_refusals_change_nothing(config) -> 
                     assert_refused(st, action, ".")
         st.apply(bot.choose(st, rng))
         step += 1
+
+
+# --------------------------------------------------------------------------
+# the game protocol: registry factory, actions, hidden information
+# --------------------------------------------------------------------------
+
+
+def test_registry_factory_and_options() -> None:
+    from puzzles.game import GAMES, ChanceMode, Information
+
+    info = GAMES["projectl"]
+    assert info.chance is ChanceMode.NONE and info.information is Information.IMPERFECT
+    st = info.new_game(2, 7, rules="revised", supply=12, max_rounds=30)
+    assert isinstance(st, ProjectLState) and st.revised and st.per_shape == 12 and st.max_rounds == 30
+    assert st == ProjectLState.new_game(2, 7, rules="revised", supply_per_shape=12, max_rounds=30)
+    solo = info.new_game(1, 3, difficulty="hard")
+    assert solo.solo and solo.difficulty == "hard" and solo.num_players == 1  # one player = the solo variant
+    with pytest.raises(ValueError, match="difficulty"):
+        info.new_game(1, 3, difficulty="impossible")
+    with pytest.raises(ValueError, match="1 to 4"):
+        info.new_game(5, 0)
+
+
+def test_actions_are_frozen_values_and_text_only_parses() -> None:
+    a = Place(0, S["I2"], m("00", "01"))
+    assert a == Place(0, S["I2"], m("00", "01")) and a != MasterPlace(0, S["I2"], m("00", "01"))
+    assert len({a, Place(0, S["I2"], m("00", "01")), PIECE, parse_action("piece")}) == 2
+    with pytest.raises(AttributeError):
+        a.slot = 1  # type: ignore[misc]
+    st = new_game(2, 4)
+    # parsing never checks legality; apply refuses text and illegal actions
+    assert st.string_to_action("place 3 I2 00,01") == Place(3, S["I2"], m("00", "01"))
+    assert st.illegal_reason(Place(3, S["I2"], m("00", "01"))) is not None
+    assert st.illegal_reason(PIECE) is None
+    for bad in ("take W", "upgrade O1 Q5", "place 0 I2 0a", "fly"):
+        with pytest.raises(IllegalActionError):
+            st.string_to_action(bad)
+    with pytest.raises(IllegalActionError, match="not a Project L action"):
+        st.apply("piece")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="not a Project L action"):
+        st.apply(("piece",))  # type: ignore[arg-type]
+
+
+def _deck_order_shuffled(st: ProjectLState, seed: int) -> ProjectLState:
+    """The same position with only the unknown part of the face-down decks in another order."""
+    other = st.clone()
+    rng = random.Random(seed)
+    for name, known in (("white_deck", st.white_known), ("black_deck", st.black_known)):
+        deck = getattr(other, name)
+        top = deck[known:]
+        rng.shuffle(top)
+        setattr(other, name, deck[:known] + top)
+    return other
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(str(v) for v in c.values()))
+def test_resample_keeps_the_observation_and_depends_on_it_only(config) -> None:
+    config = dict(config)
+    players = config.pop("players", 1)
+    st = new_game(players, 5, **config)
+    rng = random.Random(5)
+    step = 0
+    changed = 0
+    while not st.is_terminal():
+        if step % 3 == 0:
+            for p in range(st.num_players):
+                draw = st.resample(p, random.Random(step))
+                assert draw.observation(p) == st.observation(p)
+                assert sorted(draw.card_locations()) == sorted(st.card_locations()) or st.solo
+                changed += draw.white_deck != st.white_deck or draw.black_deck != st.black_deck
+                twin = _deck_order_shuffled(st, step)
+                assert twin.observation(p) == st.observation(p)
+                assert twin.resample(p, random.Random(step)) == draw
+        st.apply(KindRandom().choose(st, rng))
+        step += 1
+    assert changed > 0
+
+
+def test_solo_resample_deals_a_solo_deck_from_the_unseen_cards() -> None:
+    st = new_game(1, 8, solo=True)
+    for seed in range(20):
+        draw = st.resample(0, random.Random(seed))
+        assert len(draw.white_deck) == len(st.white_deck)
+        colors = [draw.cards[c].color for c in draw.white_deck + draw.white_row]
+        assert colors.count("white") == 15 and colors.count("black") == 10
+        assert not set(draw.white_deck) & set(draw.white_row)
+
+
+def test_recycled_cards_are_a_known_bottom_that_resample_keeps() -> None:
+    st = new_game(2, 6, rules="revised")
+    row = [c for c in st.white_row]
+    st.apply(Recycle("W"))
+    assert st.white_known == 4 and st.white_deck[:4] == list(reversed(row))
+    assert st.observation(1)["white_deck"]["bottom"] == [st.cards[c].id for c in reversed(row)]
+    for seed in range(5):
+        draw = st.resample(1, random.Random(seed))
+        assert draw.white_deck[:4] == st.white_deck[:4]
+        assert sorted(draw.white_deck) == sorted(st.white_deck)
+    # drawing down into the known bottom shrinks it
+    st.white_deck = st.white_deck[:6]
+    st.apply(Recycle("W"))
+    assert st.white_known == len(st.white_deck) == 6
+    assert ProjectLState.from_json(json.loads(st.dumps())) == st
