@@ -1,8 +1,8 @@
 """Project L deck generator: 32 white and 20 black cards with the published statistics.
 
 The published card data is not in our sources, so the project makes its own
-(rules digest, **Decision (card data)**).  The generator reproduces the
-digest's figures *exactly*:
+(``docs/rules/project-l.md``, "Card data").  The generator reproduces the
+published statistics *exactly*:
 
 * white points 0:11, 1:13, 2:8; areas 2:3, 3:6, 4:6, 5:5, 6:5, 7:2, 8:4, 9:1;
   reward levels L1:1, L2:6, L3:10, L4:15; exactly 27 of 32 whites have
@@ -59,7 +59,7 @@ def _expand(counts: dict[int, int]) -> list[int]:
 
 
 def white_triples(rng: random.Random) -> list[tuple[int, int, int]]:
-    """(area, reward level, points) for the 32 whites, meeting every digest figure."""
+    """(area, reward level, points) for the 32 whites, meeting every published figure."""
     areas = _expand(WHITE_AREAS)
     rng.shuffle(areas)
     levels = dict(WHITE_LEVELS)
@@ -170,7 +170,7 @@ def deck_text(seed: int = DEFAULT_SEED) -> str:
 
 
 def deck_statistics(cards: list[Card]) -> dict:
-    """The digest's figures measured on a deck (for tests and the notebook)."""
+    """The published statistics measured on a deck (for tests and the notebook)."""
     out: dict = {}
     for color in ("white", "black"):
         group = [c for c in cards if c.color == color]
