@@ -95,6 +95,7 @@ def test_fast_playouts_are_split_invariant_and_only_for_random_seats() -> None:
     assert parts.summary() == whole.summary()
     assert playout_range(job, 0, 3000).summary() == whole.summary()  # the generic runner uses the kernel
     assert fast_playouts(make_job("towers", ["random", "greedy"]), 0, 10) is None
+    assert fast_playouts(make_job("towers", ["Random", "random"]), 0, 10) is not None
     assert fast_playouts(make_job("towers", ["random"], rotate=False), 0, 10) is not None
 
 

@@ -47,7 +47,7 @@ from puzzles.towers.engine import (
     TowersState,
 )
 from puzzles.towers.stones import JOKER, announce_attr, player_set
-from solvers.bots import Bot, BotFactory, Budget
+from solvers.bots import Bot, BotFactory, Budget, split_spec
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed
 from solvers.towers import kernel as K
 from solvers.towers.solver import Solver, kernel_to_action, pack
@@ -303,7 +303,9 @@ def fast_playouts(job: PlayoutJob, start: int, stop: int, chunk: int = 20_000) -
     Game ``i`` is seeded with ``game_seed(job.seed, i)``, so any split of a
     series gives the same totals.
     """
-    if job.game != "towers" or job.players != 2 or job.options or any(spec != "random" for spec in job.bots):
+    if job.game != "towers" or job.players != 2 or job.options:
+        return None
+    if any(split_spec(spec)[0] != "random" for spec in job.bots):
         return None
     stats = PlayoutStats(list(job.bots))
     for lo in range(start, stop, chunk):
