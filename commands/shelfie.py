@@ -1,14 +1,19 @@
-"""`kibitz shelfie`: My Shelfie: play, score a shelf, the perfect shelf, bot playouts."""
+"""`kibitz shelfie`: My Shelfie: play, bot playouts, score a shelf, the perfect shelf.
+
+``play`` and ``playout`` are the generic commands of :mod:`commands.play` (bots by
+``make_bot`` spec, the game's options from its GameInfo); shelfie adds the final breakdown to
+``play --json`` and shows a human only their own personal card.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from cli import emit_json, friendly_errors, parallel_options, run_in_ranges
-
-SHELFIE_BOTS = ("random", "greedy", "lookahead")
+from cli import emit_json, friendly_errors
+from commands.play import PlayHooks, add_play_commands
 
 
 def _shelfie_goal_pair(text: str | None) -> tuple[str, str] | None:
@@ -22,101 +27,29 @@ def _shelfie_goal_pair(text: str | None) -> tuple[str, str] | None:
     return keys  # type: ignore[return-value]
 
 
-def _shelfie_seats(bots: str | None, players: int, default: list[str]) -> list[str]:
-    names = [b.strip().lower() for b in bots.split(",")] if bots else default
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--bots names {len(names)} seats but --players is {players}")
-    for name in names:
-        if name not in SHELFIE_BOTS + ("human",):
-            raise ValueError(f"unknown bot {name!r}; choose from human, {', '.join(SHELFIE_BOTS)}")
-    return names
-
-
 @click.group()
 def shelfie() -> None:
-    """My Shelfie: play, score a shelf, the perfect shelf, bot playouts."""
+    """My Shelfie: play, bot playouts, score a shelf, the perfect shelf."""
 
 
-@shelfie.command("play")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
-@click.option("--bots", default=None, help="Per seat, comma-separated: human, random, greedy, lookahead "
-              "(one name fills every seat). Default: human then greedy bots.")
-@click.option("--seed", type=int, default=None, help="Seed of the deal and the bag (random if omitted).")
-@click.option("--goals", default=None, help="Common goals K1,K2 (dealt at random if omitted).")
-@click.option("--refill-rule", type=click.Choice(["isolated", "four_or_fewer"]), default="isolated", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON at the end.")
-@friendly_errors
-def shelfie_play(players: int, bots: str | None, seed: int | None, goals: str | None, refill_rule: str,
-                 as_json: bool) -> None:
-    """Play a game; a human takes tiles by coordinates then names a column, e.g. `d5 e5 3`."""
-    import random as _random
-
-    from puzzles.game import IllegalActionError
-    from puzzles.shelfie import new_game
-    from solvers.shelfie.bots import best_move_now, make_bot
-
-    seats = _shelfie_seats(bots, players, ["human"] + ["greedy"] * (players - 1))
-    if seed is None:
-        seed = _random.randrange(1_000_000)
-    state = new_game(players, seed=seed, common_goals=_shelfie_goal_pair(goals), refill_rule=refill_rule)
-    rng = _random.Random(seed)
-    agents = {s: make_bot(name) for s, name in enumerate(seats) if name != "human"}
-    humans = [s for s, name in enumerate(seats) if name == "human"]
-    log = []
-    say = (lambda *a, **k: None) if as_json else click.echo
-    say(f"My Shelfie, seed {seed}: " + ", ".join(f"P{s} {name}" for s, name in enumerate(seats)))
-    stdin = sys.stdin
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply(state.sample_chance(rng))
-            say("(the board is refilled)")
-            continue
-        seat = state.current_player()
-        if seat in agents:
-            move = agents[seat].choose(state, rng)
-            say(f"P{seat} ({seats[seat]}): {move}")
-        else:
-            say("")
-            say(state.render_text(viewer=seat if len(humans) == 1 else None))
-            while True:
-                click.echo(f"P{seat}, your move (cells in placing order, then column 1-5; "
-                           "'hint', 'moves' or 'quit'): ", nl=False)
-                line = stdin.readline()
-                if not line or line.strip().lower() in ("quit", "q", "exit"):
-                    raise click.ClickException("game abandoned")
-                line = line.strip()
-                if line.lower() == "hint":
-                    hint, points = best_move_now(state, rng)
-                    click.echo(f"best points now: {hint}  (+{points})")
-                    continue
-                if line.lower() == "moves":
-                    click.echo(", ".join(sorted({str(m) for m in state.legal_actions()})[:60]) + " ...")
-                    continue
-                try:
-                    move = state.string_to_move(line)
-                    break
-                except IllegalActionError as error:
-                    click.echo(f"illegal: {error}")
-        state.apply(move)
-        log.append(str(move))
-    result = {
-        "seed": seed,
-        "bots": seats,
+def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
+    """The end of ``play``: who won and how each shelf scored (for --json)."""
+    return {
         "common_goals": list(state.common_goals),
         "personal_cards": list(state.personal_cards),
-        "scores": [int(s) for s in state.scores()],
-        "breakdown": [state.score_breakdown(s) for s in range(players)],
+        "breakdown": [state.score_breakdown(s) for s in range(state.num_players)],
         "winner": state.winner(),
-        "moves": log,
-        "shelves": [state.shelf(s).rows() for s in range(players)],
+        "shelves": [state.shelf(s).rows() for s in range(state.num_players)],
     }
-    if as_json:
-        emit_json(result)
-    else:
-        click.echo("")
-        click.echo(state.render_text())
+
+
+def _seat_view(state: Any, seat: int) -> str:
+    from solvers.shelfie.bots import seat_view
+
+    return seat_view(state, seat)
+
+
+add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, show=_seat_view))
 
 
 @shelfie.command("score")
@@ -131,8 +64,15 @@ def shelfie_play(players: int, bots: str | None, seed: int | None, goals: str | 
 def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loose: bool,
                   squares_inside_groups: bool, squares_same_type: bool, as_json: bool) -> None:
     """Score a shelf file: 6 rows of 5 letters C B G F T P or '.', row 1 = top."""
-    from puzzles.shelfie.rules import COMMON_GOAL_KEYS, Bookshelf, adjacency_points, common_goal_met, groups
-    from puzzles.shelfie.rules import LETTERS, personal_goal_points
+    from puzzles.shelfie.rules import (
+        COMMON_GOAL_KEYS,
+        LETTERS,
+        Bookshelf,
+        adjacency_points,
+        common_goal_met,
+        groups,
+        personal_goal_points,
+    )
 
     text = sys.stdin.read() if shelf_file == "-" else open(shelf_file).read()
     shelf = Bookshelf.from_text(text, strict=not loose)
@@ -180,7 +120,10 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float, workers: in
     """The highest final score a shelf can reach (CP-SAT): top tokens and end token assumed."""
     from solvers.shelfie.best_shelf import best_shelf
 
-    result = best_shelf(personal, _shelfie_goal_pair(goals), time_limit=time_limit, workers=workers,
+    pair = _shelfie_goal_pair(goals)
+    if pair is None:
+        raise ValueError("--goals needs two different keys separated by a comma")
+    result = best_shelf(personal, pair, time_limit=time_limit, workers=workers,
                         squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)
     if as_json:
         emit_json(result.to_json())
@@ -189,48 +132,3 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float, workers: in
     parts = ", ".join(f"{k} {v}" for k, v in result.breakdown.items())
     proof = "proven optimal" if result.optimal else f"not proven (bound {result.bound:g})"
     click.echo(f"score {result.score} ({parts}); {proof} in {result.seconds:.1f} s")
-
-
-@shelfie.command("playout")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
-@click.option("--bots", default="random", show_default=True,
-              help="Per seat, comma-separated: random, greedy, lookahead (one name fills every seat).")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--refill-rule", type=click.Choice(["isolated", "four_or_fewer"]), default="isolated", show_default=True)
-@click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the bots through the seats.")
-@parallel_options
-@click.option("--json", "as_json", is_flag=True)
-@friendly_errors
-def shelfie_playout(games: int, players: int, bots: str, seed: int, refill_rule: str, rotate: bool,
-                    workers: int | None, scheduler: str | None, as_json: bool) -> None:
-    """Seeded bot-vs-bot games in the numba kernel; win rates with 95% intervals."""
-    import time
-
-    from solvers.playout import wilson_interval
-    from solvers.shelfie.bots import concat_playouts
-
-    names = _shelfie_seats(bots, players, ["random"] * players)
-    if "human" in names:
-        raise ValueError("playouts are between bots only")
-    start = time.perf_counter()
-    big_job = 50 if "lookahead" in names else 20_000
-    result, _ = run_in_ranges("solvers.shelfie.bots:playout_range", (players, tuple(names), seed, refill_rule, rotate),
-                              games, concat_playouts, None, workers, scheduler, "playing", not as_json, big_job=big_job)
-    elapsed = time.perf_counter() - start
-    played = result["games"] if result else 0
-    bots_out = []
-    for k, name in enumerate(names):
-        wins = int((result["winners"] == k).sum())
-        low, high = wilson_interval(wins, played)
-        bots_out.append({"slot": k, "bot": name, "win_rate": wins / played if played else 0.0, "win_ci95": [low, high],
-                         "mean_score": float(result["scores"][:, k].mean()) if played else 0.0})
-    summary = {"games": played, "players": players, "seed": seed, "rotate": rotate, "seconds": round(elapsed, 3),
-               "games_per_second": round(played / elapsed, 1) if elapsed else None, "bots": bots_out}
-    if as_json:
-        emit_json(summary)
-        return
-    click.echo(f"{played} games, {players} players, {summary['games_per_second']} games/s")
-    for b in bots_out:
-        click.echo(f"  slot {b['slot']} {b['bot']:9s} win {b['win_rate']:.3f} "
-                   f"[{b['win_ci95'][0]:.3f}, {b['win_ci95'][1]:.3f}]  mean score {b['mean_score']:.1f}")

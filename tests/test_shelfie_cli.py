@@ -40,7 +40,8 @@ def test_playout_json(run_cli) -> None:
     again = json.loads(run_cli("shelfie", "playout", "--games", "40", "--players", "2", "--bots", "greedy,random",
                                "--seed", "3", "--json").output)
     assert again["bots"] == data["bots"]  # seeded
-    assert run_cli("shelfie", "playout", "--bots", "human").exit_code == 1
+    human = run_cli("shelfie", "playout", "--bots", "human")
+    assert human.exit_code == 2 and "no human seats" in human.output  # a usage error of the generic command
 
 
 def test_play_between_bots_and_with_a_human(run_cli) -> None:
@@ -52,6 +53,17 @@ def test_play_between_bots_and_with_a_human(run_cli) -> None:
                      input="z9 1\nhint\nquit\n")
     assert "illegal:" in result.output and "best points now" in result.output
     assert result.exit_code == 1 and "abandoned" in result.output
+
+
+def test_play_takes_the_game_options(run_cli) -> None:
+    result = run_cli("shelfie", "play", "--players", "3", "--bots", "greedy,lookahead,random", "--seed", "2",
+                     "--common-goals", "SIX_PAIRS,DIAGONAL", "--personal-cards", "4,5,6",
+                     "--refill-rule", "four_or_fewer", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["common_goals"] == ["SIX_PAIRS", "DIAGONAL"]
+    assert data["personal_cards"] == [4, 5, 6] and data["options"]["refill_rule"] == "four_or_fewer"
+    bad = run_cli("shelfie", "play", "--bots", "greedy", "--common-goals", "SIX_PAIRS")
+    assert bad.exit_code == 1 and "two different keys" in bad.output
 
 
 def test_human_can_finish_a_game_with_hint_moves(run_cli) -> None:

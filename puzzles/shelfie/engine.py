@@ -144,7 +144,7 @@ def board_needs_refill(board: np.ndarray, rule: str = "isolated") -> bool:
 def pick_lines(board: np.ndarray, max_len: int = 3) -> list[tuple[Cell, ...]]:
     """All straight lines of 1..max_len adjacent free tiles (cells sorted), in reading order."""
     free = free_cells(board)
-    lines = []
+    lines: list[tuple[Cell, ...]] = []
     for r, c in sorted(free):
         lines.append(((r, c),))
         for dr, dc in ((0, 1), (1, 0)):
@@ -590,9 +590,16 @@ def new_game(
     unless given (``"SIX_PAIRS,DIAGONAL"``, ``"3,7"`` or tuples); see :class:`ShelfieState` for the
     rule options.
     """
+    goals, cards = deal(players, seed, common_goals, personal_cards)
+    return ShelfieState(players, goals, cards, refill_rule=refill_rule,
+                        squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)
+
+
+def deal(players: int, seed: int | None, common_goals: str | tuple[str, ...] | None = None,
+         personal_cards: str | tuple[int, ...] | None = None) -> tuple[tuple[str, str], tuple[int, ...]]:
+    """The common goals and personal cards :func:`new_game` deals from ``seed`` (those given are kept)."""
     rng = random.Random(seed)
     board_mask(players)
     goals = _goal_pair(common_goals) or tuple(rng.sample(COMMON_GOAL_KEYS, 2))
     cards = _card_list(personal_cards) or tuple(rng.sample(range(1, 13), players))
-    return ShelfieState(players, (goals[0], goals[1]), cards, refill_rule=refill_rule,
-                        squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)
+    return (goals[0], goals[1]), cards

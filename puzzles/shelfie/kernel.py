@@ -17,10 +17,15 @@ merged); tests check both agree and replay kernel games through the engine.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from puzzles.shelfie.rules import COMMON_GOAL_KEYS, EMPTY, SCORING_TOKENS, personal_goal_grid
+
+if TYPE_CHECKING:
+    from puzzles.shelfie.engine import Move
 
 UNUSABLE = -2
 N_CELLS = 81
@@ -580,7 +585,7 @@ def kernel_state(state) -> tuple:
     return meta, board, shelves, bag, tokens, stacks, cards
 
 
-def move_from_row(row) -> "Move":  # noqa: F821
+def move_from_row(row) -> Move:
     """The engine :class:`Move` of a kernel move row."""
     from puzzles.shelfie.engine import Move
 

@@ -109,7 +109,7 @@ def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) ->
                 t = int(state.board[r, c])
                 if t != EMPTY:
                     parts.append(_tile_svg(x, y, cell, t))
-    x = board_w + 10
+    left: float = board_w + 10
     shelf_cell = cell * 0.9
     for seat in range(state.num_players):
         card = state.personal_cards[seat] if viewer is None or viewer == seat else None
@@ -117,12 +117,12 @@ def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) ->
         title = f"P{seat}" + (f" card {card}" if card else "") + (f" · {points} pts" if points is not None else "")
         if not state.game_over and not state.needs_refill and state.to_move == seat:
             title += " ◀"
-        parts += shelf_svg_body(Bookshelf(state.shelves[seat]), x, 40, shelf_cell, card, title)
-        x += COLS * shelf_cell + 24
+        parts += shelf_svg_body(Bookshelf(state.shelves[seat]), left, 40, shelf_cell, card, title)
+        left += COLS * shelf_cell + 24
     goals = " · ".join(f"{k} {s}" for k, s in zip(state.common_goals, state.stacks))
     height = 26 + 9 * cell + 24
     parts.append(f'<text x="{board_w + 10}" y="{height - 8}" font-size="12" font-family="sans-serif">{escape(goals)}</text>')
-    width = x + 10
+    width = left + 10
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
             f'viewBox="0 0 {width:.0f} {height}"><rect width="100%" height="100%" fill="white"/>'
             + "".join(parts) + "</svg>")

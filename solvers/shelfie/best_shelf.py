@@ -137,9 +137,10 @@ def best_shelf(
     a shelf meeting some goals can score, group profiles it cannot have) to drop pieces.
     """
     card_cells(personal)  # validates
-    goals = tuple(check_goal_key(g) for g in goals)
-    if len(goals) != 2 or goals[0] == goals[1]:
-        raise ValueError(f"give two different common goals, got {goals!r}")
+    keys = tuple(check_goal_key(g) for g in goals)
+    if len(keys) != 2 or keys[0] == keys[1]:
+        raise ValueError(f"give two different common goals, got {keys!r}")
+    goals = (keys[0], keys[1])
     start = time.perf_counter()
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
     m, x, objective, fixed_parts, hexes, same = build_model(
@@ -316,7 +317,7 @@ def _local_search(rescore, personal: int | None, goals: tuple[str, str], seconds
     return best_grid
 
 
-def _timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[int, float]:
+def _timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[cp_model.CpSolverStatus, float]:
     t0 = time.perf_counter()
     status = solver.solve(model)
     return status, time.perf_counter() - t0
@@ -326,7 +327,7 @@ _TRACE = False  # debugging: print each piece and export it to /tmp as .pbtxt
 _RACE = [0]  # linearization levels raced per piece ([2, 0] races LP against no LP)
 
 
-def _result(personal: int, goals: tuple[str, str], best, optimal: bool, bound: float, start: float,
+def _result(personal: int | None, goals: tuple[str, str], best, optimal: bool, bound: float, start: float,
             status: str, pieces: int) -> BestShelf:
     shelf, score, breakdown, met = best
     return BestShelf(personal, goals, shelf, score, breakdown, optimal, max(float(bound), float(score)),

@@ -20,6 +20,8 @@ classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol
   never reads a card its seat cannot see.
 * ``mcts[:N]``: :class:`solvers.mcts.MCTSBot` (determinized by ``resample``) whose rollouts are
   compiled greedy games.
+* ``human``: a person at the terminal who sees the game as their seat does; ``hint`` shows the
+  best move now, ``moves`` (or ``?``) the legal ones, ``quit`` abandons the game.
 """
 
 
@@ -28,11 +30,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import click
 import numpy as np
 from numba import njit
 
 from puzzles.game import GameState
-from puzzles.shelfie.engine import Move, ShelfieState, board_mask
+from puzzles.shelfie.engine import Move, ShelfieState, board_mask, deal
 from puzzles.shelfie.kernel import (
     GOAL_IDS,
     M_END,
@@ -65,7 +68,7 @@ from puzzles.shelfie.kernel import (
     winner,
 )
 from puzzles.shelfie.rules import SCORING_TOKENS, personal_goal_grid
-from solvers.bots import Bot, BotFactory, Budget
+from solvers.bots import Bot, BotFactory, Budget, HumanBot
 from solvers.mcts import MCTSBot
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed, seating
 
@@ -500,7 +503,7 @@ def greedy_rollout(state: GameState[Any], rng: random.Random) -> list[float]:
     arrays = kernel_state(state)
     meta, _, shelves, _, tokens, _, cards = arrays
     policies = np.full(state.num_players, POLICIES["greedy"], dtype=np.int64)
-    play_kernel_game(*arrays, policies, DEFAULT_PARAMS, _NO_EVENTS, _NO_MOVES, _NO_REFILLS)
+    play_kernel_game(*arrays, policies, DEFAULT_PARAMS, _NO_EVENTS, _NO_MOVES, _NO_REFILLS)  # type: ignore[call-arg]
     win = int(winner(meta, shelves, tokens, cards))
     return [1.0 if s == win else 0.0 for s in range(state.num_players)]
 
@@ -508,6 +511,49 @@ def greedy_rollout(state: GameState[Any], rng: random.Random) -> list[float]:
 _NO_EVENTS = np.empty(0, dtype=np.int64)
 _NO_MOVES = np.empty((0, 5), dtype=np.int64)
 _NO_REFILLS = np.empty((0, 81), dtype=np.int8)
+
+
+def seat_view(state: GameState[Any], seat: int) -> str:
+    """The position as ``seat`` sees it (its own personal card only)."""
+    render = getattr(state, "render_text", None)
+    return str(render(viewer=seat)) if callable(render) else str(state)
+
+
+class ShelfieHumanBot(HumanBot):
+    """A person at the terminal: cells in placing order, then a column (``d5 e5 3``).
+
+    ``hint`` shows the move scoring the most points now, ``moves`` (or ``?``) the legal moves,
+    ``quit`` abandons the game; text that is no legal move is explained and asked again.
+    """
+
+    def __init__(self, show: Any = None, stream: Any = None) -> None:
+        super().__init__(show or seat_view, stream)
+
+    def choose(self, state: GameState[Any], rng: random.Random) -> Any:
+        seat = state.current_player()
+        click.echo(self.show(state, seat), file=self.stream)
+        while True:
+            text = click.prompt(f"P{seat}, your move (cells in placing order, then column 1-5; "
+                                "'hint', 'moves' or 'quit')", err=True).strip()
+            if text.lower() in ("quit", "q", "exit"):
+                raise click.ClickException("game abandoned")
+            if text.lower() == "hint" and isinstance(state, ShelfieState):
+                hint, points = best_move_now(state, random.Random(0))
+                click.echo(f"best points now: {hint}  (+{points})", file=self.stream)
+                continue
+            if text.lower() in ("moves", "?"):
+                moves = sorted({state.action_to_string(m) for m in state.legal_actions()})
+                click.echo(", ".join(moves[:60]) + (" ..." if len(moves) > 60 else ""), file=self.stream)
+                continue
+            try:
+                action = state.string_to_action(text)
+            except ValueError as error:
+                click.echo(f"illegal: {error}", file=self.stream)
+                continue
+            reason = state.illegal_reason(action)
+            if reason is None:
+                return action
+            click.echo(f"illegal: {reason}", file=self.stream)
 
 
 def _no_budget(policy: str) -> BotFactory:
@@ -536,6 +582,7 @@ BOTS: dict[str, BotFactory] = {
     "greedy": _no_budget("greedy"),
     "lookahead": _lookahead,
     "mcts": _mcts,
+    "human": lambda budget: ShelfieHumanBot(),
 }
 
 
@@ -548,7 +595,8 @@ def play_logged_game(state: ShelfieState, policies: list[str], seed: int, params
     move_log = np.zeros((2048, 5), dtype=np.int64)
     refill_log = np.zeros((512, 81), dtype=np.int8)
     pol = np.array([POLICIES[p] for p in policies], dtype=np.int64)
-    ne = play_kernel_game(*arrays, pol, DEFAULT_PARAMS if params is None else params, events, move_log, refill_log)
+    ne = play_kernel_game(*arrays, pol, DEFAULT_PARAMS if params is None else params,  # type: ignore[call-arg]
+                          events, move_log, refill_log)
     ev = events[:ne].tolist()
     return ev, list(move_log[: ev.count(1)]), list(refill_log[: ev.count(0)]), arrays
 
@@ -575,8 +623,8 @@ def _kernel_lineup(job: PlayoutJob) -> tuple[list[int], np.ndarray] | None:
 def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None:
     """Games ``start .. stop-1`` of ``job`` played inside numba; None for line-ups it cannot play.
 
-    Game ``i`` is dealt by the engine from ``game_seed(job.seed, i)`` (so the goals and cards are
-    those of ``job.new_state(i)``), its refills and random choices come from numba's stream seeded
+    Game ``i`` is dealt by the engine's :func:`~puzzles.shelfie.engine.deal` from ``game_seed(job.seed,
+    i)`` (so the goals and cards are those of ``job.new_state(i)``), its refills and random choices come from numba's stream seeded
     with the same number, and the bots sit as :func:`solvers.playout.seating` says.
     """
     if job.game != "shelfie":
@@ -590,15 +638,17 @@ def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None
     stats = PlayoutStats(list(job.bots))
     if games <= 0:
         return stats
+    options = dict(job.options)
+    first = job.new_state(start)  # checks the options
+    assert isinstance(first, ShelfieState)
     goal_ids = np.zeros((games, 2), dtype=np.int64)
     card_ids = np.zeros((games, n), dtype=np.int64)
     seats_of = np.zeros((games, n), dtype=np.int64)
     seeds = np.zeros(games, dtype=np.int64)
-    first = job.new_state(start)
     for g, index in enumerate(range(start, stop)):
-        state = first if g == 0 else job.new_state(index)
-        goal_ids[g] = [GOAL_IDS[key] for key in state.common_goals]
-        card_ids[g] = state.personal_cards
+        goals, cards = deal(n, game_seed(job.seed, index), options.get("common_goals"), options.get("personal_cards"))
+        goal_ids[g] = [GOAL_IDS[key] for key in goals]
+        card_ids[g] = cards
         seats_of[g] = seating(n, index, job.rotate)
         seeds[g] = game_seed(job.seed, index) % (2**31)
     policies_all = np.array(policies, dtype=np.int64)[seats_of]

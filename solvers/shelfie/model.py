@@ -44,7 +44,7 @@ N = ROWS * COLS
 
 def card_cells(personal: int | None) -> list[tuple[int, int, int]]:
     """The personal goal card's (row, column, type) cells; none for ``personal=None``."""
-    return [] if personal is None else personal_goal_card(personal)
+    return [] if personal is None else list(personal_goal_card(personal))
 
 
 def cell(r: int, c: int) -> int:
@@ -334,11 +334,11 @@ def placement_groups(m: cp_model.CpModel, x, filled, same):
                 starts = [v for v, cells in zip(z, PLACEMENTS) if len(cells) == size and cells[0] == i]
                 if not starts:
                     continue
-                b = m.new_bool_var("")
-                m.add(sum(starts) >= 1).only_enforce_if(b)
-                m.add_implication(b, x[i][t])
-                m.add(sum(starts) + x[i][t] <= 1 + b)  # first cell of a size-`size` group of type t
-                terms.append(size * b)
+                head = m.new_bool_var("")
+                m.add(sum(starts) >= 1).only_enforce_if(head)
+                m.add_implication(head, x[i][t])
+                m.add(sum(starts) + x[i][t] <= 1 + head)  # first cell of a size-`size` group of type t
+                terms.append(size * head)
         ext_t = []
         for i in range(N):
             e = m.new_bool_var("")
