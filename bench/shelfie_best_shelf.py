@@ -2,7 +2,7 @@
 
 Prints, per instance, the best score, the proven upper bound, whether optimality was proven, the
 time and the number of CP-SAT pieces.  The default set is three of the hardest pairs plus
-``--count`` sampled pairs.  Target (issue 6): every pair proven optimal in <= 30 s on 2 cores.
+``--count`` sampled pairs.  Target: every pair proven optimal in <= 30 s on 2 cores.
 Run: /work/venv/bin/python bench/shelfie_best_shelf.py [--count N] [--time-limit S] [--seed S]
 (--all runs all 12 x 66 instances: about an hour; --log FILE appends one JSON line per instance and skips
 the instances already in it, so an interrupted sweep resumes; --pairs A+B,... runs chosen goal pairs for all

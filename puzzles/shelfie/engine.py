@@ -19,8 +19,8 @@ Flow of a game
 Rule decisions (see ``docs/rules/my-shelfie.md``)
 -------------------------------------------------
 * Refill rule: ``"isolated"`` (default, the printed rule): refill when no tile on the board has an
-  orthogonal neighbour tile (an empty board included).  Option ``"four_or_fewer"`` (the seed's
-  rule): refill when 4 or fewer tiles remain.  The refill is checked after every turn except the
+  orthogonal neighbour tile (an empty board included).  Option ``"four_or_fewer"``
+  (a variant): refill when 4 or fewer tiles remain.  The refill is checked after every turn except the
   game's last one; when the bag runs short the cells that get a tile are chosen at random.
 * Seat 0 is the first player; seats play in increasing order.  After a shelf is first filled
   (end-game token, +1) the round is completed, so seat ``n-1`` plays last.

@@ -8,10 +8,10 @@ Conventions
 * Tile types are the letters of the data file, numbered in its order: C=0 (cats), B=1 (books),
   G=2 (games), F=3 (frames), T=4 (trophies), P=5 (plants); :data:`EMPTY` (-1) is an empty cell.
 * Grids use row 0 = TOP.  A bookshelf is 6 rows x 5 columns; tiles drop to the lowest free cell.
-* Common goals are named by the canonical keys of the rules digest (``"SIX_PAIRS"``, ...).
+* Common goals are named by their keys (``"SIX_PAIRS"``, ...); see ``docs/rules/my-shelfie.md``.
 
-Rule decisions (where the digest is silent)
--------------------------------------------
+Rule decisions (see ``docs/rules/my-shelfie.md``)
+-------------------------------------------------
 * A "group" is a connected orthogonal cluster of one type; touching same-type tiles are ONE group
   (so SIX_PAIRS counts groups of size >= 2, FOUR_GROUPS_OF_FOUR groups of size >= 4).
 * TWO_SQUARES, default: two groups that are each exactly a 2x2 square (types may differ).
@@ -357,7 +357,7 @@ def common_goal_met(
     squares_inside_groups: bool = False,
     squares_same_type: bool = False,
 ) -> bool:
-    """Whether ``shelf`` meets the common goal ``key`` (a canonical key of the rules digest).
+    """Whether ``shelf`` meets the common goal ``key`` (one of :data:`COMMON_GOAL_KEYS`).
 
     ``squares_inside_groups`` and ``squares_same_type`` select the TWO_SQUARES variants.
     """
