@@ -195,6 +195,9 @@ Action = Take | TakePiece | Upgrade | Placement | Master | MasterEnd | Recycle |
 ACTION_TYPES: tuple[type, ...] = (Take, TakePiece, Upgrade, Place, MasterPlace, Touch, Master, MasterEnd, Recycle,
                                   Pass, Done)
 PIECE, MASTER, MASTER_END, PASS, DONE = TakePiece(), Master(), MasterEnd(), Pass(), Done()
+_ACTION_TYPE_SET = frozenset(ACTION_TYPES)
+_TAKES = {row: tuple(Take(row, i) for i in range(9)) for row in "WBG"}
+_RECYCLE = {row: Recycle(row) for row in "WB"}
 _PLACEMENTS: dict[str, type[Placement]] = {"place": Place, "mplace": MasterPlace, "touch": Touch}
 _SINGLE: dict[str, Action] = {"piece": PIECE, "master": MASTER, "mend": MASTER_END, "pass": PASS, "done": DONE}
 
@@ -246,9 +249,21 @@ def _slot_actions(kind: type[Placement], slot: int, empty: int) -> list[list[Pla
     key = (kind, slot, empty)
     got = _PLACE_ACTIONS.get(key)
     if got is None:
-        got = [[kind(slot, s, m) for m in fits(empty, s)] for s in range(NSHAPES)]
+        got = [[_placement(kind, slot, s, m) for m in fits(empty, s)] for s in range(NSHAPES)]
         _PLACE_ACTIONS[key] = got
     return got
+
+
+_PLACEMENT_OBJECTS: dict[tuple[type, int, int], Placement] = {}
+
+
+def _placement(kind: type[Placement], slot: int, s: int, mask: int) -> Placement:
+    """One shared action object per (kind, slot, cells): building frozen dataclasses is slow."""
+    key = (kind, slot, mask)
+    action = _PLACEMENT_OBJECTS.get(key)
+    if action is None:
+        action = _PLACEMENT_OBJECTS[key] = kind(slot, s, mask)
+    return action
 
 
 def upgrade_targets(s: int, revised: bool) -> tuple[int, ...]:
@@ -478,11 +493,11 @@ class ProjectLState(GameState[Action]):
             return out
         if len(puzzles) < MAX_PUZZLES:
             if self.solo:
-                out += [Take("G", i) for i, c in enumerate(self.white_row) if c >= 0]
+                out += [_TAKES["G"][i] for i, c in enumerate(self.white_row) if c >= 0]
             else:
-                out += [Take("W", i) for i, c in enumerate(self.white_row) if c >= 0]
+                out += [_TAKES["W"][i] for i, c in enumerate(self.white_row) if c >= 0]
                 if not (self.revised and self.trigger_round >= 0 and self.blacks_taken):
-                    out += [Take("B", i) for i, c in enumerate(self.black_row) if c >= 0]
+                    out += [_TAKES["B"][i] for i, c in enumerate(self.black_row) if c >= 0]
         supply = self.supply
         if supply[0] > 0:
             out.append(PIECE)
@@ -502,9 +517,9 @@ class ProjectLState(GameState[Action]):
             out.append(MASTER)
         if self.revised and not self.solo:
             if self.white_deck and any(c >= 0 for c in self.white_row):
-                out.append(Recycle("W"))
+                out.append(_RECYCLE["W"])
             if self.black_deck and any(c >= 0 for c in self.black_row):
-                out.append(Recycle("B"))
+                out.append(_RECYCLE["B"])
         if not out:
             out.append(PASS)
         return out
@@ -520,28 +535,29 @@ class ProjectLState(GameState[Action]):
         """Raise :class:`IllegalActionError` with the reason if ``action`` is illegal now."""
         if self.phase == "over":
             raise IllegalActionError("the game is over")
-        if not isinstance(action, ACTION_TYPES):
+        kind = type(action)
+        if kind not in _ACTION_TYPE_SET:
             raise IllegalActionError(f"not a Project L action: {action!r}")
         p = self.player
         stock = self.stock[p]
         puzzles = self.puzzles[p]
         if self.phase == "touch":
-            if isinstance(action, Done):
+            if kind is Done:
                 return
-            if not isinstance(action, Touch):
+            if kind is not Touch:
                 raise IllegalActionError("finishing touches: only 'touch SLOT SHAPE CELLS' or 'done'")
             self._check_place(action, puzzles, stock)
             return
         if self.in_master:
-            if isinstance(action, MasterEnd):
+            if kind is MasterEnd:
                 return
-            if not isinstance(action, MasterPlace):
+            if kind is not MasterPlace:
                 raise IllegalActionError("during the Master action: only 'mplace SLOT SHAPE CELLS' or 'mend'")
             self._check_place(action, puzzles, stock)
             if self.master_slots >> action.slot & 1:
                 raise IllegalActionError("the Master action places at most one piece on each puzzle")
             return
-        if isinstance(action, Take):
+        if kind is Take:
             row, slot = action.row, action.slot
             if len(puzzles) >= MAX_PUZZLES:
                 raise IllegalActionError("you already have 4 unfinished puzzles")
@@ -555,11 +571,11 @@ class ProjectLState(GameState[Action]):
             if row == "B" and self.revised and self.trigger_round >= 0 and self.blacks_taken:
                 raise IllegalActionError("after the end trigger at most one black puzzle may be taken per turn")
             return
-        if isinstance(action, TakePiece):
+        if kind is TakePiece:
             if self.supply[0] <= 0:
                 raise IllegalActionError("no level-1 piece left in the supply")
             return
-        if isinstance(action, Upgrade):
+        if kind is Upgrade:
             s, t = action.old, action.new
             if not (isinstance(s, int) and isinstance(t, int) and 0 <= s < NSHAPES and 0 <= t < NSHAPES):
                 raise IllegalActionError("unknown shape")
@@ -572,16 +588,16 @@ class ProjectLState(GameState[Action]):
             if self.supply[t] <= 0:
                 raise IllegalActionError(f"no {SHAPE_NAMES[t]} left in the supply")
             return
-        if isinstance(action, Place):
+        if kind is Place:
             self._check_place(action, puzzles, stock)
             return
-        if isinstance(action, Master):
+        if kind is Master:
             if self.master_used:
                 raise IllegalActionError("the Master action is allowed once per turn")
             if not any(fits(e, s) for _, e, _ in puzzles for s in range(NSHAPES) if stock[s]):
                 raise IllegalActionError("Master: no piece of yours fits any of your puzzles")
             return
-        if isinstance(action, Recycle):
+        if kind is Recycle:
             if not self.revised or self.solo:
                 raise IllegalActionError("Recycle belongs to the revised rule set (not solo)")
             if action.row not in ("W", "B"):
@@ -592,7 +608,7 @@ class ProjectLState(GameState[Action]):
             if not any(c >= 0 for c in row_cards):
                 raise IllegalActionError("that row is empty")
             return
-        if isinstance(action, Pass):
+        if kind is Pass:
             if not self._must_pass():
                 raise IllegalActionError("you may pass only when no other action is legal")
             return
@@ -652,16 +668,16 @@ class ProjectLState(GameState[Action]):
         self.check(action)
         self.history.append(action)
         p = self.player
-        if isinstance(action, Placement):
+        if type(action) is Place or type(action) is MasterPlace or type(action) is Touch:
             slot, s, mask = action.slot, action.shape, action.mask
             self.stock[p][s] -= 1
             puzzle = self.puzzles[p][slot]
             puzzle[1] &= ~mask
             puzzle[2].append((s, mask))
-            if isinstance(action, MasterPlace):
+            if type(action) is MasterPlace:
                 self.master_slots |= 1 << slot
                 return
-            if isinstance(action, Touch):
+            if type(action) is Touch:
                 self.penalty[p] += 1
                 if puzzle[1] == 0:
                     self.touched[p].append([puzzle[0], puzzle[2]])
@@ -669,17 +685,17 @@ class ProjectLState(GameState[Action]):
                 return
             if puzzle[1] == 0:
                 self._complete(p, slot)
-        elif isinstance(action, MasterEnd):
+        elif type(action) is MasterEnd:
             self.in_master = False
             for slot in range(len(self.puzzles[p]) - 1, -1, -1):
                 if self.puzzles[p][slot][1] == 0:
                     self._complete(p, slot)
-        elif isinstance(action, Master):
+        elif type(action) is Master:
             self.master_used = True
             self.in_master = True
             self.master_slots = 0
             return
-        elif isinstance(action, Take):
+        elif type(action) is Take:
             row, slot = action.row, action.slot
             if row == "B":
                 card = self.black_row[slot]
@@ -698,29 +714,29 @@ class ProjectLState(GameState[Action]):
                     if self.white_row[slot] < 0:
                         self._trigger()
             self.puzzles[p].append([card, self.cards[card].recess, []])
-        elif isinstance(action, TakePiece):
+        elif type(action) is TakePiece:
             self.supply[0] -= 1
             self.stock[p][0] += 1
-        elif isinstance(action, Upgrade):
+        elif type(action) is Upgrade:
             s, t = action.old, action.new
             self.stock[p][s] -= 1
             self.supply[s] += 1
             self.supply[t] -= 1
             self.stock[p][t] += 1
-        elif isinstance(action, Recycle):
+        elif type(action) is Recycle:
             deck, row_cards = self._deck_and_row(action.row)
             recycled = [c for c in reversed(row_cards) if c >= 0]
             deck[0:0] = recycled
-            if action.row == "W":
-                self.white_known += len(recycled)
-            else:
-                self.black_known += len(recycled)
             for i in range(len(row_cards)):
-                row_cards[i] = self._draw(action.row)
-        elif isinstance(action, Done):
+                row_cards[i] = deck.pop() if deck else -1
+            if action.row == "W":
+                self.white_known = min(self.white_known + len(recycled), len(deck))
+            else:
+                self.black_known = min(self.black_known + len(recycled), len(deck))
+        elif type(action) is Done:
             self._next_toucher()
             return
-        if isinstance(action, Pass):
+        if type(action) is Pass:
             self.passes += 1
             if self.passes >= 3 * self.num_players and not self.solo:
                 # a whole round of passes: nothing can ever change again, so play stops now
