@@ -75,9 +75,10 @@ def test_checker_matches_brute_force(case) -> None:
     assert checker.min_pieces() == expected_min
     if fillings:
         way = checker.one_way()
+        assert way is not None
         assert frozenset((SHAPE_NAMES[s], frozenset(mask_cells(m))) for s, m in way) in fillings
         best = checker.min_way()
-        assert len(best) == expected_min
+        assert best is not None and len(best) == expected_min
         assert frozenset((SHAPE_NAMES[s], frozenset(mask_cells(m))) for s, m in best) in fillings
         multisets = {tuple(sorted(n for n, _ in f)) for f in fillings}
         got = {tuple(sorted(n for s, k in enumerate(ms) for n in [SHAPE_NAMES[s]] * k)) for ms in checker.multisets()}
@@ -191,7 +192,7 @@ def test_generator_other_seed_differs_but_keeps_statistics() -> None:
 
 def _hand(*texts: str) -> list[PuzzleInHand]:
     hand = []
-    for k, text in enumerate(texts):
+    for text in texts:
         card = parse_deck(text)[0]
         hand.append(PuzzleInHand(card.empty, [0] * 9, card.reward_index, card.points, card.id))
     return hand

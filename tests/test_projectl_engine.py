@@ -509,6 +509,7 @@ def test_registry_factory_and_options() -> None:
     assert isinstance(st, ProjectLState) and st.revised and st.per_shape == 12 and st.max_rounds == 30
     assert st == ProjectLState.new_game(2, 7, rules="revised", supply_per_shape=12, max_rounds=30)
     solo = info.new_game(1, 3, difficulty="hard")
+    assert isinstance(solo, ProjectLState)
     assert solo.solo and solo.difficulty == "hard" and solo.num_players == 1  # one player = the solo variant
     with pytest.raises(ValueError, match="difficulty"):
         info.new_game(1, 3, difficulty="impossible")
