@@ -18,8 +18,8 @@ classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol
   (points + potential) is added.  The opponents' gains count against it (weight ``params[3]``); a
   future where the game ends scores the win or loss (+/-50) under the drawn cards.  So the bot
   never reads a card its seat cannot see.
-* ``mcts[:N]``: :class:`solvers.mcts.MCTSBot` (determinized by ``resample``) whose rollouts are
-  compiled greedy games.
+* ``mcts[:N]``: :class:`solvers.mcts.MCTSBot` (determinized by ``resample``, N iterations, default
+  200) over the 12 moves scoring the most points now, with compiled greedy games as rollouts.
 * ``human``: a person at the terminal who sees the game as their seat does; ``hint`` shows the
   best move now, ``moves`` (or ``?``) the legal ones, ``quit`` abandons the game.
 """
@@ -569,11 +569,22 @@ def _lookahead(budget: Budget | None) -> Bot[Any]:
     return KernelBot("lookahead", lookahead_params(budget), "lookahead" if budget is None else f"lookahead:{budget}")
 
 
+#: Moves the shelfie MCTS searches at a decision node: the best ones by points this turn.
+MCTS_CANDIDATES = 12
+
+
+def best_candidates(state: GameState[Any], rng: random.Random) -> list[Any]:
+    """MCTS candidates: the :data:`MCTS_CANDIDATES` moves scoring the most points now (own card only)."""
+    assert isinstance(state, ShelfieState)
+    return [move for move, _ in move_points(state)[:MCTS_CANDIDATES]]
+
+
 def _mcts(budget: Budget | None) -> Bot[Any]:
     iterations = 200 if budget is None else budget.count
     seconds = None if budget is None else budget.seconds
     name = "mcts" if budget is None else f"mcts:{budget}"
-    return MCTSBot(iterations=iterations, seconds=seconds, rollout=greedy_rollout, name=name)
+    return MCTSBot(iterations=iterations, seconds=seconds, rollout=greedy_rollout, candidates=best_candidates,
+                   name=name)
 
 
 #: The shelfie bots by ``make_bot`` name (they replace the generic ``random`` and ``mcts``).
