@@ -50,8 +50,8 @@ def _game_option_decorators(game: str) -> list[Decorator]:
             decorators.append(click.option(flag, option.name, is_flag=True, default=option.default, help=option.help))
             continue
         kind: Any = click.Choice([str(c) for c in option.choices]) if option.choices else None
-        if kind is None and option.default is not None:
-            kind = type(option.default)
+        if kind is None:
+            kind = option.value_type or (type(option.default) if option.default is not None else None)
         decorators.append(click.option(flag, option.name, type=kind, default=option.default, show_default=True,
                                        help=option.help))
     return decorators

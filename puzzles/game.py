@@ -76,12 +76,16 @@ class Information(Enum):
 
 @dataclass(frozen=True)
 class GameOption:
-    """One keyword option of ``new_game``: its default, allowed values (if a closed set) and help."""
+    """One keyword option of ``new_game``: its default, allowed values (if a closed set), help and value type.
+
+    ``value_type`` is needed only where the default (e.g. None) does not show it.
+    """
 
     name: str
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    value_type: type | None = None
 
 
 @dataclass(frozen=True)
@@ -329,7 +333,8 @@ GAMES: dict[str, GameInfo] = {
                 GameOption("rules", "classic", "Rule set.", ("classic", "revised")),
                 GameOption("difficulty", "normal", "Solo variant (1 player): the automated opponent's strength.",
                            ("normal", "hard", "unbeatable")),
-                GameOption("supply", None, "Pieces of each shape in the supply (default: 10 classic, 15 revised/solo)."),
+                GameOption("supply", None, "Pieces of each shape in the supply (default: 10 classic, 15 revised/solo).",
+                           value_type=int),
                 GameOption("deck", None, "Deck file of puzzle cards (default: the shipped deck)."),
                 GameOption("max_rounds", 100, "Safety limit: the game ends after this many rounds."),
             ),

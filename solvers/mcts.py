@@ -19,7 +19,9 @@ Hooks, so that each game's MCTS is a configuration of this one:
   everything the mover cannot see, at every iteration (one tree over all draws,
   as single-observer information-set MCTS; a child is only chosen when its
   action is legal in the current draw).  On by default for a game with hidden
-  information, so the bot never reads what its seat cannot see.
+  information, so the bot never reads what its seat cannot see.  The
+  ``candidates`` hook is called once per node visit and must depend on the
+  state (and rng) alone.
 
 ``budget`` is a number of iterations and/or a time limit in seconds.  The search
 is a pure function of the ``rng`` it is given when no time limit cuts it short.
@@ -138,10 +140,8 @@ class MCTSBot(Generic[A]):
         node.children[action] = child
         return child
 
-    def _untried(self, node: Node[A], state: GameState[A], rng: random.Random, determinize: bool) -> list[A]:
-        """Actions of this node not expanded yet (kept per node when every draw has the same ones)."""
-        if determinize:
-            return [a for a in self._actions(state, rng) if a not in node.children]
+    def _untried(self, node: Node[A], state: GameState[A], rng: random.Random) -> list[A]:
+        """Actions of this node not expanded yet, drawn once per node (every draw has the same ones)."""
         if node.untried is None:
             node.untried = self._actions(state, rng)
             rng.shuffle(node.untried)
@@ -172,14 +172,19 @@ class MCTSBot(Generic[A]):
                 node = node.children.setdefault(outcome, Node())
                 path.append(node)
                 continue
-            untried = self._untried(node, state, rng, determinize)
+            available: list[A] | None = None
+            if determinize:  # the actions of this draw: expand a new one, else choose among the known
+                actions = self._actions(state, rng)
+                untried = [a for a in actions if a not in node.children]
+                available = [a for a in actions if a in node.children]
+            else:
+                untried = self._untried(node, state, rng)
             if untried:
                 action = untried.pop(rng.randrange(len(untried))) if determinize else untried.pop()
                 child = self._expand(node, state, action)
                 state.apply(action)
                 path.append(child)
                 break
-            available = [a for a in self._actions(state, rng) if a in node.children] if determinize else None
             action = self._select(node, player, available)
             state.apply(action)
             node = node.children[action]
