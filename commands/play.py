@@ -92,7 +92,10 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         options = _typed_options(game, rest)
         seed = random.randrange(1 << 31) if seed is None else seed
         state = info.new_game(players, seed, **options)
-        specs = parse_bot_list(game, ",".join(bots or [default_bots]), state.num_players)
+        if bots is None:  # the default line-up, its last bot repeated to fill every seat
+            defaults = default_bots.split(",")
+            bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
+        specs = parse_bot_list(game, ",".join(bots), state.num_players)
         seat_bots = [make_bot(game, spec) for spec in specs]
         for bot in seat_bots:
             if isinstance(bot, HumanBot) and hooks.show is not None:
