@@ -122,7 +122,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         text_of = getattr(state, "render_text", None) or getattr(state, "to_text", None)
         click.echo(str(text_of()) if callable(text_of) else str(state))
         scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
-        click.echo(f"{'final' if status == 'complete' else 'scores so far'}: {scores}")
+        click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
 
     decorators: list[Decorator] = [
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,

@@ -94,5 +94,7 @@ def test_bad_options(run_cli) -> None:
     assert result.exit_code == 1 and "one bot per seat (4)" in result.output
     result = run_cli("blokus", "play", "--bots", "alphazero")
     assert result.exit_code != 0 and "unknown blokus bot" in result.output
-    result = run_cli("blokus", "play", "--variant", "duo", "--bots", "random")
+    result = run_cli("blokus", "play", "--variant", "duo", "--players", "4", "--bots", "random")
     assert result.exit_code == 1 and "duo is played by 2 players, not 4" in result.output
+    result = run_cli("blokus", "play", "--variant", "duo", "--bots", "random", "--json")  # duo implies 2 seats
+    assert result.exit_code == 0 and json.loads(result.output)["bots"] == ["random", "random"]
