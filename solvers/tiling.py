@@ -19,6 +19,7 @@ among its images (exact, no hashing).
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -410,8 +411,14 @@ class TilingProblem:
                          "" if result.complete else result.stopped_by or "stopped")
 
     def _task_cover(self) -> tuple[BitsetCover, bool]:
-        """One compiled search over all options, reset for each task (built once per problem)."""
-        if not hasattr(self, "_cached_cover"):
+        """One compiled search over all options, reset for each task (built once per problem and thread).
+
+        The search state is mutable, so threads (e.g. a Dask worker with several
+        threads) never share one: a shared cover would mix two tasks' counts.
+        """
+        covers: dict[int, tuple[BitsetCover, bool]] = self.__dict__.setdefault("_covers_by_thread", {})
+        thread = threading.get_ident()
+        if thread not in covers:
             symmetric = len(self._group()) > 1
             symmetry = None
             if symmetric:
@@ -420,8 +427,8 @@ class TilingProblem:
             options = [(k, [self.cell_index[c] for c in cells]) for k, cells in self.options]
             cover = BitsetCover(len(self.cells), options, [s.min_count for s in self.pieces],
                                 [s.max_count for s in self.pieces], symmetry=symmetry, mode=2 if symmetric else 0)
-            self._cached_cover = (cover, symmetric)
-        return self._cached_cover
+            covers[thread] = (cover, symmetric)
+        return covers[thread]
 
     def _anchor_kind(self) -> int | None:
         """The piece kind to pin to orbit representatives: used exactly once, most symmetric, largest."""

@@ -169,3 +169,20 @@ def test_generators_and_colored_counts_give_the_same_answer_on_every_backend(run
         other = json.loads(run_cli(*count, *extra).output)
         assert {k: other[k] for k in ("count_raw", "count_symmetry", "count_symmetry_colors")} == \
                {k: one[k] for k in ("count_raw", "count_symmetry", "count_symmetry_colors")}
+
+
+def test_threads_sharing_a_cached_problem_count_correctly() -> None:
+    """Two threads (as in a multi-threaded Dask worker) run tasks of the same cached problem at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solvers.tiling import TaskCount, add_task_counts, count_task
+
+    problem = TilingProblem.from_spec("4x15", "pentominoes")
+    tasks = [(problem.key(), task) for task in problem.split(1)]
+    for _ in range(2):
+        with ThreadPoolExecutor(2) as pool:
+            parts = list(pool.map(count_task, tasks))
+        total = TaskCount(0, 0, 0)
+        for part in parts:
+            total = add_task_counts(total, part)
+        assert total.raw == 1472
