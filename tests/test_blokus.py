@@ -206,7 +206,7 @@ def test_variant_seats_and_scores() -> None:
 
 
 def test_scoring_example_from_a_real_game() -> None:
-    """The digest's worked example (+20, -8, -24, -20), replayed from a legal, finished game."""
+    """The rules' worked scoring example (+20, -8, -24, -20), replayed from a legal, finished game."""
     state = load(DATA / "scoring_example.blksgf")
     assert state.is_terminal()
     assert state.color_scores() == [20, -8, -24, -20]
