@@ -14,6 +14,7 @@ from solvers.mcts import MCTSBot
 from solvers.playout import play_game, run_playouts
 from solvers.projectl.bots import GreedyBot
 from solvers.projectl.deckgen import DEFAULT_SEED, deck_text
+from tests.projectl_helpers import deck_order_shuffled
 
 new_game = ProjectLState.new_game
 
@@ -65,17 +66,6 @@ def test_make_bot_names_and_budgets() -> None:
     assert make_bot("projectl", "greedy").name == "greedy"
 
 
-def _deck_redrawn(st: ProjectLState, seed: int) -> ProjectLState:
-    other = st.clone()
-    rng = random.Random(seed)
-    for name, known in (("white_deck", st.white_known), ("black_deck", st.black_known)):
-        deck = getattr(other, name)
-        top = deck[known:]
-        rng.shuffle(top)
-        setattr(other, name, deck[:known] + top)
-    return other
-
-
 def test_mcts_does_not_read_the_deck_order() -> None:
     """Same public position, decks in another order: the same action (the old bot differed in ~1/3)."""
     st = new_game(2, 12)
@@ -84,7 +74,7 @@ def test_mcts_does_not_read_the_deck_order() -> None:
     checked = 0
     while not st.is_terminal() and checked < 12:
         if st.phase == "play" and not st.in_master and len(st.history) % 5 == 0:
-            other = _deck_redrawn(st, len(st.history))
+            other = deck_order_shuffled(st, len(st.history))
             if other.white_deck != st.white_deck or other.black_deck != st.black_deck:
                 real = make_bot("projectl", "mcts:6").choose(st.clone(), random.Random(checked))
                 redrawn = make_bot("projectl", "mcts:6").choose(other, random.Random(checked))

@@ -27,6 +27,7 @@ from puzzles.projectl.engine import (
 )
 from solvers.bots import RandomBot
 from solvers.playout import play_game
+from tests.projectl_helpers import deck_order_shuffled
 
 S = SHAPE_INDEX
 new_game = ProjectLState.new_game  # the convenience constructor: every rule option, solo as a flag
@@ -537,18 +538,6 @@ def test_actions_are_frozen_values_and_text_only_parses() -> None:
         st.apply(("piece",))  # type: ignore[arg-type]
 
 
-def _deck_order_shuffled(st: ProjectLState, seed: int) -> ProjectLState:
-    """The same position with only the unknown part of the face-down decks in another order."""
-    other = st.clone()
-    rng = random.Random(seed)
-    for name, known in (("white_deck", st.white_known), ("black_deck", st.black_known)):
-        deck = getattr(other, name)
-        top = deck[known:]
-        rng.shuffle(top)
-        setattr(other, name, deck[:known] + top)
-    return other
-
-
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(str(v) for v in c.values()))
 def test_resample_keeps_the_observation_and_depends_on_it_only(config) -> None:
     config = dict(config)
@@ -564,7 +553,7 @@ def test_resample_keeps_the_observation_and_depends_on_it_only(config) -> None:
                 assert draw.observation(p) == st.observation(p)
                 assert sorted(draw.card_locations()) == sorted(st.card_locations()) or st.solo
                 changed += draw.white_deck != st.white_deck or draw.black_deck != st.black_deck
-                twin = _deck_order_shuffled(st, step)
+                twin = deck_order_shuffled(st, step)
                 assert twin.observation(p) == st.observation(p)
                 assert twin.resample(p, random.Random(step)) == draw
         st.apply(KindRandom().choose(st, rng))
