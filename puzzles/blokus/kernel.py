@@ -252,28 +252,40 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
-    """Play ``games`` games from the initial arrays; return their color scores and plies."""
-    np.random.seed(seed)
+def _game_scratch(tables, init_arrays):
+    """The work arrays a series of games shares: placement marker, per-color move lists, an empty record."""
     nc = init_arrays[0].shape[0]
     n_pl = tables[0].shape[0]
-    marker = np.zeros(n_pl, dtype=np.int32)
-    lists = np.empty((nc, n_pl), dtype=np.int32)
-    nlist = np.zeros(nc, dtype=np.int32)
-    rec_c = np.empty(0, dtype=np.int32)
-    scores = np.zeros((games, nc), dtype=np.int32)
+    return (np.zeros(n_pl, dtype=np.int32), np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
+            np.empty(0, dtype=np.int32))
+
+
+@njit(cache=True)
+def _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino, scores_out):
+    """Play one game on a copy of the initial arrays, its color scores into ``scores_out``; return (plies, stamp)."""
+    marker, lists, nlist, rec_c = scratch
+    arrays = (
+        init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
+        init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
+        init_arrays[9].copy(),
+    )
+    nplies, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
+    for c in range(scores_out.shape[0]):
+        scores_out[c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    return nplies, stamp
+
+
+@njit(cache=True)
+def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
+    """Play ``games`` games from the initial arrays on one random stream; return their color scores and plies."""
+    np.random.seed(seed)
+    scratch = _game_scratch(tables, init_arrays)
+    scores = np.zeros((games, init_arrays[0].shape[0]), dtype=np.int32)
     plies = np.zeros(games, dtype=np.int32)
     stamp = 0
     for g in range(games):
-        arrays = (
-            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
-            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
-            init_arrays[9].copy(),
-        )
-        nplies, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
-        plies[g] = nplies
-        for c in range(nc):
-            scores[g, c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+        plies[g], stamp = _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino,
+                                     scores[g])
     return scores, plies
 
 
@@ -284,23 +296,10 @@ def play_seeded(tables, init_arrays, seeds, weights, uniform, piece_sizes, monom
     Game ``g`` depends only on ``seeds[g]`` (not on the games before it), so a
     series cut into ranges gives the same games.  Returns color scores [games, colors].
     """
-    nc = init_arrays[0].shape[0]
-    n_pl = tables[0].shape[0]
-    marker = np.zeros(n_pl, dtype=np.int32)
-    lists = np.empty((nc, n_pl), dtype=np.int32)
-    nlist = np.zeros(nc, dtype=np.int32)
-    rec_c = np.empty(0, dtype=np.int32)
-    games = seeds.shape[0]
-    scores = np.zeros((games, nc), dtype=np.int32)
+    scratch = _game_scratch(tables, init_arrays)
+    scores = np.zeros((seeds.shape[0], init_arrays[0].shape[0]), dtype=np.int32)
     stamp = 0
-    for g in range(games):
+    for g in range(seeds.shape[0]):
         np.random.seed(seeds[g])
-        arrays = (
-            init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
-            init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
-            init_arrays[9].copy(),
-        )
-        _, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
-        for c in range(nc):
-            scores[g, c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+        _, stamp = _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino, scores[g])
     return scores
