@@ -133,41 +133,6 @@ def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable
                                     default=None, help=help_text)
 
 
-def run_in_ranges(reference: str, arguments: Any, total: int, reduce: Callable[[Any, Any], Any], initial: Any,
-                  workers: int | None, scheduler: str | None, label: str, show_progress: bool,
-                  big_job: int = 2000) -> tuple[Any, bool]:
-    """Run ``reference(arguments, start, stop)`` over ``range(total)`` serially, on processes or on Dask.
-
-    Results are reduced in range order, so every backend gives the same answer.  Returns
-    (value, interrupted).
-    """
-    from solvers.parallel import make_executor, run_ranges
-
-    if workers is None and scheduler is None:
-        workers = None if total >= big_job else 1
-    executor, close = make_executor(workers, scheduler)
-    progress = ProgressReporter(None, f"{label} (chunks)", enabled=show_progress)
-
-    def advance(done: int, parts: int) -> None:
-        progress.total = parts
-        progress.advance(done - progress.done)
-
-    try:
-        report = run_ranges(reference, arguments, total, reduce, initial, executor, progress=advance)
-    finally:
-        close()
-        progress.close()
-    return report.value, not report.complete
-
-
-def merge_into(total: Any, part: Any) -> Any:
-    """Reduce step for statistics objects with an in-place ``merge``."""
-    if total is None:
-        return part
-    total.merge(part)
-    return total
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kibitz")
 def main() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors
+from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors, parallel_options
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -155,7 +155,7 @@ def playout_command(game: str) -> click.Command:
         job = make_job(game, bots, players, seed, rotate, _typed_options(game, rest))
         if workers is None and scheduler is None and games < SMALL_JOB:
             workers = 1
-        progress = ProgressReporter(games, f"{game} playouts", enabled=not as_json)
+        progress = ProgressReporter(None, f"{game} playouts (chunks)", enabled=not as_json)
 
         def advance(done: int, parts: int) -> None:
             progress.total = parts
@@ -190,9 +190,7 @@ def playout_command(game: str) -> click.Command:
         click.option("--rotate/--no-rotate", default=True, show_default=True,
                      help="Rotate the bots through the seats, one seat per game."),
         *_game_option_decorators(game),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help=f"Worker processes (default: all cores from {SMALL_JOB} games, else 1)."),
-        click.option("--scheduler", default=None, help="Dask scheduler address (tcp://HOST:PORT) to run on."),
+        parallel_options,
         checkpoint_option("JSON-lines file of finished chunks: resumed if it exists, appended as chunks finish."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
     ]

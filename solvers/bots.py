@@ -22,7 +22,7 @@ from typing import Any, Protocol, TextIO
 
 import click
 
-from puzzles.game import GAMES, A, GameState, game_info
+from puzzles.game import A, GameState, game_info
 
 
 class Bot(Protocol[A]):
@@ -133,11 +133,6 @@ def bot_factories(game: str) -> dict[str, BotFactory]:
     return factories
 
 
-def bot_names(game: str) -> list[str]:
-    """The names ``make_bot`` accepts for ``game``."""
-    return list(bot_factories(game))
-
-
 def split_spec(spec: str) -> tuple[str, Budget | None]:
     """``"mcts:2s"`` -> ("mcts", Budget(seconds=2.0)); ``"greedy"`` -> ("greedy", None)."""
     name, _, budget = spec.strip().partition(":")
@@ -197,7 +192,6 @@ class BotListType(click.ParamType):  # type: ignore[type-arg]
 
 
 __all__ = [
-    "GAMES",
     "Bot",
     "BotFactory",
     "BotListType",
@@ -205,7 +199,6 @@ __all__ = [
     "HumanBot",
     "RandomBot",
     "bot_factories",
-    "bot_names",
     "make_bot",
     "parse_bot_list",
     "parse_budget",
