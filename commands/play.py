@@ -86,7 +86,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
 
     def play(players: int | None, bots: list[str] | None, seed: int | None, as_json: bool, **rest: Any) -> None:
         from puzzles.game import CHANCE
-        from solvers.bots import HumanBot, make_bot, parse_bot_list
+        from solvers.bots import HumanBot, make_bot, parse_bot_list, state_text
         from solvers.playout import play_game
 
         options = _typed_options(game, rest)
@@ -119,8 +119,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         if as_json:
             emit_json(result)
             return
-        text_of = getattr(state, "render_text", None) or getattr(state, "to_text", None)
-        click.echo(str(text_of()) if callable(text_of) else str(state))
+        click.echo(state_text(state))
         scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
         click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
 

@@ -83,7 +83,7 @@ class HumanBot:
 
     def __init__(self, show: Callable[[GameState[Any], int], str] | None = None,
                  stream: TextIO | None = None) -> None:
-        self.show = show or _default_view
+        self.show = show or state_text
         self.stream = stream
 
     def choose(self, state: GameState[A], rng: random.Random) -> A:
@@ -107,7 +107,8 @@ class HumanBot:
             click.echo(f"  {reason}", err=True)
 
 
-def _default_view(state: GameState[Any], seat: int) -> str:
+def state_text(state: GameState[Any], seat: int | None = None) -> str:
+    """The engine's text picture of ``state`` (``render_text`` or ``to_text``, else ``str``)."""
     text_of = getattr(state, "render_text", None) or getattr(state, "to_text", None)
     return str(text_of()) if callable(text_of) else str(state)
 
@@ -203,4 +204,5 @@ __all__ = [
     "parse_bot_list",
     "parse_budget",
     "split_spec",
+    "state_text",
 ]
