@@ -283,7 +283,7 @@ def tt_key(S):
         k2 = (k2 << 1) | (1 if S[HAND + i] >= 0 else 0)
     for p in range(2):
         k2 = (k2 << 3) | (S[LINE + p] + 1)
-        k2 = (k2 << 3) | S[USED + p]
+        k2 = (k2 << 6) | S[USED + p]  # six lines: a 3-bit field let column masks spill into LINE
         k2 = (k2 << 2) | (S[DIR + p] + 1)
     return k1, k2
 
