@@ -106,9 +106,12 @@ class ExactCoverProblem:
 
     def _validate(self) -> None:
         names = self.primary + self.secondary
-        duplicates = {n for n in names if names.count(n) > 1}
-        if duplicates:
-            raise ValueError(f"item listed twice: {sorted(duplicates)[0]}")
+        if len(set(names)) != len(names):  # linear, not quadratic: 100,000 items must load at once
+            seen: set[str] = set()
+            twice: set[str] = set()
+            for name in names:
+                (twice if name in seen else seen).add(name)
+            raise ValueError(f"item listed twice: {min(twice)}")
         primary, secondary = set(self.primary), set(self.secondary)
         for number, option in enumerate(self.options, 1):
             seen = set()
@@ -801,6 +804,12 @@ class BitsetCover(ResumableSearch):
         if self.state[1] != 9:
             self.state[1] = 9
             if (self.kind_min <= 0).all():
+                # the prefilled cells are the whole solution: weigh it as the kernel would
+                sym = self.symmetry
+                if self.mode == 1 and not _grid_is_minimal(sym.grid, sym.perms, sym.label_map):
+                    return
+                if self.mode == 2:
+                    self.state[4] += _stabiliser_size(sym.grid, sym.perms, sym.label_map)
                 self.state[3] = 1
                 if capacity:
                     yield np.full((1, 1), -1, np.int64)

@@ -403,7 +403,8 @@ class TilingProblem:
             kind_max[kind] -= 1
             for cell, label in zip(cells, self._cell_labels(kind, cells)):
                 prefilled.append(self.cell_index[cell])
-                cover.symmetry.grid[self.cell_index[cell]] = label
+                if symmetric:
+                    cover.symmetry.grid[self.cell_index[cell]] = label
         cover.reset(prefilled, kind_min, kind_max)
         result = cover.count(limits)
         stabiliser = cover.stabiliser_sum if symmetric else result.count
