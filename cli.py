@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -53,51 +52,83 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False))
 
 
-class ProgressReporter:
-    """A one-line progress display on stderr (bar, rate, ETA); silent when stderr is not a terminal.
+def stderr_is_stream() -> bool:
+    """True when stderr is a real stream (terminal, pipe or file), not a test runner's buffer."""
+    try:
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return _in_notebook()
+    return True
 
-    ``total`` may be unknown (None) or set later with :meth:`set_total`; ``note`` adds a short status.
+
+def _in_notebook() -> bool:
+    shell = sys.modules.get("IPython")
+    get = getattr(shell, "get_ipython", None) if shell is not None else None
+    return bool(get is not None and get() is not None and type(get()).__name__ == "ZMQInteractiveShell")
+
+
+class ProgressReporter:
+    """Progress on stderr (tqdm: bar, count, rate, ETA) for jobs that last more than ``delay`` seconds.
+
+    Shown whenever stderr is a real stream (terminal, pipe or log file), so piping stdout or asking for
+    ``--json`` does not hide it; ``enabled=False`` (``--quiet``) silences it.  ``total`` may be unknown
+    (None) or set later with :meth:`set_total`; ``note`` adds a short status.
     """
 
-    def __init__(self, total: int | None, label: str, enabled: bool = True) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
+    def __init__(self, total: int | None, label: str, enabled: bool = True, unit: str = "it",
+                 delay: float = 2.0) -> None:
+        self.enabled = enabled and stderr_is_stream()
         self.total = total
         self.label = label
         self.done = 0
         self.note = ""
-        self.start = time.monotonic()
-        self.last_draw = 0.0
+        self._bar: Any = None
+        if self.enabled:
+            from tqdm import tqdm
+
+            interactive = sys.stderr.isatty() or _in_notebook()
+            self._bar = tqdm(total=total, desc=label, unit=unit, delay=delay, file=sys.stderr, dynamic_ncols=True,
+                             leave=True, mininterval=0.2 if interactive else 5.0)
 
     def set_total(self, total: int) -> None:
         self.total = total
-        self.draw()
+        if self._bar is not None:
+            self._bar.total = total
+            self._bar.refresh()
 
     def advance(self, steps: int = 1, note: str = "") -> None:
         self.done += steps
         self.note = note or self.note
-        self.draw()
+        if self._bar is not None:
+            if self.total is not None and self._bar.total != self.total:
+                self._bar.total = self.total
+            if note:
+                self._bar.set_postfix_str(note, refresh=False)
+            self._bar.update(steps)
 
     def draw(self, force: bool = False) -> None:
-        now = time.monotonic()
-        if not self.enabled or (not force and now - self.last_draw < 0.1):
-            return
-        self.last_draw = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = self.done / elapsed
-        if self.total:
-            filled = int(30 * min(self.done, self.total) / self.total)
-            eta = (self.total - self.done) / rate if rate > 0 else 0.0
-            text = f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} {rate:.1f}/s ETA {eta:.0f}s"
-        else:
-            text = f"{self.label}: {self.done} done, {rate:.1f}/s, {elapsed:.0f}s"
-        sys.stderr.write("\r" + text + (f"  {self.note}" if self.note else "") + "\x1b[K")
-        sys.stderr.flush()
+        if self._bar is not None:
+            self._bar.refresh()
 
     def close(self) -> None:
-        if self.enabled:
-            self.draw(force=True)
-            sys.stderr.write("\n")
-            self.enabled = False
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+        self.enabled = False
+
+
+def quiet_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--quiet``: no progress display on stderr."""
+    return click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")(func)
+
+
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED_EXIT = 130
+
+
+def exit_interrupted() -> None:
+    """End a command that printed its partial result after Ctrl-C: exit status 130."""
+    raise SystemExit(INTERRUPTED_EXIT)
 
 
 def parallel_options(func: Callable[..., Any]) -> Callable[..., Any]:

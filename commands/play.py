@@ -17,7 +17,15 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors, parallel_options
+from cli import (
+    ProgressReporter,
+    checkpoint_option,
+    emit_json,
+    exit_interrupted,
+    friendly_errors,
+    parallel_options,
+    quiet_option,
+)
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -145,7 +153,7 @@ def playout_command(game: str) -> click.Command:
     info = GAMES[game]
 
     def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
-                scheduler: str | None, checkpoint: str | None, as_json: bool,
+                scheduler: str | None, checkpoint: str | None, as_json: bool, quiet: bool,
                 **rest: Any) -> None:
         from solvers.playout import make_job, run_playouts_parallel
 
@@ -154,10 +162,9 @@ def playout_command(game: str) -> click.Command:
         job = make_job(game, bots, players, seed, rotate, _typed_options(game, rest))
         if workers is None and scheduler is None and games < SMALL_JOB:
             workers = 1
-        progress = ProgressReporter(None, f"{game} playouts (chunks)", enabled=not as_json)
+        progress = ProgressReporter(games, f"{game} playouts", enabled=not quiet, unit="game")
 
-        def advance(done: int, parts: int) -> None:
-            progress.total = parts
+        def advance(done: int, _total: int) -> None:
             progress.advance(done - progress.done)
 
         try:
@@ -165,19 +172,28 @@ def playout_command(game: str) -> click.Command:
                                                     Path(checkpoint) if checkpoint else None, advance)
         finally:
             progress.close()
-        summary = {"game": game, "players": job.players, "seed": seed, "rotate": rotate,
-                   "status": "complete" if complete else "interrupted", **stats.summary()}
+        summary = {"game": game, "players": job.players, "bots_by_seat": list(job.bots), "seed": seed,
+                   "rotate": rotate, "options": dict(job.options),
+                   "status": "complete" if complete else "interrupted", "interrupted": not complete,
+                   "games_requested": games, **stats.summary()}
+        if checkpoint:
+            summary["checkpoint"] = checkpoint
         if as_json:
             emit_json(summary)
-            return
-        click.echo(f"{summary['games']} games of {info.title} ({summary['status']}), seed {seed}"
-                   f"{', seats rotated' if rotate else ''}")
-        for row in summary["bots"]:
-            low, high = row["win_ci95"]
-            click.echo(f"  {row['bot']:<16} wins {row['win_rate']:6.1%}  [{low:.1%}, {high:.1%}]"
-                       f"  mean score {row['mean_score']:.2f}")
-        seats = "  ".join(f"{rate:.1%}" for rate in summary["seat_win_rates"])
-        click.echo(f"  wins by seat: {seats}")
+        else:
+            click.echo(f"{summary['games']} of {games} games of {info.title} ({summary['status']}), seed {seed}"
+                       f"{', seats rotated' if rotate else ''}")
+            for row in summary["bots"]:
+                low, high = row["win_ci95"]
+                click.echo(f"  {row['bot']:<16} wins {row['win_rate']:6.1%}  [{low:.1%}, {high:.1%}]"
+                           f"  mean score {row['mean_score']:.2f}")
+            seats = "  ".join(f"{rate:.1%}" for rate in summary["seat_win_rates"])
+            click.echo(f"  wins by seat: {seats}")
+            if not complete:
+                again = f"; run the same command again to resume from {checkpoint}" if checkpoint else ""
+                click.echo(f"interrupted: {summary['games']} finished games kept{again}", err=True)
+        if not complete:
+            exit_interrupted()
 
     decorators: list[Decorator] = [
         click.option("--games", type=click.IntRange(min=1), default=100, show_default=True),
@@ -190,8 +206,9 @@ def playout_command(game: str) -> click.Command:
                      help="Rotate the bots through the seats, one seat per game."),
         *_game_option_decorators(game),
         parallel_options,
-        checkpoint_option("JSON-lines file of finished chunks: resumed if it exists, appended as chunks finish."),
+        checkpoint_option("JSON-lines file of finished games: resumed if it exists, appended as games finish."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
+        quiet_option,
     ]
     return click.command("playout", help=f"Play a seeded series of {info.title} games between bots.")(
         _apply(decorators, friendly_errors(playout)))

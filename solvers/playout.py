@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.game import CHANCE, GameState, game_info
-from solvers.bots import Bot, make_bot
+from solvers.bots import Bot, make_bot, split_spec
 
 MoveHook = Callable[[GameState[Any], int, Any], None]
 
@@ -182,25 +182,76 @@ def playout_range(job: PlayoutJob, start: int, stop: int) -> PlayoutStats:
 
 
 def run_playouts(game: str, bots: Sequence[str], games: int, seed: int = 0, players: int | None = None,
-                 rotate: bool = True, options: dict[str, Any] | None = None) -> PlayoutStats:
-    """Play ``games`` seeded games between ``bots`` (``make_bot`` specs) in this process."""
-    return playout_range(make_job(game, bots, players, seed, rotate, options), 0, games)
+                 rotate: bool = True, options: dict[str, Any] | None = None,
+                 progress: bool = False) -> PlayoutStats:
+    """Play ``games`` seeded games between ``bots`` (``make_bot`` specs) in this process.
+
+    ``progress=True`` shows a bar per game (a notebook widget in Jupyter, text elsewhere).  Ctrl-C
+    (or the notebook's interrupt) stops after the game in progress and returns the games finished.
+    """
+    job = make_job(game, bots, players, seed, rotate, options)
+    if not progress:
+        return playout_range(job, 0, games)
+    from tqdm.auto import tqdm
+
+    stats = PlayoutStats(list(job.bots))
+    chunk = playout_chunk(job, games)
+    with tqdm(total=games, desc=f"{game} playouts", unit="game") as bar:
+        try:
+            for start in range(0, games, chunk):
+                stats.merge(playout_range(job, start, min(games, start + chunk)))
+                bar.update(min(games, start + chunk) - start)
+        except KeyboardInterrupt:
+            pass
+    return stats
+
+
+def playout_chunk(job: PlayoutJob, games: int) -> int:
+    """Games per task: 1 unless the game plays this line-up in a compiled kernel of cheap bots.
+
+    A task is the unit that is kept (checkpointed, reported) when a run stops, so slow line-ups
+    (Python bots, searches) run one game per task: no finished game is ever discarded.  Fast
+    compiled line-ups (``random``/``greedy``) run up to 200 games per task (at least 8 tasks).  The size
+    depends only on the job and the number of games, so a checkpoint resumes with any worker count.
+    """
+    fast = getattr(importlib.import_module(f"solvers.{job.game}.bots"), "fast_playouts", None)
+    cheap = all(split_spec(spec)[0] in ("random", "greedy") for spec in job.bots)
+    if fast is None or not cheap or fast(job, 0, 0) is None:
+        return 1
+    return max(1, min(200, -(-games // 8)))
 
 
 def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = None, scheduler: str | None = None,
                           checkpoint: Path | None = None,
                           progress: Callable[[int, int], None] | None = None) -> tuple[PlayoutStats, bool]:
-    """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).  Ctrl-C keeps what finished."""
-    from solvers.parallel import make_executor, run_ranges
+    """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).
+
+    ``progress(games_done, games)`` counts games.  Ctrl-C keeps every finished task (see
+    :func:`playout_chunk`: one game per task for slow line-ups) and returns their totals.
+    """
+    from solvers.parallel import make_executor, run_tasks
 
     executor, close = make_executor(workers, scheduler)
+    size = playout_chunk(job, games)
+    ranges = [(start, min(start + size, games)) for start in range(0, games, size)]
+
+    def games_progress(done: int, _total: int) -> None:
+        if progress is not None:
+            progress(min(games, done * size), games)
+
     try:
-        report = run_ranges("solvers.playout:playout_range", job, games, _merge, PlayoutStats(list(job.bots)),
-                            executor, progress=progress, checkpoint=checkpoint, encode=PlayoutStats.to_json,
-                            decode=PlayoutStats.from_json, job=f"playout {job}")
+        report = run_tasks(_playout_task, [(job, start, stop) for start, stop in ranges], _merge,
+                           PlayoutStats(list(job.bots)), executor, progress=games_progress, checkpoint=checkpoint,
+                           encode=PlayoutStats.to_json, decode=PlayoutStats.from_json,
+                           job=f"playout {job} games {games} chunk {size}")
     finally:
         close()
     return report.value, report.complete
+
+
+def _playout_task(payload: tuple[PlayoutJob, int, int]) -> PlayoutStats:
+    job, start, stop = payload
+    return playout_range(job, start, stop)
 
 
 def _merge(total: PlayoutStats, part: PlayoutStats) -> PlayoutStats:

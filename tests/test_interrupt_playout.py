@@ -1,0 +1,69 @@
+"""Ctrl-C during a real ``kibitz <game> playout --workers 2``: it stops at once, prints every finished game
+as normal JSON with ``"interrupted": true``, exits 130, and its checkpoint resumes to the uninterrupted total."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from solvers.playout import make_job, playout_chunk, run_playouts
+
+GAMES = 200
+BOTS = "greedy,random"
+
+
+def _kibitz(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from cli import main; main()", *args]
+
+
+def _records(path: Path) -> int:
+    if not path.exists():
+        return 0
+    return sum(1 for line in path.read_text().splitlines() if line.startswith('{"task"'))
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups (POSIX)")
+def test_ctrl_c_keeps_finished_games_and_resumes(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "playout.jsonl"
+    command = _kibitz("projectl", "playout", "--games", str(GAMES), "--bots", BOTS, "--seed", "3", "--workers", "2",
+                      "--checkpoint", str(checkpoint), "--json")
+    # a new session, so the signal goes to the command and its workers as a terminal's Ctrl-C does
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while _records(checkpoint) < 5 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the playout ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(timeout=2)  # the acceptance figure: the first Ctrl-C stops within 2 s
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the playout did not stop within 2 s of Ctrl-C")
+    out, err = proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    partial = json.loads(out)
+    assert partial["interrupted"] is True and partial["status"] == "interrupted"
+    assert 5 <= partial["games"] < GAMES
+    assert partial["games"] == _records(checkpoint)  # one game per task: every finished game is kept
+
+    resumed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    total = json.loads(resumed.stdout)
+    reference = run_playouts("projectl", BOTS.split(","), GAMES, seed=3).summary()
+    assert total["interrupted"] is False and total["games"] == GAMES
+    assert total["bots"] == reference["bots"] and total["seat_win_rates"] == reference["seat_win_rates"]
+
+
+def test_slow_lineups_run_one_game_per_task() -> None:
+    assert playout_chunk(make_job("projectl", ["greedy", "random"]), 1000) == 1
+    assert playout_chunk(make_job("shelfie", ["mcts:5"], 2), 1000) == 1
+    assert playout_chunk(make_job("towers", ["random"]), 100_000) == 200
