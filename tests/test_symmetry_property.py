@@ -79,10 +79,12 @@ def random_instance(rng: random.Random) -> tuple[Region, list[PieceSpec], bool, 
         holes = rng.sample(cells, rng.randint(0, min(2, len(cells) - 1)))
         region = region.without(holes)
     kinds = rng.sample(range(len(SHAPES)), rng.randint(1, 4))
+    filler = rng.randint(0, 3) if rng.random() < 0.85 else -1  # a small piece in any number makes tilings likely
     specs = []
-    for index in kinds:
-        low = rng.choice([0, 1, 1, 1, 2])
-        specs.append(PieceSpec(SHAPES[index], low, low + rng.choice([0, 0, 1, 2])))
+    for index in sorted(set(kinds) | ({filler} - {-1})):
+        low = rng.choice([0, 0, 1, 1, 2])
+        high = region.area if index == filler else low + rng.choice([0, 0, 1, 2])
+        specs.append(PieceSpec(SHAPES[index], min(low, high), high))
     free = rng.random() < 0.85
     return region, specs, free, rng.randint(0, 5), rng.random() < 0.8
 
