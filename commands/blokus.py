@@ -233,3 +233,4 @@ def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, s
                                           f"{'still' if result.quarter_turn_symmetric else 'no longer'} symmetric")
     click.echo(f"all {result.placed} pieces placed in {result.seconds:.1f} s ({mode}{', perfect' if perfect else ''}); "
                f"replayed move by move through the rule engine; scores {state.color_scores()}")
+from commands import blokus_gtp  # noqa: E402,F401,I001  (attaches `blokus gtp` and `blokus match`)

@@ -1,0 +1,86 @@
+"""`kibitz blokus gtp` (a GTP engine in Pentobi's dialect) and `kibitz blokus match` (matches against GTP engines).
+
+Attached to the ``blokus`` group of :mod:`commands.blokus`; the logic is in
+:mod:`solvers.blokus.gtp` and :mod:`solvers.blokus.match`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
+from commands.blokus import blokus
+
+GTP_VARIANTS = ["classic", "two-player", "three-player", "duo", "classic_2", "classic_3"]
+
+
+@blokus.command("gtp")
+@click.option("--variant", "--game", "variant", default="classic", show_default=True,
+              help="classic, two-player, three-player, duo (or Pentobi's ids classic_2, classic_3).")
+@click.option("--bot", "bot_spec", default="greedy", show_default=True, help="The bot that answers genmove (name[:budget]).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (GTP set_random_seed changes it).")
+@friendly_errors
+def blokus_gtp(variant, bot_spec, seed):
+    """Speak GTP (Pentobi's dialect) on stdin/stdout, e.g. for twogtp or `kibitz blokus match`."""
+    from solvers.blokus.gtp import GtpEngine
+
+    engine = GtpEngine(variant, bot_spec, seed)
+    try:
+        engine.run(sys.stdin, sys.stdout)
+    except (KeyboardInterrupt, BrokenPipeError):
+        pass
+
+
+@blokus.command("match")
+@click.option("--variant", type=click.Choice(["duo", "two-player", "classic"]), default="duo", show_default=True)
+@click.option("--bots", "bots", default=None, help="Side A: a kibitz bot spec (name[:budget]).")
+@click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
+@click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
+@click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (every game included).")
+@quiet_option
+@friendly_errors
+def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_json, quiet):
+    """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot)."""
+    from solvers.blokus.match import MatchError, make_side, run_match
+
+    if (bots is None) == (engine is None):
+        raise click.UsageError("give side A as exactly one of --bots or --engine")
+    if (opponent is None) == (opponent_bot is None):
+        raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
+    a = make_side(engine or bots, gtp=engine is not None)
+    try:
+        b = make_side(opponent or opponent_bot, gtp=opponent is not None)
+    except Exception:
+        a.close()
+        raise
+    progress = ProgressReporter(games, "games", enabled=not quiet, delay=0.0)
+
+    def on_game(game, match):
+        s = match.summary()
+        progress.advance(1, f"score {s['score']:.3f} [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]")
+
+    try:
+        result = run_match(a, b, variant, games, seed, on_game=on_game)
+    except MatchError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        progress.close()
+        a.close()
+        b.close()
+    s = result.summary()
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(f"{s['side_a']} vs {s['side_b']}, {variant}: {s['games']} of {games} games ({s['status']})")
+        if s["games"]:
+            click.echo(f"score {s['score']:.3f} (95% CI {s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}): "
+                       f"{s['wins']} wins, {s['ties']} ties, {s['losses']} losses; mean margin {s['mean_margin_a']:+.1f}")
+            click.echo(f"CPU per move: A {s['cpu_per_move_a']:.4f} s, B {s['cpu_per_move_b']:.4f} s")
+            click.echo(f"final_score disagreements: {s['final_score_mismatches']}")
+    if result.status == "interrupted":
+        exit_interrupted()

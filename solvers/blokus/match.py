@@ -1,0 +1,313 @@
+"""Blokus matches: kibitz bots against GTP engines (Pentobi), or against each other, with the same driver.
+
+A match is ``games`` games between side A (``--bots``: a kibitz bot, or a GTP
+engine) and side B (``--opponent``: a GTP engine command, or a kibitz bot).
+Game ``g`` gives side A seat ``g % seats`` (seats alternate; in 4-player
+classic side A plays one colour and side B the three others, as Pentobi's
+``twogtp`` does).  The driver keeps the position in kibitz's engine: every
+move a side sends is checked there (an illegal move stops the match with the
+reason), forced passes are played by the driver (GTP engines never see
+passes), and at the end each GTP side's ``final_score`` is compared with
+kibitz's own count.
+
+Random numbers: a kibitz bot gets ``Random(move_seed(game seed, placements
+so far))`` for each move, in-process or behind GTP (``set_random_seed`` is sent
+at the start of every game), so the same seeds give the same games either
+way.  CPU per move: ``time.process_time`` around an in-process bot's move, the
+``cputime`` difference around a GTP engine's ``genmove``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.tables import PASS, Move
+from solvers.blokus.gtp import (
+    PENTOBI_GAME_OF,
+    GtpClient,
+    GtpError,
+    final_score_text,
+    gtp_colors,
+    move_seed,
+    placements,
+)
+from solvers.playout import game_seed, wilson_interval
+
+MATCH_VARIANTS = ("duo", "two-player", "classic")
+RESIGN = "resign"
+
+
+class MatchError(ValueError):
+    """A side broke the protocol or the rules (the message names the side, game and move)."""
+
+
+class LocalSide:
+    """A kibitz bot played in this process."""
+
+    def __init__(self, spec: str) -> None:
+        from solvers.bots import make_bot
+
+        self.spec = spec
+        self.bot = make_bot("blokus", spec)
+        self.label = f"kibitz {spec}"
+        self.seed = 0
+
+    def new_game(self, state: BlokusState, seed: int) -> None:
+        self.seed = seed
+        reset = getattr(self.bot, "reset", None)
+        if callable(reset):
+            reset()
+
+    def genmove(self, state: BlokusState, color: int) -> tuple[Move | str, float]:
+        rng = random.Random(move_seed(self.seed, placements(state)))
+        start = time.process_time()
+        move = self.bot.choose(state, rng)
+        return move, time.process_time() - start
+
+    def play(self, state: BlokusState, color: int, move: Move) -> None:
+        """Nothing to tell: the bot reads the shared position."""
+
+    def final_score(self) -> str | None:
+        return None
+
+    def warm_up(self, variant: str) -> None:
+        """Compile the bot's kernels on a throw-away position (so the first game's CPU figures are fair)."""
+        state = BlokusState(variant)
+        self.bot.choose(state, random.Random(0))
+        reset = getattr(self.bot, "reset", None)
+        if callable(reset):
+            reset()
+
+    def close(self) -> None:
+        pass
+
+
+class GtpSide:
+    """A GTP engine in a child process (Pentobi's dialect; e.g. ``pentobi-gtp --game duo --level 1 --nobook``)."""
+
+    def __init__(self, command: str, stderr: Any = None) -> None:
+        import subprocess
+
+        self.client = GtpClient(command, stderr=subprocess.DEVNULL if stderr is None else stderr)
+        self.command = command
+        self.label = self.client.name()
+        self.has_seed = self.client.known("set_random_seed")
+        self.has_cputime = self.client.known("cputime")
+        self.has_set_game = self.client.known("set_game")
+        self.variant = ""
+
+    def new_game(self, state: BlokusState, seed: int) -> None:
+        if self.has_set_game and state.variant.name != self.variant:
+            self.client.send(f"set_game {state.variant.sgf_game}")
+            self.variant = state.variant.name
+        self.client.send("clear_board")
+        if self.has_seed:
+            self.client.send(f"set_random_seed {seed}")
+
+    def _cputime(self) -> float:
+        if not self.has_cputime:
+            return 0.0
+        try:
+            return float(self.client.send("cputime").split()[0])
+        except (GtpError, ValueError, IndexError):
+            return 0.0
+
+    def genmove(self, state: BlokusState, color: int) -> tuple[Move | str, float]:
+        name = gtp_colors(state)[color]
+        before = self._cputime()
+        try:
+            text = self.client.send(f"genmove {name}")
+        except GtpError as error:
+            raise MatchError(f"{self.label}: genmove {name} failed: {error}") from None
+        cpu = self._cputime() - before
+        low = text.strip().lower()
+        if low == RESIGN:
+            return RESIGN, cpu
+        if low in ("pass", "null"):
+            return PASS, cpu
+        try:
+            return state.string_to_action(text), cpu
+        except ValueError as error:
+            raise MatchError(f"{self.label} answered genmove {name} with {text!r}: {error}") from None
+
+    def play(self, state: BlokusState, color: int, move: Move) -> None:
+        name = gtp_colors(state)[color]
+        try:
+            self.client.send(f"play {name} {move.text}")
+        except GtpError as error:
+            raise MatchError(f"{self.label} refused play {name} {move.text}: {error}") from None
+
+    def final_score(self) -> str | None:
+        try:
+            return self.client.send("final_score")
+        except GtpError:
+            return None
+
+    def warm_up(self, variant: str) -> None:
+        pass
+
+    def close(self) -> None:
+        self.client.close()
+
+
+Side = LocalSide | GtpSide
+
+
+def make_side(spec: str, gtp: bool) -> Side:
+    """A GTP engine command (``gtp``) or a kibitz bot spec."""
+    return GtpSide(spec) if gtp else LocalSide(spec)
+
+
+@dataclass
+class GameResult:
+    """One finished game, seen from side A."""
+
+    index: int
+    seed: int
+    seat_a: int
+    result: float  # 1 win, 0 loss, shared on a tie
+    color_scores: list[int]
+    seat_scores: list[float]
+    plies: int
+    resigned: str | None
+    final_scores: dict[str, str | None]  # side label -> its final_score answer
+    expected_final: str
+    cpu_a: list[float] = field(default_factory=list)
+    cpu_b: list[float] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+
+    @property
+    def scores_agree(self) -> bool:
+        return all(v is None or v.split() == self.expected_final.split() for v in self.final_scores.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.index, "seed": self.seed, "seat_a": self.seat_a, "result": self.result,
+                "color_scores": self.color_scores, "seat_scores": self.seat_scores, "plies": self.plies,
+                "resigned": self.resigned, "final_score": self.expected_final, "engine_final_scores": self.final_scores,
+                "scores_agree": self.scores_agree,
+                "cpu_per_move_a": _mean(self.cpu_a), "cpu_per_move_b": _mean(self.cpu_b), "moves": self.moves}
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> GameResult:
+    """Game ``index`` of a match: side A in seat ``index % seats``, side B in the others."""
+    state = BlokusState(variant)
+    gseed = game_seed(seed, index) & 0xFFFFFFFF
+    seat_a = index % state.num_players
+    for side in (a, b):
+        side.new_game(state, gseed)
+    cpu_a: list[float] = []
+    cpu_b: list[float] = []
+    resigned: str | None = None
+    while not state.is_terminal():
+        color = state.to_move
+        if state.legal_actions() == [PASS]:
+            state.apply(PASS)
+            continue
+        is_a = state.player_of_color(color) == seat_a
+        side, other = (a, b) if is_a else (b, a)
+        move, cpu = side.genmove(state, color)
+        (cpu_a if is_a else cpu_b).append(cpu)
+        if isinstance(move, str):
+            if state.num_players != 2:
+                raise MatchError(f"{side.label} resigned in a {state.num_players}-player game (game {index})")
+            resigned = "a" if is_a else "b"
+            break
+        reason = state.illegal_reason(move)
+        if reason is not None:
+            raise MatchError(f"{side.label} played an illegal move in game {index} (ply {len(state.history) + 1}, "
+                             f"{state.color_names[color]}): {move.text}: {reason}")
+        state.apply(move)
+        other.play(state, color, move)
+    final_scores: dict[str, str | None] = {}
+    if resigned is None:
+        for tag, side in (("a", a), ("b", b)):
+            answer = side.final_score()
+            if answer is not None:
+                final_scores[f"{tag}: {side.label}"] = answer
+    if resigned is None:
+        result = state.returns()[seat_a]
+    else:
+        result = 0.0 if resigned == "a" else 1.0
+    return GameResult(index, gseed, seat_a, result, state.color_scores(), state.scores(),
+                      placements(state), resigned, final_scores, final_score_text(state), cpu_a, cpu_b,
+                      [m.text for _, m, _ in state.history if not m.is_pass])
+
+
+@dataclass
+class MatchResult:
+    """All finished games of a match and their summary."""
+
+    variant: str
+    side_a: str
+    side_b: str
+    games_asked: int
+    seed: int
+    games: list[GameResult] = field(default_factory=list)
+    status: str = "complete"
+
+    def summary(self) -> dict[str, Any]:
+        n = len(self.games)
+        score = sum(g.result for g in self.games)
+        low, high = wilson_interval(score, n)
+        cpu_a = [c for g in self.games for c in g.cpu_a]
+        cpu_b = [c for g in self.games for c in g.cpu_b]
+        return {
+            "variant": self.variant, "side_a": self.side_a, "side_b": self.side_b, "status": self.status,
+            "games": n, "games_asked": self.games_asked, "seed": self.seed,
+            "wins": sum(1 for g in self.games if g.result == 1.0),
+            "losses": sum(1 for g in self.games if g.result == 0.0),
+            "ties": sum(1 for g in self.games if 0.0 < g.result < 1.0),
+            "score": score / n if n else None, "ci95": [round(low, 4), round(high, 4)],
+            "cpu_per_move_a": _mean(cpu_a), "cpu_per_move_b": _mean(cpu_b),
+            "mean_margin_a": _mean([_margin(g) for g in self.games]),
+            "final_score_mismatches": sum(1 for g in self.games if not g.scores_agree),
+        }
+
+    def to_json(self, with_games: bool = True) -> dict[str, Any]:
+        data = self.summary()
+        if with_games:
+            data["game_list"] = [g.to_json() for g in self.games]
+        return data
+
+
+def _margin(g: GameResult) -> float:
+    mine = g.seat_scores[g.seat_a]
+    others = [s for i, s in enumerate(g.seat_scores) if i != g.seat_a]
+    return mine - max(others)
+
+
+def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
+              on_game: Callable[[GameResult, MatchResult], None] | None = None) -> MatchResult:
+    """Play ``games`` games; Ctrl-C keeps the finished ones (status ``interrupted``)."""
+    if variant not in MATCH_VARIANTS:
+        raise ValueError(f"match variant must be one of {', '.join(MATCH_VARIANTS)}, not {variant!r}")
+    out = MatchResult(variant, a.label, b.label, games, seed)
+    try:
+        for side in (a, b):
+            side.warm_up(variant)
+        for index in range(games):
+            result = play_match_game(a, b, variant, index, seed)
+            out.games.append(result)
+            if on_game is not None:
+                on_game(result, out)
+    except KeyboardInterrupt:
+        out.status = "interrupted"
+    return out
+
+
+def pentobi_command(binary: str, variant: str, level: int) -> str:
+    """The command line of Pentobi's GTP engine for a kibitz variant (no opening book, no resign)."""
+    return f"{binary} --game {PENTOBI_GAME_OF[variant]} --level {level} --nobook --noresign --quiet"
+
+
+__all__ = ["GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "make_side",
+           "pentobi_command", "play_match_game", "run_match"]

@@ -1,0 +1,98 @@
+"""The GTP engine (`kibitz blokus gtp`, Pentobi's dialect): scripted conversations."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from solvers.blokus.gtp import GtpEngine, format_response, variant_name
+
+DATA = Path(__file__).parent / "data"
+
+
+def talk(engine: GtpEngine, *commands: str) -> list[str]:
+    """The responses (without the final empty line) to ``commands``."""
+    return [engine.handle(c).rstrip("\n").rstrip(" ") for c in commands]  # type: ignore[union-attr]
+
+
+def test_scripted_duo_session() -> None:
+    engine = GtpEngine("duo", "greedy", seed=1)
+    out = talk(engine, "protocol_version", "7 name", "version", "known_command genmove", "known_command foo",
+               "play b e10,f10,e9", "genmove w", "play b e10", "play b a1", "undo", "undo", "final_score",
+               "play w j5", "cputime", "quit")
+    assert out[:5] == ["= 2", "=7 kibitz", "= 0.1.0", "= true", "= false"]
+    assert out[5] == "="
+    reply = out[6][2:]
+    move = engine.state.string_to_action(reply)
+    assert move.size == 5 and "j5" in reply.split(",")  # greedy opens with a pentomino on the starting point
+    assert out[7].startswith("? illegal move") and "occupied" in out[7]
+    assert out[8].startswith("? illegal move") and "corner" in out[8]
+    assert out[9:11] == ["=", "="]
+    assert engine.state.history == []
+    assert out[11] == "= 0"  # both colours still hold all 89 squares
+    assert out[12].startswith("? ") and "purple is to play" in out[12]
+    assert out[13].startswith("= ") and float(out[13][2:]) >= 0
+    assert out[14] == "=" and engine.quit
+
+
+def test_undo_and_errors() -> None:
+    engine = GtpEngine("classic", "random")
+    out = talk(engine, "undo", "play 1 a20", "play 1 a20", "play 2 pass", "play 5 t20", "play 2 t20,t19,t18,t17,t16,t15",
+               "genmove", "foo bar", "play 2 T20", "final_score", "undo", "final_score")
+    assert out[0] == "? cannot undo"
+    assert out[1] == "="
+    assert out[2] == "? piece already played"
+    assert out[3] == "? play pass not supported (anymore)"
+    assert out[4] == "? invalid color argument '5'"
+    assert out[5] == "? invalid move"
+    assert out[6].startswith("? ")
+    assert out[7] == "? unknown command (foo)"
+    assert out[8] == "="  # case does not matter
+    assert out[9] == "= -88 -88 -89 -89"
+    assert out[10] == "=" and out[11] == "= -88 -89 -89 -89"
+
+
+def test_showboard_all_legal_and_reg_genmove() -> None:
+    engine = GtpEngine("duo", "greedy")
+    board = engine.handle("showboard")
+    assert board is not None and board.startswith("= \n") and board.endswith("\n\n") and " 14 " in board
+    legal = talk(engine, "all_legal b")[0][2:].split("\n")
+    assert len(legal) == 414  # every placement covering e10 (Duo's first move)
+    first = talk(engine, "reg_genmove b")[0]
+    assert engine.state.history == []  # reg_genmove does not play
+    assert talk(engine, "genmove b")[0] == first
+
+
+def test_set_game_and_variant_names() -> None:
+    assert variant_name("classic_2") == "two-player" and variant_name("Blokus Duo") == "duo"
+    assert variant_name("blokus") == "classic" and variant_name("duo") == "duo"
+    engine = GtpEngine("classic")
+    assert talk(engine, "set_game Blokus Duo", "play b e10", "final_score") == ["=", "=", "= B+1"]
+    assert talk(engine, "set_game Trigon")[0] == "? invalid argument"
+
+
+def test_forced_passes_are_skipped_and_a_finished_colour_passes() -> None:
+    engine = GtpEngine("duo", "greedy")
+    # a full Duo game from a record: the engine replays it, later colours skip a colour without moves
+    path = DATA / "pentobi_duo_selfplay.blksgf"
+    if not path.exists():
+        return
+    assert talk(engine, f"loadsgf {path}")[0] == "="
+    assert engine.state.is_terminal()
+    assert talk(engine, "genmove b")[0] == "= pass"
+
+
+def test_loadsgf_move_number(tmp_path: Path) -> None:
+    record = tmp_path / "g.blksgf"
+    record.write_text("(;GM[Blokus Duo];B[e10];W[j5];B[f9])")
+    engine = GtpEngine("classic", "greedy")
+    assert talk(engine, f"loadsgf {record} 3")[0] == "="
+    assert engine.state.variant.name == "duo" and len(engine.state.history) == 2
+    assert talk(engine, f"loadsgf {tmp_path / 'missing.blksgf'}")[0].startswith("? ")
+
+
+def test_run_loop_and_response_format() -> None:
+    assert format_response("") == "\n\n" and format_response("a\n\nb") == "a\n \nb\n\n"
+    out = io.StringIO()
+    GtpEngine("duo").run(io.StringIO("# comment\n\n1 protocol_version\nquit\nname\n"), out)
+    assert out.getvalue() == "=1 2\n\n= \n\n"
