@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from cli import emit_json, friendly_errors
+from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, option_with_hidden_alias, quiet_option
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -109,26 +109,53 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
 @shelfie.command("best-shelf")
 @click.option("--personal", type=click.IntRange(1, 12), required=True, help="Personal goal card 1..12.")
 @click.option("--goals", required=True, help="The two common goals, K1,K2.")
-@click.option("--time-limit", type=float, default=30.0, show_default=True, help="CP-SAT time limit (s).")
-@click.option("--workers", type=int, default=2, show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop after this many seconds with the best shelf and its bound [default: run until proven].")
+@option_with_hidden_alias("--threads", "--workers", "threads", type=click.IntRange(min=1), default=2,
+                          show_default=True, help="CP-SAT threads (proof pieces solved side by side).")
+@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT and hill-climb seed.")
 @click.option("--squares-inside-groups", is_flag=True)
 @click.option("--squares-same-type", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
+@quiet_option
 @friendly_errors
-def shelfie_best_shelf(personal: int, goals: str, time_limit: float, workers: int, squares_inside_groups: bool,
-                       squares_same_type: bool, as_json: bool) -> None:
-    """The highest final score a shelf can reach (CP-SAT): top tokens and end token assumed."""
-    from solvers.shelfie.best_shelf import best_shelf
+def shelfie_best_shelf(personal: int, goals: str, time_limit: float | None, threads: int, seed: int,
+                       squares_inside_groups: bool, squares_same_type: bool, as_json: bool, quiet: bool) -> None:
+    """The highest final score a shelf can reach (CP-SAT): top tokens and end token assumed.
 
+    Runs until the score is proven optimal (progress on stderr; Ctrl-C or --time-limit stop it with
+    the best shelf found and an upper bound).
+    """
     pair = _shelfie_goal_pair(goals)
     if pair is None:
         raise ValueError("--goals needs two different keys separated by a comma")
-    result = best_shelf(personal, pair, time_limit=time_limit, workers=workers,
-                        squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type)
+    progress = ProgressReporter(None, "proof pieces", enabled=not quiet, unit="piece")
+
+    def show(best: int | None, bound: float, done: int, still_open: int) -> None:
+        progress.advance(done - progress.done, f"best {best}, bound {bound:g}, {still_open} open")
+
+    try:
+        from solvers.shelfie.best_shelf import best_shelf
+
+        result = best_shelf(personal, pair, time_limit=time_limit, workers=threads, seed=seed,
+                            squares_inside_groups=squares_inside_groups, squares_same_type=squares_same_type,
+                            progress=show)
+    except KeyboardInterrupt:
+        progress.close()
+        if as_json:
+            emit_json({"personal": personal, "goals": list(pair), "status": "UNKNOWN", "verdict": "unknown",
+                       "interrupted": True, "shelf": None, "score": None})
+        else:
+            click.echo("unknown: interrupted before any shelf was found")
+        exit_interrupted()
+        return
+    finally:
+        progress.close()
     if as_json:
         emit_json(result.to_json())
-        return
-    click.echo("\n".join(result.shelf.rows()))
-    parts = ", ".join(f"{k} {v}" for k, v in result.breakdown.items())
-    proof = "proven optimal" if result.optimal else f"not proven (bound {result.bound:g})"
-    click.echo(f"score {result.score} ({parts}); {proof} in {result.seconds:.1f} s")
+    else:
+        click.echo("\n".join(result.shelf.rows()))
+        parts = ", ".join(f"{k} {v}" for k, v in result.breakdown.items())
+        click.echo(f"score {result.score} ({parts}); {result.verdict()}; {result.seconds:.1f} s, seed {seed}")
+    if result.interrupted:
+        exit_interrupted()

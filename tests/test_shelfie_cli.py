@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 RULEBOOK = "PP...\nPPPP.\nFFPPB\nFGGGB\nFTCCC\nTTTCC\n"
 
@@ -101,3 +108,37 @@ def test_best_shelf_command(run_cli) -> None:
     assert result.exit_code == 0 and len(data["shelf"]) == 6
     assert data["score"] >= 30 and data["bound"] >= data["score"]
     assert run_cli("shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE").exit_code == 1
+
+
+def test_best_shelf_time_limit_is_an_answer_with_its_status(run_cli) -> None:
+    """A time-out is not an error: the best shelf, its bound and the status, in text and in JSON."""
+    args = ["shelfie", "best-shelf", "--personal", "5", "--goals", "TWO_COLUMNS_ALL_DIFFERENT,X_SHAPE",
+            "--time-limit", "0.5", "--seed", "1", "--threads", "1"]
+    data = json.loads(run_cli(*args, "--json").output)
+    assert data["status"] == "TIME_LIMIT" and data["optimal"] is False and data["seed"] == 1
+    assert data["verdict"] == f"best found, bound {data['bound']:g} (time limit 0.5 s)"
+    assert data["bound"] >= 58 >= data["score"]  # the optimum is 58 (bench/results/shelfie_best_shelf_all.tsv)
+    text = run_cli(*args)
+    assert text.exit_code == 0 and "best found, bound" in text.output and "Error" not in text.output
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups (POSIX)")
+def test_best_shelf_ctrl_c_keeps_the_best_shelf(tmp_path) -> None:
+    """Ctrl-C during the proof: no C++ abort (CP-SAT's own SIGINT handler is off), the best shelf, exit 130."""
+    command = [sys.executable, "-c", "from cli import main; main()", "shelfie", "best-shelf", "--personal", "5",
+               "--goals", "TWO_COLUMNS_ALL_DIFFERENT,X_SHAPE", "--json", "--quiet"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    time.sleep(4)  # imports, model and the hill climb take 1-2 s; then CP-SAT pieces run (about 20 s)
+    assert proc.poll() is None
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("best-shelf did not stop within 2 s of Ctrl-C")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "terminate" not in err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["status"] == "INTERRUPTED" and len(data["shelf"]) == 6
+    assert data["score"] <= 58 <= data["bound"]

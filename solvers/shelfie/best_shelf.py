@@ -46,13 +46,18 @@ columns fight big groups (a group meets each of them once at most), which is slo
 by piece for every card.
 
 A short hill climb gives an incumbent first, so a tiny time limit still returns a shelf.
-When time runs out, ``optimal`` is False and ``bound`` is the highest unresolved potential.
+With no time limit the search runs until the shelf is proven optimal.  When time runs out or Ctrl-C
+stops it, ``optimal`` is False, ``bound`` is the highest unresolved potential and ``status`` says why
+(``TIME_LIMIT`` or ``INTERRUPTED``); the best shelf found is kept.  CP-SAT's own SIGINT handler is off
+(``catch_sigint_signal``): with several solves in threads it aborted the process on Ctrl-C.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +104,19 @@ class BestShelf:
     status: str
     goals_met: dict[str, bool] = field(default_factory=dict)
     pieces: int = 0  # CP-SAT pieces solved for the proof
+    seed: int = 0
+    time_limit: float | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.status == "INTERRUPTED"
+
+    def verdict(self) -> str:
+        """The answer's status in words: ``optimal``, or ``best found, bound B`` (and why it stopped)."""
+        if self.optimal:
+            return "optimal"
+        why = "interrupted" if self.interrupted else f"time limit {self.time_limit:g} s"
+        return f"best found, bound {self.bound:g} ({why})"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,7 +130,11 @@ class BestShelf:
             "bound": self.bound,
             "seconds": round(self.seconds, 3),
             "status": self.status,
+            "verdict": self.verdict(),
+            "interrupted": self.interrupted,
             "pieces": self.pieces,
+            "seed": self.seed,
+            "time_limit": self.time_limit,
         }
 
 
@@ -124,17 +146,21 @@ def best_shelf(
     end_token: bool = True,
     squares_inside_groups: bool = False,
     squares_same_type: bool = False,
-    time_limit: float = 30.0,
+    time_limit: float | None = 30.0,
     workers: int = 2,
     seed: int = 0,
     min_score: int | None = None,
     goal_bounds: bool = True,
+    progress: Callable[[int | None, float, int, int], None] | None = None,
 ) -> BestShelf:
     """Solve the perfect-shelf problem for personal card ``personal`` and two common goal keys.
 
     ``personal=None`` leaves the personal goal out (used to prove the goal lemmas).  ``goal_bounds``
     uses the stored, CP-SAT-proven lemmas of :mod:`solvers.shelfie.goal_bounds` (the most adjacency
     a shelf meeting some goals can score, group profiles it cannot have) to drop pieces.
+    ``time_limit=None`` runs until proven; ``workers`` = CP-SAT threads (pieces solved side by side).
+    ``progress(best_score, bound, pieces_done, pieces_open)`` is called as pieces finish.  Ctrl-C
+    stops the solvers and returns the best shelf so far (``status="INTERRUPTED"``).
     """
     card_cells(personal)  # validates
     keys = tuple(check_goal_key(g) for g in goals)
@@ -169,7 +195,7 @@ def best_shelf(
         return grid
 
     def left() -> float:
-        return time_limit - (time.perf_counter() - start)
+        return math.inf if time_limit is None else time_limit - (time.perf_counter() - start)
 
     # Split the shelves by where their points come from: tier (personal matches, goals met, full
     # shelf) x scoring-group profile (groups of 3, 4, 5 and 6+ tiles).  A piece's potential is the
@@ -180,7 +206,7 @@ def best_shelf(
     floor = 0 if min_score is None else min_score
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
-        best = rescore(_local_search(rescore, personal, goals, min(0.25, 0.05 * time_limit), seed))
+        best = rescore(_local_search(rescore, personal, goals, 0.25 if time_limit is None else min(0.25, 0.05 * time_limit), seed))
     lemmas = goal_lemmas(squares_inside_groups, squares_same_type) if goal_bounds else {}
     pending = sorted(t for t in tasks(personal, token_values, end_token, goals, squares_inside_groups, lemmas)
                      if t[0] >= floor)  # pop() takes the highest potential
@@ -192,7 +218,18 @@ def best_shelf(
     races: dict[int, list] = {}  # race id -> [potential, key, runs still going, settled]
     pieces = 0
     timed_out = False
-    with ThreadPoolExecutor(max_workers=slots) as pool:
+    interrupted = False
+    finished = 0
+
+    def report() -> None:
+        if progress is not None:
+            top = best[1] if best else None
+            opens = [p for p in [p for p, _ in pending] + [p for p, *_ in running.values()] if top is None or p > top]
+            bound = max(opens + ([top] if top is not None else [0]))
+            progress(top, float(bound), finished, len(opens))
+
+    pool = ThreadPoolExecutor(max_workers=slots)
+    try:
         while True:
             top = best[1] if best else floor - 1
             for potential, _, solver, _ in running.values():
@@ -210,7 +247,9 @@ def best_shelf(
                 races[pieces] = [potential, key, len(configs), False]
                 for level in configs:
                     solver = cp_model.CpSolver()
-                    solver.parameters.max_time_in_seconds = max(left(), 0.01)
+                    solver.parameters.catch_sigint_signal = False
+                    if time_limit is not None:
+                        solver.parameters.max_time_in_seconds = max(left(), 0.01)
                     solver.parameters.num_workers = 1
                     solver.parameters.random_seed = seed
                     solver.parameters.linearization_level = level
@@ -220,11 +259,8 @@ def best_shelf(
                 pieces += 1
             if not running:
                 break
-            try:
-                done, _ = wait(list(running), timeout=max(left(), 0.0) + 1.0, return_when=FIRST_COMPLETED)
-            except KeyboardInterrupt:  # stop cleanly: report the best shelf so far, unproven
-                pending.extend((p, k) for p, k, _, _ in running.values())
-                done = set()
+            wait_s = None if time_limit is None else max(left(), 0.0) + 1.0
+            done, _ = wait(list(running), timeout=wait_s, return_when=FIRST_COMPLETED)
             if not done:
                 timed_out = True
                 for _, _, solver, _ in running.values():
@@ -233,6 +269,7 @@ def best_shelf(
             for fut in done:
                 potential, key, solver, race = running.pop(fut)
                 status, seconds = fut.result()
+                finished += 1
                 state = races[race]
                 state[2] -= 1
                 if state[3]:
@@ -261,21 +298,35 @@ def best_shelf(
                 if found[1] < potential:  # the piece may hold better shelves: try it again
                     pending.append((potential, key))
                     pending.sort()
+            report()
             if timed_out:
                 for _, _, solver, _ in running.values():
                     solver.stop_search()
                 wait(list(running))
                 break
+    except KeyboardInterrupt:  # stop cleanly: the best shelf so far, unproven, its bound kept
+        interrupted = True
+        for _, _, solver, _ in running.values():
+            solver.stop_search()
+        wait(list(running))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     pending.sort()
     top = best[1] if best else floor - 1
     open_potentials = [p for p, _ in pending if p > top] + [p for p, *_ in running.values() if p > top]
     if best is None:
+        if interrupted:
+            raise KeyboardInterrupt
         if open_potentials or timed_out:
-            raise RuntimeError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
+            raise TimeoutError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
         raise RuntimeError(f"no shelf scores {floor} or more (proven by CP-SAT)")
+    if interrupted and (open_potentials or running):
+        bound = max(open_potentials + [best[1]])
+        return _result(personal, goals, best, False, bound, start, "INTERRUPTED", pieces, seed, time_limit)
     if open_potentials:
-        return _result(personal, goals, best, False, max(open_potentials), start, "FEASIBLE", pieces)
-    return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces)
+        return _result(personal, goals, best, False, max(open_potentials), start, "TIME_LIMIT", pieces, seed,
+                       time_limit)
+    return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces, seed, time_limit)
 
 
 def _local_search(rescore, personal: int | None, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
@@ -328,9 +379,9 @@ _RACE = [0]  # linearization levels raced per piece ([2, 0] races LP against no 
 
 
 def _result(personal: int | None, goals: tuple[str, str], best, optimal: bool, bound: float, start: float,
-            status: str, pieces: int) -> BestShelf:
+            status: str, pieces: int, seed: int, time_limit: float | None) -> BestShelf:
     shelf, score, breakdown, met = best
     return BestShelf(personal, goals, shelf, score, breakdown, optimal, max(float(bound), float(score)),
-                     time.perf_counter() - start, status, met, pieces)
+                     time.perf_counter() - start, status, met, pieces, seed, time_limit)
 
 

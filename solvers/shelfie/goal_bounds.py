@@ -104,6 +104,7 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
     for size, count in zip((3, 4, 5, 6), counts):
         model.add(parts["counts"][size] == count)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # CP-SAT's handler aborts the process when solves run in threads
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = 0
     solver.parameters.max_time_in_seconds = time_limit
