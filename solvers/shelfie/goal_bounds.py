@@ -20,6 +20,8 @@ default TWO_SQUARES rule; goal sets with TWO_SQUARES are not used under another 
 
 Prove and store (or, with no goal sets, prove the stored ones again), on 2 cores:
     python -m solvers.shelfie.goal_bounds TWO_COLUMNS_ALL_DIFFERENT+X_SHAPE --low 29 --write
+writes ``./shelfie_goal_bounds.json`` (``--out``); the shipped file changes only with ``--force``, and a
+stored lemma is never replaced by a weaker one (a higher bound or fewer impossible profiles).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -122,32 +125,68 @@ def _lemma_model(goals: tuple[str, ...]):
     return model, parts, tokens
 
 
+def stronger_or_equal(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether lemma ``new`` says at least what ``old`` says: a bound no higher and every impossible profile."""
+    old_profiles = {tuple(p) for p in old.get("infeasible_profiles", [])}
+    new_profiles = {tuple(p) for p in new.get("infeasible_profiles", [])}
+    return new["max_adjacency"] <= old["max_adjacency"] and old_profiles <= new_profiles
+
+
+def merge_lemmas(stored: list[dict[str, Any]], found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """``stored`` updated with ``found``; a stored lemma is never replaced by a weaker one (those are listed)."""
+    entries = {tuple(e["goals"]): e for e in stored}
+    kept = []
+    for entry in found:
+        key = tuple(entry["goals"])
+        if key in entries and not stronger_or_equal(entry, entries[key]):
+            kept.append("+".join(key))
+            continue
+        entries[key] = entry
+    return [entries[k] for k in sorted(entries)], kept
+
+
+DEFAULT_OUT = "shelfie_goal_bounds.json"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("goal_sets", nargs="*", help="GOAL or GOAL+GOAL (default: the stored sets)")
     parser.add_argument("--time-limit", type=float, default=600.0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", "--threads", dest="workers", type=int, default=2, help="CP-SAT threads")
     parser.add_argument("--low", type=int, help="also prove which profiles scoring LOW or more are impossible")
     parser.add_argument("--profile-time-limit", type=float, default=30.0)
-    parser.add_argument("--write", action="store_true", help=f"store the proven bounds in {BOUNDS_FILE.name}")
+    parser.add_argument("--write", action="store_true",
+                        help=f"store the proven lemmas in --out (default ./{DEFAULT_OUT}), the stored ones merged in")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="file written by --write")
+    parser.add_argument("--force", action="store_true",
+                        help=f"with --write: update the shipped {BOUNDS_FILE.name} itself (a stronger stored lemma "
+                             "is still never replaced by a weaker one)")
     args = parser.parse_args(argv)
     sets = ([(tuple(s.split("+")), args.low) for s in args.goal_sets]
             or [(tuple(e["goals"]), e.get("low", args.low)) for e in stored_bounds()])
-    found = {}
+    for goals, _ in sets:
+        try:
+            _pair(goals)  # bad names are refused before any proof runs
+        except ValueError as error:
+            parser.error(str(error))
+    found = []
     for goals, low in sets:
         entry = prove_adjacency_bound(goals, args.time_limit, args.workers, low, args.profile_time_limit)
-        found[tuple(entry["goals"])] = entry
+        found.append(entry)
         print(f"{'+'.join(entry['goals']):<45s} max adjacency {entry['max_adjacency']:2d}  "
               f"{entry['seconds']:6.1f} s {entry['pieces']:3d} pieces  {'/'.join(entry['witness'])}", flush=True)
         if low is not None:
             print(f"  {len(entry['infeasible_profiles'])} impossible profiles scoring {low}+ "
                   f"({entry['profile_seconds']:.1f} s)", flush=True)
     if args.write:
-        old = {tuple(e["goals"]): e for e in stored_bounds()} if BOUNDS_FILE.exists() else {}
-        old.update(found)
-        entries = [old[k] for k in sorted(old)]
-        BOUNDS_FILE.write_text(json.dumps({"bounds": entries}, indent=1) + "\n")
+        target = BOUNDS_FILE if args.force else Path(args.out)
+        entries, kept = merge_lemmas(list(stored_bounds()), found)
+        for name in kept:
+            print(f"{name}: the stored lemma is stronger (lower bound or more impossible profiles); kept it")
+        target.write_text(json.dumps({"bounds": entries}, indent=1) + "\n")
         stored_bounds.cache_clear()
+        note = "" if args.force else f" (the shipped {BOUNDS_FILE.name} is unchanged; --force updates it)"
+        print(f"wrote {len(entries)} lemmas to {target}{note}")
 
 
 if __name__ == "__main__":
