@@ -110,6 +110,9 @@ class GameInfo:
     options: tuple[GameOption, ...] = field(default=())
     #: (option, value, players): the seat count implied by an option value when none is given
     players_by_option: tuple[tuple[str, Any, int], ...] = field(default=())
+    #: ``"module:function"`` (imported on first use, like ``factory``): ``function(state)`` gives the game's
+    #: integer action encoding and observation tensors, used by the OpenSpiel and PettingZoo adapters
+    codec: str = ""
 
     @property
     def player_counts(self) -> range:
@@ -309,6 +312,7 @@ GAMES: dict[str, GameInfo] = {
             information=Information.PERFECT,
             has_undo=True,
             factory="puzzles.blokus.engine:new_game",
+            codec="puzzles.blokus.codec:codec",
             rules="docs/rules/blokus.md",
             options=(
                 GameOption("variant", None, "classic, teams (4 players), three-player, two-player or duo (2 players); "
@@ -328,6 +332,7 @@ GAMES: dict[str, GameInfo] = {
             information=Information.IMPERFECT,
             has_undo=False,
             factory="puzzles.projectl.engine:new_game",
+            codec="puzzles.projectl.codec:codec",
             rules="docs/rules/project-l.md",
             options=(
                 GameOption("rules", "classic", "Rule set.", ("classic", "revised")),
@@ -349,6 +354,7 @@ GAMES: dict[str, GameInfo] = {
             information=Information.IMPERFECT,
             has_undo=False,
             factory="puzzles.shelfie.engine:new_game",
+            codec="puzzles.shelfie.codec:codec",
             rules="docs/rules/my-shelfie.md",
             options=(
                 GameOption("refill_rule", "isolated", "When the living room is refilled: no tile has a "
@@ -372,6 +378,7 @@ GAMES: dict[str, GameInfo] = {
             information=Information.IMPERFECT,
             has_undo=False,
             factory="puzzles.towers.engine:new_game",
+            codec="puzzles.towers.codec:codec",
             rules="docs/rules/rainbow-blackjack.md",
             options=(),
         ),

@@ -1,0 +1,295 @@
+"""Every game of :data:`puzzles.GAMES` as an OpenSpiel Python game (``pip install 'kibitz[openspiel]'``).
+
+``import solvers.openspiel`` registers ``kibitz_blokus``, ``kibitz_projectl``,
+``kibitz_shelfie`` and ``kibitz_towers`` with ``pyspiel.register_game``; then
+``pyspiel.load_game("kibitz_blokus", {"players": 2, "variant": "duo"})`` works
+like any OpenSpiel game (``load_game`` from this module does the import for you).
+
+The state underneath is the kibitz engine's own :class:`puzzles.game.GameState`
+(no second copy of the rules); integer actions, chance outcomes and observation
+tensors come from the game's codec (``GameInfo.codec``, one
+``puzzles/<game>/codec.py`` per game, where each layout is documented).
+
+* Parameters: ``players``, ``seed`` (deals what the engine deals from its seed:
+  Project L's deck order, My Shelfie's goals and personal cards), every
+  :class:`puzzles.game.GameOption` of the game (an option whose default is None is a
+  string, ``""`` meaning the default), and ``position``: a state to start from,
+  written by :func:`position_parameter` (for endgames; ``""`` = a new game).
+* Chance: the tower game's deal is explicit chance (the engine's outcomes and
+  probabilities; OpenSpiel starts at the deal, not at the seeded one).  A My
+  Shelfie refill is split into one explicit chance node per usable cell (outcome =
+  tile type or empty, with the exact probabilities of the engine's refill, see
+  :mod:`puzzles.shelfie.codec`), so it is ``EXPLICIT_STOCHASTIC`` too and exact
+  tools can enumerate it.  Blokus and Project L are deterministic (Project L's deck
+  order comes from ``seed``: deterministic per seed, imperfect information).
+* Utilities are the engine's ``returns()`` (1 to the winner, a tie for first
+  shares 1; Blokus teams: 1 to each member of the winning team), so the games are
+  constant-sum (solo Project L: general-sum).  Rewards are terminal.
+* Observation tensors and strings are functions of ``observation(player)``; the
+  information-state string (perfect recall) adds what the player has seen in order.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from puzzles.game import CHANCE, GAMES, TERMINAL, GameInfo, GameState, Information
+
+PREFIX = "kibitz_"
+
+
+def codec_of(info: GameInfo, state: GameState[Any]) -> Any:
+    """The codec of ``state`` (``GameInfo.codec``, imported on first use)."""
+    module_name, _, function_name = info.codec.partition(":")
+    make: Callable[[GameState[Any]], Any] = getattr(importlib.import_module(module_name), function_name)
+    return make(state)
+
+
+def position_parameter(state: GameState[Any]) -> str:
+    """``state`` as the ``position`` game parameter (compressed JSON, safe inside an OpenSpiel game string)."""
+    raw = zlib.compress(json.dumps(state.to_json(), sort_keys=True).encode(), 9)
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _load_position(info: GameInfo, text: str, players: int) -> GameState[Any]:
+    raw = zlib.decompress(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    probe = info.new_game(players)
+    return type(probe).from_json(json.loads(raw))
+
+
+def _parameters(info: GameInfo) -> dict[str, Any]:
+    """OpenSpiel parameter specification: players, seed, position and the game's options."""
+    spec: dict[str, Any] = {"players": info.default_players, "seed": 0, "position": ""}
+    for option in info.options:
+        spec[option.name] = "" if option.default is None else option.default
+    return spec
+
+
+def _options(info: GameInfo, params: dict[str, Any]) -> dict[str, Any]:
+    """The engine's keyword options from OpenSpiel parameters (``""`` -> the option's default None)."""
+    out: dict[str, Any] = {}
+    for option in info.options:
+        value = params.get(option.name, option.default)
+        if option.default is None:
+            if value in ("", None):
+                continue
+            if option.value_type is not None:
+                value = option.value_type(value)
+        out[option.name] = value
+    return out
+
+
+def game_type(info: GameInfo, utility: Any = pyspiel.GameType.Utility.CONSTANT_SUM) -> pyspiel.GameType:
+    """The OpenSpiel :class:`pyspiel.GameType` of a kibitz game."""
+    chance = (pyspiel.GameType.ChanceMode.DETERMINISTIC if info.chance.value == "none"
+              else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
+    information = (pyspiel.GameType.Information.PERFECT_INFORMATION if info.information is Information.PERFECT
+                   else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+    return pyspiel.GameType(
+        short_name=PREFIX + info.name,
+        long_name=f"kibitz {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=information,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(info),
+    )
+
+
+class _Box:
+    """The kibitz state, a refill in progress and the action texts; copied with the engine's ``clone``.
+
+    pyspiel clones a Python state by deep-copying its attributes, so this box
+    keeps the engine's tables shared and copies only what ``clone`` copies.
+    """
+
+    __slots__ = ("state", "codec", "pending", "texts")
+
+    def __init__(self, state: GameState[Any], codec: Any, pending: list[int], texts: list[str]) -> None:
+        self.state = state
+        self.codec = codec  # shared, never copied
+        self.pending = pending
+        self.texts = texts
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return _Box(self.state.clone(), self.codec, self.pending[:], self.texts[:])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (pyspiel serialises Python states so) as the engine's JSON; the codec is rebuilt."""
+        cls = type(self.state)
+        return (_unbox, (cls.__module__, cls.__qualname__, self.state.dumps(), self.pending, self.texts))
+
+
+def _unbox(module: str, qualname: str, text: str, pending: list[int], texts: list[str]) -> _Box:
+    cls = getattr(importlib.import_module(module), qualname)
+    state = cls.from_json(json.loads(text))
+    return _Box(state, codec_of(state.info, state), list(pending), list(texts))
+
+
+class KibitzGame(pyspiel.Game):
+    """One kibitz game for OpenSpiel; the subclasses registered below fix which."""
+
+    info: GameInfo
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        info = self.info
+        params = {**_parameters(info), **(params or {})}
+        players = int(params["players"])
+        self.options = _options(info, params)
+        self.seed = int(params["seed"])
+        if params["position"]:
+            start = _load_position(info, str(params["position"]), players)
+            players = start.num_players
+        else:
+            start = info.new_game(players, self.seed, **self.options)
+            players = start.num_players
+        self.codec = codec_of(info, start)
+        self.start = start if params["position"] else self.codec.opening(start)
+        teams = getattr(getattr(start, "variant", None), "name", "") == "teams"
+        if players == 1:
+            utility, total = pyspiel.GameType.Utility.GENERAL_SUM, None
+        else:
+            utility, total = pyspiel.GameType.Utility.CONSTANT_SUM, (2.0 if teams else 1.0)
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.num_actions,
+            max_chance_outcomes=self.codec.num_chance_outcomes,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=total,
+            max_game_length=self.codec.max_game_length,
+        )
+        super().__init__(game_type(info, utility), game_info, params)
+
+    def new_initial_state(self) -> KibitzState:
+        return KibitzState(self, self.start.clone())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KibitzObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return KibitzObserver(self.codec, perfect_recall)
+
+    def kibitz_state(self, state: KibitzState) -> GameState[Any]:
+        """The engine state under an OpenSpiel state of this game (a live reference: do not mutate it)."""
+        return state.kibitz
+
+
+class KibitzState(pyspiel.State):
+    """An OpenSpiel state over a kibitz :class:`GameState`."""
+
+    def __init__(self, game: KibitzGame, state: GameState[Any]) -> None:
+        super().__init__(game)
+        self._box = _Box(state, game.codec, [], [])
+
+    @property
+    def kibitz(self) -> GameState[Any]:
+        """The engine state underneath."""
+        return self._box.state
+
+    def current_player(self) -> int:
+        player = self._box.state.current_player()
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return player
+
+    def is_terminal(self) -> bool:
+        return self._box.state.is_terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._box.codec.legal_ids(self._box.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._box.codec.chance_outcomes(self._box.state, self._box.pending)
+
+    def _apply_action(self, action: int) -> None:
+        box = self._box
+        text = self._action_to_string(self.current_player(), action)
+        if box.state.is_chance_node():
+            self._box.codec.apply_chance(box.state, box.pending, action)
+        else:
+            self._box.codec.apply_id(box.state, action)
+        box.texts.append(text)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        box = self._box
+        if player == pyspiel.PlayerId.CHANCE or (player < 0 and box.state.is_chance_node()):
+            return self._box.codec.chance_text(box.pending, action)
+        return box.state.action_to_string(self._box.codec.decode(box.state, action))
+
+    def returns(self) -> list[float]:
+        state = self._box.state
+        return [float(x) for x in state.returns()] if state.is_terminal() else [0.0] * state.num_players
+
+    def __str__(self) -> str:
+        text = self._box.codec.to_string(self._box.state)
+        return text + (f"\nrefill so far: {self._box.pending}" if self._box.pending else "")
+
+
+class KibitzObserver:
+    """OpenSpiel's Python observer: the codec's tensor and strings (information state when ``perfect_recall``)."""
+
+    def __init__(self, codec: Any, perfect_recall: bool) -> None:
+        self.codec = codec
+        self.perfect_recall = perfect_recall
+        shape = (0,) if perfect_recall else tuple(codec.observation_shape)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: KibitzState, player: int) -> None:
+        if not self.perfect_recall:
+            self.tensor[:] = self.codec.observation_tensor(state._box.state, player)
+
+    def string_from(self, state: KibitzState, player: int) -> str:
+        box = state._box
+        if self.perfect_recall:
+            return self.codec.information_state_string(box.state, player, box.texts)
+        return self.codec.observation_string(box.state, player)
+
+
+def _register() -> dict[str, type[KibitzGame]]:
+    classes: dict[str, type[KibitzGame]] = {}
+    registered = {t.short_name for t in pyspiel.registered_games()}
+    for name, info in GAMES.items():
+        if not info.codec:
+            continue
+        cls = type(f"Kibitz{name.title()}Game", (KibitzGame,), {"info": info, "__module__": __name__})
+        classes[name] = globals()[cls.__name__] = cls
+        if PREFIX + name not in registered:
+            pyspiel.register_game(game_type(info), cls)
+    return classes
+
+
+GAME_CLASSES = _register()
+
+
+def load_game(name: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` for a kibitz game by its registry name, e.g. ``load_game("blokus", variant="duo", players=2)``."""
+    return pyspiel.load_game(name if name.startswith(PREFIX) else PREFIX + name, params)
+
+
+def kibitz_state(state: pyspiel.State) -> GameState[Any]:
+    """The kibitz engine state under an OpenSpiel state of a kibitz game."""
+    box = getattr(state, "_box", None)
+    if box is None:
+        raise TypeError("not a kibitz OpenSpiel state")
+    return box.state
+
+
+__all__ = ["GAME_CLASSES", "KibitzGame", "KibitzState", "codec_of", "game_type", "kibitz_state", "load_game",
+           "position_parameter"]
