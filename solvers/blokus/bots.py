@@ -201,7 +201,15 @@ BOTS: dict[str, BotFactory] = {
     "random": lambda budget: FastRandomBot(),
     "greedy": lambda budget: GreedyBot(),
     "mcts": mcts_bot,
+    "mcts-rave": lambda budget: _fast_mcts(budget),
 }
+
+
+def _fast_mcts(budget: Budget | None) -> Any:
+    """The Pentobi-style compiled MCTS (:mod:`solvers.blokus.mcts_fast`), imported on first use."""
+    from solvers.blokus.mcts_fast import fast_mcts_bot
+
+    return fast_mcts_bot(budget)
 
 
 def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None:

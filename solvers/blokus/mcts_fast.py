@@ -1,0 +1,697 @@
+"""A strong Blokus MCTS whose whole search runs in numba: Pentobi's priors, pruning, playout policy and RAVE.
+
+Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``,
+``State``, ``Search``; the rules are ``docs/rules/blokus.md``):
+
+* **Tree** in flat numpy arrays (move, colour, first child, child count, value,
+  value count, prior, real visits); a node is expanded on its second visit
+  (the root at once).  The Python side is a thin driver: it copies the
+  position into the kernel's arrays, runs the iterations in chunks (so a CPU
+  time budget can be checked between chunks) and reads the root's children.
+* **Priors** on new children: Pentobi's learnt move features (``gamma``: the
+  cells the piece covers, its own attach points kept and the opponents'
+  attach points taken, what it touches along its edges, nearness to the
+  opponents' last three moves, piece size; the Duo or the two-player
+  Classic set of values).  A child starts with 3 virtual visits at value
+  ``root_value * sqrt(gamma / max gamma)`` and its prior ``gamma / sum``
+  scales the exploration term ``c * sqrt(N) * log(N + 1) * prior / n``.
+* **Pruning** (as Pentobi, by the number of pieces on the board): Duo only
+  pieces of size >= 5 / 4 / 3 in the first 4 / 6 / 10 placements; Classic
+  V5 or Z5 first, then big pieces; Classic early moves must stay within 0.3
+  of the smallest distance to the centre (12 placements); two-player Classic
+  moves must connect to the partner colour when one can (14 placements).
+  The piece filter applies in the playouts too.
+* **Playouts**: a move is drawn with weight ``5^size`` (Classic) or
+  ``3^size * 1.8^(attach points - 1)`` (Duo); the result is win/tie/loss
+  (shared by rank with more than two players) plus 0.1 of a squashed margin.
+* **RAVE**: a child whose move the same colour played later in the
+  simulation gets the result with weight 0.7 (falling with distance) while it
+  has fewer than 2,000 value counts.
+* **Tree reuse**: the subtree of the position reached by the moves since the
+  last search is kept (its statistics re-rooted) when the bot is asked again.
+
+Deterministic: a search is a function of the position, the seed drawn from
+the ``rng`` given to ``choose`` and the iteration budget (a CPU-seconds
+budget stops between chunks of 16 iterations, so it is not).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from puzzles.blokus import kernel as K
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.tables import NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, Move
+from puzzles.game import GameState
+from solvers.bots import Budget
+
+# ---- parameters (Pentobi's values, libpentobi_mcts/PriorKnowledge.cpp, Search.cpp, SharedConst.cpp) ----
+
+# gamma layout in the ``gammas`` array
+(G_POINT_OTHER, G_POINT_OPP, G_POINT_SECOND, G_ADJ_CONNECT, G_ADJ_OCC_OTHER, G_ADJ_FORB_OTHER, G_ADJ_OWN_ATTACH,
+ G_ADJ_NONFORB, G_ATT_TO_PLAY, G_ATT_FORB_OTHER, G_ATT_SECOND, G_LOCAL) = range(12)
+G_ATT_NONFORB = 12  # .. 16 (by number of non-forbidden edge neighbours 0..4)
+G_PIECE = 17  # .. 22 by piece size 0..5
+N_GAMMAS = 23
+
+_DUO: dict[str, Any] = dict(point_other=0.394, point_opp=1.399, point_second=0.0, adj_connect=0.0, adj_occ_other=0.359,
+            adj_forb_other=0.404, adj_own_attach=-1.164, adj_nonforb=-0.461, att_to_play=-0.082, att_forb_other=-0.305,
+            att_second=0.0, local=0.336, att_nonforb=(-0.200, -0.116, 0.331, 0.588, 0.923),
+            piece=(0.0, 0.330, -0.402, -0.845, -0.245, 1.149))
+_CLASSIC: dict[str, Any] = dict(point_other=0.137, point_opp=0.898, point_second=-0.248, adj_connect=0.616, adj_occ_other=0.568,
+                adj_forb_other=0.544, adj_own_attach=-0.849, adj_nonforb=-0.115, att_to_play=0.007, att_forb_other=-0.439,
+                att_second=-0.011, local=0.610, att_nonforb=(-0.177, -0.002, 0.232, 0.342, 0.694),
+                piece=(0.0, 0.476, -0.316, -0.842, -0.301, 0.969))
+
+
+def gamma_table(duo: bool) -> np.ndarray:
+    """Pentobi's learnt feature weights, ``exp(w / 0.84)``, in the kernel's layout."""
+    w = _DUO if duo else _CLASSIC
+    t = 0.84
+    g = np.ones(N_GAMMAS, dtype=np.float64)
+    for index, key in ((G_POINT_OTHER, "point_other"), (G_POINT_OPP, "point_opp"), (G_POINT_SECOND, "point_second"),
+                       (G_ADJ_CONNECT, "adj_connect"), (G_ADJ_OCC_OTHER, "adj_occ_other"),
+                       (G_ADJ_FORB_OTHER, "adj_forb_other"), (G_ADJ_OWN_ATTACH, "adj_own_attach"),
+                       (G_ADJ_NONFORB, "adj_nonforb"), (G_ATT_TO_PLAY, "att_to_play"),
+                       (G_ATT_FORB_OTHER, "att_forb_other"), (G_ATT_SECOND, "att_second"), (G_LOCAL, "local")):
+        g[index] = math.exp(float(w[key]) / t)
+    for i, v in enumerate(w["att_nonforb"]):
+        g[G_ATT_NONFORB + i] = math.exp(v / t)
+    for i, v in enumerate(w["piece"]):
+        g[G_PIECE + i] = math.exp(v / t)
+    return g
+
+
+def considered_pieces(variant: str, num_colors: int) -> np.ndarray:
+    """``mask[pieces on board, piece]``: Pentobi's early pruning by piece (last row: all pieces)."""
+    rows = 7 * num_colors + 1
+    mask = np.ones((rows, NUM_PIECES), dtype=np.uint8)
+    size = np.array(PIECE_SIZES)
+    named = {name: i for i, name in enumerate(PIECE_NAMES)}
+    for n in range(rows - 1):
+        row = np.ones(NUM_PIECES, dtype=bool)
+        if variant == "duo":
+            if n < 2 * num_colors:
+                row &= size >= 5
+            elif n < 3 * num_colors:
+                row &= size >= 4
+            elif n < 5 * num_colors:
+                row &= size >= 3
+        else:
+            if n < num_colors:
+                row[:] = False
+                row[named["V5"]] = row[named["Z5"]] = True
+            elif n < 2 * num_colors:
+                row &= size >= 5
+                for name in ("F", "P", "T5", "U", "X"):
+                    row[named[name]] = False
+            elif n < 3 * num_colors:
+                row &= size >= 5
+                for name in ("P", "U"):
+                    row[named[name]] = False
+            elif n < 5 * num_colors:
+                row &= size >= 4
+            elif n < 7 * num_colors:
+                row &= size >= 3
+        mask[n] = row
+    return mask
+
+
+class Params:
+    """Everything the kernel needs about a variant (built once per variant and board)."""
+
+    def __init__(self, state: BlokusState) -> None:
+        v = state.variant.name
+        t = state.tables
+        self.duo = v == "duo"
+        nc = state.num_colors
+        self.gammas = gamma_table(self.duo)
+        self.consider = considered_pieces(v, nc)
+        sizes = t.pl_size.astype(np.float64)
+        if self.duo:
+            self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
+        else:
+            self.pl_weight = 5.0 ** sizes
+        n, w = t.size, t.width
+        centre = 0.5 * n - 0.5
+        dist = np.full(t.area, 1e9, dtype=np.float64)
+        for r in range(n):
+            for c in range(n):
+                d = math.hypot(c - centre, r - centre)
+                dist[t.flat(r, c)] = d if self.duo else max(d, 2.0)
+        self.dist = dist
+        self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
+        self.connect_pieces = 14 if v == "two-player" else -1
+        self.second = np.array([(c + 2) % 4 if v == "two-player" else c for c in range(nc)], dtype=np.int32)
+        self.player_of = np.array([state.player_of_color(c) if v != "three-player" else min(c, 2) for c in range(nc)],
+                                  dtype=np.int32)
+        self.num_players = state.num_players
+        self.exploration = 0.5 if self.duo else 0.4
+        self.width = w
+
+
+# ---- the kernel -----------------------------------------------------------------------------------------
+
+EXPAND_THRESHOLD = 2  # real visits before a node's children are generated (the root: at once)
+CHILD_MIN_COUNT = 3.0
+RAVE_WEIGHT = 0.7
+RAVE_CHILD_MAX = 2000.0
+
+
+@njit(cache=True)
+def _place(c, m, tables, arrays, owner, recent, nonboard):
+    """Play placement ``m`` for colour ``c``: kernel arrays, owner grid, the last three moves, pieces on board."""
+    K.place(c, m, tables, arrays)
+    pl_size, pl_cells = tables[1], tables[2]
+    for j in range(pl_size[m]):
+        owner[pl_cells[m, j]] = c
+    recent[0, 0] = recent[1, 0]
+    recent[0, 1] = recent[1, 1]
+    recent[1, 0] = recent[2, 0]
+    recent[1, 1] = recent[2, 1]
+    recent[2, 0] = c
+    recent[2, 1] = m
+    nonboard[0] += 1
+
+
+@njit(cache=True)
+def _filter_considered(moves, n, pl_piece, consider, nonboard):
+    """Keep the moves of pieces Pentobi considers at this stage (all of them when that leaves none)."""
+    row = consider[min(nonboard, consider.shape[0] - 1)]
+    k = 0
+    for i in range(n):
+        if row[pl_piece[moves[i]]]:
+            k += 1
+    if k == 0 or k == n:
+        return n
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        if row[pl_piece[m]]:
+            moves[k] = m
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas, second, dist, check_dist_pieces,
+                   connect_pieces, width, gam_out, keep_out, grids):
+    """Pentobi's prior ``gamma`` of each of ``moves[:n]`` for colour ``c``; ``keep_out[i]`` = 0 for pruned moves.
+
+    Returns the number of moves kept.
+    """
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    area = forbidden.shape[1]
+    sc = second[c]
+    f = forbidden[c]
+    gpt = grids[0]
+    gatt = grids[1]
+    gadj = grids[2]
+    local = grids[3]
+    for q in range(area):
+        local[q] = 0.0
+        if f[q]:
+            s = owner[q]
+            gatt[q] = gammas[G_ATT_TO_PLAY] if s == c else gammas[G_ATT_FORB_OTHER]
+            if s >= 0 and s == sc and sc != c:
+                gadj[q] = gammas[G_ADJ_CONNECT]
+            elif s >= 0:
+                gadj[q] = gammas[G_ADJ_OCC_OTHER]
+            else:
+                gadj[q] = gammas[G_ADJ_FORB_OTHER]
+            gpt[q] = 1.0
+        else:
+            gpt[q] = gammas[G_POINT_OTHER]
+            gadj[q] = gammas[G_ADJ_OWN_ATTACH] if is_attach[c, q] else gammas[G_ADJ_NONFORB]
+            k = 4 - (f[q - width] + f[q + 1] + f[q + width] + f[q - 1])
+            gatt[q] = gammas[G_ATT_NONFORB + k]
+    for k in range(nc):
+        if k == c or k == sc:
+            continue
+        fk = forbidden[k]
+        for i in range(attach_len[k]):
+            q = attach[k, i]
+            if fk[q]:
+                continue
+            gpt[q] = gammas[G_POINT_OPP]
+            for nb in (q - width, q + 1, q + width, q - 1):
+                if fk[nb] == 0:
+                    gpt[nb] = gammas[G_POINT_OPP]
+    if sc != c:
+        fs = forbidden[sc]
+        for i in range(attach_len[sc]):
+            q = attach[sc, i]
+            if fs[q] == 0:
+                gpt[q] *= gammas[G_POINT_SECOND]
+                if f[q] == 0:
+                    gatt[q] *= gammas[G_ATT_SECOND]
+    # local points: attach points of the opponents' moves among the last three
+    for r in range(3):
+        k = recent[r, 0]
+        m = recent[r, 1]
+        if k < 0 or m < 0 or k == c or k == sc:
+            continue
+        fk = forbidden[k]
+        for j in range(pl_ncorners[m]):
+            q = pl_corners[m, j]
+            if fk[q] == 0:
+                local[q] = 1.0
+    check_dist = nonboard <= check_dist_pieces
+    check_connect = nonboard < connect_pieces
+    min_dist = 1e18
+    has_connect = False
+    for i in range(n):
+        m = moves[i]
+        g = 1.0
+        loc = False
+        d = 1e18
+        for j in range(pl_size[m]):
+            q = pl_cells[m, j]
+            g *= gpt[q]
+            if local[q] > 0.0:
+                loc = True
+            if dist[q] < d:
+                d = dist[q]
+        if loc:
+            g *= gammas[G_LOCAL]
+        for j in range(pl_ncorners[m]):
+            g *= gatt[pl_corners[m, j]]
+        conn = False
+        for j in range(pl_nadj[m]):
+            q = pl_adj[m, j]
+            g *= gadj[q]
+            if owner[q] == sc and sc != c:
+                conn = True
+        g *= gammas[G_PIECE + pl_size[m]]
+        gam_out[i] = g
+        grids[4, i] = d
+        keep_out[i] = 2 if conn else 1
+        if d < min_dist:
+            min_dist = d
+        if conn:
+            has_connect = True
+    kept = 0
+    for i in range(n):
+        ok = True
+        if check_dist and grids[4, i] > min_dist + 0.3:
+            ok = False
+        if check_connect and has_connect and keep_out[i] != 2:
+            ok = False
+        keep_out[i] = 1 if ok else 0
+        if ok:
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
+    """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width = P
+    t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
+    marker, moves, gam, keep, grids, stamp = scratch
+    stamp[0] += 1
+    n = K.gen_moves(c, tables, arrays, marker, stamp[0], moves)
+    first = t_size[0]
+    if n == 0:
+        if first + 1 > t_move.shape[0]:
+            return False
+        t_move[first] = -1
+        t_color[first] = c
+        t_first[first] = -1
+        t_nchild[first] = -1
+        t_value[first] = root_val
+        t_count[first] = CHILD_MIN_COUNT
+        t_prior[first] = 1.0
+        t_visits[first] = 0
+        t_first[node] = first
+        t_nchild[node] = 1
+        t_size[0] = first + 1
+        return True
+    n = _filter_considered(moves, n, tables[0], consider, nonboard[0])
+    kept = compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard[0], gammas, second, dist,
+                          check_dist_pieces, connect_pieces, width, gam, keep, grids)
+    if first + kept > t_move.shape[0]:
+        return False
+    max_g = 0.0
+    sum_g = 0.0
+    for i in range(n):
+        if keep[i]:
+            sum_g += gam[i]
+            if gam[i] > max_g:
+                max_g = gam[i]
+    k = first
+    for i in range(n):
+        if not keep[i]:
+            continue
+        t_move[k] = moves[i]
+        t_color[k] = c
+        t_first[k] = -1
+        t_nchild[k] = -1
+        t_value[k] = root_val * np.sqrt(gam[i] / max_g)
+        t_count[k] = CHILD_MIN_COUNT
+        t_prior[k] = gam[i] / sum_g
+        t_visits[k] = 0
+        k += 1
+    t_first[node] = first
+    t_nchild[node] = kept
+    t_size[0] = k
+    return True
+
+
+@njit(cache=True)
+def _select(node, tree, expl):
+    t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
+    parent = t_visits[node]
+    factor = expl * np.sqrt(parent) * np.log(parent + 1.0)
+    best = -1
+    best_value = -1e300
+    for k in range(t_first[node], t_first[node] + t_nchild[node]):
+        v = t_value[k] + t_prior[k] * factor / t_count[k]
+        if v > best_value:
+            best_value = v
+            best = k
+    return best
+
+
+@njit(cache=True)
+def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
+             ply):
+    """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE."""
+    pl_piece = tables[0]
+    pl_cells = tables[2]
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    inited = np.zeros(nc, dtype=np.int32)
+    processed = np.zeros(nc, dtype=np.int32)
+    on_board = nonboard
+    last_row = consider.shape[0] - 1
+    while c >= 0:
+        stamp[0] += 1
+        L = lists[c]
+        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
+            n = K.gen_moves(c, tables, arrays, marker, stamp[0], L)
+            inited[c] = 1 if placed[c] == 0 else 2
+        else:
+            f = forbidden[c]
+            n = 0
+            for i in range(nlist[c]):
+                m = L[i]
+                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
+                    L[n] = m
+                    n += 1
+                    marker[m] = stamp[0]
+            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp[0], L, n)
+        processed[c] = attach_len[c]
+        nlist[c] = n
+        if n == 0:
+            done[c] = 1
+        else:
+            row = consider[min(on_board, last_row)]
+            total = 0.0
+            for i in range(n):
+                m = L[i]
+                if row[pl_piece[m]]:
+                    total += pl_weight[m]
+            use_row = total > 0.0
+            if not use_row:
+                for i in range(n):
+                    total += pl_weight[L[i]]
+            r = np.random.random() * total
+            m = L[n - 1]
+            for i in range(n):
+                mm = L[i]
+                if use_row and row[pl_piece[mm]] == 0:
+                    continue
+                r -= pl_weight[mm]
+                if r < 0.0:
+                    m = mm
+                    break
+            K.place(c, m, tables, arrays)
+            on_board += 1
+            played_it[c, m] = it
+            played_ply[c, m] = ply
+        ply += 1
+        c = K.next_color(c, done)
+    return ply
+
+
+@njit(cache=True)
+def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
+    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin)."""
+    nc = arrays[0].shape[0]
+    seat = np.zeros(num_players, dtype=np.float64)
+    for c in range(nc):
+        p = player_of[c]
+        if p >= 0:
+            seat[p] += K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    val = np.zeros(num_players, dtype=np.float64)
+    for p in range(num_players):
+        below = 0.0
+        best_other = -1e9
+        for q in range(num_players):
+            if q == p:
+                continue
+            if seat[q] < seat[p]:
+                below += 1.0
+            elif seat[q] == seat[p]:
+                below += 0.5
+            if seat[q] > best_other:
+                best_other = seat[q]
+        win = below / (num_players - 1)
+        val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
+    for c in range(nc):
+        p = player_of[c]
+        out[c] = val[p] if p >= 0 else 0.5
+
+
+@njit(cache=True)
+def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, pl_weight,
+                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
+    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full)."""
+    t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width = P
+    marker = scratch[0]
+    stamp = scratch[5]
+    lists, nlist, played_it, played_ply, path, res, work_owner, work_recent = play_scratch
+    nc = root_arrays[0].shape[0]
+    done_count = 0
+    for it in range(it0 + 1, it0 + count + 1):
+        arrays = (root_arrays[0].copy(), root_arrays[1].copy(), root_arrays[2].copy(), root_arrays[3].copy(),
+                  root_arrays[4], root_arrays[5], root_arrays[6].copy(), root_arrays[7].copy(),
+                  root_arrays[8].copy(), root_arrays[9].copy())
+        work_owner[:] = root_owner
+        work_recent[:, :] = root_recent
+        nonboard = np.zeros(1, dtype=np.int64)
+        nonboard[0] = root_nonboard
+        c = root_to_move
+        node = 0
+        depth = 0
+        path[0] = 0
+        full = False
+        while c >= 0:
+            if t_nchild[node] < 0:
+                if node != 0 and t_visits[node] < EXPAND_THRESHOLD:
+                    break
+                p = player_of[c]
+                rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
+                if not _expand(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv):
+                    full = True
+                    break
+            child = _select(node, tree, gammas[N_GAMMAS])
+            m = t_move[child]
+            if m < 0:
+                arrays[9][c] = 1
+            else:
+                _place(c, m, tables, arrays, work_owner, work_recent, nonboard)
+                played_it[c, m] = it
+                played_ply[c, m] = depth
+            depth += 1
+            path[depth] = child
+            node = child
+            c = K.next_color(c, arrays[9])
+        if full and depth == 0:
+            return done_count
+        if c >= 0:
+            end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
+                           played_ply, it, depth)
+        else:
+            end = depth
+        _results(arrays, piece_sizes, monomino, player_of, num_players, res)
+        for p in range(num_players):
+            for c2 in range(nc):
+                if player_of[c2] == p:
+                    root_stats[0, p] += res[c2]
+                    root_stats[1, p] += 1.0
+                    break
+        for d in range(depth + 1):
+            nd = path[d]
+            t_visits[nd] += 1
+            if d > 0:
+                r = res[t_color[nd]]
+                t_count[nd] += 1.0
+                t_value[nd] += (r - t_value[nd]) / t_count[nd]
+            # RAVE: children of this node whose move their colour played later in this simulation
+            if t_nchild[nd] > 0:
+                span = end - d
+                for k in range(t_first[nd], t_first[nd] + t_nchild[nd]):
+                    mk = t_move[k]
+                    if mk < 0:
+                        continue
+                    ck = t_color[k]
+                    if played_it[ck, mk] != it or played_ply[ck, mk] < d:
+                        continue
+                    if d + 1 <= depth and path[d + 1] == k:
+                        continue  # the real visit was counted above
+                    if t_count[k] >= RAVE_CHILD_MAX:
+                        continue
+                    w = RAVE_WEIGHT * (1.0 - (played_ply[ck, mk] - d) / (span + 1.0))
+                    if w <= 0.0:
+                        continue
+                    r = res[ck]
+                    t_count[k] += w
+                    t_value[k] += w * (r - t_value[k]) / t_count[k]
+        done_count += 1
+    return done_count
+
+
+# ---- the Python driver ----------------------------------------------------------------------------------
+
+TREE_CAPACITY = 1_500_000
+
+
+class _Workspace:
+    """Preallocated tree and scratch arrays for one board (reused by every search of a bot)."""
+
+    def __init__(self, state: BlokusState, capacity: int) -> None:
+        t = state.tables
+        nc = state.num_colors
+        n_pl = t.num_placements
+        self.tree = (np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int32),
+                     np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int32),
+                     np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.float64),
+                     np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.int32),
+                     np.zeros(1, dtype=np.int64))
+        self.scratch = (np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.float64),
+                        np.zeros(n_pl, dtype=np.int32), np.zeros((5, max(n_pl, t.area)), dtype=np.float64),
+                        np.zeros(1, dtype=np.int64))
+        self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
+                     np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
+                     np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64))
+        self.iteration = 0
+
+
+class FastMCTSBot:
+    """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
+
+    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move (checked every 16 iterations).
+    """
+
+    def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
+                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("give an iteration budget or CPU seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.reuse = reuse
+        self.name = name
+        self.capacity = capacity
+        self._params: dict[tuple[str, int], Params] = {}
+        self._work: dict[tuple[str, int], _Workspace] = {}
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self._last_seed = 0
+
+    def reset(self) -> None:
+        """Forget the previous search (a new game)."""
+        for work in self._work.values():
+            work.tree[8][0] = 0
+
+    def _setup(self, state: BlokusState) -> tuple[Params, _Workspace, tuple[Any, ...]]:
+        key = (state.variant.name, state.tables.size)
+        if key not in self._params:
+            params = self._params[key] = Params(state)
+            gam = np.concatenate([params.gammas, [params.exploration]])
+            params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
+                             params.connect_pieces, params.width)
+            self._work[key] = _Workspace(state, self.capacity)
+        return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
+
+    def search(self, state: BlokusState, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run the search; (child moves, child real visits, child values) of the root."""
+        params, work, P = self._setup(state)
+        tree = work.tree
+        tree[8][0] = 1
+        tree[0][0] = -1
+        tree[1][0] = -1
+        tree[2][0] = -1
+        tree[3][0] = -1
+        tree[4][0] = 0.5
+        tree[5][0] = 0.0
+        tree[6][0] = 1.0
+        tree[7][0] = 0
+        recent = np.full((3, 2), -1, dtype=np.int64)
+        placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
+        for i, (c, m) in enumerate(placed[-3:]):
+            recent[3 - len(placed[-3:]) + i] = (c, m)
+        nonboard = len(placed)
+        arrays = tuple(a.copy() for a in state.arrays)
+        owner = state.owner.copy()
+        root_stats = np.zeros((2, state.num_players), dtype=np.float64)
+        K.seed_rng(seed & 0xFFFFFFFF)
+        start = time.process_time()
+        done = 0
+        chunk = 16
+        while True:
+            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
+            if want <= 0:
+                break
+            got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
+                                 params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
+                                 _MONOMINO, tree, work.scratch, work.play, root_stats)
+            work.iteration += got
+            done += got
+            if got < want:
+                break
+            if self.seconds is not None and time.process_time() - start >= self.seconds:
+                break
+        self.last_iterations = done
+        self.last_seconds = time.process_time() - start
+        first, n = int(tree[2][0]), int(tree[3][0])
+        sl = slice(first, first + n)
+        return tree[0][sl].copy(), tree[7][sl].copy(), tree[4][sl].copy() * tree[5][sl]
+
+    def choose(self, game: GameState[Any], rng: random.Random) -> Move:
+        state = game
+        if not isinstance(state, BlokusState):
+            raise TypeError(f"a Blokus bot got a {type(state).__name__}")
+        found = state.legal_placements()
+        if len(found) == 0:
+            return PASS
+        seed = rng.getrandbits(32)
+        moves, visits, wins = self.search(state, seed)
+        if len(moves) == 0:
+            return state.tables.moves[int(found[0])]
+        best = int(np.lexsort((-np.arange(len(moves)), visits, wins))[-1])
+        return state.tables.moves[int(moves[best])]
+
+
+_MONOMINO = PIECE_NAMES.index("1")
+
+
+def fast_mcts_bot(budget: Budget | None = None) -> FastMCTSBot:
+    """``mcts-rave[:budget]``: a count is iterations per move, ``Ns`` CPU seconds per move (default 2000 iterations)."""
+    if budget is None:
+        return FastMCTSBot()
+    return FastMCTSBot(iterations=budget.count, seconds=budget.seconds, name=f"mcts-rave:{budget}")
+
+
+__all__ = ["FastMCTSBot", "Params", "compute_gammas", "considered_pieces", "fast_mcts_bot", "gamma_table"]
