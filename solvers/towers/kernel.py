@@ -321,131 +321,155 @@ def _move_order_score(S, m, p):
     return sc
 
 
-@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d):
-    """Fail-soft minimax with alpha-beta over P1 values (seat 0 maximises) and a transposition table."""
-    counter[0] += 1
-    if S[PHASE] == PHASE_DONE:
-        return evaluate(S)
-    k1, k2 = tt_key(S)
-    base = _slot(k1, k2, mask) & ~np.int64(1)  # two-way bucket: [depth-preferred, always-replace]
-    idx = base
-    if not (tt[base, 0] == k1 and tt[base, 1] == k2 and (tt[base, 2] >> 38) == gen):
-        idx = base + 1
-    ttmove = -1
-    meta = tt[idx, 2]
-    if (meta >> 38) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
-        v = (meta & 0xFFFF) - 32768
-        f = (meta >> 28) & 3
-        if f == EXACT:
-            return v
-        if f == LOWER and v >= beta:
-            return v
-        if f == UPPER and v <= alpha:
-            return v
-        ttmove = (meta >> 16) & 0xFFF
-    moves = work[d, 0:MAXM]
-    n = gen_moves(S, moves)
-    p = mover(S)
-    scores = work[d, MAXM : 2 * MAXM]
-    for i in range(n):
-        scores[i] = 1000 if moves[i] == ttmove else _move_order_score(S, moves[i], p)
-    for i in range(1, n):  # insertion sort, best first
-        m, s = moves[i], scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < s:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = m
-        scores[j + 1] = s
-    undo = work[d, 2 * MAXM : 2 * MAXM + 16]
-    a0, b0 = alpha, beta
-    best_move = moves[0]
-    if p == 0:
-        best = -10 * WIN_VALUE
-        for i in range(n):
-            make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d + 1)
-            unmake_move(S, moves[i], undo)
-            if v > best:
-                best = v
-                best_move = moves[i]
-            if best > alpha:
-                alpha = best
-            if alpha >= beta:
-                break
-    else:
-        best = 10 * WIN_VALUE
-        for i in range(n):
-            make_move(S, moves[i], undo)
-            v = alphabeta(S, alpha, beta, tt, gen, mask, counter, work, d + 1)
-            unmake_move(S, moves[i], undo)
-            if v < best:
-                best = v
-                best_move = moves[i]
-            if best < beta:
-                beta = best
-            if alpha >= beta:
-                break
+# -- resumable explicit-stack alpha-beta ----------------------------------------------
+# per-depth frame columns: the move list, the undo record, then the node's scalars
+F_MOV = 0
+F_UNDO = MAXM
+F_A, F_B, F_A0, F_B0, F_BEST, F_BESTM, F_I, F_N, F_K1, F_K2, F_BASE, F_P = range(MAXM + 16, MAXM + 28)
+FW = MAXM + 28
+# control words of a search in progress (see ab_run)
+C_D, C_POP, C_VAL, C_DONE, C_NODES = 0, 1, 2, 3, 4
+NC = 8
+INF = 10 * WIN_VALUE
+
+
+@njit(cache=True)
+def ab_start(fr, ctl, alpha, beta):
+    """Set up a search of the position in ``S`` with window ``(alpha, beta)`` for :func:`ab_run`."""
+    ctl[C_D] = 0
+    ctl[C_POP] = 0
+    ctl[C_VAL] = 0
+    ctl[C_DONE] = 0
+    fr[0, F_A] = alpha
+    fr[0, F_B] = beta
+
+
+@njit(cache=True)
+def _tt_store(S, tt, gen, fr, d, best):
     flag = EXACT
-    if best <= a0:
+    if best <= fr[d, F_A0]:
         flag = UPPER
-    elif best >= b0:
+    elif best >= fr[d, F_B0]:
         flag = LOWER
     depth = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
     if depth < 0:
         depth = 0
+    base = fr[d, F_BASE]
     old = tt[base, 2]
     w = base if ((old >> 38) != gen or ((old >> 32) & 63) <= depth) else base + 1
-    tt[w, 0] = k1
-    tt[w, 1] = k2
-    tt[w, 2] = (gen << 38) | (depth << 32) | (flag << 28) | (best_move << 16) | (best + 32768)
-    return best
+    tt[w, 0] = fr[d, F_K1]
+    tt[w, 1] = fr[d, F_K2]
+    tt[w, 2] = (gen << 38) | (depth << 32) | (flag << 28) | (fr[d, F_BESTM] << 16) | (best + 32768)
 
 
-@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def mtdf(S, guess, tt, gen, mask, counter, work, d):
-    """Exact minimax value by MTD(f): null-window alpha-beta probes around ``guess``.
+@njit(cache=True)
+def ab_run(S, tt, gen, mask, fr, ctl, budget):
+    """Fail-soft alpha-beta (seat 0 maximises P1 values) with a transposition table, as an explicit stack.
 
-    Values are few and far apart (multiples of SCALE, ±WIN_VALUE), so two or
-    three probes usually settle it, each much cheaper than a full-window search.
+    Runs at most ``budget`` nodes and returns 0 (suspended: call again to go on),
+    or 1 when the root is done (its value in ``ctl[C_VAL]``).  ``S`` is changed
+    in place during the search and restored when it is done.  No recursion, so
+    numba can cache the compiled code.
     """
-    lo = -10 * WIN_VALUE
-    hi = 10 * WIN_VALUE
-    g = guess
-    while lo < hi:
-        beta = g + 1 if g == lo else g
-        g = alphabeta(S, beta - 1, beta, tt, gen, mask, counter, work, d)
-        if g < beta:
-            hi = g
+    d = ctl[C_D]
+    pop = ctl[C_POP]
+    val = ctl[C_VAL]
+    nodes = 0
+    scores = np.empty(MAXM, dtype=np.int64)
+    while True:
+        if pop == 0:
+            if nodes >= budget:
+                ctl[C_D] = d
+                ctl[C_POP] = pop
+                ctl[C_VAL] = val
+                ctl[C_NODES] += nodes
+                return 0
+            nodes += 1
+            alpha = fr[d, F_A]
+            beta = fr[d, F_B]
+            if S[PHASE] == PHASE_DONE:
+                val = evaluate(S)
+                pop = 1
+            else:
+                k1, k2 = tt_key(S)
+                base = _slot(k1, k2, mask) & ~np.int64(1)  # two-way bucket: [depth-preferred, always-replace]
+                idx = base
+                if not (tt[base, 0] == k1 and tt[base, 1] == k2 and (tt[base, 2] >> 38) == gen):
+                    idx = base + 1
+                ttmove = -1
+                meta = tt[idx, 2]
+                if (meta >> 38) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+                    v = (meta & 0xFFFF) - 32768
+                    f = (meta >> 28) & 3
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        val = v
+                        pop = 1
+                    ttmove = (meta >> 16) & 0xFFF
+                if pop == 0:
+                    moves = fr[d, F_MOV : F_MOV + MAXM]
+                    n = gen_moves(S, moves)
+                    p = mover(S)
+                    for i in range(n):
+                        scores[i] = 1000 if moves[i] == ttmove else _move_order_score(S, moves[i], p)
+                    for i in range(1, n):  # insertion sort, best first
+                        m, sc = moves[i], scores[i]
+                        j = i - 1
+                        while j >= 0 and scores[j] < sc:
+                            moves[j + 1] = moves[j]
+                            scores[j + 1] = scores[j]
+                            j -= 1
+                        moves[j + 1] = m
+                        scores[j + 1] = sc
+                    fr[d, F_A0] = alpha
+                    fr[d, F_B0] = beta
+                    fr[d, F_BEST] = -INF if p == 0 else INF
+                    fr[d, F_BESTM] = moves[0]
+                    fr[d, F_I] = 0
+                    fr[d, F_N] = n
+                    fr[d, F_K1] = k1
+                    fr[d, F_K2] = k2
+                    fr[d, F_BASE] = base
+                    fr[d, F_P] = p
+                    make_move(S, moves[0], fr[d, F_UNDO : F_UNDO + 16])
+                    fr[d + 1, F_A] = alpha
+                    fr[d + 1, F_B] = beta
+                    d += 1
+                    continue
+        # pop: ``val`` is the value of the node at depth d
+        if d == 0:
+            ctl[C_D] = 0
+            ctl[C_POP] = 1
+            ctl[C_VAL] = val
+            ctl[C_DONE] = 1
+            ctl[C_NODES] += nodes
+            return 1
+        d -= 1
+        i = fr[d, F_I]
+        m = fr[d, F_MOV + i]
+        unmake_move(S, m, fr[d, F_UNDO : F_UNDO + 16])
+        if fr[d, F_P] == 0:
+            if val > fr[d, F_BEST]:
+                fr[d, F_BEST] = val
+                fr[d, F_BESTM] = m
+            if val > fr[d, F_A]:
+                fr[d, F_A] = val
         else:
-            lo = g
-    return g
-
-
-@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def search_value(S, tt, gen, mask, counter, alpha, beta):
-    """Minimax value of ``S``: MTD(f) for the full window, else one alpha-beta call on (alpha, beta)."""
-    work = np.empty((MAXD, WORKW), dtype=np.int64)
-    if alpha <= -10 * WIN_VALUE and beta >= 10 * WIN_VALUE:
-        return mtdf(S, 0, tt, gen, mask, counter, work, 0)
-    return alphabeta(S, alpha, beta, tt, gen, mask, counter, work, 0)
-
-
-@njit(cache=False)  # recursive search: numba's cache can go stale across edits (segfault seen)
-def root_values(S, tt, gen, mask, counter, moves_out, values_out):
-    """Exact value of every root move (MTD(f) each, shared table); returns the move count."""
-    work = np.empty((MAXD, WORKW), dtype=np.int64)
-    n = gen_moves(S, moves_out)
-    undo = np.empty(16, dtype=np.int64)
-    guess = 0
-    for i in range(n):
-        make_move(S, moves_out[i], undo)
-        values_out[i] = mtdf(S, guess, tt, gen, mask, counter, work, 0)
-        guess = values_out[i]
-        unmake_move(S, moves_out[i], undo)
-    return n
+            if val < fr[d, F_BEST]:
+                fr[d, F_BEST] = val
+                fr[d, F_BESTM] = m
+            if val < fr[d, F_B]:
+                fr[d, F_B] = val
+        i += 1
+        if fr[d, F_A] < fr[d, F_B] and i < fr[d, F_N]:
+            fr[d, F_I] = i
+            make_move(S, fr[d, F_MOV + i], fr[d, F_UNDO : F_UNDO + 16])
+            fr[d + 1, F_A] = fr[d, F_A]
+            fr[d + 1, F_B] = fr[d, F_B]
+            d += 1
+            pop = 0
+        else:
+            val = fr[d, F_BEST]
+            _tt_store(S, tt, gen, fr, d, val)
 
 
 # ---------------------------------------------------------------------------

@@ -41,6 +41,8 @@ class SolveResult:
     exact_game: bool = False  # the horizon is the end of the game
     horizon_round: int = 0
     pv: list[str] = field(default_factory=list)
+    status: str = "proved"  # or "unknown at time limit" / "interrupted" (then value is not known)
+    bounds: tuple[int, int] | None = None  # partial result: interval of the move being searched
 
     @property
     def instant(self) -> bool:
@@ -59,7 +61,18 @@ class SolveResult:
         return "P1 wins" if self.value > 0 else "P2 wins" if self.value < 0 else "draw"
 
     def to_json(self) -> dict[str, Any]:
+        if self.status != "proved":
+            return {
+                "status": self.status,
+                "move_values": self.move_values,
+                "searching_bounds": list(self.bounds) if self.bounds else None,
+                "exact_game": self.exact_game,
+                "horizon_round": self.horizon_round + 1,
+                "nodes": self.nodes,
+                "seconds": round(self.seconds, 4),
+            }
         return {
+            "status": self.status,
             "value": self.value,
             "outcome": self.outcome,
             "instant_win": self.instant,
@@ -136,16 +149,68 @@ def kernel_to_action(S: np.ndarray, m: int) -> TowersAction:
     return Place(code, int(t), bool(repl))
 
 
-class Solver:
-    """Alpha-beta + transposition table; one instance keeps its table between calls (new generation per call)."""
+class SearchStopped(Exception):
+    """A search stopped before it finished: ``reason`` is ``"time limit"`` or ``"interrupted"``."""
 
-    def __init__(self, tt_bits: int = 20) -> None:
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Load (or, the first time on a machine, compile) every kernel the solver calls, outside any timing."""
+    global _WARM
+    if _WARM:
+        return
+    S = np.zeros(K.NS, dtype=np.int64)
+    S[K.OWN : K.OWN + 6] = -1
+    S[K.HAND : K.HAND + 6] = -1
+    S[K.LINE : K.LINE + 2] = -1
+    S[K.DIR : K.DIR + 2] = -1
+    S[K.WIN] = -1
+    moves = np.empty(K.MAXM, dtype=np.int64)
+    undo = np.empty(16, dtype=np.int64)
+    K.gen_moves(S, moves)
+    K.mover(S)
+    K.make_move(S.copy(), int(moves[0]), undo)
+    K.unmake_move(S.copy(), int(moves[0]), undo)
+    K.evaluate(S)
+    S[K.PHASE] = K.PHASE_DONE
+    fr = np.zeros((K.MAXD, K.FW), dtype=np.int64)
+    ctl = np.zeros(K.NC, dtype=np.int64)
+    tt = np.zeros((2, 3), dtype=np.int64)
+    K.ab_start(fr, ctl, -K.INF, K.INF)
+    K.ab_run(S, tt, 1, 1, fr, ctl, 10)
+    _WARM = True
+
+
+class Solver:
+    """Alpha-beta + transposition table; one instance keeps its table between calls (new generation per call).
+
+    ``time_limit`` (seconds, per :meth:`solve` or :meth:`value` call started
+    with ``fresh=True``) and Ctrl-C stop a search between chunks of ``chunk``
+    nodes by raising :class:`SearchStopped`; :meth:`solve` turns that into a
+    partial result.
+    """
+
+    def __init__(self, tt_bits: int = 20, time_limit: float | None = None, chunk: int = 400_000,
+                 progress: Any = None) -> None:
         size = 1 << tt_bits
         self.mask = size - 1
-        # one row per entry: key word 1, key word 2, (generation | flag | best move | value)
+        # one row per entry: key word 1, key word 2, (generation | depth | flag | best move | value)
         self.tt = np.zeros((size, 3), dtype=np.int64)
         self.gen = 0
         self.counter = np.zeros(1, dtype=np.int64)
+        self.fr = np.zeros((K.MAXD, K.FW), dtype=np.int64)
+        self.ctl = np.zeros(K.NC, dtype=np.int64)
+        self.time_limit = time_limit
+        self.deadline = float("inf")
+        self.chunk = chunk
+        self.progress = progress  # called with the node count after each chunk
+        warm_up()
 
     def new_generation(self) -> int:
         self.gen += 1
@@ -154,24 +219,80 @@ class Solver:
             self.gen = 1
         return self.gen
 
-    def value(self, S: np.ndarray, alpha: int = -10 * K.WIN_VALUE, beta: int = 10 * K.WIN_VALUE, fresh: bool = True) -> int:
+    def start_clock(self) -> None:
+        """Start the time limit (if any) now."""
+        self.deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else float("inf")
+
+    def _ab(self, S: np.ndarray, alpha: int, beta: int) -> int:
+        """One alpha-beta search of a copy of ``S`` on ``(alpha, beta)``, run in chunks (limits checked between)."""
+        work = S.copy()
+        K.ab_start(self.fr, self.ctl, alpha, beta)
+        self.ctl[K.C_NODES] = 0
+        try:
+            while not K.ab_run(work, self.tt, self.gen, self.mask, self.fr, self.ctl, self.chunk):
+                self.counter[0] += self.ctl[K.C_NODES]
+                self.ctl[K.C_NODES] = 0
+                if self.progress is not None:
+                    self.progress(int(self.counter[0]))
+                if time.perf_counter() >= self.deadline:
+                    raise SearchStopped("time limit")
+        except KeyboardInterrupt:
+            raise SearchStopped("interrupted") from None
+        self.counter[0] += self.ctl[K.C_NODES]
+        return int(self.ctl[K.C_VAL])
+
+    def mtdf(self, S: np.ndarray, guess: int = 0, bounds: list[int] | None = None) -> int:
+        """Exact minimax value by MTD(f): null-window probes around ``guess`` (``bounds`` gets [lo, hi] as they close)."""
+        lo, hi = -K.INF, K.INF
+        g = guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self._ab(S, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+            if bounds is not None:
+                bounds[:] = [lo, hi]
+        return g
+
+    def value(self, S: np.ndarray, alpha: int = -K.INF, beta: int = K.INF, fresh: bool = True) -> int:
         """Minimax value of the packed state ``S`` (fail-soft outside ``(alpha, beta)``)."""
         if fresh:
             self.new_generation()
-        return int(K.search_value(S, self.tt, self.gen, self.mask, self.counter, alpha, beta))
+            self.start_clock()
+        if alpha <= -K.INF and beta >= K.INF:
+            return self.mtdf(S)
+        return self._ab(S, alpha, beta)
 
-    def root_values(self, S: np.ndarray, fresh: bool = True) -> tuple[list[int], list[int]]:
-        """Exact value of every legal kernel move at the root."""
+    def root_values(self, S: np.ndarray, fresh: bool = True, done: list[tuple[int, int]] | None = None,
+                    bounds: list[int] | None = None) -> tuple[list[int], list[int]]:
+        """Exact value of every legal kernel move at the root (``done`` collects (move, value) as they are proved)."""
         if fresh:
             self.new_generation()
+            self.start_clock()
         moves = np.empty(K.MAXM, dtype=np.int64)
-        vals = np.empty(K.MAXM, dtype=np.int64)
-        n = K.root_values(S, self.tt, self.gen, self.mask, self.counter, moves, vals)
-        return [int(x) for x in moves[:n]], [int(x) for x in vals[:n]]
+        undo = np.empty(16, dtype=np.int64)
+        n = K.gen_moves(S, moves)
+        vals: list[int] = []
+        guess = 0
+        for m in moves[:n]:
+            child = S.copy()
+            K.make_move(child, m, undo)
+            v = self.mtdf(child, guess, bounds)
+            vals.append(v)
+            if done is not None:
+                done.append((int(m), v))
+            guess = v
+        return [int(x) for x in moves[:n]], vals
 
     def solve(self, state: TowersState, horizon: str | int = "game", pv: bool = True, all_moves: bool = True) -> SolveResult:
-        """Value, best move and principal variation of ``state`` with full information."""
-        start = time.perf_counter()
+        """Value, best move and principal variation of ``state`` with full information.
+
+        With a time limit or on Ctrl-C the result is partial: ``status`` says why,
+        ``move_values`` holds the moves proved so far and ``bounds`` the interval
+        known for the value of the move being searched.
+        """
         self.counter[0] = 0
         if state.is_terminal():
             ret = state.returns()
@@ -179,6 +300,7 @@ class Solver:
                 state.towers_owned()[0] - state.towers_owned()[1]
             )
             return SolveResult(v, None, None, exact_game=True, horizon_round=5)
+        start = time.perf_counter()
         work = state.clone()
         announce = None
         if work.phase == "pick" and work.step % 2 == 1:
@@ -187,15 +309,27 @@ class Solver:
         S = pack(work, horizon)
         last = int(S[K.LAST])
         exact_game = (last == 5 and work.round >= 3) or False
+        horizon_round = min(last, 2) if work.round < 3 else last
         p = int(K.mover(S))
-        if all_moves:
-            moves, vals = self.root_values(S)
-            i = max(range(len(vals)), key=lambda k: vals[k]) if p == 0 else min(range(len(vals)), key=lambda k: vals[k])
-            value, best_m = vals[i], moves[i]
-            mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals)}
-        else:
-            value = self.value(S)
-            best_m, mv = self._move_achieving(S, value, p), {}
+        done: list[tuple[int, int]] = []
+        bounds = [-K.INF, K.INF]
+        try:
+            if all_moves:
+                moves, vals = self.root_values(S, done=done, bounds=bounds)
+                i = max(range(len(vals)), key=lambda k: vals[k]) if p == 0 else min(range(len(vals)), key=lambda k: vals[k])
+                value, best_m = vals[i], moves[i]
+                mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals)}
+            else:
+                value = self.value(S)
+                best_m, mv = self._move_achieving(S, value, p), {}
+        except SearchStopped as stop:
+            partial = {state.action_to_string(kernel_to_action(S, m)): v for m, v in done}
+            return SolveResult(
+                value=0, best_action=None, best_action_str=None, move_values=partial, nodes=int(self.counter[0]),
+                seconds=time.perf_counter() - start, exact_game=exact_game, horizon_round=horizon_round,
+                status="unknown at time limit" if stop.reason == "time limit" else "interrupted",
+                bounds=(bounds[0], bounds[1]),
+            )
         best = announce if announce is not None else kernel_to_action(S, best_m)
         if announce is not None:
             mv = {"colors": value, "numbers": value}
@@ -205,10 +339,13 @@ class Solver:
             best_action_str=state.action_to_string(best),
             move_values=mv,
             exact_game=exact_game,
-            horizon_round=min(last, 2) if work.round < 3 else last,
+            horizon_round=horizon_round,
         )
         if pv:
-            res.pv = self.principal_variation(state, horizon, value)
+            try:
+                res.pv = self.principal_variation(state, horizon, value)
+            except SearchStopped:
+                res.pv = []
         res.nodes = int(self.counter[0])
         res.seconds = time.perf_counter() - start
         return res
@@ -228,7 +365,7 @@ class Solver:
         raise AssertionError("no root move reaches the root value")
 
     def principal_variation(self, state: TowersState, horizon: str | int, value: int, max_len: int = 80) -> list[str]:
-        """Moves of a line of best play (each step keeps the value), until the horizon."""
+        """Moves of a line of best play (each step keeps the value, proved by null-window probes), until the horizon."""
         work = state.clone()
         last = pack_last(state, horizon)
         line: list[str] = []
@@ -238,12 +375,7 @@ class Solver:
                 line.append("colors")
                 continue
             S = pack(work, last - work.round)
-            moves, vals = self.root_values(S, fresh=False)
-            p = int(K.mover(S))
-            pick = [i for i, v in enumerate(vals) if v == value]
-            if not pick:  # should not happen; fall back to the best
-                pick = [max(range(len(vals)), key=lambda k: vals[k] if p == 0 else -vals[k])]
-            action = kernel_to_action(S, moves[pick[0]])
+            action = kernel_to_action(S, self._move_achieving(S, value, int(K.mover(S))))
             line.append(work.action_to_string(action))
             work.apply(action)
         return line
