@@ -1,0 +1,138 @@
+"""The OpenSpiel adapter (solvers/openspiel.py): OpenSpiel's own checks, its MCTS bot, its exact search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import mcts, minimax  # noqa: E402
+
+from puzzles import GAMES  # noqa: E402
+from puzzles.towers.engine import TowersState  # noqa: E402
+from solvers.openspiel import kibitz_state, load_game, position_parameter  # noqa: E402
+from solvers.towers.solver import brute_force_value, solve  # noqa: E402
+
+# every game and player count (and the Blokus/Project L variants that change the rules); the small ones by default
+FAST = [("towers", {}), ("blokus", {"players": 2, "variant": "duo"}), ("blokus", {"players": 2}),
+        ("projectl", {"players": 1}), ("projectl", {"players": 2}), ("shelfie", {"players": 2})]
+SLOW = [("blokus", {"players": 3}), ("blokus", {"players": 4}), ("blokus", {"players": 4, "variant": "teams"}),
+        ("projectl", {"players": 3}), ("projectl", {"players": 4}), ("projectl", {"players": 2, "rules": "revised"}),
+        ("shelfie", {"players": 3}), ("shelfie", {"players": 4})]
+CASES = [pytest.param(g, p, id=f"{g}-{'-'.join(map(str, p.values())) or 'default'}") for g, p in FAST] + [
+    pytest.param(g, p, id=f"{g}-{'-'.join(map(str, p.values()))}", marks=pytest.mark.slow) for g, p in SLOW]
+
+
+def test_every_game_and_player_count_is_covered() -> None:
+    covered = {(g, p.get("players", GAMES[g].default_players)) for g, p in FAST + SLOW}
+    assert covered == {(name, n) for name, info in GAMES.items() for n in info.player_counts}
+
+
+@pytest.mark.parametrize("game,params", CASES)
+def test_random_sim_test_with_serialization(game: str, params: dict) -> None:
+    pyspiel.random_sim_test(load_game(game, **params), num_sims=1, serialize=True, verbose=False)
+
+
+def test_game_types() -> None:
+    towers = load_game("towers").get_type()
+    assert towers.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert towers.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    shelfie = load_game("shelfie").get_type()
+    assert shelfie.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    blokus = load_game("blokus", players=2, variant="duo")
+    assert blokus.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert blokus.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert blokus.num_distinct_actions() == 13_729 + 1  # every placement of the 14x14 board + pass
+    assert load_game("blokus", players=4).num_distinct_actions() == 30_433 + 1
+    projectl = load_game("projectl", players=1)
+    assert projectl.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert projectl.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert load_game("blokus", players=4, variant="teams").utility_sum() == 2.0
+
+
+def test_information_state_hides_the_opponents_stones() -> None:
+    game = load_game("towers")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    engine = kibitz_state(state)
+    other = engine.resample(0, random.Random(1))  # a different deal that seat 0 cannot tell apart
+    assert other.private_json(1) != engine.private_json(1)
+    twin = load_game("towers", position=position_parameter(other)).new_initial_state()
+    loaded = load_game("towers", position=position_parameter(engine)).new_initial_state()
+    assert twin.information_state_string(0) == loaded.information_state_string(0)
+    assert twin.information_state_string(1) != loaded.information_state_string(1)
+    assert np.array_equal(twin.observation_tensor(0), loaded.observation_tensor(0))
+    assert not np.array_equal(twin.observation_tensor(1), loaded.observation_tensor(1))
+
+
+def test_shelfie_refill_chance_is_exact() -> None:
+    state = load_game("shelfie", players=2).new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [o for o, _ in outcomes] == list(range(6))  # 22 of each type in the bag: uniform over the 6 types
+    assert all(p == pytest.approx(1 / 6) for _, p in outcomes)
+    cells = int(GAMES["shelfie"].new_game(2).mask.sum())
+    for _ in range(cells):
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert not state.is_chance_node()
+    assert str(kibitz_state(state).board_rows()).count("C") == 22  # the first 22 cells get type 0 (C), then the bag runs out of it
+
+
+def _mcts_game(game: pyspiel.Game, seed: int) -> pyspiel.State:
+    rs = np.random.RandomState(seed)
+    bot = mcts.MCTSBot(game, 2.0, 2, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rs.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    return state
+
+
+@pytest.mark.parametrize("game,params", CASES)
+def test_openspiel_mcts_completes_a_game(game: str, params: dict) -> None:
+    loaded = load_game(game, **params)
+    state = _mcts_game(loaded, 0)
+    assert state.is_terminal() and kibitz_state(state).is_terminal()
+    assert state.returns() == kibitz_state(state).returns()
+
+
+def _late_endgame(seed: int, step: int) -> TowersState | None:
+    """A full-information position of the last round, ``step`` placements in, from a random game."""
+    rng = random.Random(seed)
+    state = TowersState.new_game(seed)
+    while not (state.round == 5 and state.phase == "place" and state.step == step):
+        if state.is_terminal():
+            return None
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return state
+
+
+def _outcome(value: int) -> float:
+    """kibitz's solver value (P1 side) as P1's OpenSpiel return: win 1, draw 0.5, loss 0."""
+    return 1.0 if value > 0 else 0.5 if value == 0 else 0.0
+
+
+@pytest.mark.parametrize("seed", [0, 3, 4])
+def test_towers_endgame_values_equal_the_solver(seed: int) -> None:
+    state = _late_endgame(seed, 1)
+    assert state is not None
+    loaded = load_game("towers", position=position_parameter(state)).new_initial_state()
+    assert kibitz_state(loaded) == state
+    value, _ = minimax.expectiminimax(loaded, 100, None, 0)
+    result = solve(state, horizon="game")
+    assert value == _outcome(result.value) == _outcome(brute_force_value(state))
+    per_move = {}
+    for action in loaded.legal_actions():
+        child = loaded.clone()
+        child.apply_action(action)
+        per_move[loaded.action_to_string(action)] = minimax.expectiminimax(child, 100, None, 0)[0]
+    assert per_move == {move: _outcome(v) for move, v in result.move_values.items()}
