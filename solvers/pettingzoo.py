@@ -44,7 +44,8 @@ def codec_of(info: GameInfo, state: GameState[Any]) -> Any:
 class KibitzEnv(AECEnv):  # type: ignore[misc]
     """A kibitz game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "svg"], "name": "kibitz_v0", "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "svg")
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "kibitz_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
@@ -55,8 +56,8 @@ class KibitzEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.codec = codec_of(self.info, probe)
         self.metadata = {**self.metadata, "name": f"kibitz_{game}_v0"}
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         shape = tuple(self.codec.observation_shape)

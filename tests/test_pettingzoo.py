@@ -12,8 +12,8 @@ import numpy as np  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from puzzles import GAMES  # noqa: E402
-from solvers.playout import play_game  # noqa: E402
 from solvers.pettingzoo import kibitz_env  # noqa: E402
+from solvers.playout import play_game  # noqa: E402
 
 FAST = [("towers", {}), ("blokus", {"players": 2, "variant": "duo"}), ("projectl", {"players": 1}),
         ("projectl", {"players": 2}), ("shelfie", {"players": 2})]
@@ -33,7 +33,7 @@ def _random_rollout(game: str, params: dict, seed: int) -> tuple[list[int], list
     env = kibitz_env(game, **params)
     env.reset(seed=seed)
     rng = random.Random(seed + 1)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
