@@ -10,11 +10,15 @@ SGF, as Pentobi writes it::
 * ``GM`` names the variant: ``Blokus`` (classic, 4 players), ``Blokus Two-Player``,
   ``Blokus Three-Player``, ``Blokus Duo``; other Pentobi games (Trigon, Nexos, ..)
   are refused with a clear message;
+* ``GM`` is read case-insensitively (``GM[blokus duo]``), as Pentobi does;
 * a move is a property named by its color: ``1``..``4`` (blue, yellow, red,
-  green), ``B``/``W`` in Duo; its value lists the piece's cells (column a..t with
-  ``i`` included, row counted from the bottom), sorted a1, b1, .., a2, ..;
+  green), ``B``/``W`` in Duo (where ``1``/``2`` are read too); its value lists the
+  piece's cells (column a..t with ``i`` included, row counted from the bottom),
+  sorted a1, b1, .., a2, ..; one move per node (a node with two is refused);
 * Pentobi's older spellings are read too: one value per cell
   (``B[f8][g8][e9]``, before 0.3) and ``BLUE``/``YELLOW``/``RED``/``GREEN`` (before 0.2);
+* a file with several game trees (Pentobi's ``selfplay`` output) is refused
+  unless a game index selects one; any nesting depth parses;
 * passes are not written (an empty value is read as a pass); on loading, a
   color that is skipped by the record must indeed have no legal move, and the
   forced passes after the last recorded move are played too (a finished game
@@ -39,121 +43,159 @@ from puzzles.blokus.tables import PASS
 from puzzles.game import IllegalActionError
 
 GAME_NAMES = {v.sgf_game: name for name, v in VARIANTS.items() if name != "teams"}
-LEGACY_PROPS = ("BLUE", "YELLOW", "RED", "GREEN")  # Pentobi < 0.2
 SETUP_PROPS = {"AB", "AW", "AE", "A1", "A2", "A3", "A4", "AB1"}
 
 
-def parse_sgf(text: str) -> list[dict[str, list[str]]]:
-    """The main line of an SGF game tree: one dict (property -> values) per node."""
-    pos = 0
-    n = len(text)
+def parse_collection(text: str) -> list[list[dict[str, list[str]]]]:
+    """Every game tree of an SGF file, each as its main line: one dict (property -> values) per node.
 
-    def skip_ws() -> None:
-        nonlocal pos
+    The main line takes the first variation at every branch.  Iterative, so any
+    nesting depth parses (no recursion limit).
+    """
+    pos, n = 0, len(text)
+    games: list[list[dict[str, list[str]]]] = []
+    # per open '(' : [on the main line?, number of child trees opened so far]
+    stack: list[list[int]] = []
+    while True:
         while pos < n and text[pos].isspace():
             pos += 1
-
-    def value() -> str:
-        nonlocal pos
-        assert text[pos] == "["
-        pos += 1
-        out = []
-        while pos < n and text[pos] != "]":
-            if text[pos] == "\\" and pos + 1 < n:
-                pos += 1
-                if text[pos] in "\r\n":  # soft line break
-                    pos += 1
-                    continue
-            out.append(text[pos])
-            pos += 1
         if pos >= n:
-            raise ValueError("SGF: unterminated property value")
-        pos += 1
-        return "".join(out)
-
-    def node() -> dict[str, list[str]]:
-        nonlocal pos
-        props: dict[str, list[str]] = {}
-        while True:
-            skip_ws()
-            if pos < n and (text[pos].isalpha() or text[pos].isdigit()):
-                start = pos
-                while pos < n and (text[pos].isalpha() or text[pos].isdigit()):
-                    pos += 1
-                ident = text[start:pos]
-                skip_ws()
-                if pos >= n or text[pos] != "[":
-                    raise ValueError(f"SGF: property {ident} has no value")
-                values = []
-                while pos < n and text[pos] == "[":
-                    values.append(value())
-                    skip_ws()
-                props.setdefault(ident, []).extend(values)
+            break
+        ch = text[pos]
+        if ch == "(":
+            if stack:
+                parent = stack[-1]
+                on_main = parent[0] == 1 and parent[1] == 0
+                parent[1] += 1
             else:
-                return props
-
-    def tree() -> list[dict[str, list[str]]]:
-        nonlocal pos
-        skip_ws()
-        if pos >= n or text[pos] != "(":
-            raise ValueError("SGF: expected '(' at the start of a game tree")
-        pos += 1
-        nodes = []
-        skip_ws()
-        while pos < n and text[pos] == ";":
+                games.append([])
+                on_main = True
+            stack.append([1 if on_main else 0, 0])
             pos += 1
-            nodes.append(node())
-            skip_ws()
-        first_child: list[dict[str, list[str]]] | None = None
-        while pos < n and text[pos] == "(":
-            sub = tree()
-            if first_child is None:
-                first_child = sub
-            skip_ws()
-        if pos >= n or text[pos] != ")":
-            raise ValueError("SGF: expected ')' at the end of a game tree")
-        pos += 1
-        return nodes + (first_child or [])
+        elif ch == ")":
+            if not stack:
+                raise ValueError("SGF: unbalanced ')'")
+            stack.pop()
+            pos += 1
+        elif ch == ";":
+            if not stack:
+                raise ValueError("SGF: a node outside a game tree")
+            if stack[-1][1]:
+                raise ValueError("SGF: a node after the variations of a game tree")
+            props, pos = _node(text, pos + 1)
+            if stack[-1][0]:
+                games[-1].append(props)
+        elif not stack and not games:
+            raise ValueError("SGF: expected '(' at the start of a game tree")
+        elif not stack:
+            break  # text after the last game tree is ignored, as SGF readers do
+        else:
+            raise ValueError(f"SGF: unexpected {ch!r} at offset {pos}")
+    if stack:
+        raise ValueError("SGF: expected ')' at the end of a game tree")
+    if not games:
+        raise ValueError("SGF: expected '(' at the start of a game tree")
+    for game in games:
+        if not game:
+            raise ValueError("SGF: the game tree has no nodes")
+    return games
 
-    skip_ws()
-    nodes = tree()
-    if not nodes:
-        raise ValueError("SGF: the game tree has no nodes")
-    return nodes
+
+def _node(text: str, pos: int) -> tuple[dict[str, list[str]], int]:
+    """The properties of the node starting at ``pos`` (after its ';'), and the offset after it."""
+    n = len(text)
+    props: dict[str, list[str]] = {}
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if not (pos < n and (text[pos].isalpha() or text[pos].isdigit())):
+            return props, pos
+        start = pos
+        while pos < n and (text[pos].isalpha() or text[pos].isdigit()):
+            pos += 1
+        ident = text[start:pos]
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n or text[pos] != "[":
+            raise ValueError(f"SGF: property {ident} has no value")
+        values = []
+        while pos < n and text[pos] == "[":
+            pos += 1
+            out = []
+            while pos < n and text[pos] != "]":
+                if text[pos] == "\\" and pos + 1 < n:
+                    pos += 1
+                    if text[pos] in "\r\n":  # soft line break
+                        pos += 1
+                        continue
+                out.append(text[pos])
+                pos += 1
+            if pos >= n:
+                raise ValueError("SGF: unterminated property value")
+            pos += 1
+            values.append("".join(out))
+            while pos < n and text[pos].isspace():
+                pos += 1
+        props.setdefault(ident, []).extend(values)
 
 
-def from_sgf(text: str, max_moves: int | None = None) -> BlokusState:
+def parse_sgf(text: str, game_index: int | None = None) -> list[dict[str, list[str]]]:
+    """The main line of the file's game tree (of tree ``game_index`` when the file holds several).
+
+    A file with several game trees (Pentobi's ``selfplay`` writes them) is refused
+    unless ``game_index`` (0-based) selects one, as Pentobi itself refuses it.
+    """
+    games = parse_collection(text)
+    if game_index is None:
+        if len(games) > 1:
+            raise ValueError(f"SGF: the file holds {len(games)} games; select one with a game index 0..{len(games) - 1}")
+        return games[0]
+    if not 0 <= game_index < len(games):
+        raise ValueError(f"SGF: game index {game_index} out of range: the file holds {len(games)} game(s)")
+    return games[game_index]
+
+
+def move_properties(num_colors: int) -> dict[str, int]:
+    """Move property -> colour, as Pentobi reads them (``B``/``W``/``1``/``2``/``BLUE``/``GREEN`` in Duo)."""
+    if num_colors == 2:
+        return {"B": 0, "W": 1, "1": 0, "2": 1, "BLUE": 0, "GREEN": 1}
+    return {"1": 0, "2": 1, "3": 2, "4": 3, "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
+
+
+def from_sgf(text: str, max_moves: int | None = None, game_index: int | None = None) -> BlokusState:
     """Replay a Pentobi-style SGF record, checking every move; ValueError on any problem.
 
     ``max_moves`` stops after that many placements (passes a skipped color needs
-    before the next recorded move are still inserted).
+    before the next recorded move are still inserted); ``game_index`` selects a
+    game of a file holding several.  One move per node, as Pentobi writes them.
     """
-    nodes = parse_sgf(text)
+    nodes = parse_sgf(text, game_index)
     root = nodes[0]
     game = (root.get("GM") or ["Blokus"])[0].strip()
-    if game not in GAME_NAMES:
+    names = {k.lower(): v for k, v in GAME_NAMES.items()}
+    if game.lower() not in names:
         raise ValueError(f"SGF: unsupported game {game!r}; supported: {', '.join(GAME_NAMES)}")
-    variant = GAME_NAMES[game]
+    variant = names[game.lower()]
     extra = {v.strip().lower() for v in root.get("KV", [])}
     if "teams" in extra and variant == "classic":
         variant = "teams"
     state = BlokusState(variant, free_corners="free-corners" in extra)
-    props = state.variant.sgf_props
-    legacy = LEGACY_PROPS if state.num_colors == 4 else ()
+    props = move_properties(state.num_colors)
     placed = 0
     for number, props_here in enumerate(nodes):
         bad = SETUP_PROPS & set(props_here)
         if bad:
             raise ValueError(f"SGF node {number}: setup properties ({', '.join(sorted(bad))}) are not supported")
-        for ident, values in props_here.items():
-            if ident in props:
-                color = props.index(ident)
-            elif ident in legacy:
-                color = legacy.index(ident)
-            else:
-                continue
+        found = [ident for ident in props_here if ident in props]
+        if len(found) > 1:
+            raise ValueError(f"SGF node {number}: more than one move in one node ({', '.join(found)})")
+        for ident in found:
+            color = props[ident]
+            values = props_here[ident]
             if len(values) > 1 and all("," not in v for v in values):
                 values = [",".join(values)]  # Pentobi < 0.3: one value per cell
+            if len(values) > 1:
+                raise ValueError(f"SGF node {number}: more than one move in one node ({ident})")
             for raw in values:
                 if max_moves is not None and placed >= max_moves:
                     return finish_passes(state)
@@ -222,10 +264,11 @@ def save(state: BlokusState, path: str | Path) -> None:
         path.write_text(to_sgf(state), encoding="utf-8")
 
 
-def load(path: str | Path, max_moves: int | None = None) -> BlokusState:
+def load(path: str | Path, max_moves: int | None = None, game_index: int | None = None) -> BlokusState:
     """Read a record written by :func:`save` or by Pentobi (format chosen by content).
 
-    ``max_moves``: replay only that many placements.
+    ``max_moves``: replay only that many placements; ``game_index``: which game of
+    an SGF file holding several (such a file is refused without it).
     """
     text = Path(path).read_text(encoding="utf-8-sig")
     if text.lstrip().startswith("{"):
@@ -240,4 +283,4 @@ def load(path: str | Path, max_moves: int | None = None) -> BlokusState:
                 kept.append(entry)
             data = {**data, "moves": kept}
         return from_json(data)
-    return from_sgf(text, max_moves)
+    return from_sgf(text, max_moves, game_index)

@@ -15,12 +15,14 @@ FILL = {"blue": "#2a6fdb", "yellow": "#f2c318", "red": "#db3a34", "green": "#2fa
 ANSI = {"blue": 44, "yellow": 43, "red": 41, "green": 42, "purple": 45, "orange": 103}
 
 
-def board_text(state: BlokusState, color: bool | None = None) -> str:
+def board_text(state: BlokusState, color: bool | None = None, pieces: bool = True) -> str:
     """The board with row numbers (Pentobi: counted from the bottom) and column letters.
 
     Each cell shows the first letter of its color (lower case; the last move in
     upper case), ``+`` for an empty starting cell, ``.`` for empty; ANSI
-    background colours when ``color`` (default: stdout is a terminal).
+    background colours when ``color`` (default: stdout is a terminal).  With
+    ``pieces``, one line per color lists the pieces still in hand (Pentobi's
+    names, see ``docs/rules/blokus.md``) and their squares.
     """
     use_color = sys.stdout.isatty() if color is None else color
     t = state.tables
@@ -41,7 +43,20 @@ def board_text(state: BlokusState, color: bool | None = None) -> str:
             letter = letter.upper() if (r, c) in last_cells else letter
             row.append(f"\x1b[{ANSI[names[who]]};30m{letter}\x1b[0m" if use_color else letter)
         lines.append(f"{n - r:>3} " + " ".join(row))
+    if pieces:
+        lines.extend(pieces_text(state))
     return "\n".join(lines)
+
+
+def pieces_text(state: BlokusState) -> list[str]:
+    """One line per color: the pieces it still holds, e.g. ``blue (89 squares): 1 2 I3 V3 ..``."""
+    sizes = state.tables.piece_sizes
+    out = []
+    for c, name in enumerate(state.color_names):
+        left = state.pieces_left(c)
+        squares = int(sum(int(sizes[p]) for p in range(len(sizes)) if state.arrays[6][c, p]))
+        out.append(f"{name} ({squares} squares): {' '.join(left) if left else 'all placed'}")
+    return out
 
 
 def board_svg(state: BlokusState, size: int = 18) -> str:
