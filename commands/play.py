@@ -92,23 +92,36 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
     info = GAMES[game]
     hooks = hooks or PlayHooks()
 
-    def play(players: int | None, bots: list[str] | None, seed: int | None, as_json: bool, **rest: Any) -> None:
+    def play(players: int | None, bots: list[str] | None, seed: int, load: str | None, as_json: bool,
+             **rest: Any) -> None:
         from puzzles.game import CHANCE
-        from solvers.bots import HumanBot, make_bot, parse_bot_list, state_text
+        from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list, state_text
         from solvers.playout import play_game
 
         options = _typed_options(game, rest)
-        seed = random.randrange(1 << 31) if seed is None else seed
-        state = info.new_game(players, seed, **options)
+        moves: list[str] = []
+        if load is not None:
+            state, saved = _load_game(game, load, players, seed, options)
+            moves = list(saved.get("moves", []))
+            seed = int(saved.get("seed", seed))
+            bots = bots or saved.get("bots")
+        else:
+            state = info.new_game(players, seed, **options)
         if bots is None:  # the default line-up, its last bot repeated to fill every seat
             defaults = default_bots.split(",")
             bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
         specs = parse_bot_list(game, ",".join(bots), state.num_players)
         seat_bots = [make_bot(game, spec) for spec in specs]
+        hint_spec = "greedy" if "greedy" in bot_factories(game) else "mcts:200"
         for bot in seat_bots:
-            if isinstance(bot, HumanBot) and hooks.show is not None:
-                bot.show = hooks.show
-        moves: list[str] = []
+            if isinstance(bot, HumanBot):
+                if hooks.show is not None:
+                    bot.show = hooks.show
+                bot.hinter = make_bot(game, hint_spec)
+                bot.save_extra = lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves}
+        if not as_json:
+            click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"
+                       f"{f' (continued from {load})' if load else ''}")
 
         def on_move(before: Any, player: int, action: Any) -> None:
             text = before.action_to_string(action)
@@ -116,33 +129,73 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
             if not as_json and player != CHANCE:
                 click.echo(f"{len(moves):3d}. seat {player + 1} ({specs[player]}): {text}")
 
+        def on_undo(kept: int | None) -> None:
+            if kept is None:
+                click.echo("  nothing to undo yet", err=True)
+                return
+            click.echo(f"  took back {len(moves) - kept} moves", err=True)
+            del moves[kept:]
+
+        status = "complete"
         try:
-            play_game(state, seat_bots, random.Random(seed), on_move)
+            play_game(state, seat_bots, random.Random(seed), on_move, on_undo)
+        except QuitGame:
+            status = "quit"
+            click.echo(f"game stopped (quit) after {len(moves)} moves", err=True)
         except KeyboardInterrupt:
-            click.echo(f"game stopped after {len(moves)} moves", err=True)
-        status = "complete" if state.is_terminal() else "interrupted"
+            status = "interrupted"
+            click.echo(f"game interrupted after {len(moves)} moves", err=True)
         extra = hooks.finish(state, moves, rest, as_json) if hooks.finish else {}
-        result = {"game": game, "status": status, "seed": seed, "bots": specs, "options": options, "moves": moves,
-                  "scores": state.scores(), "returns": state.returns(), **extra}
+        result = {"game": game, "status": status, "interrupted": status == "interrupted", "seed": seed,
+                  "bots": specs, "options": options, "moves": moves, "scores": state.scores(),
+                  "returns": state.returns() if state.is_terminal() else None, **extra}
         if as_json:
             emit_json(result)
-            return
-        click.echo(state_text(state))
-        scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
-        click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
+        else:
+            click.echo(state_text(state))
+            scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
+            click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
+        if status == "interrupted":
+            exit_interrupted()
 
     decorators: list[Decorator] = [
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
                      help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
         click.option("--bots", type=BotListType(game), default=None,
                      help=f"Per seat, comma-separated name[:budget] (one fills every seat) [default: {default_bots}]."),
-        click.option("--seed", type=int, default=None, help="Seed of the deal and of every random choice (random if omitted)."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the deal and of every random choice (printed; the same seed, the same game)."),
+        click.option("--load", type=click.Path(dir_okay=False), default=None,
+                     help="Continue a game saved with 'save FILE' during play."),
         *_game_option_decorators(game),
         *hooks.options,
         click.option("--json", "as_json", is_flag=True, help="Print the moves and the result as JSON."),
     ]
     return click.command("play", help=f"Play {info.title}: bots and humans (bot 'human'), one per seat.")(
         _apply(decorators, friendly_errors(play)))
+
+
+def _load_game(game: str, path: str, players: int | None, seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The state and driver fields of a game saved by a human's ``save FILE``; ValueError if it is not one."""
+    import json
+
+    from puzzles.game import GAMES
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not a saved game (bad JSON: {error.msg}, line {error.lineno})") from None
+    if not isinstance(data, dict) or "state" not in data:
+        raise ValueError(f"{path}: not a saved game (no 'state')")
+    if data.get("game") != game:
+        raise ValueError(f"{path} is a saved {data.get('game')!r} game, not {game!r}")
+    template = GAMES[game].new_game(players, seed, **options)
+    try:
+        state = type(template).from_json(data["state"])
+    except (KeyError, TypeError, IndexError) as error:
+        raise ValueError(f"{path}: the saved state is damaged ({type(error).__name__}: {error})") from None
+    return state, data
 
 
 def playout_command(game: str) -> click.Command:

@@ -14,6 +14,7 @@ or seconds with an ``s`` (``mcts:1.5s``).
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -71,40 +72,110 @@ class RandomBot:
         return rng.choice(state.legal_actions())
 
 
+class QuitGame(Exception):
+    """A human typed ``quit``: the game stops there, normally (exit status 0)."""
+
+
+class UndoRequest(Exception):
+    """A human typed ``undo``: the driver takes the game back to that seat's previous decision."""
+
+
+HUMAN_HELP = """\
+  MOVE        a move in this game's notation ({notation})
+  ? | moves   list the legal moves
+  hint        a suggestion ({hinter})
+  undo        take back your last move (and the moves played since)
+  save FILE   save the game as JSON; continue it later with: play --load FILE
+  help        this list
+  quit        stop the game here (Ctrl-C too)"""
+
+
 class HumanBot:
     """A person at the terminal: shows the position as its seat sees it and reads an action.
 
-    ``?`` lists the legal actions; bad text or an illegal action is explained and
-    asked again, so the game state is never touched by a typo; ``quit`` stops the
-    game (KeyboardInterrupt, as Ctrl-C).
+    The same commands in every game (:data:`HUMAN_HELP`): ``?``/``moves``, ``hint``, ``undo``,
+    ``save FILE``, ``help``, ``quit``.  Bad text or an illegal action is explained and asked again, so a
+    typo never touches the game.  ``quit`` raises :class:`QuitGame` (the end of the input aborts), ``undo``
+    :class:`UndoRequest` (handled by :func:`solvers.playout.play_game`).  Hooks: ``show(state, seat)``
+    draws the position, ``hinter`` is the bot asked for a hint, ``save_extra()`` adds fields to a save.
     """
 
     name = "human"
+    interactive = True
+    #: The move notation, shown in the prompt and in ``help``; games override it.
+    notation = "as listed by ?"
 
     def __init__(self, show: Callable[[GameState[Any], int], str] | None = None,
                  stream: TextIO | None = None) -> None:
         self.show = show or state_text
         self.stream = stream
+        self.hinter: Bot[Any] | None = None
+        self.save_extra: Callable[[], dict[str, Any]] | None = None
 
     def choose(self, state: GameState[A], rng: random.Random) -> A:
         seat = state.current_player()
         click.echo(self.show(state, seat), file=self.stream)
         while True:
-            text = click.prompt(f"seat {seat + 1}, your move (? lists the legal ones)", err=True).strip()
-            if text.lower() in ("quit", "exit"):
-                raise KeyboardInterrupt
-            if text == "?":
-                click.echo(" ".join(state.action_to_string(a) for a in state.legal_actions()), file=self.stream)
-                continue
-            try:
-                action = state.string_to_action(text)
-            except ValueError as error:
-                click.echo(f"  {error}", err=True)
-                continue
-            reason = state.illegal_reason(action)
-            if reason is None:
-                return action
-            click.echo(f"  {reason}", err=True)
+            text = click.prompt(f"seat {seat + 1}, your move ({self.notation}; 'help' lists commands)",
+                                err=True).strip()
+            word, _, argument = text.partition(" ")
+            command = word.lower()
+            if command in ("quit", "exit", "q") and not argument:
+                raise QuitGame
+            if command in ("help", "h") and not argument:
+                hinter = self.hinter.name if self.hinter is not None else "a short MCTS"
+                click.echo(HUMAN_HELP.format(notation=self.notation, hinter=hinter), file=self.stream)
+            elif command in ("?", "moves") and not argument:
+                click.echo(self.legal_text(state), file=self.stream)
+            elif command == "hint" and not argument:
+                click.echo(f"  hint: {self.hint_text(state)}", file=self.stream)
+            elif command == "undo" and not argument:
+                raise UndoRequest
+            elif command == "save":
+                click.echo(f"  {self.save(state, argument.strip())}", file=self.stream)
+            else:
+                action = self.parse(state, text)
+                if action is not None:
+                    return action
+
+    def parse(self, state: GameState[A], text: str) -> A | None:
+        """The action typed, or None after explaining why it is not one (the caller asks again)."""
+        try:
+            action = state.string_to_action(text)
+        except ValueError as error:
+            click.echo(f"  illegal: {error}", err=True)
+            return None
+        reason = state.illegal_reason(action)
+        if reason is None:
+            return action
+        click.echo(f"  illegal: {reason}", err=True)
+        return None
+
+    def legal_text(self, state: GameState[Any]) -> str:
+        """The legal moves, as text (at most 200)."""
+        moves = [state.action_to_string(a) for a in state.legal_actions()]
+        return " ".join(moves[:200]) + (f" ... ({len(moves)} in all)" if len(moves) > 200 else "")
+
+    def hint_text(self, state: GameState[Any]) -> str:
+        """What the hint bot would play here (it sees what this seat sees; the game's dice are not touched)."""
+        hinter = self.hinter
+        if hinter is None:
+            from solvers.mcts import MCTSBot
+
+            hinter = MCTSBot(iterations=200)
+        return state.action_to_string(hinter.choose(state.clone(), random.Random(0)))
+
+    def save(self, state: GameState[Any], path: str) -> str:
+        """Write the game so far to ``path`` (JSON: the state and the driver's extra fields)."""
+        if not path:
+            return "give a file: save FILE"
+        data = {"game": state.game_name, "state": state.to_json(), **(self.save_extra() if self.save_extra else {})}
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(data, handle)
+        except OSError as error:
+            return f"cannot save to {path}: {error.strerror or error}"
+        return f"saved to {path}; continue with: play --load {path}"
 
 
 def state_text(state: GameState[Any], seat: int | None = None) -> str:
@@ -197,8 +268,11 @@ __all__ = [
     "BotFactory",
     "BotListType",
     "Budget",
+    "HUMAN_HELP",
     "HumanBot",
+    "QuitGame",
     "RandomBot",
+    "UndoRequest",
     "bot_factories",
     "make_bot",
     "parse_bot_list",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.game import CHANCE, GameState, game_info
-from solvers.bots import Bot, make_bot, split_spec
+from solvers.bots import Bot, UndoRequest, make_bot, split_spec
 
 MoveHook = Callable[[GameState[Any], int, Any], None]
 
@@ -36,19 +36,52 @@ def game_seed(base_seed: int, index: int) -> int:
 
 
 def play_game(state: GameState[Any], bots: Sequence[Bot[Any]], rng: random.Random,
-              on_move: MoveHook | None = None) -> GameState[Any]:
+              on_move: MoveHook | None = None, on_undo: Callable[[int | None], None] | None = None) -> GameState[Any]:
     """Play ``state`` to the end in place: chance from ``rng``, seat ``p`` moved by ``bots[p]``.
 
     ``on_move(state_before, player, action)`` sees every action (chance included)
-    before it is applied, e.g. to print or record the game.
+    before it is applied, e.g. to print or record the game.  An interactive bot (a human) may
+    raise :class:`~solvers.bots.UndoRequest`: the game goes back to that seat's previous decision
+    (the state is restored in place) and ``on_undo(actions_kept)`` is told how many actions
+    remain, or None when there was nothing to undo.
     """
+    marks: list[tuple[int, int, GameState[Any]]] = []  # (seat, actions so far, state) before each human decision
+    played = 0
     while not state.is_terminal():
         player = state.current_player()
-        action = state.sample_chance(rng) if player == CHANCE else bots[player].choose(state, rng)
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            bot = bots[player]
+            if getattr(bot, "interactive", False):
+                marks.append((player, played, state.clone()))
+            try:
+                action = bot.choose(state, rng)
+            except UndoRequest:
+                marks.pop()  # this decision
+                earlier = [i for i, (seat, _, _) in enumerate(marks) if seat == player]
+                if not earlier:
+                    if on_undo is not None:
+                        on_undo(None)
+                    continue
+                _, played, snapshot = marks[earlier[-1]]
+                del marks[earlier[-1]:]
+                _restore(state, snapshot)
+                if on_undo is not None:
+                    on_undo(played)
+                continue
         if on_move is not None:
             on_move(state, player, action)
         state.apply(action)
+        played += 1
     return state
+
+
+def _restore(state: GameState[Any], snapshot: GameState[Any]) -> None:
+    """Make ``state`` equal to ``snapshot`` in place (a fresh copy of it, so the snapshot stays intact)."""
+    fresh = snapshot.clone()
+    vars(state).clear()
+    vars(state).update(vars(fresh))
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -96,3 +96,35 @@ def test_cover_bad_files(run_cli, tmp_path: Path, text: str, message: str) -> No
 
 def test_shape_is_hashable_and_usable_as_key() -> None:
     assert len({Shape.from_ascii("##"), Shape.from_ascii("#/#").transformed(1)}) == 1
+
+
+# -- the human at the terminal: the same commands in every game ----------------------------------------
+
+HUMAN_VS = {"blokus": "human,random,random,random", "projectl": "human,random", "shelfie": "human,random", "towers": "human,random"}
+
+
+@pytest.mark.parametrize("game", sorted(HUMAN_VS))
+def test_quit_help_and_hint_are_the_same_in_every_game(run_cli, game: str) -> None:
+    result = run_cli(game, "play", "--bots", HUMAN_VS[game], input="help\nhint\n?\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "save FILE" in result.output and "  hint: " in result.output and "nothing to undo yet" in result.output
+    assert "game stopped (quit) after" in result.output and "seed 0" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_undo_save_and_load(run_cli, tmp_path: Path) -> None:
+    """undo takes back the human's move and the replies; save FILE + play --load continues the same game."""
+    import json
+
+    saved = tmp_path / "game.json"
+    lines = ["d2 e2 3", "undo", "d2 3", f"save {saved}", "quit"]
+    result = run_cli("shelfie", "play", "--bots", "human,greedy", "--json", input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "took back 2 moves" in result.output
+    data = json.loads(saved.read_text())
+    assert data["game"] == "shelfie" and data["moves"][1] == "d2 3" and len(data["moves"]) == 3
+    again = run_cli("shelfie", "play", "--load", str(saved), "--json", input="quit\n")
+    out = again.stdout
+    final = json.loads(out[out.index("{"):])
+    assert again.exit_code == 0 and final["moves"] == data["moves"] and final["status"] == "quit"
+    assert run_cli("towers", "play", "--load", str(saved)).exit_code == 1  # a shelfie save is not a towers game

@@ -30,7 +30,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import click
 import numpy as np
 from numba import njit
 
@@ -522,38 +521,24 @@ def seat_view(state: GameState[Any], seat: int) -> str:
 class ShelfieHumanBot(HumanBot):
     """A person at the terminal: cells in placing order, then a column (``d5 e5 3``).
 
-    ``hint`` shows the move scoring the most points now, ``moves`` (or ``?``) the legal moves,
-    ``quit`` abandons the game; text that is no legal move is explained and asked again.
+    The commands of every game's human (``help``, ``?``/``moves``, ``hint``, ``undo``, ``save FILE``,
+    ``quit``); ``hint`` shows the move scoring the most points now.
     """
+
+    notation = "cells in placing order, then column 1-5, e.g. d5 e5 3"
 
     def __init__(self, show: Any = None, stream: Any = None) -> None:
         super().__init__(show or seat_view, stream)
 
-    def choose(self, state: GameState[Any], rng: random.Random) -> Any:
-        seat = state.current_player()
-        click.echo(self.show(state, seat), file=self.stream)
-        while True:
-            text = click.prompt(f"P{seat}, your move (cells in placing order, then column 1-5; "
-                                "'hint', 'moves' or 'quit')", err=True).strip()
-            if text.lower() in ("quit", "q", "exit"):
-                raise click.ClickException("game abandoned")
-            if text.lower() == "hint" and isinstance(state, ShelfieState):
-                hint, points = best_move_now(state, random.Random(0))
-                click.echo(f"best points now: {hint}  (+{points})", file=self.stream)
-                continue
-            if text.lower() in ("moves", "?"):
-                moves = sorted({state.action_to_string(m) for m in state.legal_actions()})
-                click.echo(", ".join(moves[:60]) + (" ..." if len(moves) > 60 else ""), file=self.stream)
-                continue
-            try:
-                action = state.string_to_action(text)
-            except ValueError as error:
-                click.echo(f"illegal: {error}", file=self.stream)
-                continue
-            reason = state.illegal_reason(action)
-            if reason is None:
-                return action
-            click.echo(f"illegal: {reason}", file=self.stream)
+    def hint_text(self, state: GameState[Any]) -> str:
+        if not isinstance(state, ShelfieState):
+            return super().hint_text(state)
+        hint, points = best_move_now(state, random.Random(0))
+        return f"best points now: {hint}  (+{points})"
+
+    def legal_text(self, state: GameState[Any]) -> str:
+        moves = sorted({state.action_to_string(m) for m in state.legal_actions()})
+        return ", ".join(moves[:60]) + (f" ... ({len(moves)} in all)" if len(moves) > 60 else "")
 
 
 def _no_budget(policy: str) -> BotFactory:

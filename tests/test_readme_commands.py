@@ -1,0 +1,206 @@
+"""Every shell command of the README, read from README.md on each run, as a user would type it.
+
+* The default suite parses every ``kibitz`` command with the real CLI (commands, options, option
+  values, bot names): a renamed option or a stale example fails here at once, in milliseconds.
+* ``-m slow`` runs every command, in order, in one scratch directory (files written by one command,
+  e.g. ``s.json``, are read by the next), in-process, with short budgets (:data:`BUDGETS`), the
+  interactive ones answered ``quit``, and checks what the README says they print (:data:`EXPECT`).
+
+README notation: ``[--opt X]`` is optional (run with it), ``a|b`` lists alternatives (run the first).
+Commands that cannot run here are listed in :data:`SKIP`, each with its reason.  When you add a README
+command that needs more than a few seconds, give it a budget in :data:`BUDGETS` (or a reason in SKIP).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+#: Commands not run, by a prefix of the command as written, with the reason.
+SKIP: dict[str, str] = {
+    "python3 -m venv": "set-up (the environment running this test)",
+    "python -m pytest": "the test suite itself",
+    "dask ": "starts a Dask scheduler or worker (tests/test_parallel.py runs a local cluster)",
+    "kibitz tile 6x10 --count --split-depth 2 --scheduler tcp://SCHEDULER": "needs a Dask cluster at a placeholder address",
+    "kibitz blokus solitaire tetrominoes --count --split-depth 4": "the full 10x8 count does not finish (README: years)",
+    "kibitz blokus solitaire tetrominoes --backend": "10x8 with --corner-contact: 26 min with SAT, others unfinished (README)",
+}
+
+#: Short budgets: (regex on the command, replacement) applied in order to every command that matches.
+BUDGETS: list[tuple[str, str]] = [
+    (r"--games (\d{2,})", "--games 4"),  # a few games show the command works
+    (r"\bmcts(?::\d+)?\b", "mcts:8"),
+    (r"\bpimc:\d+\b", "pimc:2"),
+    (r"--estimate \d+", "--estimate 200"),
+    (r"generate tiling --count \d+", "generate tiling --count 2"),
+    (r"(shelfie best-shelf [^>]*)$", r"\1 --time-limit 3"),
+    (r"(solitaire all-pieces [^>]*)$", r"\1 --time-limit 20"),
+]
+
+#: Seconds a command may run after its budget is applied (default 60).
+TIMEOUTS: dict[str, float] = {"kibitz blokus solitaire all-pieces": 120.0}
+
+#: What the README says a command prints: a prefix of the command -> substrings of its output.
+EXPECT: dict[str, list[str]] = {
+    "kibitz tile 6x10 --count": ["9356", "2339"],
+    "kibitz tile 4x5 --pieces tetrominoes --backend sat": ["no tiling exists"],
+    "kibitz cover examples/problem.dlx --all": ["p r x:A y", "q x:A"],
+    "kibitz blokus perft 3": ["195"],
+    "kibitz shelfie score examples/shelf.txt": ['"adjacency": 21'],
+    "kibitz projectl check examples/card.txt": ['"completable": true'],
+}
+
+
+def readme_commands(text: str | None = None) -> list[str]:
+    """The shell commands in README.md's bash/sh/plain code blocks, comments and prompts stripped."""
+    text = README.read_text() if text is None else text
+    commands = []
+    for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
+        if lang not in ("", "bash", "sh", "shell", "console"):
+            continue
+        for line in body.replace("\\\n", " ").splitlines():
+            line = line.strip().removeprefix("$ ")
+            if not re.match(r"^(kibitz|python3?|dask|pip) ", line):
+                continue
+            commands.append(shlex.join(shlex.split(line, comments=True)))
+    return commands
+
+
+def normalise(command: str) -> str:
+    """README notation to a runnable command: ``[...]`` optional parts kept, ``a|b`` -> ``a``."""
+    words = shlex.split(command)
+    out = []
+    for word in words:
+        word = word.strip("[]") if word.startswith("[") or word.endswith("]") else word
+        if "|" in word and not word.startswith(("'", '"')) and "/" not in word:
+            word = word.split("|")[0]
+        out.append(word)
+    return shlex.join(out)
+
+
+def with_budget(command: str) -> str:
+    for pattern, replacement in BUDGETS:
+        command = re.sub(pattern, replacement, command)
+    return command
+
+
+def _skip_reason(command: str) -> str | None:
+    return next((reason for prefix, reason in SKIP.items() if command.startswith(prefix)), None)
+
+
+def _kibitz_args(command: str) -> tuple[list[str], str | None]:
+    """The arguments after ``kibitz`` and the file of a ``> FILE`` redirection."""
+    words = shlex.split(command)
+    redirect = None
+    if ">" in words:
+        at = words.index(">")
+        redirect, words = words[at + 1], words[:at]
+    return words[1:], redirect
+
+
+def _parse(args: list[str]) -> None:
+    """Resolve the command path and parse its options as the CLI would, without running it."""
+    from cli import main
+
+    command: click.Command = main
+    ctx = command.make_context("kibitz", list(args), resilient_parsing=False)
+    while isinstance(command, click.Group):
+        rest = [*getattr(ctx, "_protected_args", []), *ctx.args]
+        name, sub, rest = command.resolve_command(ctx, rest)
+        assert sub is not None and name is not None
+        command = sub
+        ctx = command.make_context(name, rest, parent=ctx)
+
+
+COMMANDS = readme_commands()
+
+
+def test_the_readme_has_commands() -> None:
+    assert len(COMMANDS) > 30
+    assert any(c.startswith("kibitz cover examples/") for c in COMMANDS)
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c.startswith("kibitz") and not _skip_reason(c)])
+def test_readme_command_parses(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every option and value in the README is one the CLI accepts (files are those of examples/)."""
+    monkeypatch.chdir(ROOT)
+    args, _ = _kibitz_args(normalise(command))
+    for word in args:  # inputs written by an earlier README command do not exist yet: stand-ins
+        if re.fullmatch(r"[\w.-]+\.(json|blksgf|txt)", word) and not (ROOT / word).exists():
+            args = [str(tmp_path / word) if w == word else w for w in args]
+            (tmp_path / word).write_text("{}")
+    try:
+        _parse(args)
+    except click.exceptions.Exit:
+        pass
+    except click.UsageError as error:
+        pytest.fail(f"README command {command!r} does not parse: {error.format_message()}")
+
+
+def test_every_readme_input_file_exists() -> None:
+    for command in COMMANDS:
+        for word in shlex.split(command):
+            if word.startswith("examples/"):
+                assert (ROOT / word).is_file(), f"{command}: {word} is missing"
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    def expire(_signum: int, _frame: Any) -> None:
+        raise TimeoutError(f"over {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One directory for the whole README run: examples/ and tests/ reachable as in a checkout."""
+    path = tmp_path_factory.mktemp("readme")
+    for name in ("examples", "tests", "notebooks", "bench"):
+        os.symlink(ROOT / name, path / name)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_command_runs(command: str, scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reason = _skip_reason(command)
+    if reason:
+        pytest.skip(reason)
+    from cli import main
+
+    monkeypatch.chdir(scratch)
+    runnable = with_budget(normalise(command))
+    args, redirect = _kibitz_args(runnable)
+    interactive = any(re.search(r"(^|,)human(,|$)", a) for a in args)
+    seconds = next((t for prefix, t in TIMEOUTS.items() if command.startswith(prefix)), 60.0)
+    with _time_limit(seconds):
+        result = CliRunner().invoke(main, args, input="quit\n" if interactive else None)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{runnable}: {result.exception!r}\n{result.output[-2000:]}")
+    assert result.exit_code == 0, f"{runnable} exited {result.exit_code}:\n{result.output[-2000:]}"
+    if redirect:
+        (scratch / redirect).write_text(result.stdout)
+    for prefix, expected in EXPECT.items():
+        if command.startswith(prefix):
+            for text in expected:
+                assert text in result.output, f"{runnable}: {text!r} not in\n{result.output[-2000:]}"
