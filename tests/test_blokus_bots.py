@@ -176,3 +176,53 @@ def test_fast_playouts_are_seeded_per_game_and_only_for_random_line_ups() -> Non
     assert fast_playouts(make_job("blokus", ["random", "greedy"], 2), 0, 2) is None
     mixed = run_playouts("blokus", ["greedy", "random"], 4, seed=1, players=2, options={"variant": "duo"})
     assert mixed.games == 4 and mixed.wins[0] > mixed.wins[1]
+
+
+# -- mcts-rave: the compiled Pentobi-style search --------------------------------------------------------
+
+
+def test_mcts_rave_is_deterministic_for_a_seed_and_iteration_budget() -> None:
+    from solvers.blokus.mcts_fast import FastMCTSBot
+
+    state = BlokusState("duo")
+    state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
+    first = FastMCTSBot(iterations=300)
+    moves = [first.choose(state, random.Random(5)) for _ in range(2)]
+    other = make_bot("blokus", "mcts-rave:300").choose(state, random.Random(5))
+    assert moves[0] == moves[1] == other
+    assert first.last_iterations == 300 and state.illegal_reason(moves[0]) is None
+    assert len(state.history) == 1  # the position is left as it was
+
+
+def test_mcts_rave_prunes_as_pentobi_early() -> None:
+    from solvers.blokus.mcts_fast import FastMCTSBot, considered_pieces
+
+    mask = considered_pieces("classic", 4)
+    from puzzles.blokus.tables import PIECE_NAMES
+
+    assert [bool(x) for x in mask[0]] == [name in ("V5", "Z5") for name in PIECE_NAMES]
+    assert mask[-1].all() and considered_pieces("duo", 2)[3].sum() == 12  # pentominoes only in Duo's first moves
+    state = BlokusState("two-player")
+    move = FastMCTSBot(iterations=50).choose(state, random.Random(1))
+    assert move.piece in ("V5", "Z5")
+    duo = BlokusState("duo")
+    assert FastMCTSBot(iterations=50).choose(duo, random.Random(1)).size == 5
+
+
+def test_mcts_rave_passes_only_without_a_move_and_finishes_games() -> None:
+    from solvers.blokus.mcts_fast import FastMCTSBot
+
+    bot = FastMCTSBot(iterations=40)
+    state = BlokusState("duo")
+    rng = random.Random(3)
+    final = play_game(state, [bot, GreedyBot()], rng)
+    assert final.is_terminal()
+    assert all(not m.is_pass or final.legal_placements(c).size == 0 for c, m in final.moves_played[-2:])
+
+
+@pytest.mark.slow
+def test_mcts_rave_beats_greedy_in_duo() -> None:
+    from solvers.blokus.match import LocalSide, run_match
+
+    match = run_match(LocalSide("mcts-rave:200"), LocalSide("greedy"), "duo", 6, seed=2)
+    assert sum(g.result for g in match.games) >= 5

@@ -1,0 +1,91 @@
+"""MCTS simulations per CPU second: kibitz's mcts-rave against Pentobi's search, at the same positions.
+
+Positions: Classic (4 colours) after 0, 24, 48 placements and Duo after 0, 12, 24 placements of a
+seeded random game with bigger pieces likelier (the same position is loaded into Pentobi with ``loadsgf``).  kibitz:
+one search of ``--iterations`` iterations (after a warm-up search that compiles the kernels);
+simulations / ``time.process_time``.  Pentobi: ``reg_genmove`` at ``--level`` with subtree reuse off;
+its simulation count is read from its log ("Sim N"), its CPU time from ``cputime`` before and after
+(Pentobi counts CPU time in 10 ms clock ticks: the default level 7 searches long enough for that).
+
+    python bench/blokus_mcts_speed.py --pentobi /tmp/pentobi/build/pentobi_gtp/pentobi-gtp
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import tempfile
+
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.records import to_sgf
+from solvers.blokus.gtp import PENTOBI_GAME_OF, gtp_colors
+from solvers.blokus.mcts_fast import FastMCTSBot
+
+POSITIONS = [("classic", 0), ("classic", 24), ("classic", 48), ("duo", 0), ("duo", 12), ("duo", 24)]
+
+
+def position(variant: str, plies: int, seed: int) -> BlokusState:
+    """The position after ``plies`` placements of a seeded random game, bigger pieces likelier (size**3)."""
+    rng = random.Random(seed)
+    state = BlokusState(variant)
+    placed = 0
+    while placed < plies and not state.is_terminal():
+        moves = state.legal_actions()
+        move = rng.choices(moves, weights=[max(m.size, 1) ** 3 for m in moves])[0]
+        state.apply(move)
+        placed += 0 if move.is_pass else 1
+    while state.to_move >= 0 and state.legal_actions()[0].is_pass:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def kibitz_rate(state: BlokusState, iterations: int) -> tuple[int, float]:
+    bot = FastMCTSBot(iterations=iterations)
+    bot.search(state, 1)  # compile / warm up
+    bot.reset()
+    bot.search(state, 2)
+    return bot.last_iterations, bot.last_seconds
+
+
+def pentobi_rate(binary: str, state: BlokusState, level: int) -> tuple[int, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        sgf = os.path.join(tmp, "p.blksgf")
+        with open(sgf, "w") as handle:
+            handle.write(to_sgf(state))
+        log = os.path.join(tmp, "log.txt")
+        color = gtp_colors(state)[state.to_move]
+        script = f"param reuse_subtree 0\nloadsgf {sgf}\ncputime\nreg_genmove {color}\ncputime\nquit\n"
+        with open(log, "w") as err:
+            out = subprocess.run([binary, "--game", PENTOBI_GAME_OF[state.variant.name], "--level", str(level), "--nobook"],
+                                 input=script, capture_output=False, stdout=subprocess.PIPE, stderr=err, text=True,
+                                 check=True).stdout
+        answers = [block.strip() for block in out.split("\n\n") if block.strip()]
+        times = [float(a[1:].strip()) for a in answers if re.fullmatch(r"=\s*[0-9.]+", a)]
+        sims = [int(x) for x in re.findall(r"\bSim (\d+)", open(log).read())]
+        return (sims[-1] if sims else 0), (times[-1] - times[0] if len(times) >= 2 else float("nan"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pentobi", default="/tmp/pentobi/build/pentobi_gtp/pentobi-gtp")
+    parser.add_argument("--iterations", type=int, default=5000)
+    parser.add_argument("--level", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    print("| position | kibitz sims | kibitz CPU s | kibitz sims/CPU-s | Pentobi sims | Pentobi CPU s | Pentobi sims/CPU-s | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for variant, plies in POSITIONS:
+        state = position(variant, plies, args.seed)
+        ks, kt = kibitz_rate(state, args.iterations)
+        ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
+        kr = ks / kt if kt > 0 else float("nan")
+        pr = ps / pt if pt > 0 else float("nan")
+        print(f"| {variant} ply {plies} | {ks} | {kt:.3f} | {kr:,.0f} | {ps} | {pt:.3f} | {pr:,.0f} | {kr / pr:.2f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
