@@ -15,7 +15,8 @@
 * rewards are the engine's ``returns()`` at the end (1 to the winner, a tie for first
   shares 1), 0 before; ``infos[agent]["scores"]`` has the game's own points at the end;
 * ``render()``: text (``render_mode="ansi"``); ``"svg"`` gives the engine's SVG
-  picture where it has one.
+  picture; ``"rgb_array"`` an RGB image (numpy ``uint8``) for Blokus and My Shelfie (drawn
+  straight from the board arrays in the SVG colours; the other two games have none).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def codec_of(info: GameInfo, state: GameState[Any]) -> Any:
 class KibitzEnv(AECEnv):  # type: ignore[misc]
     """A kibitz game as a PettingZoo AEC environment (see the module docstring)."""
 
-    RENDER_MODES = ("ansi", "svg")
+    RENDER_MODES = ("ansi", "svg", "rgb_array")
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "kibitz_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None, **options: Any) -> None:
@@ -56,8 +57,10 @@ class KibitzEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.codec = codec_of(self.info, probe)
         self.metadata = {**self.metadata, "name": f"kibitz_{game}_v0"}
-        if render_mode is not None and render_mode not in self.RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, got {render_mode!r}")
+        modes = [m for m in self.RENDER_MODES if m != "rgb_array" or hasattr(self.codec, "rgb_array")]
+        self.metadata["render_modes"] = modes
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {', '.join(modes)} for {game}, got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         shape = tuple(self.codec.observation_shape)
@@ -142,7 +145,10 @@ class KibitzEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "ansi":
             print(self.render())
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            image: np.ndarray = self.codec.rgb_array(self.state)
+            return image
         if self.render_mode == "svg":
             svg = getattr(self.state, "_repr_svg_", None)
             return svg() if svg is not None else None

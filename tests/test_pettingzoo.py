@@ -97,3 +97,17 @@ def test_render_text() -> None:
     env = kibitz_env("towers", render_mode="ansi")
     env.reset(seed=1)
     assert env.render() == str(env.state)
+
+
+def test_render_rgb() -> None:
+    env = kibitz_env("blokus", players=2, variant="duo", render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_mask())[0]))
+    image = env.render()
+    assert image.shape == (14 * 12, 14 * 12, 3) and image.dtype == np.uint8
+    assert (image.reshape(-1, 3) == (0x8E, 0x44, 0xAD)).all(axis=1).sum() > 0  # purple's first piece
+    shelfie = kibitz_env("shelfie", players=2, render_mode="rgb_array")
+    shelfie.reset(seed=0)
+    assert shelfie.render().shape == (9 * 12, (9 + 2 * 6) * 12, 3)
+    with pytest.raises(ValueError):
+        kibitz_env("towers", render_mode="rgb_array")

@@ -119,6 +119,20 @@ class BlokusCodec:
     def to_string(self, state: BlokusState) -> str:
         return state.to_text(color=False)
 
+    def rgb_array(self, state: BlokusState, cell: int = 12) -> np.ndarray:
+        """The board as an RGB image (``uint8``, ``cell`` pixels per square), in the SVG picture's colours."""
+        from puzzles.blokus.render import FILL
+
+        n = self.size
+        palette = np.array([_rgb(FILL[name]) for name in state.color_names] + [(238, 238, 238)], dtype=np.uint8)
+        image = palette[state.owner[self._inner].reshape(n, n).astype(np.intp)]  # -1 (empty) takes the last colour
+        return np.repeat(np.repeat(image, cell, axis=0), cell, axis=1)
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
 
 def codec(state: Any) -> BlokusCodec:
     """The registry hook (``GameInfo.codec``): the codec of ``state``'s variant."""

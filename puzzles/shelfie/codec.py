@@ -191,6 +191,32 @@ class ShelfieCodec:
     def to_string(self, state: ShelfieState) -> str:
         return state.render_text()
 
+    def rgb_array(self, state: ShelfieState, cell: int = 12) -> np.ndarray:
+        """The living room then every shelf, left to right, as an RGB image (``uint8``), in the SVG picture's colours."""
+        from puzzles.shelfie.render import COLOURS
+
+        n = self.num_players
+        image = np.zeros((BOARD_SIZE, BOARD_SIZE + n * (COLS + 1), 3), dtype=np.uint8)
+        image[:, :] = (74, 47, 23)  # outside the board and the shelves
+        tiles = np.array([_rgb(COLOURS[t]) for t in range(NUM_TYPES)], dtype=np.uint8)
+        for r in range(BOARD_SIZE):
+            for c in range(BOARD_SIZE):
+                t = int(state.board[r, c])
+                if state.mask[r, c]:
+                    image[r, c] = tiles[t] if t != EMPTY else (217, 201, 163)
+        for seat in range(n):
+            left = BOARD_SIZE + 1 + seat * (COLS + 1)
+            for r in range(ROWS):
+                for c in range(COLS):
+                    t = int(state.shelves[seat, r, c])
+                    image[r, left + c] = tiles[t] if t != EMPTY else (139, 90, 43)
+        return np.repeat(np.repeat(image, cell, axis=0), cell, axis=1)
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
     def opening(self, state: ShelfieState) -> ShelfieState:
         return state
 
