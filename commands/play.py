@@ -39,12 +39,14 @@ class PlayHooks:
 
     ``options``: extra click options; ``finish(state, moves, extra, as_json) -> dict``
     runs after the game with those options' values (e.g. to save a record) and
-    returns extra JSON fields; ``show(state, seat)`` is the board a human sees.
+    returns extra JSON fields; ``show(state, seat)`` is the board a human sees; ``notation`` tells a
+    human how moves are typed.
     """
 
     options: list[Decorator] = field(default_factory=list)
     finish: Callable[[Any, list[str], dict[str, Any], bool], dict[str, Any]] | None = None
     show: Callable[[Any, int], str] | None = None
+    notation: str | None = None
 
 
 def _game_option_decorators(game: str) -> list[Decorator]:
@@ -117,6 +119,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
             if isinstance(bot, HumanBot):
                 if hooks.show is not None:
                     bot.show = hooks.show
+                if hooks.notation is not None:
+                    bot.notation = hooks.notation
                 bot.hinter = make_bot(game, hint_spec)
                 bot.save_extra = lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves}
         if not as_json:

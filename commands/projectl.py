@@ -99,17 +99,20 @@ def _show(state: Any, seat: int) -> str:
 
 def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
     """Extra result fields: how the game ended, the winners, and in solo the automated opponent's score."""
-    result: dict[str, Any] = {"rounds": state.round + 1, "end": state.end_reason, "winners": state.winners()}
+    over = state.is_terminal()
+    result: dict[str, Any] = {"rounds": state.round + 1, "end": state.end_reason, "winners": state.winners() if over else None}
     if state.solo:
         result["opponent_score"] = state.opponent_score()
-    if not as_json:
+    if not as_json and over:
         solo = f" vs the automated opponent's {result['opponent_score']}" if state.solo else ""
         click.echo(f"game over after round {result['rounds']} ({result['end'] or 'end'}){solo};"
                    f" winners (seats from 0): {result['winners']}")
     return result
 
 
-add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show))
+NOTATION = "take W 0 | piece | upgrade O1 I2 | place 0 L3 00,01,11 | master | recycle W | pass"
+
+add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=NOTATION))
 
 
 def _pl_shape(name: str) -> int:

@@ -192,3 +192,17 @@ def test_solo_greedy_win_rate_reported(difficulty) -> None:
                           options={"difficulty": difficulty}).summary()
     print(difficulty, result)
     assert result["games"] == 200
+
+
+def test_table_cards_are_drawn_as_grids(run_cli) -> None:
+    from puzzles.projectl.cards import card_text
+    from puzzles.projectl.engine import new_game
+
+    state = new_game(2, seed=0)
+    result = run_cli("projectl", "play", "--bots", "human,greedy", input="quit\n")
+    assert result.exit_code == 0 and "game stopped (quit)" in result.output
+    first = state.cards[state.white_row[0]]
+    assert f"W0:{first.id} {first.points}p +{first.reward}" in result.output
+    grid = card_text(first).splitlines()[1:]
+    rows = [line for line in result.output.splitlines() if line.startswith("     ")]
+    assert all(any(line[4:].startswith(g) for line in rows) for g in grid)

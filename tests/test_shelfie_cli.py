@@ -142,3 +142,18 @@ def test_best_shelf_ctrl_c_keeps_the_best_shelf(tmp_path) -> None:
     data = json.loads(out)
     assert data["interrupted"] is True and data["status"] == "INTERRUPTED" and len(data["shelf"]) == 6
     assert data["score"] <= 58 <= data["bound"]
+
+
+def test_the_human_sees_their_personal_card_drawn_and_what_the_goals_mean(run_cli) -> None:
+    from puzzles.shelfie.engine import new_game
+    from puzzles.shelfie.render import GOAL_TEXT, personal_card_text
+
+    state = new_game(2, seed=0)
+    result = run_cli("shelfie", "play", "--bots", "human,greedy", input="quit\n")
+    card = state.personal_cards[0]
+    assert f"your card {card}" in result.output and "0/6: 0 pts" in result.output
+    for line in personal_card_text(card, state.shelf(0)):  # lower case: wanted there, not matched yet
+        assert line in result.output
+    for key in state.common_goals:
+        assert f"{key} [8, 4]: {GOAL_TEXT[key]}" in result.output
+    assert "card ?" in result.output  # the opponent's card stays hidden

@@ -997,14 +997,28 @@ class ProjectLState(GameState[Action]):
         if self.solo:
             lines.append(f"opponent: {self.opponent_score()} pts ({len(self.opp_cards)} puzzles), supply {self.opp_supply}, locks {self.locks}")
             for r in range(3):
-                lines.append("  grid: " + "  ".join(self._slot_text(self.white_row[3 * r + k], f"G{3 * r + k}") for k in range(3)))
+                lines.extend(self._row_grids("grid", [(f"G{3 * r + k}", self.white_row[3 * r + k]) for k in range(3)]))
         else:
-            lines.append("  white: " + "  ".join(self._slot_text(c, f"W{i}") for i, c in enumerate(self.white_row)) + f"  (deck {len(self.white_deck)})")
-            lines.append("  black: " + "  ".join(self._slot_text(c, f"B{i}") for i, c in enumerate(self.black_row)) + f"  (deck {len(self.black_deck)})")
+            lines.append(f"  white row (deck {len(self.white_deck)}), take with 'take W SLOT':")
+            lines.extend(self._row_grids("W", [(f"W{i}", c) for i, c in enumerate(self.white_row)]))
+            lines.append(f"  black row (deck {len(self.black_deck)}), take with 'take B SLOT':")
+            lines.extend(self._row_grids("B", [(f"B{i}", c) for i, c in enumerate(self.black_row)]))
         lines.append("  supply: " + " ".join(f"{n}:{k}" for n, k in zip(SHAPE_NAMES, self.supply)))
         for p in range(self.num_players):
             lines.append(self.tableau_text(p, color))
         return "\n".join(lines)
+
+    def _row_grids(self, _row: str, slots: list[tuple[str, int]]) -> list[str]:
+        """Table cards side by side as small grids (recess ``#``), each under 'SLOT:ID points reward'."""
+        blocks = []
+        for label, c in slots:
+            if c < 0:
+                blocks.append([f"{label}: --"] + [""] * SIZE)
+                continue
+            card = self.cards[c]
+            blocks.append([f"{label}:{card.id} {card.points}p +{card.reward}"] + card_text(card).splitlines()[1:])
+        width = max(len(line) for block in blocks for line in block)
+        return ["    " + "   ".join(line.ljust(width) for line in row).rstrip() for row in zip(*blocks)]
 
     def _slot_text(self, c: int, label: str) -> str:
         if c < 0:

@@ -536,10 +536,10 @@ class ShelfieState(GameState[Move | Refill]):
             return Refill(tuple(EMPTY if ch == "." else LETTERS.index(ch.upper()) for ch in body))
         return self.string_to_move(text)
 
-    def render_text(self, viewer: int | None = None) -> str:
+    def render_text(self, viewer: int | None = None, color: bool = False) -> str:
         from puzzles.shelfie.render import state_text
 
-        return state_text(self, viewer)
+        return state_text(self, viewer, color)
 
     def to_svg(self, viewer: int | None = None) -> str:
         from puzzles.shelfie.render import state_svg

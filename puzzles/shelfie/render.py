@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -30,12 +31,61 @@ def board_text(state: ShelfieState) -> list[str]:
     return lines
 
 
-def state_text(state: ShelfieState, viewer: int | None = None) -> str:
-    """Board, goals, token stacks and every shelf (personal cards shown to ``viewer`` or all)."""
+#: What each common goal asks, in a line (docs/rules/my-shelfie.md has the full rules).
+GOAL_TEXT = {
+    "SIX_PAIRS": "at least 6 groups of 2+ same-type tiles",
+    "FOUR_GROUPS_OF_FOUR": "at least 4 groups of 4+ same-type tiles",
+    "TWO_SQUARES": "two groups that are each exactly a 2x2 square",
+    "FOUR_CORNERS": "the four corners of the shelf, one type",
+    "EIGHT_SAME": "8 tiles of one type anywhere",
+    "DIAGONAL": "5 tiles of one type on a diagonal of length 5",
+    "X_SHAPE": "5 tiles of one type in an X (corners and centre of a 3x3)",
+    "FOUR_ROWS_MAX3": "4 full rows, each with at most 3 types",
+    "THREE_COLUMNS_MAX3": "3 full columns, each with at most 3 types",
+    "TWO_ROWS_ALL_DIFFERENT": "2 full rows, each with 5 different types",
+    "TWO_COLUMNS_ALL_DIFFERENT": "2 full columns, each with 6 different types",
+    "STAIRCASE": "column heights rising or falling by 1 (k..k+4, k = 1 or 2)",
+}
+
+#: ANSI colours of the tile letters on a terminal (close to the printed tiles).
+ANSI = {0: "32", 1: "97", 2: "33", 3: "34", 4: "36", 5: "35"}
+
+
+def paint(text: str) -> str:
+    """Colour the tiles of ``text`` (a C B G F T P standing alone, as on the board and shelves) for a terminal."""
+    return _TILE.sub(lambda m: f"\x1b[1;{ANSI[LETTERS.index(m[1])]}m{m[1]}\x1b[0m", text)
+
+
+_TILE = re.compile(rf"(?<![A-Za-z0-9_])([{LETTERS}])(?![A-Za-z0-9_])")
+
+
+def personal_card_text(card: int, shelf: Bookshelf | None = None) -> list[str]:
+    """Personal goal card ``card`` drawn as a 6x5 shelf: the type wanted in each of its 6 cells.
+
+    With ``shelf``, a matched cell is shown in upper case and an unmatched one in lower case.
+    """
+    grid = [["." for _ in range(COLS)] for _ in range(ROWS)]
+    for r, c, t in personal_goal_card(card):
+        matched = shelf is not None and shelf.grid[r][c] == t
+        grid[r][c] = LETTERS[t] if shelf is None or matched else LETTERS[t].lower()
+    lines = ["|" + " ".join(row) + "|" for row in grid]
+    lines.append("+" + "-" * (2 * COLS - 1) + "+")
+    return lines
+
+
+def state_text(state: ShelfieState, viewer: int | None = None, color: bool = False) -> str:
+    """Board, goals, token stacks and every shelf (personal cards shown to ``viewer`` or all).
+
+    For a ``viewer`` (the seat at the terminal) its personal card is drawn beside its shelf, with
+    the points it gives now; ``color`` paints the tiles for a terminal.
+    """
+    from puzzles.shelfie.rules import PERSONAL_POINTS, personal_goal_matches
+
     out = board_text(state)
     out.append("")
-    goals = ", ".join(f"{key} {stack or '[]'}" for key, stack in zip(state.common_goals, state.stacks))
-    out.append(f"common goals: {goals}")
+    out.append("common goals (tokens left):")
+    for key, stack in zip(state.common_goals, state.stacks):
+        out.append(f"  {key} {stack or '[]'}: {GOAL_TEXT.get(key, '')}")
     out.append("bag: " + " ".join(f"{LETTERS[t]}{n}" for t, n in enumerate(state.bag)) + f"  ({sum(state.bag)})")
     blocks = []
     for seat in range(state.num_players):
@@ -43,15 +93,28 @@ def state_text(state: ShelfieState, viewer: int | None = None) -> str:
         mark = "*" if not state.game_over and not state.needs_refill and state.to_move == seat else " "
         head = f"{mark}P{seat} card {card}"
         blocks.append([head.ljust(13)] + [line.ljust(13) for line in shelf_text(Bookshelf(state.shelves[seat]))])
-    for parts in zip(*blocks):
+    if viewer is not None:
+        card = state.personal_cards[viewer]
+        shelf = Bookshelf(state.shelves[viewer])
+        matches = personal_goal_matches(card, shelf)
+        head = f" your card {card}"
+        lines = personal_card_text(card, shelf)
+        blocks.append([head.ljust(13)] + [line.ljust(13) for line in lines]
+                      + [f" {matches}/6: {PERSONAL_POINTS[matches]} pts".ljust(13)])
+    height = max(len(b) for b in blocks)
+    for parts in zip(*(b + [" " * 13] * (height - len(b)) for b in blocks)):
         out.append("  ".join(parts).rstrip())
+    if viewer is not None:
+        out.append(f"  (your card: the type wanted in 6 cells; upper case = matched now; "
+                   f"{'/'.join(map(str, PERSONAL_POINTS[1:]))} pts for 1..6)")
     tokens = "  ".join(f"P{s}: {state.tokens[s]}" + (" +end" if state.end_token == s else "")
                        for s in range(state.num_players))
     out.append("tokens " + tokens)
     if state.game_over:
         out.append("final scores: " + ", ".join(f"P{s} {int(v)}" for s, v in enumerate(state.scores()))
                    + f"; winner P{state.winner()}")
-    return "\n".join(out)
+    text = "\n".join(out)
+    return paint(text) if color else text
 
 
 def _tile_svg(x: float, y: float, size: float, t: int) -> str:

@@ -28,6 +28,7 @@ classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import numpy as np
@@ -515,7 +516,7 @@ _NO_REFILLS = np.empty((0, 81), dtype=np.int8)
 def seat_view(state: GameState[Any], seat: int) -> str:
     """The position as ``seat`` sees it (its own personal card only)."""
     render = getattr(state, "render_text", None)
-    return str(render(viewer=seat)) if callable(render) else str(state)
+    return str(render(viewer=seat, color=sys.stdout.isatty())) if callable(render) else str(state)
 
 
 class ShelfieHumanBot(HumanBot):
