@@ -187,11 +187,19 @@ def test_mcts_rave_is_deterministic_for_a_seed_and_iteration_budget() -> None:
     state = BlokusState("duo")
     state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
     first = FastMCTSBot(iterations=300)
-    moves = [first.choose(state, random.Random(5)) for _ in range(2)]
+    move = first.choose(state, random.Random(5))
     other = make_bot("blokus", "mcts-rave:300").choose(state, random.Random(5))
-    assert moves[0] == moves[1] == other
-    assert first.last_iterations == 300 and state.illegal_reason(moves[0]) is None
+    assert move == other and not first.reused
+    assert first.last_iterations == 300 and state.illegal_reason(move) is None
     assert len(state.history) == 1  # the position is left as it was
+    # tree reuse: after our move and the reply, the search continues the subtree it grew
+    state.apply(move)
+    state.apply(GreedyBot().choose(state, random.Random(0)))
+    first.choose(state, random.Random(6))
+    assert first.reused
+    first.reset()
+    first.choose(state, random.Random(6))
+    assert not first.reused
 
 
 def test_mcts_rave_prunes_as_pentobi_early() -> None:

@@ -170,13 +170,20 @@ class GtpEngine:
 
     def _clear_board(self, args: list[str]) -> str:
         self.state = BlokusState(self.state.variant, self.state.free_corners)
+        self._reset_bot()
         return ""
+
+    def _reset_bot(self) -> None:
+        reset = getattr(self.bot, "reset", None)
+        if callable(reset):
+            reset()
 
     def _set_game(self, args: list[str]) -> str:
         try:
             self.state = BlokusState(variant_name(" ".join(args)))
         except ValueError:
             raise GtpError("invalid argument") from None
+        self._reset_bot()
         return ""
 
     def _set_random_seed(self, args: list[str]) -> str:

@@ -562,6 +562,48 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     return done_count
 
 
+@njit(cache=True)
+def copy_subtree(src, root, dst):
+    """Copy the subtree of ``src`` under node ``root`` into ``dst`` (as its node 0), children kept contiguous."""
+    s_move, s_color, s_first, s_nchild, s_value, s_count, s_prior, s_visits, s_size = src
+    d_move, d_color, d_first, d_nchild, d_value, d_count, d_prior, d_visits, d_size = dst
+    cap = d_move.shape[0]
+    d_move[0] = s_move[root]
+    d_color[0] = s_color[root]
+    d_first[0] = root  # source index, replaced when the node is processed
+    d_nchild[0] = s_nchild[root]
+    d_value[0] = s_value[root]
+    d_count[0] = s_count[root]
+    d_prior[0] = s_prior[root]
+    d_visits[0] = s_visits[root]
+    size = 1
+    head = 0
+    while head < size:
+        sn = d_first[head]
+        nch = s_nchild[sn]
+        if nch > 0 and size + nch <= cap:
+            base = size
+            for j in range(nch):
+                sc = s_first[sn] + j
+                k = base + j
+                d_move[k] = s_move[sc]
+                d_color[k] = s_color[sc]
+                d_first[k] = sc
+                d_nchild[k] = s_nchild[sc]
+                d_value[k] = s_value[sc]
+                d_count[k] = s_count[sc]
+                d_prior[k] = s_prior[sc]
+                d_visits[k] = s_visits[sc]
+            d_first[head] = base
+            size += nch
+        else:
+            d_first[head] = -1
+            d_nchild[head] = -1
+        head += 1
+    d_size[0] = size
+    return size
+
+
 # ---- the Python driver ----------------------------------------------------------------------------------
 
 TREE_CAPACITY = 1_500_000
@@ -574,11 +616,8 @@ class _Workspace:
         t = state.tables
         nc = state.num_colors
         n_pl = t.num_placements
-        self.tree = (np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int32),
-                     np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int32),
-                     np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.float64),
-                     np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.int32),
-                     np.zeros(1, dtype=np.int64))
+        self.capacity = capacity
+        self.tree = self.new_tree()
         self.scratch = (np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.float64),
                         np.zeros(n_pl, dtype=np.int32), np.zeros((5, max(n_pl, t.area)), dtype=np.float64),
                         np.zeros(1, dtype=np.int64))
@@ -587,6 +626,37 @@ class _Workspace:
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64))
         self.iteration = 0
+        self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
+        self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
+        self.capacity = capacity
+
+    def new_tree(self) -> tuple[np.ndarray, ...]:
+        c = self.capacity
+        return (np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
+                np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.float64), np.zeros(c, dtype=np.float64),
+                np.zeros(c, dtype=np.float64), np.zeros(c, dtype=np.int32), np.zeros(1, dtype=np.int64))
+
+    def reuse(self, history: list[tuple[int, int]]) -> bool:
+        """Re-root the tree at the position reached by ``history`` when it continues the tree's root; True if kept."""
+        old = self.history
+        tree = self.tree
+        if old is None or tree[8][0] == 0 or len(history) < len(old) or history[: len(old)] != old:
+            return False
+        node = 0
+        for color, move in history[len(old):]:
+            first, n = int(tree[2][node]), int(tree[3][node])
+            if n <= 0:
+                return False
+            hits = np.flatnonzero((tree[0][first:first + n] == move) & (tree[1][first:first + n] == color))
+            if len(hits) == 0:
+                return False
+            node = first + int(hits[0])
+        if node != 0:
+            if self.spare is None:
+                self.spare = self.new_tree()
+            copy_subtree(tree, node, self.spare)
+            self.tree, self.spare = self.spare, tree
+        return True
 
 
 class FastMCTSBot:
@@ -601,7 +671,8 @@ class FastMCTSBot:
             raise ValueError("give an iteration budget or CPU seconds")
         self.iterations = iterations
         self.seconds = seconds
-        self.reuse = reuse
+        self.reuse_tree = reuse
+        self.reused = False
         self.name = name
         self.capacity = capacity
         self._params: dict[tuple[str, int], Params] = {}
@@ -614,6 +685,7 @@ class FastMCTSBot:
         """Forget the previous search (a new game)."""
         for work in self._work.values():
             work.tree[8][0] = 0
+            work.history = None
 
     def _setup(self, state: BlokusState) -> tuple[Params, _Workspace, tuple[Any, ...]]:
         key = (state.variant.name, state.tables.size)
@@ -628,16 +700,20 @@ class FastMCTSBot:
     def search(self, state: BlokusState, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Run the search; (child moves, child real visits, child values) of the root."""
         params, work, P = self._setup(state)
+        history = [(c, m.index) for c, m, _ in state.history]
+        self.reused = self.reuse_tree and work.reuse(history)
         tree = work.tree
-        tree[8][0] = 1
-        tree[0][0] = -1
-        tree[1][0] = -1
-        tree[2][0] = -1
-        tree[3][0] = -1
-        tree[4][0] = 0.5
-        tree[5][0] = 0.0
-        tree[6][0] = 1.0
-        tree[7][0] = 0
+        if not self.reused:
+            tree[8][0] = 1
+            tree[0][0] = -1
+            tree[1][0] = -1
+            tree[2][0] = -1
+            tree[3][0] = -1
+            tree[4][0] = 0.5
+            tree[5][0] = 0.0
+            tree[6][0] = 1.0
+            tree[7][0] = 0
+        work.history = history
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
         for i, (c, m) in enumerate(placed[-3:]):
