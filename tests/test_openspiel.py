@@ -71,6 +71,32 @@ def test_information_state_hides_the_opponents_stones() -> None:
     assert not np.array_equal(twin.observation_tensor(1), loaded.observation_tensor(1))
 
 
+@pytest.mark.parametrize("game,params", [("projectl", {"players": 2}), ("shelfie", {"players": 3}), ("towers", {})])
+def test_what_a_seat_sees_does_not_depend_on_what_it_cannot_see(game: str, params: dict) -> None:
+    """A resampled state (hidden part redrawn for that seat) gives that seat the same strings and tensor."""
+    loaded = load_game(game, **params)
+    state = loaded.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(30):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    engine = kibitz_state(state)
+    here = load_game(game, position=position_parameter(engine), **params).new_initial_state()
+    for seat in range(loaded.num_players()):
+        other = engine.resample(seat, random.Random(seat))
+        assert other.to_json() != engine.to_json()  # something hidden really was redrawn
+        there = load_game(game, position=position_parameter(other), **params).new_initial_state()
+        assert there.information_state_string(seat) == here.information_state_string(seat)
+        assert there.observation_string(seat) == here.observation_string(seat)
+        assert np.array_equal(there.observation_tensor(seat), here.observation_tensor(seat))
+
+
 def test_shelfie_refill_chance_is_exact() -> None:
     state = load_game("shelfie", players=2).new_initial_state()
     assert state.is_chance_node()

@@ -188,6 +188,9 @@ class ShelfieCodec:
         """The observation plus every public action so far (moves and refills are public)."""
         return self.observation_string(state, player) + "|" + " ".join(history or [])
 
+    def opening(self, state: ShelfieState) -> ShelfieState:
+        return state
+
     def to_string(self, state: ShelfieState) -> str:
         return state.render_text()
 
@@ -216,9 +219,6 @@ class ShelfieCodec:
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
     h = hex_colour.lstrip("#")
     return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
-
-    def opening(self, state: ShelfieState) -> ShelfieState:
-        return state
 
 
 def codec(state: Any) -> ShelfieCodec:
