@@ -128,3 +128,87 @@ def test_undo_save_and_load(run_cli, tmp_path: Path) -> None:
     final = json.loads(out[out.index("{"):])
     assert again.exit_code == 0 and final["moves"] == data["moves"] and final["status"] == "quit"
     assert run_cli("towers", "play", "--load", str(saved)).exit_code == 1  # a shelfie save is not a towers game
+
+
+# -- bad input: one line, non-zero exit, no traceback -------------------------------------------------------
+
+def _bad_files(tmp: Path) -> dict[str, Path]:
+    files = {
+        "shelf_short": "PP...\nPPPP.\n",
+        "shelf_letter": "PP...\nPPPP.\nFFPPB\nFGGGB\nFTCCC\nTTTCZ\n",
+        "shelf_float": "P....\n.....\n.....\n.....\n.....\n.....\n",  # a tile over a hole (strict)
+        "card_badrow": "W01 0 I2\n.....\n..#\n.....\n.....\n.....\n",
+        "card_badshape": "W01 0 Q7\n.....\n.....\n.#...\n.#...\n.....\n",
+        "card_empty": "",
+        "save_text": "not json",
+        "save_nostate": '{"game": "shelfie"}',
+        "save_damaged": '{"game": "shelfie", "state": {"nonsense": 1}}',
+    }
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp / f"{name}.txt"
+        paths[name].write_text(text)
+    return paths
+
+
+BAD_INPUTS: list[list[str]] = [
+    ["shelfie", "score", "{shelf_short}"],
+    ["shelfie", "score", "{shelf_letter}"],
+    ["shelfie", "score", "{shelf_float}"],
+    ["shelfie", "score", "{missing}"],
+    ["shelfie", "score", "{dir}"],
+    ["shelfie", "score", "examples/shelf.txt", "--personal", "13"],
+    ["shelfie", "score", "examples/shelf.txt", "--goals", "SIX_PAIRS"],
+    ["shelfie", "score", "examples/shelf.txt", "--goals", "SIX_PAIRS,NOPE"],
+    ["shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE,STAIRCASE"],
+    ["shelfie", "best-shelf", "--personal", "0", "--goals", "STAIRCASE,DIAGONAL"],
+    ["shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE,DIAGONAL", "--time-limit", "-1"],
+    ["shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE,DIAGONAL", "--threads", "0"],
+    ["shelfie", "play", "--players", "5"],
+    ["shelfie", "play", "--bots", "greedy,wizard"],
+    ["shelfie", "play", "--bots", "greedy,greedy,greedy"],
+    ["shelfie", "play", "--bots", "mcts:0"],
+    ["shelfie", "play", "--bots", "lookahead:fast"],
+    ["shelfie", "play", "--common-goals", "DIAGONAL"],
+    ["shelfie", "play", "--personal-cards", "3,x"],
+    ["shelfie", "play", "--load", "{missing}"],
+    ["shelfie", "play", "--load", "{save_text}"],
+    ["shelfie", "play", "--load", "{save_nostate}"],
+    ["shelfie", "play", "--load", "{save_damaged}"],
+    ["shelfie", "playout", "--games", "0"],
+    ["shelfie", "playout", "--bots", "human"],
+    ["shelfie", "playout", "--workers", "0"],
+    ["shelfie", "playout", "--seed", "x"],
+    ["projectl", "check", "{card_badrow}"],
+    ["projectl", "check", "{card_badshape}"],
+    ["projectl", "check", "{card_empty}"],
+    ["projectl", "check", "{missing}"],
+    ["projectl", "check", "examples/card.txt", "--stock", "I2,Q9"],
+    ["projectl", "check", "examples/card.txt", "--stock", "I2x-1"],
+    ["projectl", "check", "examples/hand.txt"],
+    ["projectl", "check", "examples/hand.txt", "--card", "W99"],
+    ["projectl", "check", "examples/hand.txt", "--turn", "--actions", "4"],
+    ["projectl", "play", "--players", "5"],
+    ["projectl", "play", "--rules", "modern"],
+    ["projectl", "play", "--bots", "greedy,random,random"],
+    ["projectl", "playout", "--bots", "greedy,wizard"],
+    ["projectl", "playout", "--games", "-3"],
+    ["projectl", "generate-deck", "--out", "{dir}"],
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUTS, ids=[" ".join(a) for a in BAD_INPUTS])
+def test_bad_input_is_one_line_error(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    files = {k: str(v) for k, v in _bad_files(tmp_path).items()}
+    files.update(missing=str(tmp_path / "no-such-file.txt"), dir=str(tmp_path))
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    from click.testing import CliRunner
+
+    from cli import main
+
+    result = CliRunner().invoke(main, [a.format(**files) for a in args], input="quit\n")
+    assert result.exit_code not in (0, None), result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), (
+        f"traceback: {result.exception!r}")
+    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and "Traceback" not in result.output, result.output
