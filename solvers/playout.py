@@ -225,11 +225,9 @@ def run_playouts(game: str, bots: Sequence[str], games: int, seed: int = 0, play
     job = make_job(game, bots, players, seed, rotate, options)
     if not progress:
         return playout_range(job, 0, games)
-    from tqdm.auto import tqdm
-
     stats = PlayoutStats(list(job.bots))
     chunk = playout_chunk(job, games)
-    with tqdm(total=games, desc=f"{game} playouts", unit="game") as bar:
+    with _progress_bar(total=games, desc=f"{game} playouts", unit="game") as bar:
         try:
             for start in range(0, games, chunk):
                 stats.merge(playout_range(job, start, min(games, start + chunk)))
@@ -237,6 +235,18 @@ def run_playouts(game: str, bots: Sequence[str], games: int, seed: int = 0, play
         except KeyboardInterrupt:
             pass
     return stats
+
+
+def _progress_bar(**settings: Any) -> Any:
+    """tqdm's bar: a widget in Jupyter (the ``notebook`` extra installs ipywidgets), text elsewhere."""
+    try:
+        from tqdm.auto import tqdm
+
+        return tqdm(**settings)
+    except ImportError:  # Jupyter without ipywidgets
+        from tqdm import tqdm as text_bar
+
+        return text_bar(**settings)
 
 
 def playout_chunk(job: PlayoutJob, games: int) -> int:

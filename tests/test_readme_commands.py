@@ -33,6 +33,7 @@ README = ROOT / "README.md"
 SKIP: dict[str, str] = {
     "python3 -m venv": "set-up (the environment running this test)",
     "python -m pytest": "the test suite itself",
+    "pip install": "installs packages (the environment running this test has them)",
     "dask ": "starts a Dask scheduler or worker (tests/test_parallel.py runs a local cluster)",
     "kibitz tile 6x10 --count --split-depth 2 --scheduler tcp://SCHEDULER": "needs a Dask cluster at a placeholder address",
     "kibitz blokus solitaire tetrominoes --count --split-depth 4": "the full 10x8 count does not finish (README: years)",
