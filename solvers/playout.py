@@ -17,6 +17,7 @@ None for the others); they must give the same statistics type.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -239,14 +240,11 @@ def run_playouts(game: str, bots: Sequence[str], games: int, seed: int = 0, play
 
 def _progress_bar(**settings: Any) -> Any:
     """tqdm's bar: a widget in Jupyter (the ``notebook`` extra installs ipywidgets), text elsewhere."""
-    try:
+    from tqdm import tqdm
+
+    if importlib.util.find_spec("ipywidgets") is not None:  # else tqdm.auto warns and draws text anyway
         from tqdm.auto import tqdm
-
-        return tqdm(**settings)
-    except ImportError:  # Jupyter without ipywidgets
-        from tqdm import tqdm as text_bar
-
-        return text_bar(**settings)
+    return tqdm(**settings)
 
 
 def playout_chunk(job: PlayoutJob, games: int) -> int:
