@@ -32,7 +32,7 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
 
 Deterministic: a search is a function of the position, the seed drawn from
 the ``rng`` given to ``choose`` and the iteration budget (a CPU-seconds
-budget stops between chunks of 16 iterations, so it is not).
+budget stops between chunks of iterations, so it is not).
 """
 
 from __future__ import annotations
@@ -383,8 +383,12 @@ def _select(node, tree, expl):
 
 @njit(cache=True)
 def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply):
-    """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE."""
+             ply, root_lists, root_n, root_proc, root_inited):
+    """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
+
+    Each colour's legal-move list starts from its list at the search's root (moves only become
+    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.
+    """
     pl_piece = tables[0]
     pl_cells = tables[2]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
@@ -396,7 +400,14 @@ def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, li
     while c >= 0:
         stamp[0] += 1
         L = lists[c]
-        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
+        if inited[c] == 0:
+            nn = root_n[c]
+            for i in range(nn):
+                L[i] = root_lists[c, i]
+            nlist[c] = nn
+            processed[c] = root_proc[c]
+            inited[c] = root_inited[c]
+        if inited[c] == 1 and placed[c] > 0:
             n = K.gen_moves(c, tables, arrays, marker, stamp[0], L)
             inited[c] = 1 if placed[c] == 0 else 2
         else:
@@ -480,8 +491,15 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width = P
     marker = scratch[0]
     stamp = scratch[5]
-    lists, nlist, played_it, played_ply, path, res, work_owner, work_recent = play_scratch
+    lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n = play_scratch
     nc = root_arrays[0].shape[0]
+    root_proc = np.zeros(nc, dtype=np.int32)
+    root_inited = np.zeros(nc, dtype=np.int32)
+    for k in range(nc):
+        stamp[0] += 1
+        root_n[k] = K.gen_moves(k, tables, root_arrays, marker, stamp[0], root_lists[k])
+        root_proc[k] = root_arrays[3][k]
+        root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
         arrays = (root_arrays[0].copy(), root_arrays[1].copy(), root_arrays[2].copy(), root_arrays[3].copy(),
@@ -521,7 +539,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
             return done_count
         if c >= 0:
             end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
-                           played_ply, it, depth)
+                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited)
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res)
@@ -624,7 +642,8 @@ class _Workspace:
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
-                     np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64))
+                     np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64),
+                     np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32))
         self.iteration = 0
         self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
@@ -662,7 +681,8 @@ class _Workspace:
 class FastMCTSBot:
     """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
 
-    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move (checked every 16 iterations).
+    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move (checked between chunks of
+    16 iterations, more when iterations take under a millisecond together).
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -730,6 +750,7 @@ class FastMCTSBot:
             want = chunk if self.iterations is None else min(chunk, self.iterations - done)
             if want <= 0:
                 break
+            before = time.process_time()
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
                                  params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
                                  _MONOMINO, tree, work.scratch, work.play, root_stats)
@@ -737,8 +758,11 @@ class FastMCTSBot:
             done += got
             if got < want:
                 break
-            if self.seconds is not None and time.process_time() - start >= self.seconds:
+            now = time.process_time()
+            if self.seconds is not None and now - start >= self.seconds:
                 break
+            if now - before < 0.001 and chunk < 4096:
+                chunk *= 2  # short iterations (late in the game): fewer calls from Python
         self.last_iterations = done
         self.last_seconds = time.process_time() - start
         first, n = int(tree[2][0]), int(tree[3][0])
