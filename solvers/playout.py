@@ -20,7 +20,9 @@ import importlib
 import importlib.util
 import math
 import random
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,8 @@ def play_game(state: GameState[Any], bots: Sequence[Bot[Any]], rng: random.Rando
     marks: list[tuple[int, int, GameState[Any]]] = []  # (seat, actions so far, state) before each human decision
     played = 0
     while not state.is_terminal():
+        if _STOP.is_set() and threading.current_thread() is not threading.main_thread():
+            raise PlayoutStopped
         player = state.current_player()
         if player == CHANCE:
             action = state.sample_chance(rng)
@@ -270,9 +274,13 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     ``progress(games_done, games)`` counts games.  Ctrl-C keeps every finished task (see
     :func:`playout_chunk`: one game per task for slow line-ups) and returns their totals.
     """
-    from solvers.parallel import make_executor, run_tasks
+    from solvers.parallel import default_workers, make_executor, run_tasks
 
-    executor, close = make_executor(workers, scheduler)
+    executor: Executor
+    if scheduler is None and (workers or default_workers()) == 1:
+        executor, close = _one_thread_executor()
+    else:
+        executor, close = make_executor(workers, scheduler)
     size = playout_chunk(job, games)
     ranges = [(start, min(start + size, games)) for start in range(0, games, size)]
 
@@ -288,6 +296,31 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     finally:
         close()
     return report.value, report.complete
+
+
+class PlayoutStopped(Exception):
+    """A playout task left between two moves because the run was stopped (Ctrl-C)."""
+
+
+#: Set when an in-process run stops: the game being played in the worker thread ends at its next move.
+_STOP = threading.Event()
+
+
+def _one_thread_executor() -> tuple[ThreadPoolExecutor, Callable[[], None]]:
+    """Serial playouts in one worker thread, so that the main thread only waits and collects.
+
+    Ctrl-C reaches the main thread while it waits: every game finished so far has been collected
+    (none sits in a batch), and the game in progress stops at its next move (:data:`_STOP`).
+    """
+    _STOP.clear()
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="playout")
+
+    def close() -> None:
+        _STOP.set()
+        executor.shutdown(wait=True, cancel_futures=True)
+        _STOP.clear()
+
+    return executor, close
 
 
 def _playout_task(payload: tuple[PlayoutJob, int, int]) -> PlayoutStats:

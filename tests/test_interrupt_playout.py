@@ -26,7 +26,7 @@ def _kibitz(*args: str) -> list[str]:
 def _records(path: Path) -> int:
     if not path.exists():
         return 0
-    return sum(1 for line in path.read_text().splitlines() if line.startswith('{"task"'))
+    return sum(1 for line in path.read_text().splitlines() if '"task":' in line and line.endswith("}"))
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups (POSIX)")
@@ -67,3 +67,22 @@ def test_slow_lineups_run_one_game_per_task() -> None:
     assert playout_chunk(make_job("projectl", ["greedy", "random"]), 1000) == 1
     assert playout_chunk(make_job("shelfie", ["mcts:5"], 2), 1000) == 1
     assert playout_chunk(make_job("towers", ["random"]), 100_000) == 200
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups (POSIX)")
+def test_ctrl_c_in_process_keeps_every_finished_game(tmp_path: Path) -> None:
+    """--workers 1 (the default for small jobs): games run in one worker thread and are collected one by one."""
+    checkpoint = tmp_path / "serial.jsonl"
+    command = _kibitz("projectl", "playout", "--games", "60", "--bots", BOTS, "--seed", "5", "--workers", "1",
+                      "--checkpoint", str(checkpoint), "--json")
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while _records(checkpoint) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the playout ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130, err
+    partial = json.loads(out)
+    assert partial["interrupted"] is True and partial["games"] == _records(checkpoint) >= 3
