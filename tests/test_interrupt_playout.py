@@ -15,7 +15,7 @@ import pytest
 
 from solvers.playout import make_job, playout_chunk, run_playouts
 
-GAMES = 200
+GAMES = 100
 BOTS = "greedy,random"
 
 
