@@ -59,7 +59,11 @@ EXPECT: dict[str, list[str]] = {
     "kibitz tile 6x10 --count": ["9356", "2339"],
     "kibitz tile 4x5 --pieces tetrominoes --backend sat": ["no tiling exists"],
     "kibitz cover examples/problem.dlx --all": ["p r x:A y", "q x:A"],
-    "kibitz blokus perft 3": ["195"],
+    "kibitz blokus perft 3": ["195,112"],
+    "kibitz tile 8x5 --pieces 2*tetrominoes --count": ["3106 tilings"],
+    "kibitz tile 6x10 --count --split-depth 2": ["9356 tilings, 2339 up to symmetry"],
+    "kibitz tile '########/": ["tilings"],
+    "kibitz blokus solitaire tetrominoes --region 8x5 --colors 2 --no-edge-rule --count": ["raw tilings: 99392"],
     "kibitz shelfie score examples/shelf.txt": ['"adjacency": 21'],
     "kibitz projectl check examples/card.txt": ['"completable": true'],
 }
