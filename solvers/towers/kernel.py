@@ -266,6 +266,62 @@ def evaluate(S):
 
 
 @njit(cache=True)
+def value_bounds(S):
+    """Static (lower, upper) bounds on the exact value (mode 0) of ``S``, from the placements left.
+
+    A placement changes the owner of one tower only: P1's never lower the
+    margin, P2's never raise it, each moves it by 2 at most.  A seat can still
+    win instantly only if its towers at 21 plus the towers it can still bring
+    to 21 (one per placement left; a tower above 21 only by replacing its top
+    joker, a tower at 21 only by keeping it) reach 3.
+    """
+    r = S[ROUND]
+    last = S[LAST]
+    if r < 3 and last > 2:
+        last = 2
+    st = STARTERS[r]
+    left0 = 3 * (last - r)
+    left1 = left0
+    if S[PHASE] == PHASE_PICK:
+        left0 += 3
+        left1 += 3
+    else:
+        k = S[STEP]
+        mine = (6 - k + (1 - k % 2)) // 2  # the starter places at the even steps k..5
+        other = 6 - k - mine
+        if st == 0:
+            left0 += mine
+            left1 += other
+        else:
+            left0 += other
+            left1 += mine
+    o0 = 0
+    o1 = 0
+    c0 = 0
+    c1 = 0
+    open21 = 0  # towers that can still come to exactly 21: below it, or above with a joker on top to replace
+    for t in range(6):
+        if S[OWN + t] == 0:
+            o0 += 1
+            if S[TOT + t] == 21:
+                c0 += 1
+        elif S[OWN + t] == 1:
+            o1 += 1
+            if S[TOT + t] == 21:
+                c1 += 1
+        if S[TOT + t] < 21 or (S[TOT + t] > 21 and S[JK + t] == 1):
+            open21 += 1
+    m = o0 - o1
+    hi = min(m + 2 * left0, o0 + left0, 6) * SCALE
+    lo = max(m - 2 * left1, -(o1 + left1), -6) * SCALE
+    if c0 + min(left0, open21) >= 3:
+        hi = WIN_VALUE
+    if c1 + min(left1, open21) >= 3:
+        lo = -WIN_VALUE
+    return lo, hi
+
+
+@njit(cache=True)
 def tt_key(S):
     """Exact 2-word key of the searched position (grids are fixed during one search); both < 2**63."""
     k1 = np.int64(0)
@@ -328,7 +384,7 @@ F_UNDO = MAXM
 F_A, F_B, F_A0, F_B0, F_BEST, F_BESTM, F_I, F_N, F_K1, F_K2, F_BASE, F_P = range(MAXM + 16, MAXM + 28)
 FW = MAXM + 28
 # control words of a search in progress (see ab_run)
-C_D, C_POP, C_VAL, C_DONE, C_NODES = 0, 1, 2, 3, 4
+C_D, C_POP, C_VAL, C_DONE, C_NODES, C_BOUND = 0, 1, 2, 3, 4, 5
 NC = 8
 INF = 10 * WIN_VALUE
 
@@ -342,6 +398,33 @@ def ab_start(fr, ctl, alpha, beta):
     ctl[C_DONE] = 0
     fr[0, F_A] = alpha
     fr[0, F_B] = beta
+
+
+HIST_W = np.int64(1) << 24
+NHIST = 640
+
+
+@njit(cache=True)
+def _hist_key(S, m, p):
+    """Position-independent key of a move for the history table: stone code and tower, or the line."""
+    if m >= MOVE_PICK:
+        return 600 + m - MOVE_PICK
+    if m == MOVE_PASS:
+        return 610
+    return S[HAND + 3 * p + m // 16] * 16 + m % 16
+
+
+@njit(cache=True)
+def _bound_cut(S, alpha, beta, ctl):
+    """True (and the bound in ``ctl[C_BOUND]``) when :func:`value_bounds` alone settles the window."""
+    lo, hi = value_bounds(S)
+    if hi <= alpha:
+        ctl[C_BOUND] = hi
+        return True
+    if lo >= beta:
+        ctl[C_BOUND] = lo
+        return True
+    return False
 
 
 @njit(cache=True)
@@ -363,7 +446,7 @@ def _tt_store(S, tt, gen, fr, d, best):
 
 
 @njit(cache=True)
-def ab_run(S, tt, gen, mask, fr, ctl, budget):
+def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
     """Fail-soft alpha-beta (seat 0 maximises P1 values) with a transposition table, as an explicit stack.
 
     Runs at most ``budget`` nodes and returns 0 (suspended: call again to go on),
@@ -390,15 +473,24 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget):
             if S[PHASE] == PHASE_DONE:
                 val = evaluate(S)
                 pop = 1
+            elif S[MODE] == 0 and _bound_cut(S, alpha, beta, ctl):
+                val = ctl[C_BOUND]
+                pop = 1
             else:
-                k1, k2 = tt_key(S)
-                base = _slot(k1, k2, mask) & ~np.int64(1)  # two-way bucket: [depth-preferred, always-replace]
-                idx = base
-                if not (tt[base, 0] == k1 and tt[base, 1] == k2 and (tt[base, 2] >> 38) == gen):
-                    idx = base + 1
                 ttmove = -1
-                meta = tt[idx, 2]
-                if (meta >> 38) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
+                k1 = np.int64(0)
+                k2 = np.int64(0)
+                base = np.int64(-1)  # no table near the horizon: two plies are cheaper to search than to store
+                meta = np.int64(0)
+                idx = np.int64(0)
+                if not (S[PHASE] == PHASE_PLACE and S[STEP] >= 3 and (S[ROUND] == S[LAST] or S[ROUND] == 2)):
+                    k1, k2 = tt_key(S)
+                    base = _slot(k1, k2, mask) & ~np.int64(1)  # two-way bucket: [depth-preferred, always-replace]
+                    idx = base
+                    if not (tt[base, 0] == k1 and tt[base, 1] == k2 and (tt[base, 2] >> 38) == gen):
+                        idx = base + 1
+                    meta = tt[idx, 2]
+                if base >= 0 and (meta >> 38) == gen and tt[idx, 0] == k1 and tt[idx, 1] == k2:
                     v = (meta & 0xFFFF) - 32768
                     f = (meta >> 28) & 3
                     if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
@@ -410,7 +502,10 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget):
                     n = gen_moves(S, moves)
                     p = mover(S)
                     for i in range(n):
-                        scores[i] = 1000 if moves[i] == ttmove else _move_order_score(S, moves[i], p)
+                        if moves[i] == ttmove:
+                            scores[i] = np.int64(1) << 60
+                        else:
+                            scores[i] = _move_order_score(S, moves[i], p) * HIST_W + hist[p, _hist_key(S, moves[i], p)]
                     for i in range(1, n):  # insertion sort, best first
                         m, sc = moves[i], scores[i]
                         j = i - 1
@@ -460,6 +555,10 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget):
             if val < fr[d, F_B]:
                 fr[d, F_B] = val
         i += 1
+        if fr[d, F_A] >= fr[d, F_B]:
+            rem = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
+            hk = _hist_key(S, m, fr[d, F_P])
+            hist[fr[d, F_P], hk] = min(hist[fr[d, F_P], hk] + rem * rem, HIST_W - 1)
         if fr[d, F_A] < fr[d, F_B] and i < fr[d, F_N]:
             fr[d, F_I] = i
             make_move(S, fr[d, F_MOV + i], fr[d, F_UNDO : F_UNDO + 16])
@@ -469,7 +568,8 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget):
             pop = 0
         else:
             val = fr[d, F_BEST]
-            _tt_store(S, tt, gen, fr, d, val)
+            if fr[d, F_BASE] >= 0:
+                _tt_store(S, tt, gen, fr, d, val)
 
 
 # ---------------------------------------------------------------------------

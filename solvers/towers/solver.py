@@ -183,7 +183,7 @@ def warm_up() -> None:
     ctl = np.zeros(K.NC, dtype=np.int64)
     tt = np.zeros((2, 3), dtype=np.int64)
     K.ab_start(fr, ctl, -K.INF, K.INF)
-    K.ab_run(S, tt, 1, 1, fr, ctl, 10)
+    K.ab_run(S, tt, 1, 1, fr, ctl, 10, np.zeros((2, K.NHIST), dtype=np.int64))
     _WARM = True
 
 
@@ -206,6 +206,7 @@ class Solver:
         self.counter = np.zeros(1, dtype=np.int64)
         self.fr = np.zeros((K.MAXD, K.FW), dtype=np.int64)
         self.ctl = np.zeros(K.NC, dtype=np.int64)
+        self.hist = np.zeros((2, K.NHIST), dtype=np.int64)  # history heuristic: cutoffs by (seat, stone and tower)
         self.time_limit = time_limit
         self.deadline = float("inf")
         self.chunk = chunk
@@ -214,6 +215,7 @@ class Solver:
 
     def new_generation(self) -> int:
         self.gen += 1
+        self.hist[:] = 0
         if self.gen >= 1 << 24:  # generation field is 25 bits wide in the packed entry: wrap by clearing
             self.tt[:] = 0
             self.gen = 1
@@ -229,7 +231,7 @@ class Solver:
         K.ab_start(self.fr, self.ctl, alpha, beta)
         self.ctl[K.C_NODES] = 0
         try:
-            while not K.ab_run(work, self.tt, self.gen, self.mask, self.fr, self.ctl, self.chunk):
+            while not K.ab_run(work, self.tt, self.gen, self.mask, self.fr, self.ctl, self.chunk, self.hist):
                 self.counter[0] += self.ctl[K.C_NODES]
                 self.ctl[K.C_NODES] = 0
                 if self.progress is not None:
