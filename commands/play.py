@@ -94,14 +94,16 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
     info = GAMES[game]
     hooks = hooks or PlayHooks()
 
-    def play(players: int | None, bots: list[str] | None, seed: int, load: str | None, as_json: bool,
-             **rest: Any) -> None:
+    def play(players: int | None, bots: list[str] | None, seed: int, load: str | None, svg: str | None,
+             as_json: bool, **rest: Any) -> None:
         from puzzles.game import CHANCE
         from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list, state_text
         from solvers.playout import play_game
 
         options = _typed_options(game, rest)
         moves: list[str] = []
+        if svg is not None:
+            check_writable(svg)
         if load is not None:
             state, saved = _load_game(game, load, players, seed, options)
             moves = list(saved.get("moves", []))
@@ -150,6 +152,9 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
             status = "interrupted"
             click.echo(f"game interrupted after {len(moves)} moves", err=True)
         extra = hooks.finish(state, moves, rest, as_json) if hooks.finish else {}
+        if svg is not None:
+            Path(svg).write_text(str(state._repr_svg_()), encoding="utf-8")
+            extra["svg"] = svg
         result = {"game": game, "status": status, "interrupted": status == "interrupted", "seed": seed,
                   "bots": specs, "options": options, "moves": moves, "scores": state.scores(),
                   "returns": state.returns() if state.is_terminal() else None, **extra}
@@ -171,12 +176,23 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
                      help="Seed of the deal and of every random choice (printed; the same seed, the same game)."),
         click.option("--load", type=click.Path(dir_okay=False), default=None,
                      help="Continue a game saved with 'save FILE' during play."),
+        click.option("--svg", type=click.Path(dir_okay=False, writable=True), default=None,
+                     help="Write a picture of the final position (SVG) to this file."),
         *_game_option_decorators(game),
         *hooks.options,
         click.option("--json", "as_json", is_flag=True, help="Print the moves and the result as JSON."),
     ]
     return click.command("play", help=f"Play {info.title}: bots and humans (bot 'human'), one per seat.")(
         _apply(decorators, friendly_errors(play)))
+
+
+def check_writable(path: str) -> None:
+    """Refuse an output path that cannot be written before any work is done (ValueError, one line)."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{path} is a directory")
+    if not target.parent.exists():
+        raise ValueError(f"cannot write {path}: no directory {target.parent}")
 
 
 def _load_game(game: str, path: str, players: int | None, seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

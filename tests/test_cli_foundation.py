@@ -212,3 +212,12 @@ def test_bad_input_is_one_line_error(run_cli, tmp_path: Path, monkeypatch: pytes
         f"traceback: {result.exception!r}")
     errors = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert len(errors) == 1 and "Traceback" not in result.output, result.output
+
+
+@pytest.mark.parametrize("game", ["projectl", "shelfie", "towers"])
+def test_play_writes_the_final_position_as_svg(run_cli, tmp_path: Path, game: str) -> None:
+    picture = tmp_path / "end.svg"
+    result = run_cli(game, "play", "--bots", "random", "--svg", str(picture), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["svg"] == str(picture)
+    assert picture.read_text().startswith("<svg")
+    assert run_cli(game, "play", "--svg", str(tmp_path / "no" / "x.svg")).exit_code == 1
