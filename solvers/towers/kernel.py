@@ -415,6 +415,29 @@ def _hist_key(S, m, p):
 
 
 @njit(cache=True)
+def _last_ply(S, alpha, beta, moves, undo):
+    """Value of a node whose every move ends the horizon: evaluate each child in place (fail-soft)."""
+    n = gen_moves(S, moves)
+    p = mover(S)
+    best = -INF if p == 0 else INF
+    for i in range(n):
+        make_move(S, moves[i], undo)
+        v = evaluate(S)
+        unmake_move(S, moves[i], undo)
+        if p == 0:
+            if v > best:
+                best = v
+            if best >= beta:
+                break
+        else:
+            if v < best:
+                best = v
+            if best <= alpha:
+                break
+    return best
+
+
+@njit(cache=True)
 def _bound_cut(S, alpha, beta, ctl):
     """True (and the bound in ``ctl[C_BOUND]``) when :func:`value_bounds` alone settles the window."""
     lo, hi = value_bounds(S)
@@ -475,6 +498,9 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
                 pop = 1
             elif S[MODE] == 0 and _bound_cut(S, alpha, beta, ctl):
                 val = ctl[C_BOUND]
+                pop = 1
+            elif S[PHASE] == PHASE_PLACE and S[STEP] == 5 and (S[ROUND] == S[LAST] or S[ROUND] == 2):
+                val = _last_ply(S, alpha, beta, fr[d, F_MOV : F_MOV + MAXM], fr[d, F_UNDO : F_UNDO + 16])
                 pop = 1
             else:
                 ttmove = -1
