@@ -60,3 +60,38 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
         if show_solution:
             click.echo("solution:\n" + ch.solution.to_text(color=False))
         click.echo("")
+
+
+@generate_group.command("towers")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="First candidate seed (a challenge's seed is printed).")
+@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text mode).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write challenge_SEED.json (playable: kibitz towers play --from FILE) and .txt there.")
+@click.option("--json", "as_json", is_flag=True)
+@friendly_errors
+def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
+    """Rainbow Blackjack endgames where exactly one move wins or saves the draw (proved by the exact solver)."""
+    import json as _json
+    from pathlib import Path
+
+    from solvers.towers.challenges import generate
+
+    progress = ProgressReporter(count, "challenges", enabled=not as_json)
+    try:
+        found = list(generate(count, difficulty, seed, on_found=lambda _: progress.advance()))
+    finally:
+        progress.close()
+    if out_dir:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for ch in found:
+            (out / f"challenge_{ch.seed}.json").write_text(_json.dumps(ch.to_json(), indent=1) + "\n")
+            (out / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
+    if as_json:
+        emit_json({"challenges": [ch.to_json() for ch in found]})
+        return
+    for ch in found:
+        click.echo(ch.to_text(with_solution=show_solution))
+        click.echo("")

@@ -69,8 +69,27 @@ def _with_seat_aliases(command: click.Command, defaults: tuple[str, str]) -> Non
     command.callback = with_aliases
 
 
+def _with_from_file(command: click.Command) -> None:
+    """``--from FILE``: play a challenge from ``kibitz generate towers`` (or any saved game) — ``--load`` by another name."""
+    callback = command.callback
+    assert callback is not None
+    command.params.append(click.Option(["--from", "from_path"], type=click.Path(dir_okay=False), default=None,
+                                       help="Play an endgame challenge written by 'kibitz generate towers --out DIR'."))
+
+    @functools.wraps(callback)
+    def with_from(from_path: str | None, **kwargs: Any) -> Any:
+        if from_path is not None:
+            if kwargs.get("load"):
+                raise click.UsageError("give --from or --load, not both")
+            kwargs["load"] = from_path
+        return callback(**kwargs)
+
+    command.callback = with_from
+
+
 add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show))
 _with_seat_aliases(towers.commands["play"], ("human", "pimc"))
+_with_from_file(towers.commands["play"])
 _with_seat_aliases(towers.commands["playout"], ("random", "random"))
 
 

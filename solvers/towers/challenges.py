@@ -1,0 +1,155 @@
+"""Endgame challenges for Rainbow Blackjack: full-information positions where exactly one move wins (or saves a draw).
+
+Candidates come from seeded random play into the second grid (rounds 5-6);
+each is solved exactly to the end of the game by :class:`solvers.towers.solver.Solver`
+(every legal move's value).  A position is a challenge when the best outcome
+for the player to move is a win or a draw and exactly ONE legal move reaches
+that outcome: every other move loses (or, for a draw, loses outright).
+
+Grading (``difficulty``): by the plies left to the end of the game (line picks
+and placements) and by how many legal moves fail:
+
+* ``easy``   — round 6, 2 to 4 plies left, at least 2 moves fail;
+* ``medium`` — round 6, 5 to 8 plies left (up to the line picks), at least 3 fail;
+* ``hard``   — round 5, 9 to 16 plies left, at least 3 fail.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzles.game import CHANCE
+from puzzles.towers.engine import TowersState
+from solvers.towers.solver import Solver
+
+DIFFICULTIES: dict[str, tuple[int, int, int, int]] = {
+    # name: (round index, min plies left, max plies left, min failing moves)
+    "easy": (5, 2, 4, 2),
+    "medium": (5, 5, 8, 3),
+    "hard": (4, 9, 16, 3),
+}
+
+
+def plies_left(state: TowersState) -> int:
+    """Line picks and placements from ``state`` to the end of round 6 (announcements not counted)."""
+    here = (2 - state.step // 2) + 6 if state.phase == "pick" else 6 - state.step
+    return here + 8 * (5 - state.round)
+
+
+def outcome(value: int, seat: int) -> int:
+    """+1 win, 0 draw, -1 loss for ``seat`` of a P1-side value."""
+    v = value if seat == 0 else -value
+    return (v > 0) - (v < 0)
+
+
+@dataclass
+class Challenge:
+    """One endgame challenge: the position, the single saving move and what every move is worth."""
+
+    seed: int
+    difficulty: str
+    state: TowersState
+    solution: str
+    goal: str  # "win" or "draw"
+    plies: int
+    move_values: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def seat(self) -> int:
+        return self.state.current_player()
+
+    @property
+    def failing(self) -> list[str]:
+        best = outcome(self.move_values[self.solution], self.seat)
+        return [m for m, v in self.move_values.items() if outcome(v, self.seat) < best]
+
+    def to_json(self, with_solution: bool = True) -> dict[str, Any]:
+        """A file ``kibitz towers play --from FILE`` (or ``--load``) continues: the solver's side is a bot."""
+        human = self.seat
+        bots = ["pimc", "pimc"]
+        bots[human] = "human"
+        data: dict[str, Any] = {
+            "game": "towers",
+            "kind": "towers endgame challenge",
+            "difficulty": self.difficulty,
+            "seed": self.seed,
+            "to_move": f"P{human + 1}",
+            "goal": self.goal,
+            "plies_left": self.plies,
+            "legal_moves": len(self.move_values),
+            "failing_moves": len(self.failing),
+            "bots": bots,
+            "state": self.state.to_json(),
+        }
+        if with_solution:
+            data["solution"] = self.solution
+            data["move_values"] = self.move_values
+            data["status"] = "proved (exact solve to the end of the game)"
+        return data
+
+    def to_text(self, with_solution: bool = False) -> str:
+        head = (f"Rainbow Blackjack endgame ({self.difficulty}, seed {self.seed}): P{self.seat + 1} to move and "
+                f"{'win' if self.goal == 'win' else 'save the draw'}; {self.plies} plies to the end, "
+                f"{len(self.move_values)} legal moves, exactly one {'wins' if self.goal == 'win' else 'draws'}.")
+        text = head + "\n" + str(self.state)
+        if with_solution:
+            text += f"\nsolution: {self.solution}  (every other move {'fails to win' if self.goal == 'win' else 'loses'})"
+        return text
+
+
+def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
+    """Seeded random play to a decision point of round ``rnd`` with lo..hi plies left (None if the game ends first)."""
+    rng = random.Random(seed)
+    target = rng.randint(lo, hi)
+    s = TowersState.new_game(seed)
+    while not s.is_terminal() and s.round <= rnd:
+        if s.round == rnd and s.current_player() in (0, 1) and not (s.phase == "pick" and s.step % 2 == 1):
+            if plies_left(s) == target:
+                return s
+        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
+    return None
+
+
+def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficulty: str = "") -> Challenge | None:
+    """The challenge ``state`` makes, if exactly one legal move reaches the best outcome (a win or a draw)."""
+    res = solver.solve(state, horizon="game", pv=False)
+    if res.status != "proved" or len(res.move_values) < 2:
+        return None
+    seat = state.current_player()
+    classes = {m: outcome(v, seat) for m, v in res.move_values.items()}
+    best = max(classes.values())
+    if best < 0:
+        return None
+    winners = [m for m, c in classes.items() if c == best]
+    if len(winners) != 1:
+        return None
+    return Challenge(seed, difficulty, state, winners[0], "win" if best > 0 else "draw", plies_left(state),
+                     dict(res.move_values))
+
+
+def generate(count: int, difficulty: str = "medium", seed: int = 0, solver: Solver | None = None,
+             on_found: Callable[[Challenge], None] | None = None, max_tries: int = 200_000) -> Iterator[Challenge]:
+    """``count`` challenges of ``difficulty`` from candidate seeds ``seed, seed+1, ...`` (each verified exactly)."""
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (easy, medium or hard)")
+    rnd, lo, hi, min_fail = DIFFICULTIES[difficulty]
+    solver = solver or Solver(20)
+    found = 0
+    for s in range(seed, seed + max_tries):
+        if found == count:
+            return
+        state = _candidate(s, rnd, lo, hi)
+        if state is None:
+            continue
+        ch = check_challenge(state, solver, s, difficulty)
+        if ch is None or len(ch.failing) < min_fail:
+            continue
+        found += 1
+        if on_found is not None:
+            on_found(ch)
+        yield ch
+    if found < count:
+        raise ValueError(f"only {found} {difficulty} challenges among {max_tries} candidate seeds")
