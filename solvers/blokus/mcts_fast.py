@@ -22,8 +22,12 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
   moves must connect to the partner colour when one can (14 placements).
   The piece filter applies in the playouts too.
 * **Playouts**: a move is drawn with weight ``5^size`` (Classic) or
-  ``3^size * 1.8^(attach points - 1)`` (Duo); the result is win/tie/loss
-  (shared by rank with more than two players) plus 0.1 of a squashed margin.
+  ``3^size * 1.8^(attach points - 1)`` (Duo), times ``1e6`` per local point it
+  covers (Pentobi's ``PlayoutFeatures``: the attach points of the opponents'
+  last three moves and their edge neighbours, 2 when also our attach point;
+  ``1e24`` for 4, ``1e25`` beyond), so playouts answer the opponent locally;
+  the result is win/tie/loss (shared by rank with more than two players)
+  plus 0.1 of a squashed margin.
 * **RAVE**: a child whose move the same colour played later in the
   simulation gets the result with weight 0.7 (falling with distance) while it
   has fewer than 2,000 value counts.
@@ -314,7 +318,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 @njit(cache=True)
 def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
     """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp = scratch
     stamp[0] += 1
@@ -383,7 +387,7 @@ def _select(node, tree, expl):
 
 @njit(cache=True)
 def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply, root_lists, root_n, root_proc, root_inited):
+             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, wbuf):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the search's root (moves only become
@@ -397,6 +401,11 @@ def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, li
     processed = np.zeros(nc, dtype=np.int32)
     on_board = nonboard
     last_row = consider.shape[0] - 1
+    area = forbidden.shape[1]
+    width = np.int64(np.sqrt(area) + 0.5)
+    lval = np.zeros(area, dtype=np.int32)
+    lpts = np.zeros(256, dtype=np.int64)
+    use_local = gloc.shape[0] > 1
     while c >= 0:
         stamp[0] += 1
         L = lists[c]
@@ -425,33 +434,70 @@ def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, li
         if n == 0:
             done[c] = 1
         else:
+            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
+            # their edge neighbours, worth 2 when they are our attach points too
+            nl = 0
+            if use_local:
+                f = forbidden[c]
+                sc = second[c]
+                for r3 in range(3):
+                    k = recent[r3, 0]
+                    mv = recent[r3, 1]
+                    if k < 0 or mv < 0 or k == c or k == sc:
+                        continue
+                    fk = forbidden[k]
+                    for j in range(pl_ncorners_of(tables, mv)):
+                        q = np.int64(tables[5][mv, j])
+                        if fk[q] or f[q]:
+                            continue
+                        for nb in (q, q - width, q + 1, q + width, q - 1):
+                            if f[nb] == 0 and lval[nb] == 0 and nl < 256:
+                                lval[nb] = 1 + is_attach[c, nb]
+                                lpts[nl] = nb
+                                nl += 1
             row = consider[min(on_board, last_row)]
             total = 0.0
             for i in range(n):
                 m = L[i]
-                if row[pl_piece[m]]:
-                    total += pl_weight[m]
-            use_row = total > 0.0
-            if not use_row:
+                w = pl_weight[m] if row[pl_piece[m]] else 0.0
+                if nl > 0 and w > 0.0:
+                    nu = 0
+                    for j in range(tables[1][m]):
+                        nu += lval[pl_cells[m, j]]
+                    w *= gloc[min(nu, gloc.shape[0] - 1)]
+                wbuf[i] = w
+                total += w
+            if total <= 0.0:
                 for i in range(n):
-                    total += pl_weight[L[i]]
+                    wbuf[i] = pl_weight[L[i]]
+                    total += wbuf[i]
+            for i in range(nl):
+                lval[lpts[i]] = 0
             r = np.random.random() * total
             m = L[n - 1]
             for i in range(n):
-                mm = L[i]
-                if use_row and row[pl_piece[mm]] == 0:
-                    continue
-                r -= pl_weight[mm]
+                r -= wbuf[i]
                 if r < 0.0:
-                    m = mm
+                    m = L[i]
                     break
             K.place(c, m, tables, arrays)
+            recent[0, 0] = recent[1, 0]
+            recent[0, 1] = recent[1, 1]
+            recent[1, 0] = recent[2, 0]
+            recent[1, 1] = recent[2, 1]
+            recent[2, 0] = c
+            recent[2, 1] = m
             on_board += 1
             played_it[c, m] = it
             played_ply[c, m] = ply
         ply += 1
         c = K.next_color(c, done)
     return ply
+
+
+@njit(cache=True)
+def pl_ncorners_of(tables, m):
+    return tables[6][m]
 
 
 @njit(cache=True)
@@ -488,7 +534,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                    player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full)."""
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     marker = scratch[0]
     stamp = scratch[5]
     lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n = play_scratch
@@ -539,7 +585,8 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
             return done_count
         if c >= 0:
             end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
-                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited)
+                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited, work_recent, second,
+                           gloc, scratch[2])
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res)
@@ -625,6 +672,8 @@ def copy_subtree(src, root, dst):
 # ---- the Python driver ----------------------------------------------------------------------------------
 
 TREE_CAPACITY = 1_500_000
+#: Playout weight factor by the local points a move covers (Pentobi's State::init_gamma, Classic and Duo).
+LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
 
 class _Workspace:
@@ -686,12 +735,13 @@ class FastMCTSBot:
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
-                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY) -> None:
+                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget or CPU seconds")
         self.iterations = iterations
         self.seconds = seconds
         self.reuse_tree = reuse
+        self.local = local
         self.reused = False
         self.name = name
         self.capacity = capacity
@@ -712,8 +762,9 @@ class FastMCTSBot:
         if key not in self._params:
             params = self._params[key] = Params(state)
             gam = np.concatenate([params.gammas, [params.exploration]])
+            gloc = LOCAL_GAMMAS if self.local else np.ones(1)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
-                             params.connect_pieces, params.width)
+                             params.connect_pieces, params.width, gloc)
             self._work[key] = _Workspace(state, self.capacity)
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
