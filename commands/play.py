@@ -10,6 +10,7 @@ a custom board view) come in through :class:`PlayHooks`.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,6 +125,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
                 if hooks.notation is not None:
                     bot.notation = hooks.notation
                 bot.hinter = make_bot(game, hint_spec)
+                if as_json:  # stdout carries only the JSON result; the human's view goes to stderr
+                    bot.stream = sys.stderr
                 bot.save_extra = lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves}
         if not as_json:
             click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"

@@ -95,7 +95,8 @@ class HumanBot:
 
     The same commands in every game (:data:`HUMAN_HELP`): ``?``/``moves``, ``hint``, ``undo``,
     ``save FILE``, ``help``, ``quit``.  Bad text or an illegal action is explained and asked again, so a
-    typo never touches the game.  ``quit`` raises :class:`QuitGame` (the end of the input aborts), ``undo``
+    typo never touches the game.  ``quit`` raises :class:`QuitGame`; Ctrl-C or the end of the input at the
+    prompt raise KeyboardInterrupt (the game stops as interrupted, exit status 130); ``undo``
     :class:`UndoRequest` (handled by :func:`solvers.playout.play_game`).  Hooks: ``show(state, seat)``
     draws the position, ``hinter`` is the bot asked for a hint, ``save_extra()`` adds fields to a save.
     """
@@ -116,8 +117,11 @@ class HumanBot:
         seat = state.current_player()
         click.echo(self.show(state, seat), file=self.stream)
         while True:
-            text = click.prompt(f"seat {seat + 1}, your move ({self.notation}; 'help' lists commands)",
-                                err=True).strip()
+            try:
+                text = click.prompt(f"seat {seat + 1}, your move ({self.notation}; 'help' lists commands)",
+                                    err=True).strip()
+            except click.exceptions.Abort:  # Ctrl-C (or the end of the input) at the prompt
+                raise KeyboardInterrupt from None
             word, _, argument = text.partition(" ")
             command = word.lower()
             if command in ("quit", "exit", "q") and not argument:
