@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -31,48 +32,100 @@ from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors
 @friendly_errors
 def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
          split_depth, workers, scheduler, checkpoint, as_json):
-    """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes."""
-    from solvers.exact_cover import SearchLimits
+    """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes.
+
+    Every answer states its status: found, proved (exhaustive: a count is exact, "no tiling
+    exists" is a proof), unknown (time limit: counts are lower bounds) or incomplete (Ctrl-C).
+    """
+    from solvers.parallel import check_output_path
     from solvers.tiling import TilingProblem, load_pieces, load_region
 
-    problem = TilingProblem.from_spec(load_region(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
     if (do_count or show_all) and backend != "dlx":
         raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
+    if checkpoint:
+        check_output_path(checkpoint, "checkpoint")
+    problem = TilingProblem.from_spec(load_region(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
     if do_count:
         counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json)
-        data = {"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
-                "count_unique": counts.unique, "complete": counts.complete, "nodes": counts.nodes,
-                "seconds": round(counts.seconds, 3)}
-        if as_json:
-            emit_json(data)
-        else:
-            status = "" if counts.complete else f" (incomplete: {counts.stopped_by or 'stopped'})"
-            click.echo(f"{counts.raw} tilings, {counts.unique} up to symmetry{status}")
+        _print_counts(counts, unique, as_json)
+        if counts.failure:
+            raise click.ClickException(f"{counts.failure}; the counts above are lower bounds"
+                                       + (f" (finished parts kept in {checkpoint})" if checkpoint else ""))
         if counts.stopped_by == "interrupt":
             sys.exit(130)
         return
     if show_all:
-        tilings = []
-        for number, tiling in enumerate(problem.tilings(SearchLimits(time_limit=time_limit), unique=unique), 1):
+        _list_tilings(problem, unique, limit, time_limit, as_json)
+        return
+    result = problem.search(backend, time_limit=time_limit)
+    if as_json:
+        emit_json({"found": result.tiling is not None, "status": result.status,
+                   "tiling": result.tiling.to_json() if result.tiling else None,
+                   "interrupted": result.status == "incomplete", "seconds": round(result.seconds, 3)})
+    elif result.tiling is not None:
+        click.echo(result.tiling.to_text())
+    elif result.status == "proved":
+        click.echo("no tiling exists")
+    elif result.status == "unknown":
+        click.echo(f"unknown (time limit): no tiling found in {time_limit:g} s and the search was not finished"
+                   " (no answer, not a proof)")
+    else:
+        click.echo("incomplete (interrupted): no tiling found before Ctrl-C")
+    if result.status == "incomplete":
+        sys.exit(130)
+
+
+def _print_counts(counts, unique, as_json):
+    """A count with its status: exact (proved) or a lower bound (unknown at a limit, incomplete on Ctrl-C)."""
+    from solvers.tiling import STATUS_TEXT
+
+    if as_json:
+        emit_json({"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
+                   "count_unique": counts.unique, "complete": counts.complete, "status": counts.status,
+                   "lower_bound": not counts.complete, "interrupted": counts.stopped_by == "interrupt",
+                   "stopped_by": counts.stopped_by or None, "nodes": counts.nodes, "seconds": round(counts.seconds, 3)})
+        return
+    if counts.complete:
+        click.echo(f"{counts.raw} tilings, {counts.unique} up to symmetry (proved: exhaustive count)")
+    else:
+        click.echo(f"at least {counts.raw} tilings, at least {counts.unique} up to symmetry "
+                   f"({STATUS_TEXT[counts.status]}: lower bounds)")
+
+
+def _list_tilings(problem, unique, limit, time_limit, as_json):
+    """Print tilings as they are found (text, or one JSON document streamed), then the status."""
+    from solvers.exact_cover import SearchLimits
+    from solvers.tiling import STATUS_TEXT, answer_status
+
+    number, stopped_by = 0, ""
+    limits = SearchLimits(time_limit=time_limit)
+    if as_json:
+        click.echo('{"tilings": [', nl=False)
+    try:
+        for number, tiling in enumerate(problem.tilings(limits, unique=unique), 1):
             if as_json:
-                tilings.append(tiling.to_json())
+                click.echo(("," if number > 1 else "") + "\n  " + json.dumps(tiling.to_json()), nl=False)
             else:
                 click.echo(f"tiling {number}:\n{tiling.to_text()}\n")
             if limit and number >= limit:
+                stopped_by = "limit"
                 break
-        if as_json:
-            emit_json({"count": len(tilings), "tilings": tilings})
-        return
-    try:
-        tiling = problem.find(backend, time_limit=time_limit)
-    except TimeoutError as error:  # CP-SAT ran out of time before deciding: an answer, not a bug
-        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    if not stopped_by and limits.expired():
+        stopped_by = "time_limit"
+    status = "found" if stopped_by == "limit" else answer_status(not stopped_by, stopped_by)
     if as_json:
-        emit_json({"found": tiling is not None, "tiling": tiling.to_json() if tiling else None})
-    elif tiling is None:
-        click.echo("no tiling exists")
+        click.echo(f'\n], "count": {number}, "status": "{status}", "complete": {json.dumps(not stopped_by)}, '
+                   f'"interrupted": {json.dumps(stopped_by == "interrupt")}}}')
+    elif stopped_by == "limit":
+        click.echo(f"{number} tilings (found: stopped at --limit)")
+    elif not stopped_by:
+        click.echo(f"{number} tilings (proved: all listed)" if number else "no tiling exists")
     else:
-        click.echo(tiling.to_text())
+        click.echo(f"{number} tilings listed ({STATUS_TEXT[status]}: there may be more)")
+    if stopped_by == "interrupt":
+        sys.exit(130)
 
 
 def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, show_progress):
@@ -84,13 +137,15 @@ def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpo
 
     progress = ProgressReporter(None, "subproblems", enabled=show_progress)
     report = lambda done, total: (setattr(progress, "total", total), progress.advance(done - progress.done))
-    parallel = scheduler or checkpoint or (workers or 1) > 1 or (workers is None and len(problem.split(split_depth)) >= 50)
+    limits = SearchLimits(time_limit=time_limit)
+    tasks = problem.split(split_depth)
+    parallel = scheduler or checkpoint or (workers or 1) > 1 or (workers is None and len(tasks) >= 50)
     try:
         if not parallel:
-            return problem.counts(SearchLimits(time_limit=time_limit), on_part=report, split_depth=split_depth)
+            return problem.counts(limits, on_part=report, split_depth=split_depth)
         executor, close = make_executor(workers, scheduler)
         try:
-            return problem.counts(on_part=report, split_depth=split_depth, executor=executor,
+            return problem.counts(limits, on_part=report, split_depth=split_depth, executor=executor,
                                   checkpoint=Path(checkpoint) if checkpoint else None)
         finally:
             close()
@@ -101,7 +156,7 @@ def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpo
 @click.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--count", "do_count", is_flag=True, help="Count all solutions.")
-@click.option("--all", "show_all", is_flag=True, help="Print every solution.")
+@click.option("--all", "show_all", is_flag=True, help="Print every solution (streamed as found).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="With --all: stop after this many.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--json", "as_json", is_flag=True)
@@ -111,8 +166,9 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
     from pathlib import Path
 
     from solvers.exact_cover import SearchLimits, parse_knuth
+    from solvers.tiling import STATUS_TEXT, answer_status, read_text_file
 
-    problem = parse_knuth(Path(path).read_text())
+    problem = parse_knuth(read_text_file(Path(path), "exact-cover file"))
     limits = SearchLimits(time_limit=time_limit)
     if do_count:
         progress = ProgressReporter(None, "nodes (millions)", enabled=not as_json)
@@ -123,21 +179,46 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
             )
         finally:
             progress.close()
+        status = answer_status(result.complete, result.stopped_by)
         if as_json:
-            emit_json({"count": result.count, "complete": result.complete, "nodes": result.nodes,
-                       "seconds": round(result.seconds, 3)})
+            emit_json({"count": result.count, "complete": result.complete, "status": status,
+                       "lower_bound": not result.complete, "interrupted": result.stopped_by == "interrupt",
+                       "nodes": result.nodes, "seconds": round(result.seconds, 3)})
+        elif result.complete:
+            click.echo(f"{result.count} solutions (proved: exhaustive count)")
         else:
-            click.echo(f"{result.count} solutions" + ("" if result.complete else f" (incomplete: {result.stopped_by})"))
+            click.echo(f"at least {result.count} solutions ({STATUS_TEXT[status]}: a lower bound)")
+        if result.stopped_by == "interrupt":
+            sys.exit(130)
         return
-    solutions = []
-    for solution in problem.compile().solutions(limits):
-        solutions.append(problem.format_solution(solution))
-        if not show_all or (limit and len(solutions) >= limit):
-            break
+    number, stopped_by = 0, ""
+    search = problem.compile()
     if as_json:
-        emit_json({"count": len(solutions), "solutions": solutions})
-    elif not solutions:
+        click.echo('{"solutions": [', nl=False)
+    try:
+        for number, solution in enumerate(search.solutions(limits), 1):
+            options = problem.format_solution(solution)
+            if as_json:
+                click.echo(("," if number > 1 else "") + "\n  " + json.dumps(options), nl=False)
+            else:
+                click.echo(f"solution {number}:" + "".join(f"\n  {line}" for line in options))
+            if not show_all or (limit and number >= limit):
+                stopped_by = "limit"
+                break
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    stopped_by = stopped_by or search.stopped_by
+    status = "found" if stopped_by == "limit" else answer_status(not stopped_by, stopped_by)
+    if as_json:
+        click.echo(f'\n], "count": {number}, "status": "{status}", "complete": {json.dumps(not stopped_by)}, '
+                   f'"interrupted": {json.dumps(stopped_by == "interrupt")}}}')
+    elif number == 0 and not stopped_by:
         click.echo("no solution")
-    else:
-        for number, options in enumerate(solutions, 1):
-            click.echo(f"solution {number}:" + "".join(f"\n  {line}" for line in options))
+    elif number == 0:
+        click.echo(f"{STATUS_TEXT[status]}: no solution found" + (", the search was not finished" if status == "unknown" else ""))
+    elif stopped_by in ("time_limit", "node_limit", "interrupt"):
+        click.echo(f"{number} solutions listed ({STATUS_TEXT[status]}: there may be more)")
+    elif show_all and not stopped_by:
+        click.echo(f"{number} solutions (proved: all listed)")
+    if stopped_by == "interrupt":
+        sys.exit(130)

@@ -31,6 +31,7 @@ SQUARE_SYMMETRIES: tuple[Transform, ...] = (
     lambda r, c: (c, r),  # transpose (main diagonal)
     lambda r, c: (-c, -r),  # anti-diagonal
 )
+MAX_REGION_CELLS = 1_000_000  # a WxH spec beyond this is refused before any set of cells is built
 SYMMETRY_NAMES = ("identity", "rot90", "rot180", "rot270", "flip_lr", "flip_tb", "transpose", "antitranspose")
 
 
@@ -268,7 +269,10 @@ class Region:
         text = spec.strip()
         parts = text.lower().split("x")
         if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-            return cls.rectangle(int(parts[0]), int(parts[1]))
+            width, height = int(parts[0]), int(parts[1])
+            if width * height > MAX_REGION_CELLS:
+                raise ValueError(f"region {width}x{height} has {width * height:,} cells; at most {MAX_REGION_CELLS:,}")
+            return cls.rectangle(width, height)
         if any(ch.isdigit() for ch in text) and "\n" not in text and "/" not in text:
             raise ValueError(f"malformed region {spec!r}: use WxH (e.g. 6x10) or ASCII art")
         return cls.from_ascii(text)

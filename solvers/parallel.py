@@ -8,26 +8,42 @@ statistics do not depend on the backend or the number of workers.
 Backends, all behind :class:`concurrent.futures.Executor`:
 
 * ``serial`` — in this process (default for tiny jobs; no pickling);
-* local processes — ``workers=N`` (:class:`~concurrent.futures.ProcessPoolExecutor`);
+* local processes — ``workers=N`` (:class:`WorkerPool`, a process pool whose
+  workers ignore Ctrl-C and die with their parent, even when it is SIGKILLed);
 * Dask distributed — ``scheduler="tcp://HOST:PORT"`` via ``Client.get_executor()``.
 
 Long jobs can checkpoint: each finished task is appended to a JSON-lines file
-(``{"task": i, "result": ...}``); resuming from that file skips those tasks.
-Ctrl-C cancels what is pending and returns the partial, in-order reduction.
+(``{"job": ..., "task": i, "result": ...}``); resuming from that file skips those tasks.
+
+One shutdown path (:func:`run_tasks`) for every backend: the first Ctrl-C cancels
+what is pending, kills the local workers (their tasks are lost, finished ones are
+kept), and returns the partial, in-order reduction with ``interrupted`` set; a
+second Ctrl-C during that exits at once (status 130).  A lost backend (Dask
+scheduler gone, worker pool broken) stops the run the same way, with
+``failure`` saying what happened; the caller reports it as a one-line error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 SCHEDULER_TIMEOUT_S = 3.0
+PARENT_POLL_S = 0.5
+EXIT_INTERRUPTED = 130
+STOP_GRACE_S = 3.0  # at a time limit, how long running tasks get to hand in their partial counts
 
 
 class SerialExecutor(Executor):
@@ -49,6 +65,66 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def _worker_init(parent: int) -> None:
+    """In each worker process: ignore Ctrl-C (the parent handles it) and die with the parent.
+
+    Linux kills the worker when its parent dies (``PR_SET_PDEATHSIG``); everywhere, a
+    daemon thread polls ``getppid`` and exits when the parent is gone (re-parented).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kibitz-parent-watch", daemon=True).start()
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """Local worker processes that ignore Ctrl-C and never outlive this process; :meth:`abort` stops them now."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
+        self.aborted = False
+
+    def abort(self) -> None:
+        """Cancel pending work and kill the workers (their running tasks are lost; finished ones are kept)."""
+        if self.aborted:
+            return
+        self.aborted = True
+        processes = list((getattr(self, "_processes", None) or {}).values())
+        manager = getattr(self, "_executor_manager_thread", None)
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.kill()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(1.0)
+        if manager is not None:  # it notices the dead workers and ends; then nothing is left for exit time
+            manager.join(2.0)
+            if not manager.is_alive():
+                from concurrent.futures import process as futures_process
+
+                with contextlib.suppress(Exception):
+                    futures_process._threads_wakeups.pop(manager, None)
+
+    def close(self) -> None:
+        """Wait for running tasks and stop the workers (at once if aborted)."""
+        if self.aborted:
+            return
+        self.shutdown(wait=True, cancel_futures=True)
+
+
 def make_executor(workers: int | None = None, scheduler: str | None = None) -> tuple[Executor, Callable[[], None]]:
     """An executor and its shutdown function: Dask if ``scheduler``, processes if ``workers`` > 1, else serial."""
     if scheduler:
@@ -58,71 +134,155 @@ def make_executor(workers: int | None = None, scheduler: str | None = None) -> t
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
-        executor: Executor = SerialExecutor()
-    else:
-        executor = ProcessPoolExecutor(max_workers=workers)
-    return executor, lambda: executor.shutdown(wait=True, cancel_futures=True)
+        serial = SerialExecutor()
+        return serial, lambda: None
+    pool = WorkerPool(workers)
+    return pool, pool.close
 
 
 def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
+    """A Dask client's executor; connection and handshake are bounded by :data:`SCHEDULER_TIMEOUT_S`."""
     try:
+        import dask
         from distributed import Client
     except ImportError:
         raise ValueError("a Dask scheduler needs the cluster extra: pip install -e '.[cluster]'") from None
-    try:
-        client = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if "://" not in address and ":" not in address:
+        raise ValueError(f"malformed Dask scheduler address {address!r}; write tcp://HOST:PORT")
+    timeout = f"{SCHEDULER_TIMEOUT_S}s"
+    holder: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            with dask.config.set({"distributed.comm.timeouts.connect": timeout, "distributed.comm.timeouts.tcp": timeout}):
+                holder["client"] = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
+        except BaseException as error:  # noqa: BLE001 - reported below as a one-line error
+            holder["error"] = error
+
+    thread = threading.Thread(target=connect, name="kibitz-dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * SCHEDULER_TIMEOUT_S + 1)
+    if thread.is_alive() or "error" in holder:
+        error = holder.get("error")
+        reason = (str(error).splitlines() or [""])[0] if error is not None else ""
+        reason = reason or (type(error).__name__ if error is not None else "no handshake (is it a Dask scheduler?)")
         raise ValueError(f"cannot reach Dask scheduler {address}: {reason}") from None
-    executor: Executor = client.get_executor()  # type: ignore[no-untyped-call]
+    client = holder["client"]
+    executor: Executor = client.get_executor()
+    closed = [False]
 
     def close() -> None:
-        client.close()  # type: ignore[no-untyped-call]
+        if not closed[0]:
+            closed[0] = True
+            with contextlib.suppress(Exception):
+                client.close(timeout=SCHEDULER_TIMEOUT_S)
 
+    def abort() -> None:
+        with contextlib.suppress(Exception):
+            client.cancel(list(getattr(executor, "_futures", ())), force=True)
+        close()
+
+    executor.abort = abort  # type: ignore[attr-defined]
     return executor, close
 
 
 @dataclass
 class RunReport:
-    """What a task run did: the reduced value, how many tasks finished, whether it was cut short."""
+    """What a task run did: the reduced value, how many tasks finished, whether and why it was cut short.
+
+    ``stopped_by``: "" (ran to the end), "interrupt" (Ctrl-C), "stop" (the caller's ``stop()``,
+    e.g. a time limit) or "lost" (the backend failed; ``failure`` says how).
+    """
 
     value: Any
     done: int
     total: int
     interrupted: bool = False
+    stopped_by: str = ""
+    failure: str = ""
 
     @property
     def complete(self) -> bool:
-        return self.done == self.total and not self.interrupted
+        return self.done == self.total and not self.interrupted and not self.stopped_by
+
+
+class BackendLost(ValueError):
+    """The Dask scheduler or the worker pool went away during a run (a one-line error for the CLI)."""
 
 
 def load_checkpoint(path: Path, job: str = "") -> dict[int, Any]:
     """Finished tasks from a checkpoint file (a line torn by a kill is ignored: that task reruns).
 
-    The first line names the job; a file written for another job is refused,
-    since mixing its results in would give a wrong total.
+    Every record names its job; a file (or any line of it) written for another job is
+    refused, since mixing its results in would give a wrong total.  Records without a
+    job name (files of older versions) are accepted only after a header line of this job.
     """
     finished: dict[int, Any] = {}
-    if not path.exists() or not path.read_text().strip():
+    if path.is_dir():
+        raise ValueError(f"checkpoint {path} is a directory")
+    if not path.exists():
         return finished
-    lines = path.read_text().splitlines()
-    for number, line in enumerate(lines, 1):
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read checkpoint {path}: {error}") from None
+    header_seen = False
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-            if "job" in record:
-                if job and record["job"] != job:
-                    raise ValueError(f"{path} is a checkpoint of another job ({record['job']}, not {job})")
-                continue
-            finished[int(record["task"])] = record["result"]
         except json.JSONDecodeError:
             continue  # a write cut off by a kill: that task simply runs again
-        except (KeyError, TypeError, ValueError) as error:
-            if "another job" in str(error):
-                raise
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}: line {number} is not a checkpoint record")
+        if "job" in record:
+            if job and record["job"] != job:
+                raise ValueError(f"{path} is a checkpoint of another job ({record['job']}, not {job})")
+            header_seen = True
+            if "task" not in record:
+                continue
+        elif job and not header_seen:
+            raise ValueError(f"{path}: line {number} names no job; refusing a checkpoint that may be of another job")
+        try:
+            task = record["task"]
+            if not isinstance(task, int) or isinstance(task, bool) or task < 0:
+                raise TypeError
+            finished[task] = record["result"]
+        except (KeyError, TypeError):
             raise ValueError(f"{path}: line {number} is not a checkpoint record") from None
     return finished
+
+
+@contextlib.contextmanager
+def _second_interrupt_exits() -> Iterator[None]:
+    """While cleaning up after a first Ctrl-C: a second one exits the process at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def hard_exit(_signum: int, _frame: Any) -> None:
+        sys.stderr.write("\ninterrupted twice: exiting now\n")
+        os._exit(EXIT_INTERRUPTED)
+
+    previous = signal.signal(signal.SIGINT, hard_exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def abort_executor(executor: Executor) -> None:
+    """Stop an executor now: cancel what is pending, kill local workers, drop a Dask job."""
+    abort = getattr(executor, "abort", None)
+    if callable(abort):
+        abort()
+
+
+def _is_backend_failure(error: BaseException) -> bool:
+    if isinstance(error, (CancelledError, BrokenProcessPool, OSError, TimeoutError)):
+        return True
+    return type(error).__module__.startswith(("distributed", "tornado"))
 
 
 def run_tasks(
@@ -138,65 +298,142 @@ def run_tasks(
     job: str = "",
     on_result: Callable[[int, Any], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    final: Callable[[Any], bool] | None = None,
 ) -> RunReport:
     """Run ``function(payload)`` for every payload and fold the results in task order.
 
     ``checkpoint``: finished tasks already in the file are not run again, new
     ones are appended as they finish (``encode``/``decode`` make results JSON);
-    ``job`` names the job in the file so a checkpoint is never resumed by another job.
+    ``job`` names the job on every line so a checkpoint is never resumed by another job.
+    ``final(result)`` false marks a result cut short inside its task (e.g. by a time
+    limit): it is folded in (a lower bound) but not checkpointed, and the run stops.
     ``on_result(index, result)`` sees each result as it arrives; when ``stop()`` turns true
-    (e.g. a time limit) the pending tasks are cancelled as for Ctrl-C.
-    ``progress(done, total)`` is called after each task.  Ctrl-C cancels the
-    rest and returns the in-order reduction of the tasks finished before it.
+    (e.g. a time limit) the pending tasks are cancelled.  ``progress(done, total)`` is
+    called after each task.  Ctrl-C cancels the rest and returns the in-order reduction
+    of the tasks finished before it (see the module docstring).  Results are folded as
+    soon as every earlier task is in, so memory stays bounded on long runs.
     """
     executor = executor or SerialExecutor()
     total = len(payloads)
-    results: dict[int, Any] = {}
+    waiting: dict[int, Any] = {}  # results not yet folded (an earlier task is still out)
     if checkpoint is not None:
-        results.update({i: decode(r) for i, r in load_checkpoint(checkpoint, job).items() if i < total})
-    log = None
-    if checkpoint is not None:
-        torn = checkpoint.exists() and not checkpoint.read_text().endswith("\n")
-        log = checkpoint.open("a")
-        if log.tell() > 0 and torn:
-            log.write("\n")  # end a line torn by a kill, so new records start clean
-        if log.tell() == 0:
-            log.write(json.dumps({"job": job}) + "\n")
+        waiting.update({i: decode(r) for i, r in load_checkpoint(checkpoint, job).items() if i < total})
+    skip = set(waiting)
+    done = len(waiting)
+    log = _open_log(checkpoint, job)
+    stopped_by = ""
+    failure = ""
+    value = initial
+    next_index = 0
+    pending: dict[Future[Any], int] = {}
+
+    def fold() -> None:
+        nonlocal value, next_index
+        while next_index < total and (next_index in waiting or next_index in skip):
+            if next_index in waiting:
+                value = reduce(value, waiting.pop(next_index))
+            next_index += 1
+
+    def take(future: Future[Any]) -> None:
+        """Fold in one finished task (checkpointed unless cut short)."""
+        nonlocal stopped_by, failure, done
+        index = pending.pop(future)
+        try:
+            result = future.result()
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt) or not _is_backend_failure(error):
+                raise
+            stopped_by, failure = "lost", _failure_text(executor, error)
+            raise _Stop from None
+        complete_part = final is None or final(result)
+        if log is not None and complete_part:
+            log.write(json.dumps({"job": job, "task": index, "result": encode(result)}) + "\n")
             log.flush()
-    interrupted = False
+        waiting[index] = result
+        done += complete_part
+        fold()
+        if on_result:
+            on_result(index, result)
+        if progress:
+            progress(done, total)
+        if not complete_part:
+            stopped_by = "stop"
+
     try:
-        pending: dict[Future[Any], int] = {}
-        todo = iter(i for i in range(total) if i not in results)
+        todo = iter(i for i in range(total) if i not in skip)
         window = _window(executor)
         _fill(executor, function, payloads, todo, pending, window)
         if progress:
-            progress(len(results), total)
+            progress(done, total)
         while pending:
-            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(pending), timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
-                index = pending.pop(future)
-                results[index] = future.result()
-                if log is not None:
-                    log.write(json.dumps({"task": index, "result": encode(results[index])}) + "\n")
-                    log.flush()
-                if on_result:
-                    on_result(index, results[index])
-                if progress:
-                    progress(len(results), total)
-            if stop is not None and stop():
-                raise KeyboardInterrupt
+                take(future)
+            if stopped_by or (stop is not None and stop()):
+                stopped_by = "stop"
+                raise _Stop
             _fill(executor, function, payloads, todo, pending, window)
-    except KeyboardInterrupt:
-        interrupted = True
-        for future in list(pending):
-            future.cancel()
+    except (KeyboardInterrupt, _Stop) as reason:
+        if isinstance(reason, KeyboardInterrupt):
+            stopped_by = "interrupt"
+        with _second_interrupt_exits():
+            for future in list(pending):
+                if future.cancel():
+                    del pending[future]
+            if stopped_by == "stop":  # a limit: running tasks stop at the same deadline, keep their parts
+                with contextlib.suppress(_Stop):
+                    for future in wait(list(pending), timeout=STOP_GRACE_S).done:
+                        take(future)
+            if pending or stopped_by in ("interrupt", "lost"):
+                abort_executor(executor)
     finally:
         if log is not None:
             log.close()
-    value = initial
-    for index in sorted(results):  # task order, whatever order they finished in
-        value = reduce(value, results[index])
-    return RunReport(value, len(results), total, interrupted)
+    for index in sorted(waiting):  # task order, whatever order they finished in
+        value = reduce(value, waiting[index])
+    return RunReport(value, done, total, stopped_by == "interrupt", stopped_by, failure)
+
+
+class _Stop(Exception):
+    """Internal: leave the run loop (time limit, lost backend)."""
+
+
+def _failure_text(executor: Executor, error: BaseException) -> str:
+    where = "the Dask scheduler or a worker" if hasattr(executor, "_client") or "distributed" in type(executor).__module__ \
+        else "the worker pool"
+    return f"lost {where} ({type(error).__name__}{': ' + str(error).splitlines()[0] if str(error).strip() else ''})"
+
+
+def _open_log(checkpoint: Path | None, job: str) -> Any:
+    """The checkpoint opened for appending, a torn last line ended, a header written on a new file."""
+    if checkpoint is None:
+        return None
+    try:
+        torn = checkpoint.exists() and checkpoint.stat().st_size > 0 and not checkpoint.read_bytes().endswith(b"\n")
+        log = checkpoint.open("a")
+    except OSError as error:
+        raise ValueError(f"cannot write checkpoint {checkpoint}: {error.strerror or error}") from None
+    if log.tell() > 0 and torn:
+        log.write("\n")  # end a line torn by a kill, so new records start clean
+    if log.tell() == 0:
+        log.write(json.dumps({"job": job}) + "\n")
+        log.flush()
+    return log
+
+
+def check_output_path(path: str | Path | None, what: str = "output file") -> Path | None:
+    """Fail now (a one-line ValueError) if ``path`` cannot be written: before the work, not after it."""
+    if path is None:
+        return None
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{what} {path} is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"{what} {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{what} {path} is not writable")
+    return path
 
 
 def _window(executor: Executor) -> int:
@@ -252,6 +489,8 @@ def run_ranges(
     encode: Callable[[Any], Any] = lambda result: result,
     decode: Callable[[Any], Any] = lambda data: data,
     job: str = "",
+    on_result: Callable[[int, Any], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> RunReport:
     """Run ``function(arguments, start, stop)`` over consecutive ranges of ``range(total)``.
 
@@ -263,6 +502,24 @@ def run_ranges(
     if chunk <= 0:
         workers = getattr(executor, "_max_workers", None) or 1
         chunk = max(1, min(200, -(-total // (4 * workers))))
-    ranges = [(start, min(start + chunk, total)) for start in range(0, total, chunk)]
-    payloads = [(reference, arguments, start, stop) for start, stop in ranges]
-    return run_tasks(_range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job)
+    payloads = RangePayloads(reference, arguments, total, chunk)
+    return run_tasks(_range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job,
+                     on_result=on_result, stop=stop)
+
+
+class RangePayloads(Sequence[tuple[str, Any, int, int]]):
+    """The payloads of :func:`run_ranges`, made on demand: 10**12 items need no list of ranges."""
+
+    def __init__(self, reference: str, arguments: Any, total: int, chunk: int) -> None:
+        self.reference, self.arguments, self.total, self.chunk = reference, arguments, total, chunk
+
+    def __len__(self) -> int:
+        return -(-self.total // self.chunk)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        start = index * self.chunk
+        return (self.reference, self.arguments, start, min(start + self.chunk, self.total))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 BACKENDS = ("dlx", "sat", "cpsat")
+MAX_PLACEMENTS = 5_000_000
+MAX_TABLE_BYTES = 2 * 2**30
+MAX_COPIES = 10_000
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: bits of a cell label
 
 
@@ -78,15 +82,42 @@ def problem_from_key(key: tuple) -> TilingProblem:
     return TilingProblem(Region(frozenset(cells), height, width), specs, free)
 
 
-def count_task(payload: tuple[tuple, CountTask]) -> TaskCount:
-    """Run one task of a split count from ``(problem key, task)``: picklable, for worker processes."""
-    key, task = payload
-    return problem_from_key(key).run_task(task)
+def count_task(payload: tuple) -> TaskCount:
+    """Run one task of a split count from ``(problem key, task[, deadline])``: picklable, for worker processes.
+
+    ``deadline`` (wall-clock seconds, :func:`time.time`) stops the task's search there; the
+    result then says ``stopped_by="time_limit"`` and its counts are lower bounds.
+    """
+    key, task, *rest = payload
+    deadline = rest[0] if rest else None
+    limits = None if deadline is None else SearchLimits(time_limit=max(0.0, deadline - time.time()))
+    return problem_from_key(key).run_task(task, limits)
+
+
+STATUS_TEXT = {
+    "proved": "proved",
+    "found": "found",
+    "unknown": "unknown (time limit)",
+    "incomplete": "incomplete (interrupted)",
+}
+
+
+def answer_status(complete: bool, stopped_by: str = "", found: bool = False) -> str:
+    """The status of a solver answer: ``found`` (a solution in hand), ``proved`` (exhaustive),
+    ``unknown`` (a time or node limit cut the search) or ``incomplete`` (Ctrl-C)."""
+    if found:
+        return "found"
+    if complete:
+        return "proved"
+    return "incomplete" if stopped_by == "interrupt" else "unknown"
 
 
 @dataclass(frozen=True)
 class TilingCounts:
-    """Raw tilings and tilings up to the region's symmetries (orbits), from one search."""
+    """Raw tilings and tilings up to the region's symmetries (orbits), from one search.
+
+    When not ``complete`` the counts are lower bounds (``stopped_by`` says why).
+    """
 
     raw: int
     unique: int
@@ -94,6 +125,24 @@ class TilingCounts:
     nodes: int
     seconds: float
     stopped_by: str = ""
+    failure: str = ""
+
+    @property
+    def status(self) -> str:
+        return answer_status(self.complete, self.stopped_by)
+
+
+@dataclass(frozen=True)
+class FindResult:
+    """One tiling or the proof that none exists, or neither (``unknown``: a limit; ``incomplete``: Ctrl-C)."""
+
+    tiling: Tiling | None
+    status: str
+    seconds: float = 0.0
+
+    @property
+    def decided(self) -> bool:
+        return self.status in ("found", "proved")
 
 
 @dataclass(frozen=True)
@@ -123,6 +172,8 @@ def parse_pieces(spec: str) -> list[Shape]:
             if not count_text.strip().isdigit():
                 raise ValueError(f"bad piece count in {part!r}; write e.g. 2*tetrominoes")
             count = int(count_text)
+            if count > MAX_COPIES:
+                raise ValueError(f"{count} copies in {part!r}: at most {MAX_COPIES}")
         family, _, name = token.partition(":")
         if name:
             shapes += [piece(name, family)] * count
@@ -136,14 +187,47 @@ def parse_pieces(spec: str) -> list[Shape]:
     return shapes
 
 
-def load_region(spec: str) -> Region:
-    """A region from ``WxH``, inline ASCII art (rows joined by ``/``) or a file of ASCII art."""
+INLINE_ART = frozenset("#.*@ _-/\n")
+
+
+def _existing_file(spec: str) -> Path | None:
+    """``spec`` as a path if it names a file; a folder is an error; a name too long for a path is no file."""
     path = Path(spec)
-    if path.is_file():
-        return Region.from_ascii(path.read_text())
-    if spec.endswith((".txt", ".region")):
-        raise ValueError(f"region file not found: {spec}")
-    return Region.parse(spec)
+    try:
+        if path.is_dir():
+            raise ValueError(f"{spec} is a folder, not a file")
+        return path if path.is_file() else None
+    except OSError:  # e.g. a 300-character inline region: not a file name
+        return None
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A text file's content, or a one-line ValueError (unreadable, not text)."""
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {path} is not a text file") from None
+    except OSError as error:
+        raise ValueError(f"cannot read {what} {path}: {error.strerror or error}") from None
+
+
+def load_region(spec: str) -> Region:
+    """A region from ``WxH``, inline ASCII art (rows joined by ``/``, ``#`` = cell, ``.`` = hole) or a file of ASCII art.
+
+    A spec that is neither (e.g. a mistyped file name) is an error, never read as art.
+    """
+    path = _existing_file(spec)
+    if path is not None:
+        return Region.from_ascii(read_text_file(path, "region file"))
+    text = spec.strip()
+    parts = text.lower().split("x")
+    if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+        return Region.parse(text)
+    if not text or not set(text) <= INLINE_ART:
+        shown = spec if len(spec) <= 60 else spec[:57] + "..."
+        raise ValueError(f"malformed region {shown!r} (and no such file): use WxH (e.g. 6x10), ASCII art of '#' cells "
+                         f"and '.' holes with '/' between rows, or a file")
+    return Region.parse(text)
 
 
 def load_pieces(spec: str) -> list[Shape]:
@@ -152,11 +236,14 @@ def load_pieces(spec: str) -> list[Shape]:
     In a file, blocks are separated by blank lines; a block may start with
     ``name: X``; blocks without a name are called P1, P2, ...; equal names are copies.
     """
-    path = Path(spec)
-    if not path.is_file():
+    path = _existing_file(spec)
+    if path is None:
         return parse_pieces(spec)
     shapes = []
-    for number, block in enumerate(path.read_text().strip().split("\n\n"), 1):
+    text = read_text_file(path, "piece file")
+    if not text.strip():
+        raise ValueError(f"piece file {path} is empty")
+    for number, block in enumerate(text.strip().split("\n\n"), 1):
         lines = block.strip("\n").split("\n")
         name = f"P{number}"
         if lines and lines[0].lower().startswith("name:"):
@@ -203,11 +290,22 @@ class TilingProblem:
         for spec in self.pieces:
             if not 0 <= spec.min_count <= spec.max_count:
                 raise ValueError(f"impossible counts for {spec.name}: min {spec.min_count}, max {spec.max_count}")
+        self._check_size()
         self.cells: tuple[Cell, ...] = region.ordered_cells
         self.cell_index = {cell: i for i, cell in enumerate(self.cells)}
         self.options: list[tuple[int, tuple[Cell, ...]]] = [
             (kind, cells) for kind, spec in enumerate(self.pieces) for cells in region.placements(spec.shape, free)
         ]
+
+    def _check_size(self) -> None:
+        """Refuse, before any work, a problem whose placement table cannot fit in memory."""
+        orientations = sum(len(spec.shape.orientations(self.free)) for spec in self.pieces if spec.max_count > 0)
+        placements = orientations * self.region.area  # an upper bound
+        table = placements * (self.region.area // 64 + 1) * 8
+        if placements > MAX_PLACEMENTS or table > MAX_TABLE_BYTES:
+            raise ValueError(
+                f"problem too large: {self.region.area:,} cells and up to {placements:,} placements "
+                f"(a {table / 2**30:,.1f} GiB table; the limit is {MAX_TABLE_BYTES / 2**30:.0f} GiB)")
 
     @classmethod
     def from_spec(cls, region: str | Region, pieces: str | Sequence[Shape], mode: str = "exact", free: bool = True) -> TilingProblem:
@@ -300,37 +398,52 @@ class TilingProblem:
 
         The search runs as independent tasks (:meth:`split`); ``on_part(done,
         total)`` reports them.  With an ``executor`` (see :mod:`solvers.parallel`)
-        they run there, optionally checkpointed; limits then do not apply.
+        they run there, optionally checkpointed; the time limit of ``limits``
+        applies there too (node limits only in this process).  A count cut short
+        is a lower bound with ``complete`` false and ``stopped_by`` saying why.
         """
         if not self.area_feasible():
             return TilingCounts(0, 0, True, 0, 0.0)
         limits = limits or SearchLimits()
         tasks = self.split(split_depth, reduce_symmetry)
+        failure = ""
         if executor is not None:
             from solvers.parallel import run_tasks
 
+            deadline = None if limits.time_limit is None else time.time() + limits.time_limit - limits.elapsed()
             report = run_tasks(
-                count_task, [(self.key(), task) for task in tasks], add_task_counts, TaskCount(0, 0, 0),
+                count_task, _TaskPayloads(self.key(), tasks, deadline), add_task_counts, TaskCount(0, 0, 0),
                 executor, progress=on_part, checkpoint=checkpoint,
                 encode=lambda part: [part.raw, part.stabiliser_sum, part.nodes], decode=lambda data: TaskCount(*data),
                 job=self.job_id(split_depth, reduce_symmetry),
+                stop=None if deadline is None else lambda: time.time() >= deadline,
+                final=lambda part: not part.stopped_by,
             )
-            total, complete, stopped_by = report.value, report.complete, "" if report.complete else "interrupt"
+            total, complete, failure = report.value, report.complete, report.failure
+            stopped_by = {"": "", "interrupt": "interrupt", "stop": "time_limit", "lost": "lost"}[report.stopped_by]
+            if not complete and not stopped_by:
+                stopped_by = "time_limit"
         else:
             total, complete, stopped_by = TaskCount(0, 0, 0), True, ""
-            for done, task in enumerate(tasks, 1):
-                part = self.run_task(task, limits.remaining(total.nodes))
-                total = add_task_counts(total, part)
-                if part.stopped_by:
-                    complete, stopped_by = False, part.stopped_by
-                    break
-                if on_part is not None:
-                    on_part(done, len(tasks))
+            try:
+                for done, task in enumerate(tasks, 1):
+                    part = self.run_task(task, limits.remaining(total.nodes))
+                    total = add_task_counts(total, part)
+                    if part.stopped_by:
+                        complete, stopped_by = False, part.stopped_by
+                        break
+                    if limits.expired() and done < len(tasks):
+                        complete, stopped_by = False, "time_limit"
+                        break
+                    if on_part is not None:
+                        on_part(done, len(tasks))
+            except KeyboardInterrupt:  # between two tasks: the finished ones count
+                complete, stopped_by = False, "interrupt"
         group_size = len(self._group())
         unique, remainder = divmod(total.stabiliser_sum, group_size)
         if complete and remainder:
             raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
-        return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by)
+        return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by, failure)
 
     def _group(self) -> list[int]:
         return self.region.symmetries() if self.free else [0]
@@ -459,15 +572,46 @@ class TilingProblem:
 
     # -- find one, any backend ---------------------------------------------------
     def find(self, backend: str = "dlx", time_limit: float | None = None, workers: int = 2, seed: int = 0) -> Tiling | None:
-        """One verified tiling, or None when none exists (an exhaustive answer unless time ran out)."""
+        """One verified tiling, or None when none exists (proved).
+
+        Raises TimeoutError when the time limit ran out first, KeyboardInterrupt on Ctrl-C:
+        an undecided search never reads as "no tiling".  :meth:`search` returns the status instead.
+        """
+        result = self.search(backend, time_limit, workers, seed)
+        if result.status == "unknown":
+            raise TimeoutError(f"no answer within the time limit ({time_limit} s): the search was not finished")
+        if result.status == "incomplete":
+            raise KeyboardInterrupt
+        return result.tiling
+
+    def search(self, backend: str = "dlx", time_limit: float | None = None, workers: int = 2,
+               seed: int = 0) -> FindResult:
+        """Look for one verified tiling; the answer says ``found``, ``proved`` (none exists),
+        ``unknown`` (the time limit ran out) or ``incomplete`` (Ctrl-C)."""
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+        started = time.perf_counter()
         if not self.area_feasible():
-            return None
+            return FindResult(None, "proved", 0.0)
         if backend == "dlx":
-            return next(self.tilings(SearchLimits(time_limit=time_limit)), None)
-        chosen = self._find_sat() if backend == "sat" else self._find_cpsat(time_limit, workers, seed)
-        return None if chosen is None else self._checked(self.to_tiling(chosen))
+            limits = SearchLimits(time_limit=time_limit)
+            if not self.options:
+                return FindResult(None, "proved", limits.elapsed())
+            cover = self.cover()
+            try:
+                solution = next(cover.solutions(limits), None)
+            except KeyboardInterrupt:
+                return FindResult(None, "incomplete", limits.elapsed())
+            if solution is not None:
+                return FindResult(self._checked(self.to_tiling(solution)), "found", limits.elapsed())
+            return FindResult(None, answer_status(cover.stopped_by == "", cover.stopped_by), limits.elapsed())
+        if backend == "sat":
+            chosen, status = self._find_sat(time_limit)
+        else:
+            model, variables = self.cpsat_model()
+            chosen, status = cpsat_solve(model, variables, time_limit, workers, seed)
+        tiling = None if chosen is None else self._checked(self.to_tiling(chosen))
+        return FindResult(tiling, status, time.perf_counter() - started)
 
     def cpsat_model(self) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
         """A CP-SAT model with one boolean per placement; returns (model, placement variables)."""
@@ -490,56 +634,145 @@ class TilingProblem:
                 by_cell[self.cell_index[cell]].append(i)
         return by_cell
 
-    def _find_cpsat(self, time_limit: float | None, workers: int, seed: int) -> list[int] | None:
-        model, variables = self.cpsat_model()
-        return solve_cpsat(model, variables, time_limit, workers, seed)
+    def _find_sat(self, time_limit: float | None = None) -> tuple[list[int] | None, str]:
+        """Glucose 4 on the placement booleans: (chosen options or None, status).
 
-    def _find_sat(self) -> list[int] | None:
+        The time limit covers building the formula too (it can take longer than solving).
+        """
         from pysat.card import CardEnc, EncType
-        from pysat.formula import CNF, IDPool
+        from pysat.formula import IDPool
         from pysat.solvers import Solver
 
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+
+        def late() -> bool:
+            return deadline is not None and time.monotonic() >= deadline
+
         pool = IDPool(start_from=len(self.options) + 1)
-        cnf = CNF()
-        for cell_vars in self._cell_options():
-            lits = [i + 1 for i in cell_vars]
-            if not lits:
-                return None
-            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses)
-        for kind, spec in enumerate(self.pieces):
-            lits = [i + 1 for i, (k, _) in enumerate(self.options) if k == kind]
-            if spec.min_count > len(lits):
-                return None
-            if spec.min_count > 0:
-                cnf.extend(CardEnc.atleast(lits=lits, bound=spec.min_count, vpool=pool, encoding=EncType.seqcounter).clauses)
-            if spec.max_count < len(lits):
-                cnf.extend(CardEnc.atmost(lits=lits, bound=spec.max_count, vpool=pool, encoding=EncType.seqcounter).clauses)
-        with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
-            if not solver.solve():
-                return None
-            model = set(lit for lit in solver.get_model() if lit > 0)
-        return [i for i in range(len(self.options)) if i + 1 in model]
+        clauses: list[list[int]] = []
+        try:
+            for cell_vars in self._cell_options():
+                lits = [i + 1 for i in cell_vars]
+                if not lits:
+                    return None, "proved"
+                clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses
+                if late():
+                    return None, "unknown"
+            for kind, spec in enumerate(self.pieces):
+                lits = [i + 1 for i, (k, _) in enumerate(self.options) if k == kind]
+                if spec.min_count > len(lits):
+                    return None, "proved"
+                if spec.min_count > 0:
+                    clauses += CardEnc.atleast(lits=lits, bound=spec.min_count, vpool=pool, encoding=EncType.seqcounter).clauses
+                if spec.max_count < len(lits):
+                    clauses += CardEnc.atmost(lits=lits, bound=spec.max_count, vpool=pool, encoding=EncType.seqcounter).clauses
+                if late():
+                    return None, "unknown"
+            with Solver(name="glucose4") as solver:
+                for start in range(0, len(clauses), 50_000):
+                    solver.append_formula(clauses[start:start + 50_000])
+                    if late():
+                        return None, "unknown"
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                answer, status = _run_interruptible(lambda: solver.solve_limited(expect_interrupt=True),
+                                                    solver.interrupt, left)
+                if answer is None:
+                    solver.clear_interrupt()
+                    return None, status
+                if not answer:
+                    return None, "proved"
+                model = set(lit for lit in solver.get_model() if lit > 0)
+        except KeyboardInterrupt:
+            return None, "incomplete"
+        return [i for i in range(len(self.options)) if i + 1 in model], "found"
 
 
-def solve_cpsat(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], time_limit: float | None, workers: int,
-                seed: int) -> list[int] | None:
-    """Solve a CP-SAT model; the indices of the true ``variables``, None if infeasible.
+def _run_interruptible(work: Callable[[], object], interrupt: Callable[[], object],
+                       time_limit: float | None) -> tuple[object, str]:
+    """Run a native solver call in a thread so that Ctrl-C and a time limit can stop it.
 
-    Raises TimeoutError when the time limit ran out before CP-SAT decided.
+    Returns (its result, "") or (None, "unknown") at the time limit, (None, "incomplete") on Ctrl-C
+    (``interrupt()`` is called then; the solver must return promptly).
+    """
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = error
+
+    thread = threading.Thread(target=target, name="kibitz-solver", daemon=True)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    status = ""
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if deadline is not None and time.monotonic() >= deadline and thread.is_alive():
+                status = "unknown"
+                interrupt()
+                thread.join()
+    except KeyboardInterrupt:
+        status = "incomplete"
+        interrupt()
+        thread.join(5.0)
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    if status or box.get("result") is None:
+        return None, status or "unknown"
+    return box["result"], ""
+
+
+def cpsat_solve(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], time_limit: float | None,
+                workers: int, seed: int) -> tuple[list[int] | None, str]:
+    """Solve a CP-SAT model: (indices of the true ``variables`` or None, status).
+
+    Status ``found``, ``proved`` (infeasible), ``unknown`` (time limit) or ``incomplete`` (Ctrl-C).
     """
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    solver.parameters.catch_sigint_signal = False
     if time_limit:
         solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return [i for i, v in enumerate(variables) if solver.value(v)]
-    if status == cp_model.INFEASIBLE:
-        return None
-    raise TimeoutError("CP-SAT stopped before deciding (time limit)")
+    answer, stopped = _run_interruptible(lambda: solver.solve(model), solver.stop_search, None)
+    if answer in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [i for i, v in enumerate(variables) if solver.value(v)], "found"
+    if answer == cp_model.INFEASIBLE:
+        return None, "proved"
+    if answer == cp_model.MODEL_INVALID:
+        raise ValueError("CP-SAT says the model is invalid")
+    return None, stopped or "unknown"
+
+
+def solve_cpsat(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], time_limit: float | None, workers: int,
+                seed: int) -> list[int] | None:
+    """Solve a CP-SAT model; the indices of the true ``variables``, None if infeasible.
+
+    Raises TimeoutError when the time limit ran out before CP-SAT decided, KeyboardInterrupt on Ctrl-C.
+    """
+    chosen, status = cpsat_solve(model, variables, time_limit, workers, seed)
+    if status == "unknown":
+        raise TimeoutError("CP-SAT stopped before deciding (time limit)")
+    if status == "incomplete":
+        raise KeyboardInterrupt
+    return chosen
+
+
+class _TaskPayloads(Sequence[tuple]):
+    """``(problem key, task, deadline)`` per task, made on demand (no copy of the key per task)."""
+
+    def __init__(self, key: tuple, tasks: Sequence[CountTask], deadline: float | None) -> None:
+        self.key, self.tasks, self.deadline = key, tasks, deadline
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        return (self.key, self.tasks[index], self.deadline)
 
 
 def verify_tiling(problem: TilingProblem, tiling: Tiling) -> None:
