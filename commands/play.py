@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,7 +230,7 @@ def playout_command(game: str) -> click.Command:
     info = GAMES[game]
 
     def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
-                scheduler: str | None, checkpoint: str | None, as_json: bool, quiet: bool,
+                scheduler: str | None, checkpoint: str | None, time_limit: float | None, as_json: bool, quiet: bool,
                 **rest: Any) -> None:
         from solvers.playout import make_job, run_playouts_parallel
 
@@ -239,18 +240,25 @@ def playout_command(game: str) -> click.Command:
         if workers is None and scheduler is None and games < SMALL_JOB:
             workers = 1
         progress = ProgressReporter(games, f"{game} playouts", enabled=not quiet, unit="game")
+        started = time.monotonic()
 
         def advance(done: int, _total: int) -> None:
             progress.advance(done - progress.done)
 
+        interrupted = False
         try:
             stats, complete = run_playouts_parallel(job, games, workers, scheduler,
-                                                    Path(checkpoint) if checkpoint else None, advance)
+                                                    Path(checkpoint) if checkpoint else None, advance, time_limit)
+        except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
+            raise SystemExit(130) from None
         finally:
             progress.close()
+        if not complete:
+            interrupted = not (time_limit is not None and time.monotonic() - started >= time_limit)
         summary = {"game": game, "players": job.players, "bots_by_seat": list(job.bots), "seed": seed,
                    "rotate": rotate, "options": dict(job.options),
-                   "status": "complete" if complete else "interrupted", "interrupted": not complete,
+                   "status": "complete" if complete else "interrupted" if interrupted else "time limit",
+                   "interrupted": interrupted, "time_limit": time_limit,
                    "games_requested": games, **stats.summary()}
         if checkpoint:
             summary["checkpoint"] = checkpoint
@@ -267,8 +275,8 @@ def playout_command(game: str) -> click.Command:
             click.echo(f"  wins by seat: {seats}")
             if not complete:
                 again = f"; run the same command again to resume from {checkpoint}" if checkpoint else ""
-                click.echo(f"interrupted: {summary['games']} finished games kept{again}", err=True)
-        if not complete:
+                click.echo(f"{summary['status']}: {summary['games']} finished games kept{again}", err=True)
+        if interrupted:
             exit_interrupted()
 
     decorators: list[Decorator] = [
@@ -283,6 +291,8 @@ def playout_command(game: str) -> click.Command:
         *_game_option_decorators(game),
         parallel_options,
         checkpoint_option("JSON-lines file of finished games: resumed if it exists, appended as games finish."),
+        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Stop after this many seconds with the games finished (status 'time limit')."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
         quiet_option,
     ]

@@ -21,6 +21,7 @@ import importlib.util
 import math
 import random
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -268,11 +269,13 @@ def playout_chunk(job: PlayoutJob, games: int) -> int:
 
 def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = None, scheduler: str | None = None,
                           checkpoint: Path | None = None,
-                          progress: Callable[[int, int], None] | None = None) -> tuple[PlayoutStats, bool]:
+                          progress: Callable[[int, int], None] | None = None,
+                          time_limit: float | None = None) -> tuple[PlayoutStats, bool]:
     """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).
 
-    ``progress(games_done, games)`` counts games.  Ctrl-C keeps every finished task (see
-    :func:`playout_chunk`: one game per task for slow line-ups) and returns their totals.
+    ``progress(games_done, games)`` counts games.  Ctrl-C, or ``time_limit`` seconds, stop the run:
+    every finished task is kept (see :func:`playout_chunk`: one game per task for slow line-ups)
+    and their totals returned.
     """
     from solvers.parallel import default_workers, make_executor, run_tasks
 
@@ -284,6 +287,11 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     size = playout_chunk(job, games)
     ranges = [(start, min(start + size, games)) for start in range(0, games, size)]
 
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
     def games_progress(done: int, _total: int) -> None:
         if progress is not None:
             progress(min(games, done * size), games)
@@ -292,7 +300,7 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
         report = run_tasks(_playout_task, [(job, start, stop) for start, stop in ranges], _merge,
                            PlayoutStats(list(job.bots)), executor, progress=games_progress, checkpoint=checkpoint,
                            encode=PlayoutStats.to_json, decode=PlayoutStats.from_json,
-                           job=f"playout {job} games {games} chunk {size}")
+                           job=f"playout {job} games {games} chunk {size}", stop=out_of_time)
     finally:
         close()
     return report.value, report.complete

@@ -86,3 +86,11 @@ def test_ctrl_c_in_process_keeps_every_finished_game(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     partial = json.loads(out)
     assert partial["interrupted"] is True and partial["games"] == _records(checkpoint) >= 3
+
+
+def test_time_limit_stops_with_the_finished_games(run_cli) -> None:
+    result = run_cli("projectl", "playout", "--games", "500", "--bots", "mcts:3,greedy", "--time-limit", "0.5",
+                     "--json", "--quiet")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["status"] == "time limit" and data["interrupted"] is False
+    assert data["games"] < data["games_requested"] == 500
