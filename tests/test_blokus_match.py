@@ -68,3 +68,14 @@ def test_match_command_json(run_cli) -> None:
     assert bad.exit_code == 2 and "side B" in bad.output
     missing = run_cli("blokus", "match", "--bots", "greedy", "--opponent", "/nonexistent/engine", "--games", "1")
     assert missing.exit_code == 1 and "cannot start" in missing.output
+
+
+@pytest.mark.slow
+def test_gtp_mcts_rave_gives_the_in_process_games() -> None:
+    local = run_match(LocalSide("greedy"), LocalSide("mcts-rave:40"), "duo", 2, seed=4)
+    remote_side = GtpSide(gtp_command("duo", "mcts-rave:40"))
+    try:
+        remote = run_match(LocalSide("greedy"), remote_side, "duo", 2, seed=4)
+    finally:
+        remote_side.close()
+    assert outcome(remote) == outcome(local)
