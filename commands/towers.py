@@ -13,7 +13,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from cli import emit_json, friendly_errors
+from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -97,24 +97,47 @@ _with_seat_aliases(towers.commands["playout"], ("random", "random"))
 @click.argument("state_path", type=click.Path(dir_okay=False))
 @click.option("--horizon", type=click.Choice(["round", "game"]), default="game", show_default=True,
               help="Search to the end of this round, or of the game (grid 1: to the end of round 3, the next chance node).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop after this many seconds: the answer is then 'unknown at time limit' with the moves proved so far.")
 @click.option("--json", "as_json", is_flag=True)
+@quiet_option
 @friendly_errors
-def towers_solve(state_path: str, horizon: str, as_json: bool) -> None:
-    """Best move, value and principal variation of a full-information STATE.json."""
+def towers_solve(state_path: str, horizon: str, time_limit: float | None, as_json: bool, quiet: bool) -> None:
+    """Best move, value and principal variation of a full-information STATE.json (status: proved / unknown / interrupted)."""
     from solvers.towers.solver import Solver
 
-    state = _towers_load_state(state_path)
-    result = Solver(22).solve(state, horizon=horizon)
+    state = _towers_load_state(state_path)  # validated before any compiled kernel sees it
+    progress = ProgressReporter(None, "nodes searched", enabled=not quiet, unit="node")
+    last = [0]
+
+    def advance(nodes: int) -> None:
+        progress.advance(nodes - last[0])
+        last[0] = nodes
+
+    try:
+        result = Solver(22, time_limit=time_limit, progress=advance).solve(state, horizon=horizon)
+    finally:
+        progress.close()
     if as_json:
         emit_json(result.to_json())
-        return
-    click.echo(str(state))
-    click.echo(f"value: {result.outcome}" + (" by instant win" if result.instant else f", tower margin {result.margin:+d}")
-               + f" (to the end of round {result.horizon_round + 1}{', end of game' if result.exact_game else ''})")
-    click.echo(f"best move: {result.best_action_str}")
-    click.echo("move values (P1 side): " + ", ".join(f"{k} {v:+d}" for k, v in result.move_values.items()))
-    click.echo(f"principal variation: {' '.join(result.pv)}")
-    click.echo(f"{result.nodes} nodes in {result.seconds:.3f} s")
+    elif result.status != "proved":
+        click.echo(f"status: {result.status} after {result.seconds:.1f} s, {result.nodes} nodes; value unknown")
+        if result.move_values:
+            click.echo("moves proved so far (P1 side): " + ", ".join(f"{k} {v:+d}" for k, v in result.move_values.items()))
+        if result.bounds:
+            lo, hi = result.bounds
+            click.echo(f"the move being searched: value in [{lo:+d}, {hi:+d}]")
+    else:
+        click.echo(str(state))
+        click.echo(f"status: proved; value: {result.outcome}"
+                   + (" by instant win" if result.instant else f", tower margin {result.margin:+d}")
+                   + f" (to the end of round {result.horizon_round + 1}{', end of game' if result.exact_game else ''})")
+        click.echo(f"best move: {result.best_action_str}")
+        click.echo("move values (P1 side): " + ", ".join(f"{k} {v:+d}" for k, v in result.move_values.items()))
+        click.echo(f"principal variation: {' '.join(result.pv)}")
+        click.echo(f"{result.nodes} nodes in {result.seconds:.3f} s (compilation excluded)")
+    if result.status == "interrupted":
+        exit_interrupted()
 
 
 @towers.command("plan")

@@ -624,9 +624,7 @@ class TowersState(GameState[TowersAction]):
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TowersState:
-        if data.get("game", "towers") != "towers" or "public" not in data:
-            raise ValueError("not a towers state (expected keys 'game', 'public', 'private')")
+    def _from_json(cls, data: dict[str, Any], check: bool) -> TowersState:
         pub, priv = data["public"], data["private"]
         s = cls()
         s.round, s.phase, s.step = int(pub["round"]), pub["phase"], int(pub["step"])
@@ -654,7 +652,30 @@ class TowersState(GameState[TowersAction]):
             s._preset_grid2 = (g0, g1)
         if s.phase not in ("deal", "pick", "place", "end"):
             raise ValueError(f"unknown phase {s.phase!r}")
+        if check:
+            s.validate()
         return s
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], check: bool = True) -> TowersState:
+        """The state of :meth:`to_json`, validated (:meth:`validate`; ``check=False`` for a partial state, e.g.
+        an observation being completed); a damaged one is a one-line ValueError."""
+        if not isinstance(data, dict) or data.get("game", "towers") != "towers" or "public" not in data:
+            raise ValueError("not a towers state (expected keys 'game', 'public', 'private')")
+        try:
+            return cls._from_json(data, check)
+        except ValueError as error:
+            text = str(error).splitlines()[0] if str(error).strip() else "bad value"
+            raise ValueError(text if text.startswith("invalid towers state") else f"invalid towers state: {text}") from None
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"invalid towers state: {type(error).__name__} {error}") from None
+
+    def validate(self) -> None:
+        """Raise ValueError (one line) unless every field is in range and the rules' invariants hold.
+
+        Run on every state read from a file, before any compiled kernel sees it.
+        """
+        _validate(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TowersState) and self.to_json() == other.to_json()
@@ -707,6 +728,90 @@ class TowersState(GameState[TowersAction]):
         from puzzles.towers.render import render_svg
 
         return render_svg(self.observation(self.current_player() if self.current_player() in (0, 1) else 0), full=self)
+
+
+def _is_int(x: object, lo: int, hi: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
+
+
+def _validate(s: TowersState) -> None:
+    """The checks of :meth:`TowersState.validate`."""
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(f"invalid towers state: {what}")
+
+    need(s.phase in ("deal", "pick", "place", "end"), f"unknown phase {s.phase!r}")
+    need(_is_int(s.round, 0, NUM_ROUNDS), f"round {s.round!r} out of range")
+    need(s.phase == "end" or s.round < NUM_ROUNDS, f"round {s.round + 1} does not exist (6 rounds) in phase {s.phase}")
+    limit = {"deal": len(SETUP_SCHEDULE) - 1, "pick": 3, "place": 5, "end": 10**6}[s.phase]
+    need(_is_int(s.step, 0, limit), f"step {s.step!r} out of range in phase {s.phase}")
+    if s.phase == "deal":
+        need(s.round in (0, 3), "a deal happens only before rounds 1 and 4")
+        need(s.round == 0 or s.step < len(GRID2_SCHEDULE), f"step {s.step} out of range in the second deal")
+    need(_is_int(s.winner, -1, 1) and isinstance(s.instant, bool), "bad winner or instant flag")
+    need(len(s.direction) == 2 and all(len(d) == 2 and all(_is_int(x, -1, 1) for x in d) for d in s.direction),
+         "direction must be 2x2 values in -1..1")
+    need(len(s.used_lines) == 2 and all(len(u) == 2 for u in s.used_lines), "used_lines must be 2x2 lists")
+    for p in (0, 1):
+        for g in (0, 1):
+            used, d = s.used_lines[p][g], s.direction[p][g]
+            need(all(_is_int(x, 0, 5) for x in used) and len(set(used)) == len(used) <= 3,
+                 f"P{p + 1} used lines {used!r} of grid {g + 1}")
+            need((d < 0) == (not used) and all(line_direction(x) == d for x in used),
+                 f"P{p + 1}'s used lines {used!r} of grid {g + 1} disagree with its direction {d}")
+    need(len(s.line) == 2 and all(_is_int(x, -1, 5) for x in s.line), "line must be two values in -1..5")
+    need(len(s.towers) == 6 and len(s.values) == 6 and len(s.placers) == 6, "six towers expected")
+    seen: Counter[int] = Counter()
+    for t in range(6):
+        st, vals, pls = s.towers[t], s.values[t], s.placers[t]
+        need(len(st) == len(vals) == len(pls), f"{COLORS[t]} tower: stones, values and placers differ in length")
+        for k, (code, v, pl) in enumerate(zip(st, vals, pls, strict=True)):
+            need(_is_int(code, 0, JOKER) and _is_int(v, 1, 6) and _is_int(pl, 0, 1), f"{COLORS[t]} tower: bad stone {k + 1}")
+            seen[code] += 1
+            if code == JOKER:
+                need(k > 0 and st[k - 1] != JOKER, f"{COLORS[t]} tower: a joker first or on a joker")
+                need(v == vals[k - 1], f"{COLORS[t]} tower: a joker worth {v}, not the {vals[k - 1]} below it")
+            else:
+                need(t in allowed_towers(code), f"{stone_str(code)} cannot be on the {COLORS[t]} tower")
+                need(v == value_of(code), f"{COLORS[t]} tower: {stone_str(code)} worth {v}")
+        need(sum(vals) <= 126, f"{COLORS[t]} tower: total {sum(vals)} is impossible")
+    need(all(n == 1 for c, n in seen.items() if c != JOKER) and seen[JOKER] <= 6, "a stone is on the towers twice")
+    need(len(s.hands) == 2 and len(s.hand_size) == 2, "two hands expected")
+    for p in (0, 1):
+        hand = s.hands[p]
+        need(len(hand) <= 3 and all(_is_int(c, 0, JOKER) for c in hand), f"P{p + 1}'s hand {hand!r}")
+        need(s.hand_size[p] == len(hand), f"P{p + 1}'s hand size {s.hand_size[p]!r} is not {len(hand)}")
+        mine = set(player_set(p))
+        need(len(s.grids[p]) == 2, f"P{p + 1} must have two grid slots")
+        for g in (0, 1):
+            grid = s.grids[p][g]
+            need(grid is None or (len(grid) == 9 and all(c in mine for c in grid)), f"P{p + 1}'s grid {g + 1}")
+        need(all(c in mine for c in hand) and all(c in mine for c in s.removed[p]) and len(s.removed[p]) <= 3,
+             f"P{p + 1}'s hand or removed stones are not theirs")
+        need(all(c in mine for c in s.pools[p]) and all(c in mine for c in s._partial[p]), f"P{p + 1}'s pool")
+        need(len(s.revealed[p]) == NUM_ROUNDS and all(all(_is_int(c, 0, JOKER) for c in r) for r in s.revealed[p]),
+             f"P{p + 1}'s revealed stones")
+    if s.phase in ("pick", "place"):
+        g = s.grid_index()
+        for p in (0, 1):
+            need(s.grids[p][g] is not None, f"P{p + 1}'s grid {g + 1} is not dealt")
+        picked = [s.starter] if s.phase == "pick" and s.step in (1, 2) else [0, 1] if s.phase == "place" or s.step == 3 else []
+        for p in (0, 1):
+            if p in picked:
+                ln = s.line[p]
+                grid = s.grids[p][g]
+                assert grid is not None
+                need(ln >= 0 and ln in s.used_lines[p][g], f"P{p + 1} has picked no line this round")
+                cells = Counter(grid[c] for c in LINE_CELLS[ln])
+                need(not Counter(s.hands[p]) - cells, f"P{p + 1}'s hand is not from their line {LINE_NAMES[ln]}")
+            else:
+                need(not s.hands[p], f"P{p + 1} holds stones before picking a line")
+            need(len(s.used_lines[p][g]) == s.round % 3 + (1 if p in picked else 0),
+                 f"P{p + 1} used {len(s.used_lines[p][g])} lines of grid {g + 1} by round {s.round + 1}")
+    need(isinstance(s.announcements, list) and all(
+        isinstance(a, dict) and {"round", "player", "line", "mode", "values"} <= set(a) and a["mode"] in ANNOUNCE_MODES
+        for a in s.announcements), "bad announcements")
 
 
 def _stone_name(code: object) -> str:

@@ -324,12 +324,13 @@ class Solver:
             else:
                 value = self.value(S)
                 best_m, mv = self._move_achieving(S, value, p), {}
-        except SearchStopped as stop:
+        except (SearchStopped, KeyboardInterrupt) as stop:
+            reason = stop.reason if isinstance(stop, SearchStopped) else "interrupted"
             partial = {state.action_to_string(kernel_to_action(S, m)): v for m, v in done}
             return SolveResult(
                 value=0, best_action=None, best_action_str=None, move_values=partial, nodes=int(self.counter[0]),
                 seconds=time.perf_counter() - start, exact_game=exact_game, horizon_round=horizon_round,
-                status="unknown at time limit" if stop.reason == "time limit" else "interrupted",
+                status="unknown at time limit" if reason == "time limit" else "interrupted",
                 bounds=(bounds[0], bounds[1]),
             )
         best = announce if announce is not None else kernel_to_action(S, best_m)
@@ -346,8 +347,8 @@ class Solver:
         if pv:
             try:
                 res.pv = self.principal_variation(state, horizon, value)
-            except SearchStopped:
-                res.pv = []
+            except (SearchStopped, KeyboardInterrupt):
+                res.pv = []  # the value and the move values are proved; only the line is missing
         res.nodes = int(self.counter[0])
         res.seconds = time.perf_counter() - start
         return res
