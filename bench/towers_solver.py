@@ -1,120 +1,90 @@
-"""Rainbow Blackjack exact solver timings.
+"""Rainbow Blackjack exact solver timings (CPU time of this process; compilation excluded).
 
-    python bench/towers_solver.py [--rounds 40] [--endgames 5] [--skip-round4-start]
+    python bench/towers_solver.py [--seeds 20] [--skip-round4] [--cli-runs 3]
 
-1. Full-information round: the 6 placements of a round (both hands known),
-   random positions at the start of the placement phase — median time
-   (target ≤ 50 ms).
-2. Endgame from the start of round 5 (both second grids known, line picks
-   included) — time per position (target ≤ 10 s).
-3. Round 4 (grid 2): solve from later to earlier points of round 4 — after k
-   placements, after both picks, after the starter's pick, and the start of
-   round 4 (the whole second grid, 24 plies) — each in a child process killed
-   after 60 s; reports the largest depth (plies to the end, announcements not
-   counted) solved within 60 s.
+1. Round-5 start to the end of the game (both second grids known, line picks
+   included), 20 seeded positions: median CPU seconds for the value alone and
+   for the value of every root move (target ≤ 0.2 s).
+2. Round-4 start to the end of the game (the whole second grid, 24 plies), 20
+   seeded positions: median CPU seconds for the exact value (target ≤ 5 s).
+3. ``kibitz towers solve`` on a round-2 position in a fresh process (numba's
+   cache already filled by a first run): wall seconds including start-up
+   (target ≤ 1.5 s).
+
+Positions: seeded random play (``tests/test_towers_differential.reach``), seeds
+0, 1, ... skipping games that ended early.  The machine is shared, so CPU time
+is reported; wall time only for the CLI run.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
-import random
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from puzzles.game import CHANCE
-from puzzles.towers import TowersState
-from solvers.towers.solver import Solver
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-
-def advance(seed: int, stop) -> TowersState:
-    rng = random.Random(seed)
-    s = TowersState.new_game(seed)
-    while not s.is_terminal() and not stop(s):
-        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
-    return s
+from solvers.towers.solver import Solver, warm_up  # noqa: E402
+from tests.test_towers_differential import reach  # noqa: E402
 
 
-def plies_left(s: TowersState) -> int:
-    """Plies (line picks and placements, no announcements) from ``s`` to the end of round 6."""
-    rounds_after = 5 - s.round
-    if s.phase == "pick":
-        here = (2 - s.step // 2) + 6
-    else:
-        here = 6 - s.step
-    return here + 8 * rounds_after
+def starts(rnd: int, count: int) -> list[tuple[int, object]]:
+    out, seed = [], 0
+    while len(out) < count:
+        s = reach(seed, rnd, "pick", 0)
+        if s is not None:
+            out.append((seed, s))
+        seed += 1
+    return out
 
 
-def _child(seed: int, stop_desc: tuple, queue) -> None:
-    kind, k = stop_desc
-    if kind == "placements":
-        s = advance(seed, lambda s: s.round == 3 and s.phase == "place" and s.step >= k)
-    elif kind == "starter_pick":
-        s = advance(seed, lambda s: s.round == 3 and s.phase == "pick" and s.step >= 2)
-    else:
-        s = advance(seed, lambda s: s.round == 3 and s.phase == "pick")
-    t = time.perf_counter()
-    res = Solver(22).solve(s, horizon="game", pv=False, all_moves=False)
-    queue.put((plies_left(s), time.perf_counter() - t, res.nodes, res.outcome))
+def timed(rnd: int, count: int, all_moves: bool, label: str) -> float:
+    times = []
+    for seed, s in starts(rnd, count):
+        solver = Solver(22)
+        t = time.process_time()
+        res = solver.solve(s, horizon="game", pv=False, all_moves=all_moves)  # type: ignore[arg-type]
+        times.append(time.process_time() - t)
+        print(f"  {label} seed {seed}: value {res.value:+d}, {res.nodes} nodes, {times[-1]:.3f} s", flush=True)
+    med = statistics.median(times)
+    print(f"{label}: median {med:.3f} s, max {max(times):.3f} s over {len(times)} positions", flush=True)
+    return med
+
+
+def cli_wall(runs: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "s.json")
+        with open(path, "w") as fh:
+            subprocess.run(["kibitz", "towers", "state", "--seed", "447362", "--round", "2"], stdout=fh, check=True)
+        walls = []
+        for i in range(runs + 1):
+            t = time.perf_counter()
+            subprocess.run(["kibitz", "towers", "solve", path, "--horizon", "round", "--json"], capture_output=True, check=True)
+            if i:  # the first run may fill numba's cache
+                walls.append(time.perf_counter() - t)
+    med = statistics.median(walls)
+    print(f"kibitz towers solve (round 2 start, fresh process): median wall {med:.2f} s over {runs} runs", flush=True)
+    return med
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=40)
-    ap.add_argument("--endgames", type=int, default=5)
-    ap.add_argument("--skip-round4-start", action="store_true", help="skip the start of round 4 (the longest solve)")
-    ap.add_argument("--limit", type=float, default=60.0)
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--skip-round4", action="store_true")
+    ap.add_argument("--cli-runs", type=int, default=3)
     args = ap.parse_args()
-
-    solver = Solver(20)
-    warm = advance(1, lambda s: s.phase == "place")
-    solver.solve(warm, horizon="round")  # compile
-
-    times = []
-    for i in range(args.rounds):
-        rnd = i % 6
-        s = advance(1000 + i, lambda s, rnd=rnd: (s.round == rnd and s.phase == "place") or s.round > rnd)
-        if s.phase != "place":
-            continue
-        t = time.perf_counter()
-        solver.solve(s, horizon="round", pv=False)
-        times.append(time.perf_counter() - t)
-    print(f"full-information round (6 placements): {len(times)} positions, median {1000 * statistics.median(times):.2f} ms,"
-          f" max {1000 * max(times):.1f} ms  (target ≤ 50 ms median)")
-
-    big = Solver(22)
-    ends = []
-    for i in range(args.endgames):
-        s = advance(2000 + i, lambda s: s.round == 4 and s.phase == "pick")
-        if s.phase != "pick":
-            continue
-        t = time.perf_counter()
-        res = big.solve(s, horizon="game", pv=False)
-        ends.append(time.perf_counter() - t)
-        print(f"  round-5 start, seed {2000 + i}: {ends[-1]:.3f} s, {res.nodes} nodes, {res.outcome} margin {res.margin:+d}")
-    print(f"endgame from the start of round 5: median {statistics.median(ends):.3f} s, max {max(ends):.3f} s (target ≤ 10 s)")
-
-    steps = [("placements", k) for k in (4, 2, 0)] + [("starter_pick", 0)]
-    if not args.skip_round4_start:
-        steps.append(("round_start", 0))
-    best = None
-    ctx = mp.get_context("fork")
-    for desc in steps:
-        queue = ctx.Queue()
-        proc = ctx.Process(target=_child, args=(3000, desc, queue))
-        start = time.perf_counter()
-        proc.start()
-        proc.join(args.limit)
-        if proc.is_alive():
-            proc.terminate()
-            proc.join()
-            print(f"  round 4, {desc[0]} {desc[1]}: not solved within {args.limit:.0f} s")
-            break
-        plies, secs, nodes, outcome = queue.get()
-        best = plies
-        print(f"  round 4, {desc[0]} {desc[1]}: {plies} plies to the end solved in {secs:.2f} s ({nodes} nodes, {outcome});"
-              f" wall {time.perf_counter() - start:.1f} s")
-    print(f"largest depth solved within {args.limit:.0f} s from round 4: {best} plies (round 4 start = 24 plies)")
+    warm_up()
+    cli_wall(args.cli_runs)
+    timed(4, args.seeds, False, "round-5 start, value")
+    timed(4, args.seeds, True, "round-5 start, every root move")
+    if not args.skip_round4:
+        timed(3, args.seeds, False, "round-4 start, value")
 
 
 if __name__ == "__main__":
