@@ -62,6 +62,8 @@ def prove_adjacency_bound(goals: tuple[str, ...], time_limit: float = 600.0, wor
     counted = pair if tokens[1] else pair[:1]
     result = best_shelf(None, pair, token_values=tokens, end_token=False, time_limit=time_limit,
                         workers=workers, min_score=_TOKEN * len(counted), goal_bounds=False)
+    if result.interrupted:
+        raise KeyboardInterrupt
     if not result.optimal:
         raise RuntimeError(f"{'+'.join(counted)}: not proven in {time_limit:g} s (bound {result.bound:g})")
     adjacency = adjacency_points(result.shelf)
@@ -169,9 +171,14 @@ def main(argv: list[str] | None = None) -> None:
             _pair(goals)  # bad names are refused before any proof runs
         except ValueError as error:
             parser.error(str(error))
-    found = []
+    found: list[dict[str, Any]] = []
     for goals, low in sets:
-        entry = prove_adjacency_bound(goals, args.time_limit, args.workers, low, args.profile_time_limit)
+        try:
+            entry = prove_adjacency_bound(goals, args.time_limit, args.workers, low, args.profile_time_limit)
+        except KeyboardInterrupt:
+            parser.exit(130, f"interrupted: {len(found)} lemmas proven, nothing written\n")
+        except (RuntimeError, TimeoutError) as error:  # not proven within the time limit
+            parser.exit(1, f"{error}; nothing written\n")
         found.append(entry)
         print(f"{'+'.join(entry['goals']):<45s} max adjacency {entry['max_adjacency']:2d}  "
               f"{entry['seconds']:6.1f} s {entry['pieces']:3d} pieces  {'/'.join(entry['witness'])}", flush=True)
