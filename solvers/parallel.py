@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import logging
 import os
 import signal
 import sys
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEDULER_TIMEOUT_S = 3.0
+SCHEDULER_TIMEOUT_S = 5.0
 PARENT_POLL_S = 0.5
 EXIT_INTERRUPTED = 130
 STOP_GRACE_S = 3.0  # at a time limit, how long running tasks get to hand in their partial counts
@@ -143,27 +144,32 @@ def make_executor(workers: int | None = None, scheduler: str | None = None) -> t
 def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     """A Dask client's executor; connection and handshake are bounded by :data:`SCHEDULER_TIMEOUT_S`."""
     try:
-        import dask
         from distributed import Client
     except ImportError:
         raise ValueError("a Dask scheduler needs the cluster extra: pip install -e '.[cluster]'") from None
-    if "://" not in address and ":" not in address:
-        raise ValueError(f"malformed Dask scheduler address {address!r}; write tcp://HOST:PORT")
-    timeout = f"{SCHEDULER_TIMEOUT_S}s"
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        parse_host_port(parse_address(address)[1])
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"malformed Dask scheduler address {address!r} ({error}); write tcp://HOST:PORT") from None
     holder: dict[str, Any] = {}
+    for name in [*logging.root.manager.loggerDict, "distributed", "tornado", "tornado.application"]:
+        if name.startswith(("distributed", "tornado")):  # a lost scheduler is reported once, as a one-line error
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
     def connect() -> None:
         try:
-            with dask.config.set({"distributed.comm.timeouts.connect": timeout, "distributed.comm.timeouts.tcp": timeout}):
-                holder["client"] = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
+            holder["client"] = Client(address, timeout=SCHEDULER_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
         except BaseException as error:  # noqa: BLE001 - reported below as a one-line error
             holder["error"] = error
 
     thread = threading.Thread(target=connect, name="kibitz-dask-connect", daemon=True)
     thread.start()
-    thread.join(2 * SCHEDULER_TIMEOUT_S + 1)
+    thread.join(SCHEDULER_TIMEOUT_S + 1)
     if thread.is_alive() or "error" in holder:
-        error = holder.get("error")
+        _silence_failed_clients()
+        error = holder.pop("error", None)
         reason = (str(error).splitlines() or [""])[0] if error is not None else ""
         reason = reason or (type(error).__name__ if error is not None else "no handshake (is it a Dask scheduler?)")
         raise ValueError(f"cannot reach Dask scheduler {address}: {reason}") from None
@@ -184,6 +190,21 @@ def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
 
     executor.abort = abort  # type: ignore[attr-defined]
     return executor, close
+
+
+def _silence_failed_clients() -> None:
+    """A Client whose connection failed still runs ``__del__`` later and prints a traceback; drop only that."""
+    previous = sys.unraisablehook
+    if getattr(previous, "kibitz_quiet", False):
+        return
+
+    def hook(unraisable: Any) -> None:
+        if getattr(unraisable.object, "__qualname__", "") == "Client.__del__":
+            return
+        previous(unraisable)
+
+    hook.kibitz_quiet = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook
 
 
 @dataclass
