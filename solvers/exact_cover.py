@@ -5,7 +5,8 @@
   options may share a secondary item only when they give it the same color
   (Knuth's XCC, Algorithm C in TAOCP 7.2.2.1).
 * The item to branch on is chosen by MRV (fewest remaining options, first in
-  item order on ties), so results are deterministic.
+  item order on ties; the first item with at most one option is taken at once,
+  as a forced move cannot branch), so results are deterministic.
 * The search is an explicit-stack state machine: :func:`_dlx_run` runs for at
   most ``chunk`` nodes and returns, and the Python driver resumes it.  Between
   chunks the driver reports progress, checks node/time limits and lets Ctrl-C
@@ -331,7 +332,7 @@ def _dlx_run(
                 if length[i] < best_len:
                     best_len = length[i]
                     best = i
-                    if best_len == 0:
+                    if best_len <= 1:  # forced (or dead): no branching to save, and no O(items) scan per level
                         break
                 i = rlink[i]
             _cover(best, top, ulink, dlink, color, length, llink, rlink)
