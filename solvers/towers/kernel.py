@@ -400,7 +400,7 @@ def ab_start(fr, ctl, alpha, beta):
     fr[0, F_B] = beta
 
 
-HIST_W = np.int64(1) << 24
+HIST_W = np.int64(1) << 40
 NHIST = 640
 
 
@@ -496,7 +496,7 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
             if S[PHASE] == PHASE_DONE:
                 val = evaluate(S)
                 pop = 1
-            elif S[MODE] == 0 and _bound_cut(S, alpha, beta, ctl):
+            elif S[MODE] == 0 and (S[ROUND] == S[LAST] or S[ROUND] == 2) and _bound_cut(S, alpha, beta, ctl):
                 val = ctl[C_BOUND]
                 pop = 1
             elif S[PHASE] == PHASE_PLACE and S[STEP] == 5 and (S[ROUND] == S[LAST] or S[ROUND] == 2):
@@ -584,7 +584,7 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
         if fr[d, F_A] >= fr[d, F_B]:
             rem = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
             hk = _hist_key(S, m, fr[d, F_P])
-            hist[fr[d, F_P], hk] = min(hist[fr[d, F_P], hk] + rem * rem, HIST_W - 1)
+            hist[fr[d, F_P], hk] = min(hist[fr[d, F_P], hk] + (np.int64(1) << min(rem, 20)), HIST_W - 1)
         if fr[d, F_A] < fr[d, F_B] and i < fr[d, F_N]:
             fr[d, F_I] = i
             make_move(S, fr[d, F_MOV + i], fr[d, F_UNDO : F_UNDO + 16])
