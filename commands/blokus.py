@@ -106,6 +106,19 @@ def blokus_perft(depth, variant, free_corners, as_json):
 # ---- solitaire puzzles (logic in solvers/blokus/tetrominoes.py and solvers/blokus/solitaire.py) ----
 
 
+def check_output_path(path: str) -> None:
+    """Refuse an output file that cannot be written, before any work starts (a missing folder, a folder)."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if os.path.isdir(path):
+        raise click.UsageError(f"{path} is a directory, not a file")
+    if not os.path.isdir(folder):
+        raise click.UsageError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise click.UsageError(f"cannot write {path}: folder {folder} is not writable")
+
+
 @blokus.group("solitaire")
 def blokus_solitaire() -> None:
     """One-player Blokus puzzles: all 84 pieces on the board, the tetromino rectangle."""
@@ -119,35 +132,48 @@ def blokus_solitaire() -> None:
 @click.option("--corner-contact", is_flag=True, help="Every piece also touches its own color at a corner.")
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
-@click.option("--engine", type=click.Choice(["bitset", "xcc"]), default="bitset", show_default=True, help="Counting engine.")
+@click.option("--engine", type=click.Choice(["canonical", "bitset", "xcc"]), default="canonical", show_default=True,
+              help="Counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
                           help="With --count: split the search this many levels deep into independent parts.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes for --count (CP-SAT workers when finding).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished parts in it are skipped, new ones appended.")
-@click.option("--estimate", "probes", type=click.IntRange(min=1), default=None, help="Knuth estimate of the count with N random probes.")
+@click.option("--estimate", "probes", type=click.IntRange(min=2), default=None,
+              help="Knuth estimate of the count with N random paths (raw, up to colours, up to symmetry; with standard errors).")
+@click.option("--exact-depth", type=click.IntRange(min=0), default=None,
+              help="With --estimate: count each path's subtree exactly below this many pieces (default 60%% of the pieces).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the tiling as SVG.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
-                                 workers, scheduler, checkpoint, probes, time_limit, seed, svg_out, as_json):
+                                 workers, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
-    from solvers.blokus.tetrominoes import ColoredTilingProblem, estimate, pieces_json, to_tiling
+    from solvers.blokus.tetromino_search import estimate_canonical
+    from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
     from solvers.tiling import load_region
 
     problem = ColoredTilingProblem(load_region(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
     if not problem.area_ok:
         raise click.ClickException(f"the region has {problem.region.area} cells, the pieces {4 * len(problem.pieces)}")
+    if svg_out:
+        check_output_path(svg_out)
     if probes:
-        data = estimate(problem, probes, seed)
+        data = estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth)
         if as_json:
             emit_json(data)
         else:
-            click.echo(f"estimated tilings {data['count_estimate']:.4g} ± {data['count_stderr']:.2g}, "
-                       f"search nodes {data['nodes_estimate']:.3g} ({probes} probes, {data['seconds']:.1f} s)")
+            click.echo(f"estimate from {probes} random paths of the canonical search (exact below {data['exact_depth']} "
+                       f"pieces), {data['cpu_seconds']:.1f} CPU-s; status: estimate (± one standard error)")
+            click.echo(f"  raw tilings (coloured drawings):            {data['raw']:.4g} ± {data['raw_stderr']:.2g}")
+            click.echo(f"  up to colour permutations:                  {data['canonical']:.4g} ± {data['canonical_stderr']:.2g}")
+            click.echo(f"  up to the region's symmetries:              {data['symmetry']:.4g} ± {data['symmetry_stderr']:.2g}")
+            click.echo(f"  up to symmetries and colour permutations:   {data['symmetry_colors']:.4g} "
+                       f"± {data['symmetry_colors_stderr']:.2g}")
+            click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
         return
     if do_count:
         progress = ProgressReporter(None, "subproblems", enabled=not as_json)
@@ -167,29 +193,38 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
         if as_json:
             emit_json(result.to_json())
         else:
-            state = "" if result.complete else f" (incomplete: {result.parts_done}/{result.parts_total} subproblems; rerun with --checkpoint to resume)"
-            click.echo(f"raw tilings: {result.raw}{state}")
             if result.complete:
+                click.echo(f"status: proved (exhaustive count, engine {engine})")
+                click.echo(f"raw tilings: {result.raw}")
                 click.echo(f"up to the region's symmetries: {result.symmetry}")
                 click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
+            else:
+                click.echo(f"status: incomplete ({'time limit' if time_limit is not None else 'interrupted'}): "
+                           f"{result.parts_done}/{result.parts_total} subproblems; rerun with --checkpoint to resume")
+                click.echo(f"raw tilings: at least {result.raw} (lower bound)")
             click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
         return
     start = time.perf_counter()
+    status = "found"
     try:
         pieces = problem.find(backend, time_limit=time_limit, workers=workers, seed=seed)
-    except TimeoutError as error:
-        raise click.ClickException(str(error)) from None
+    except TimeoutError:
+        pieces, status = None, "unknown (time limit)"
     seconds = time.perf_counter() - start
+    if pieces is None and status == "found":
+        status = "proved: no tiling" if backend in ("sat", "dlx", "bitset") else "proved: no tiling (CP-SAT infeasible)"
     if pieces is not None and svg_out:
         with open(svg_out, "w") as handle:
             handle.write(to_tiling(problem.region, pieces)._repr_svg_())
     if as_json:
-        emit_json({"found": pieces is not None, "seconds": round(seconds, 3), **(pieces_json(pieces) if pieces else {"pieces": []})})
+        emit_json({"status": status, "found": pieces is not None, "seconds": round(seconds, 3),
+                   **(pieces_json(pieces) if pieces else {"pieces": []})})
     elif pieces is None:
-        click.echo("no tiling exists")
+        click.echo("no tiling exists (proved: the search was exhaustive)" if status.startswith("proved")
+                   else f"no tiling found: unknown, the time limit ({time_limit} s) stopped the search")
     else:
         click.echo(to_tiling(problem.region, pieces).to_text())
-        click.echo(f"found with {backend} in {seconds:.2f} s, verified")
+        click.echo(f"status: found with {backend} in {seconds:.2f} s, verified")
 
 
 @blokus_solitaire.command("all-pieces")

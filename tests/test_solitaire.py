@@ -115,7 +115,7 @@ def test_parallel_split_and_resume_give_identical_totals(tmp_path):
 
 
 def one_part_counts(problem: ColoredTilingProblem) -> dict[str, list[int]]:
-    return {str(i): list(problem.count_prefix(p)) for i, p in enumerate(problem.split(2))}
+    return {str(i): list(problem.count_part(p, "canonical")) for i, p in enumerate(problem.canonical_search().split(2))}
 
 
 def test_checkpoint_of_another_problem_is_refused(tmp_path):

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -48,6 +49,7 @@ from solvers.tiling import solve_cpsat
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
 NODES_PER_SECOND = 4_000_000  # bitboard kernel, one core of this machine (for time-limited parts)
+CANONICAL_NODES_PER_SECOND = 8_000_000  # canonical search (solvers/blokus/tetromino_search.py), one core
 COLOR_NAMES = ("blue", "yellow", "red", "green")
 EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -242,18 +244,26 @@ class ColoredTilingProblem:
         return clauses, pool.top
 
     def _find_bitset(self, time_limit: float | None, seed: int) -> list[int] | None:
-        """Restarted bitboard search with shuffled option order (fast with the corner rule); exhaustive at last."""
-        start = time.perf_counter()
-        budget = 2_000_000
-        attempt = 0
-        while time_limit is None or time.perf_counter() - start < time_limit:
-            counter = BitColorCounter(self, seed * 1000 + attempt)
-            found = counter.first(budget)
-            if found is not None:
-                return found
-            attempt += 1
-            budget = int(budget * 1.5)
-        raise TimeoutError("bitset search stopped before deciding (time limit)")
+        """The canonical first-empty-cell search (:mod:`solvers.blokus.tetromino_search`): exhaustive, so None
+        is a proof; a time limit becomes a node cap (TimeoutError when it stops the search undecided)."""
+        from solvers.blokus.tetromino_search import NODES_PER_SECOND as RATE
+
+        search = self.canonical_search()
+        cap = -1 if time_limit is None else max(10_000, int(time_limit * RATE))
+        pairs, exhaustive = search.first(cap)
+        if pairs is not None:
+            return search.to_options(pairs)
+        if not exhaustive:
+            raise TimeoutError("bitset search stopped before deciding (time limit)")
+        return None
+
+    def canonical_search(self):
+        """The compiled canonical search of this problem (built once)."""
+        from solvers.blokus.tetromino_search import TetrominoSearch
+
+        if getattr(self, "_canonical", None) is None:
+            self._canonical = TetrominoSearch(self)
+        return self._canonical
 
     def _find_sat(self, time_limit: float | None = None) -> list[int] | None:
         from pysat.solvers import Solver
@@ -493,6 +503,20 @@ class ColoredTilingProblem:
         return sum(1 for sol in compiled.solutions(SearchLimits())
                    if self.satisfies_corner_contact([o for i in sol for o in kept[i]]))
 
+    def nonidentity_fixed_sums(self) -> tuple[int, int]:
+        """(Σ Fix(g, id) over symmetries g ≠ identity, Σ Fix(g, σ) over all (g, σ) ≠ identity): exact, by XCC."""
+        identity_colors = tuple(range(self.colors))
+        sym = every = 0
+        for g, perm in self.group():
+            for sigma in itertools.permutations(range(self.colors)):
+                if g == 0 and sigma == identity_colors:
+                    continue
+                value = self.fixed_count(perm, sigma)
+                every += value
+                if sigma == identity_colors:
+                    sym += value
+        return sym, every
+
     def symmetry_counts(self, raw: int) -> tuple[int, int, dict[str, int]]:
         """(orbits under region symmetries, orbits under symmetries × color permutations, fixed-point table)."""
         group = self.group()
@@ -534,57 +558,84 @@ class ColoredTilingProblem:
         checkpoint: str | Path | None = None,
         on_part: Callable[[int, int, int], None] | None = None,
         symmetry: bool = True,
-        engine: str = "bitset",
+        engine: str = "canonical",
         time_limit: float | None = None,
         scheduler: str | None = None,
     ) -> ColorCounts:
         """Count every tiling (exhaustive), split at ``depth``; resumable.
 
+        Engines: ``canonical`` (default; :mod:`solvers.blokus.tetromino_search`: one tiling per colour
+        permutation, the corner rule pruned in the search, symmetry counts from its leaf sums),
+        ``bitset`` (every colouring, Burnside by XCC fixed-point counts) and ``xcc`` (generic reference).
         Parts run in this process, or through :mod:`solvers.parallel` on ``workers`` local
-        processes or a Dask ``scheduler``; the total is the same either way."""
+        processes or a Dask ``scheduler``; the total is the same either way.  A part is either
+        finished or not counted: under ``time_limit`` the counts are lower bounds (``complete`` false)."""
         start = time.perf_counter()
+        if engine not in ("canonical", "bitset", "xcc"):
+            raise ValueError(f"unknown engine {engine!r}; use canonical, bitset or xcc")
         if not self.area_ok:
             return ColorCounts(0, 0, 0, True, 0, 0, 0.0)
-        prefixes = self.split(depth)
+        canonical = engine == "canonical"
+        prefixes: Sequence[tuple] = self.canonical_search().split(depth) if canonical else self.split(depth)
         done: dict[str, list[int]] = {}
         path = Path(checkpoint) if checkpoint else None
+        identity = self.signature() if not canonical else self.signature() + "|canonical"
         if path is not None and path.exists():
-            data = json.loads(path.read_text())
-            if data.get("signature") != self.signature() or data.get("depth") != depth:
-                raise ValueError(f"checkpoint {path} belongs to another problem or split depth")
-            done = data["done"]
+            try:
+                data = json.loads(path.read_text())
+            except json.JSONDecodeError:
+                raise ValueError(f"checkpoint {path} is not a solitaire checkpoint (not JSON)") from None
+            if not isinstance(data, dict) or data.get("signature") != identity or data.get("depth") != depth \
+                    or data.get("parts") not in (None, len(prefixes)):
+                raise ValueError(f"checkpoint {path} belongs to another problem, engine or split depth")
+            done = data.get("done")
+            width = 4 if canonical else 2
+            if not isinstance(done, dict) or not all(
+                    k.isdigit() and int(k) < len(prefixes) and isinstance(v, list) and len(v) == width
+                    and all(isinstance(x, int) and x >= 0 for x in v) for k, v in done.items()):
+                raise ValueError(f"checkpoint {path} has malformed part records")
+        last_save = [0.0]
 
-        def save() -> None:
-            if path is not None:
-                tmp = path.with_suffix(path.suffix + ".tmp")
-                tmp.write_text(json.dumps({"signature": self.signature(), "depth": depth, "parts": len(prefixes), "done": done}))
-                os.replace(tmp, path)
+        def save(force: bool = False) -> None:
+            # rewriting the file after every part made deep splits quadratic: at most one write a second
+            if path is None or (not force and time.perf_counter() - last_save[0] < 1.0):
+                return
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp.write_text(json.dumps({"signature": identity, "depth": depth, "parts": len(prefixes), "done": done}))
+            os.replace(tmp, path)
+            last_save[0] = time.perf_counter()
+
+        scale = math.factorial(self.colors) if canonical else 1
+
+        def raw_so_far() -> int:
+            return scale * sum(v[0] for v in done.values())
 
         todo = [i for i in range(len(prefixes)) if str(i) not in done]
         complete = True
         try:
             if workers <= 1 and not scheduler:
-                save()
+                save(True)
                 for i in todo:
                     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
                     if left is not None and left <= 0:
                         break
                     # with a time limit, a part that cannot finish in time is abandoned (it stays to do)
-                    cap = -1 if left is None or engine != "bitset" else max(100_000, int(left * NODES_PER_SECOND))
-                    result = self.count_prefix(prefixes[i], engine, cap)
+                    rate = CANONICAL_NODES_PER_SECOND if canonical else NODES_PER_SECOND
+                    cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
+                    result = self.count_part(prefixes[i], engine, cap)
                     if result is None:
                         break
                     done[str(i)] = list(result)
                     if on_part:
-                        on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
+                        on_part(len(done), len(prefixes), raw_so_far())
                     save()
             else:
                 from solvers.parallel import make_executor, run_tasks
 
-                def record(index: int, result: tuple[int, int]) -> None:
+                def record(index: int, result: tuple[int, ...]) -> None:
                     done[str(todo[index])] = list(result)
                     if on_part:
-                        on_part(len(done), len(prefixes), sum(v[0] for v in done.values()))
+                        on_part(len(done), len(prefixes), raw_so_far())
                     save()
 
                 expired = (lambda: time.perf_counter() - start > time_limit) if time_limit is not None else None
@@ -598,15 +649,34 @@ class ColoredTilingProblem:
                     close()
         except KeyboardInterrupt:
             complete = False
-        save()
-        raw = sum(v[0] for v in done.values())
-        nodes = sum(v[1] for v in done.values())
+        save(True)
+        nodes = sum(v[-1] for v in done.values())
         complete = complete and len(done) == len(prefixes)
         sym = sym_col = None
         fixed: dict[str, int] = {}
-        if complete and symmetry:
-            sym, sym_col, fixed = self.symmetry_counts(raw)
+        if canonical:
+            from solvers.blokus.tetromino_search import SearchCounts
+
+            totals = SearchCounts(*(sum(v[i] for v in done.values()) for i in range(3)), nodes, not complete)
+            raw = scale * totals.canonical
+            if complete and symmetry:
+                raw, sym, sym_col = self.canonical_search().orbit_counts(totals)
+                fixed = {"canonical": totals.canonical, "leaf_fix_any": totals.fix_any, "leaf_fix_id": totals.fix_id}
+        else:
+            raw = sum(v[0] for v in done.values())
+            if complete and symmetry:
+                sym, sym_col, fixed = self.symmetry_counts(raw)
         return ColorCounts(raw, sym, sym_col, complete, len(done), len(prefixes), time.perf_counter() - start, nodes, fixed)
+
+    def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1) -> tuple[int, ...] | None:
+        """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
+        None when ``max_nodes`` stopped it."""
+        if engine != "canonical":
+            return self.count_prefix(prefix, engine, max_nodes)
+        c = self.canonical_search().count(prefix, max_nodes)
+        if c.stopped:
+            return None
+        return c.canonical, c.fix_any, c.fix_id, c.nodes
 
 
 def split_name(token: str) -> str:
@@ -621,9 +691,9 @@ def problem_from_key(key: tuple) -> ColoredTilingProblem:
     return ColoredTilingProblem(region, colors, [Shape(frozenset(c), n) for n, c in shapes], edge_rule, corner_contact)
 
 
-def _count_part(payload: tuple[tuple, str, tuple[int, ...]]) -> tuple[int, int]:
+def _count_part(payload: tuple[tuple, str, tuple]) -> tuple[int, ...]:
     key, engine, prefix = payload
-    counted = problem_from_key(key).count_prefix(prefix, engine)
+    counted = problem_from_key(key).count_part(prefix, engine)
     assert counted is not None  # no node limit: the count is exhaustive
     return counted
 
