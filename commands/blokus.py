@@ -244,6 +244,9 @@ def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, s
     from puzzles.blokus.render import board_svg
     from solvers.blokus.solitaire import solve_all_pieces
 
+    for path in (sgf_out, svg_out):
+        if path:
+            check_output_path(path)  # refused before the search, not after it
     progress = ProgressReporter(None, "searching", enabled=not as_json)
     try:
         result = solve_all_pieces(symmetric=symmetric, perfect=perfect, time_limit=time_limit, seed=seed,

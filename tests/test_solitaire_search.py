@@ -129,3 +129,21 @@ def test_corner_contact_10x8_full_count():
 def test_corner_contact_9x9_minus_centre_full_count():
     problem = ColoredTilingProblem(Region.rectangle(9, 9).without([(4, 4)]), corner_contact=True)
     assert timed_count(problem)[0] == (576, 72, 3)
+
+
+def test_all_pieces_refuses_an_unwritable_sgf_before_searching(run_cli):
+    import time
+
+    start = time.perf_counter()
+    result = run_cli("blokus", "solitaire", "all-pieces", "--sgf", "/no/dir/x", "--time-limit", "60")
+    assert result.exit_code == 2 and "does not exist" in result.output
+    assert time.perf_counter() - start < 20  # refused at once, not after a 60 s search
+
+
+def test_checkpoint_writes_do_not_slow_deep_splits(tmp_path):
+    problem = ColoredTilingProblem(Region.rectangle(6, 4), 3, SMALL)
+    checkpoint = tmp_path / "c.json"
+    with_file = problem.count(depth=4, checkpoint=checkpoint)
+    without = problem.count(depth=4)
+    assert with_file.parts_total > 1000 and (with_file.raw, with_file.symmetry) == (without.raw, without.symmetry)
+    assert len(json.loads(checkpoint.read_text())["done"]) == with_file.parts_total

@@ -266,14 +266,30 @@ class ColoredTilingProblem:
         return self._canonical
 
     def _find_sat(self, time_limit: float | None = None) -> list[int] | None:
+        """CaDiCaL on :meth:`clauses`, colours fixed by one cell (every colour has the same pieces, so the
+        piece on the first cell may be taken blue); TimeoutError if ``time_limit`` stops it undecided."""
+        import threading
+
         from pysat.solvers import Solver
 
         clauses, _ = self.clauses()
+        n = len(self.options)
         with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-            if not solver.solve():
+            solver.add_clause([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
+            timer = threading.Timer(time_limit, solver.interrupt) if time_limit is not None else None
+            if timer is not None:
+                timer.start()
+            try:
+                answer = solver.solve_limited(expect_interrupt=True)
+            finally:
+                if timer is not None:
+                    timer.cancel()
+            if answer is None:
+                raise TimeoutError("SAT stopped before deciding (time limit)")
+            if not answer:
                 return None
             model = solver.get_model()
-        return [o for o in range(len(self.options)) if model[o] > 0]
+        return [o for o in range(n) if model[o] > 0]
 
     def sat_enumerate(self, limit: int | None = None) -> Iterator[list[int]]:
         """Every tiling by SAT with blocking clauses (independent cross-check of the DLX counts; small boards only)."""
@@ -309,6 +325,7 @@ class ColoredTilingProblem:
         for group in by_cell + by_piece:
             model.add_exactly_one(x[o] for o in group)
         color = [[sum(x[o] for o in by_cell_color[i][k]) for k in range(self.colors)] for i in range(ncell)]
+        model.add(color[0][0] == 1)  # canonical colour labelling: the first cell's piece is colour 0
         for o, (j, cells) in enumerate(self.options):
             k = self.pieces[j][0]
             if self.edge_rule:
