@@ -1,55 +1,62 @@
-"""Bench: the tetromino rectangle (10x8, 4 colors): find one per backend; count rate and Knuth estimate.
+"""Bench: the tetromino rectangle (10x8, 4 colours): find one per backend (seed rule and corner contact), the
+exact corner-contact counts (10x8 and 9x9 minus the centre) in CPU seconds, the estimator against exact counts.
 
-Usage: python bench/solitaire_tetrominoes.py [--sample 20] [--probes 1000000]
+Usage: python bench/solitaire_tetrominoes.py [--time-limit 60] [--skip-counts] [--probes 20000]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from puzzles.polyomino import Region
-from solvers.blokus.tetrominoes import BitColorCounter, ColoredTilingProblem, estimate
+from solvers.blokus.tetromino_search import estimate_canonical, timed_count
+from solvers.blokus.tetrominoes import ColoredTilingProblem
+
+
+def find_times(corner: bool, time_limit: float) -> None:
+    for backend in ("bitset", "dlx", "sat", "cpsat"):
+        problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=corner)
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            pieces = problem.find(backend, workers=2, time_limit=time_limit)
+            status = "found, verified" if pieces else "proved: none"
+        except TimeoutError:
+            status = f"unknown at the {time_limit:.0f} s limit"
+        print(f"find 10x8{' --corner-contact' if corner else ''} with {backend}: {status}; "
+              f"{time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} CPU-s (this process)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sample", type=int, default=20, help="random depth-7 subproblems to time")
-    parser.add_argument("--probes", type=int, default=1_000_000)
+    parser.add_argument("--time-limit", type=float, default=60.0, help="per find")
+    parser.add_argument("--skip-counts", action="store_true")
+    parser.add_argument("--probes", type=int, default=20_000)
     args = parser.parse_args()
-    BitColorCounter(ColoredTilingProblem(Region.rectangle(4, 5), 1)).count()  # compile kernels first
-    for backend in ("dlx", "bitset", "sat", "cpsat"):
-        problem = ColoredTilingProblem(Region.rectangle(10, 8))
-        start = time.perf_counter()
-        pieces = problem.find(backend, workers=2, time_limit=120)
-        print(f"find 10x8 with {backend}: {time.perf_counter() - start:.2f} s, {len(pieces)} pieces, verified")
-    problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
-    start = time.perf_counter()
-    try:
-        pieces = problem.find("bitset", time_limit=30)
-        print(f"find 10x8 --corner-contact (bitset restarts): found in {time.perf_counter() - start:.2f} s")
-    except TimeoutError:
-        print(f"find 10x8 --corner-contact (bitset restarts): none within {time.perf_counter() - start:.0f} s")
-
-    problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    for depth in (1, 2, 3):
-        print(f"split depth {depth}: {len(problem.split(depth))} subproblems")
-    est = estimate(problem, args.probes, seed=0)
-    print(f"Knuth estimate ({args.probes} probes, {est['seconds']:.1f} s): raw tilings ≈ {est['count_estimate']:.3g} "
-          f"± {est['count_stderr']:.2g}, bitboard nodes ≈ {est['nodes_estimate']:.3g}")
-    # node rate on random deep subproblems
-    counter = BitColorCounter(problem)
-    rng = random.Random(0)
-    total_nodes = 0
-    start = time.perf_counter()
-    for _ in range(args.sample):
-        total_nodes += counter.count(problem.random_prefix(7, rng.randrange(10**9)))[1]
-    seconds = time.perf_counter() - start
-    rate = total_nodes / max(seconds, 1e-9)
-    print(f"bitboard kernel: {total_nodes} nodes in {seconds:.2f} s = {rate / 1e6:.2f} M nodes/s (one core)")
-    print(f"full count estimate: {est['nodes_estimate'] / rate / 3600 / 24:.3g} core-days "
-          f"({len(problem.split(3))} depth-3 subproblems, ≈ {est['nodes_estimate'] / rate / len(problem.split(3)) / 3600:.2g} h each)")
+    ColoredTilingProblem(Region.rectangle(6, 4), 1).canonical_search().count()  # compile first
+    find_times(False, args.time_limit)
+    find_times(True, args.time_limit)
+    if not args.skip_counts:
+        for name, region in (("10x8", Region.rectangle(10, 8)), ("9x9 minus centre", Region.rectangle(9, 9).without([(4, 4)]))):
+            problem = ColoredTilingProblem(region, corner_contact=True)
+            (raw, sym, sym_col), totals, cpu = timed_count(problem)
+            print(f"corner-contact {name}: {raw} raw, {sym} up to symmetry, {sym_col} up to symmetry and colours "
+                  f"({totals.canonical} up to colours); {totals.nodes} nodes, {cpu:.1f} CPU-s")
+    cases = [
+        ("8x5, 2 colours, no edge rule", ColoredTilingProblem(Region.rectangle(8, 5), 2, edge_rule=False), 3),
+        ("10x4, 2 colours, no edge rule", ColoredTilingProblem(Region.rectangle(10, 4), 2, edge_rule=False), 3),
+        ("6x10, 3 colours", ColoredTilingProblem(Region.rectangle(6, 10), 3), 6),
+        ("10x8 corner contact", ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True), 12),
+    ]
+    for name, problem, depth in cases:
+        (raw, sym, sym_col), _, cpu = timed_count(problem)
+        est = estimate_canonical(problem, args.probes, seed=0, exact_depth=depth)
+        parts = []
+        for unit, exact in (("raw", raw), ("symmetry", sym), ("symmetry_colors", sym_col)):
+            z = (est[unit] - exact) / est[unit + "_stderr"] if est[unit + "_stderr"] else 0.0
+            parts.append(f"{unit} {exact} vs {est[unit]:.4g} ± {est[unit + '_stderr']:.2g} ({z:+.1f} se)")
+        print(f"estimator on {name} ({args.probes} paths, exact below {depth} pieces, {est['cpu_seconds']:.1f} CPU-s; "
+              f"exact count {cpu:.1f} CPU-s): " + "; ".join(parts))
 
 
 if __name__ == "__main__":

@@ -267,28 +267,33 @@ class ColoredTilingProblem:
 
     def _find_sat(self, time_limit: float | None = None) -> list[int] | None:
         """CaDiCaL on :meth:`clauses`, colours fixed by one cell (every colour has the same pieces, so the
-        piece on the first cell may be taken blue); TimeoutError if ``time_limit`` stops it undecided."""
-        import threading
+        piece on the first cell may be taken blue); TimeoutError if ``time_limit`` stops it undecided.
 
-        from pysat.solvers import Solver
-
+        The solver does not answer an interrupt from another thread (it keeps the GIL), so under a time
+        limit it runs in a child process that is killed when the limit passes."""
         clauses, _ = self.clauses()
         n = len(self.options)
-        with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-            solver.add_clause([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
-            timer = threading.Timer(time_limit, solver.interrupt) if time_limit is not None else None
-            if timer is not None:
-                timer.start()
+        clauses.append([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
+        if time_limit is None:
+            model = _sat_model(clauses)
+        else:
+            import multiprocessing
+
+            context = multiprocessing.get_context("fork")
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_sat_child, args=(clauses, send), daemon=True)
+            child.start()
+            send.close()
             try:
-                answer = solver.solve_limited(expect_interrupt=True)
+                if not receive.poll(time_limit):
+                    raise TimeoutError("SAT stopped before deciding (time limit)")
+                model = receive.recv()
             finally:
-                if timer is not None:
-                    timer.cancel()
-            if answer is None:
-                raise TimeoutError("SAT stopped before deciding (time limit)")
-            if not answer:
-                return None
-            model = solver.get_model()
+                if child.is_alive():
+                    child.kill()
+                child.join()
+        if model is None:
+            return None
         return [o for o in range(n) if model[o] > 0]
 
     def sat_enumerate(self, limit: int | None = None) -> Iterator[list[int]]:
@@ -605,12 +610,13 @@ class ColoredTilingProblem:
             if not isinstance(data, dict) or data.get("signature") != identity or data.get("depth") != depth \
                     or data.get("parts") not in (None, len(prefixes)):
                 raise ValueError(f"checkpoint {path} belongs to another problem, engine or split depth")
-            done = data.get("done")
+            stored = data.get("done")
             width = 4 if canonical else 2
-            if not isinstance(done, dict) or not all(
+            if not isinstance(stored, dict) or not all(
                     k.isdigit() and int(k) < len(prefixes) and isinstance(v, list) and len(v) == width
-                    and all(isinstance(x, int) and x >= 0 for x in v) for k, v in done.items()):
+                    and all(isinstance(x, int) and x >= 0 for x in v) for k, v in stored.items()):
                 raise ValueError(f"checkpoint {path} has malformed part records")
+            done = stored
         last_save = [0.0]
 
         def save(force: bool = False) -> None:
@@ -674,7 +680,8 @@ class ColoredTilingProblem:
         if canonical:
             from solvers.blokus.tetromino_search import SearchCounts
 
-            totals = SearchCounts(*(sum(v[i] for v in done.values()) for i in range(3)), nodes, not complete)
+            sums = [sum(v[i] for v in done.values()) for i in range(3)]
+            totals = SearchCounts(sums[0], sums[1], sums[2], nodes, not complete)
             raw = scale * totals.canonical
             if complete and symmetry:
                 raw, sym, sym_col = self.canonical_search().orbit_counts(totals)
@@ -713,6 +720,17 @@ def _count_part(payload: tuple[tuple, str, tuple]) -> tuple[int, ...]:
     counted = problem_from_key(key).count_part(prefix, engine)
     assert counted is not None  # no node limit: the count is exhaustive
     return counted
+
+
+def _sat_model(clauses: list[list[int]]) -> list[int] | None:
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+        return solver.get_model() if solver.solve() else None
+
+
+def _sat_child(clauses: list[list[int]], send) -> None:  # type: ignore[no-untyped-def]
+    send.send(_sat_model(clauses))
 
 
 def verify_colored_tiling(
