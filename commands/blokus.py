@@ -162,12 +162,13 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     if svg_out:
         check_output_path(svg_out)
     if probes:
-        data = estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth)
+        data = estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth, time_limit)
         if as_json:
             emit_json(data)
         else:
-            click.echo(f"estimate from {probes} random paths of the canonical search (exact below {data['exact_depth']} "
-                       f"pieces), {data['cpu_seconds']:.1f} CPU-s; status: estimate (± one standard error)")
+            click.echo(f"estimate from {data['probes']} random paths of the canonical search (exact below "
+                       f"{data['exact_depth']} pieces), {data['cpu_seconds']:.1f} CPU-s; status: {data['status']} "
+                       "(± one standard error)")
             click.echo(f"  raw tilings (coloured drawings):            {data['raw']:.4g} ± {data['raw_stderr']:.2g}")
             click.echo(f"  up to colour permutations:                  {data['canonical']:.4g} ± {data['canonical_stderr']:.2g}")
             click.echo(f"  up to the region's symmetries:              {data['symmetry']:.4g} ± {data['symmetry_stderr']:.2g}")

@@ -543,7 +543,8 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         out[probe, 3] = nodes_est
 
 
-def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth: int = -1) -> dict:
+def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth: int = -1,
+                       time_limit: float | None = None) -> dict:
     """Knuth's estimate of the number of tilings, in three units, each with its standard error.
 
     The random paths walk the canonical search tree (one tiling per colour permutation), so what is
@@ -553,7 +554,8 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     ``symmetry_colors`` = fix_any/|G| (orbits under symmetries and colour permutations) are unbiased
     estimates too.  Below ``exact_depth`` pieces (default: 60% of the pieces) each path's subtree is
     counted exactly, which removes most of the variance of plain Knuth probes; ``exact_depth`` 0 is the
-    exact count (zero error).
+    exact count (zero error).  ``time_limit`` (wall seconds) stops between chunks of 2,000 paths: the
+    estimate then uses the paths done (``probes`` in the result; status ``estimate (time limit)``).
     """
     search = problem.canonical_search()
     n_pieces = len(problem.pieces)
@@ -564,9 +566,21 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
         raise ValueError("the estimate needs at least 2 probes")
     out = np.zeros((probes, 4), np.float64)
     start = time.process_time()
-    _probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi, search.g_shape,
-            search.g_cells, search.g_size, search.bucket, search.n, problem.colors, len(problem.shapes),
-            problem.corner_contact, search.sym_perm, probes, seed, exact_depth, out)
+    wall = time.perf_counter()
+    done = 0
+    chunk = 0
+    while done < probes:  # chunks of paths, so a time limit can stop between them
+        size = min(probes - done, 2000)
+        _probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi, search.g_shape,
+                search.g_cells, search.g_size, search.bucket, search.n, problem.colors, len(problem.shapes),
+                problem.corner_contact, search.sym_perm, size, (seed * 1_000_003 + chunk) % 2**31, exact_depth,
+                out[done:done + size])
+        done += size
+        chunk += 1
+        if time_limit is not None and time.perf_counter() - wall > time_limit and done >= 2:
+            break
+    out = out[:done]
+    probes_asked, probes = probes, done
     seconds = time.process_time() - start
     means = out.mean(axis=0)
     errors = out.std(axis=0, ddof=1) / math.sqrt(probes)
@@ -584,5 +598,6 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
         "raw": float(means[0] * factor), "raw_stderr": float(errors[0] * factor),
         "symmetry": float(means[2] * factor / G), "symmetry_stderr": float(errors[2] * factor / G),
         "symmetry_colors": float(means[1] / G), "symmetry_colors_stderr": float(errors[1] / G),
-        "nodes_estimate": float(means[3]), "status": "estimate",
+        "nodes_estimate": float(means[3]),
+        "status": "estimate" if probes == probes_asked else "estimate (time limit: fewer paths)",
     }
