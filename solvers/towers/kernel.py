@@ -353,26 +353,19 @@ def _slot(k1, k2, mask):
 
 @njit(cache=True)
 def _move_order_score(S, m, p):
-    """Cheap ordering: instant-win / 21-making / ownership-taking placements first."""
+    """Cheap static ordering: take the opponent's towers first, then empty ones, own towers last; keep jokers.
+
+    (A bonus for making 21 was tried and cost 20-50% more nodes from the round-4 start.)
+    """
     if m >= MOVE_PICK or m == MOVE_PASS:
         return 0
-    slot = m // 16
     t = (m % 16) // 2
-    code = S[HAND + 3 * p + slot]
-    if code == JOKER:
-        v = S[TOP + t]
-        nt = S[TOT + t] + v
-    else:
-        v = code % 6 + 1
-        nt = S[TOT + t] - S[TOP + t] + v if m % 2 == 1 else S[TOT + t] + v
     sc = 0
-    if nt == 21:
-        sc += 50
     if S[OWN + t] == 1 - p:
         sc += 20
     elif S[OWN + t] == p:
         sc -= 10
-    if code == JOKER:
+    if S[HAND + 3 * p + m // 16] == JOKER:
         sc -= 5
     return sc
 
