@@ -46,6 +46,7 @@ BACKENDS = ("dlx", "sat", "cpsat")
 MAX_PLACEMENTS = 5_000_000
 MAX_TABLE_BYTES = 2 * 2**30
 MAX_COPIES = 10_000
+MAX_TASKS = 1_000_000
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: bits of a cell label
 
 
@@ -476,8 +477,10 @@ class TilingProblem:
                 images = [tuple(sorted(perm[c] for c in cells)) for perm in perms]
                 if min(images) == cells:
                     tasks.append(CountTask((index,), len(group) // sum(image == cells for image in images)))
-        for _ in range(depth):
+        for _ in range(min(depth, len(self.cells))):  # deeper than the cell count changes nothing
             tasks = [child for task in tasks for child in self._expand(task)]
+            if len(tasks) > MAX_TASKS:
+                raise ValueError(f"split depth {depth} gives over {MAX_TASKS:,} subproblems; use a smaller --split-depth")
         return tasks
 
     def _expand(self, task: CountTask) -> list[CountTask]:
