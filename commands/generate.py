@@ -28,11 +28,19 @@ def generate_group() -> None:
 def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, workers, scheduler, as_json):
     """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
     import json as _json
+    import os
     from pathlib import Path
 
     from solvers.challenges import generate
     from solvers.parallel import make_executor
 
+    if out_dir:  # checked before the work, not after it
+        try:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"cannot create --out folder {out_dir}: {error.strerror or error}") from None
+        if not os.access(out_dir, os.W_OK):
+            raise ValueError(f"--out folder {out_dir} is not writable")
     executor, close = make_executor(workers or 1, scheduler)
     progress = ProgressReporter(count, "challenges", enabled=not as_json)
     try:

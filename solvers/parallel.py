@@ -169,9 +169,9 @@ def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     thread.join(SCHEDULER_TIMEOUT_S + 1)
     if thread.is_alive() or "error" in holder:
         _silence_failed_clients()
-        error = holder.pop("error", None)
-        reason = (str(error).splitlines() or [""])[0] if error is not None else ""
-        reason = reason or (type(error).__name__ if error is not None else "no handshake (is it a Dask scheduler?)")
+        failed = holder.pop("error", None)
+        reason = (str(failed).splitlines() or [""])[0] if failed is not None else ""
+        reason = reason or (type(failed).__name__ if failed is not None else "no handshake (is it a Dask scheduler?)")
         raise ValueError(f"cannot reach Dask scheduler {address}: {reason}") from None
     client = holder["client"]
     executor: Executor = client.get_executor()
