@@ -418,3 +418,11 @@ def test_states_compare_by_moves_and_are_not_hashable() -> None:
     assert BlokusState("teams") != BlokusState("classic")
     with pytest.raises(TypeError):
         hash(a)
+
+
+def test_text_board_lists_pieces_in_hand() -> None:
+    state = BlokusState("duo")
+    play(state, "e10,f10,e9,e11,d10")
+    lines = state.to_text(color=False).splitlines()
+    assert lines[-2] == "purple (84 squares): 1 2 I3 V3 I4 O4 T4 L4 Z4 F I5 L5 N P T5 U V5 W Y Z5"
+    assert lines[-1].startswith("orange (89 squares): 1 2 I3")
