@@ -150,7 +150,9 @@ def _dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
     try:
         from distributed.comm.addressing import parse_address, parse_host_port
 
-        parse_host_port(parse_address(address)[1])
+        protocol, location = parse_address(address)
+        if protocol in ("tcp", "tls"):
+            parse_host_port(location)
     except (ValueError, TypeError) as error:
         raise ValueError(f"malformed Dask scheduler address {address!r} ({error}); write tcp://HOST:PORT") from None
     holder: dict[str, Any] = {}
