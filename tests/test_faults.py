@@ -392,7 +392,7 @@ def test_killed_dask_scheduler_keeps_finished_parts(tmp_path: Path) -> None:
     finally:
         for worker in workers:
             worker.kill()
-    resumed = _start([*args[:-4], "--workers", "2", "--checkpoint", str(checkpoint), "--json"])
+    resumed = _start([*args[:-5], "--workers", "2", "--checkpoint", str(checkpoint), "--json"])
     out, _ = resumed.communicate(timeout=600)
     assert (json.loads(out)["count_raw"], json.loads(out)["count_unique"]) == (129168, 16146)
 
