@@ -186,3 +186,33 @@ def test_threads_sharing_a_cached_problem_count_correctly() -> None:
         for part in parts:
             total = add_task_counts(total, part)
         assert total.raw == 1472
+
+
+def _range_sum(arguments, start: int, stop: int) -> int:
+    return arguments * (stop - start)
+
+
+def test_huge_range_jobs_are_lazy_and_stoppable() -> None:
+    """10**12 items: no list of ranges is built; a stop() ends the run with the finished parts folded."""
+    from solvers.parallel import RangePayloads, run_ranges
+
+    payloads = RangePayloads("tests.test_parallel:_range_sum", 1, 10**12, 200)
+    assert len(payloads) == 5 * 10**9 and payloads[len(payloads) - 1][2:] == (10**12 - 200, 10**12)
+    calls = []
+    report = run_ranges("tests.test_parallel:_range_sum", 1, 10**12, lambda a, b: a + b, 0, SerialExecutor(),
+                        chunk=200, stop=lambda: bool(calls.append(1)) or True)
+    assert report.stopped_by == "stop" and not report.complete
+    assert report.value == 200 * report.done and 0 < report.done < 100
+
+
+def test_parts_cut_short_are_folded_but_not_checkpointed(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "ck.jsonl"
+    report = run_tasks(_square, list(range(6)), lambda acc, r: acc + [r], [], SerialExecutor(), checkpoint=checkpoint,
+                       job="squares", final=lambda result: result != 9)
+    assert report.stopped_by == "stop" and 9 in report.value
+    assert 3 not in load_checkpoint(checkpoint, "squares")  # the part cut short reruns on resume
+    resumed = run_tasks(_square, list(range(6)), lambda acc, r: acc + [r], [], SerialExecutor(), checkpoint=checkpoint,
+                        job="squares")
+    assert resumed.complete and resumed.value == [i * i for i in range(6)]
+    with pytest.raises(ValueError, match="another job"):
+        load_checkpoint(checkpoint, "cubes")
