@@ -387,99 +387,125 @@ def _select(node, tree, expl):
 
 @njit(cache=True)
 def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, wbuf):
+             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, cum, lval, lpts, inited, processed):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the search's root (moves only become
-    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.
+    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.  One pass
+    over the old list re-checks each move and computes its weight into the running sum ``cum``; the
+    move is then found by bisection.  All work arrays are preallocated (``lval`` must be all 0).
     """
     pl_piece = tables[0]
+    pl_size = tables[1]
     pl_cells = tables[2]
+    pl_corners = tables[5]
+    pl_ncorners = tables[6]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
-    inited = np.zeros(nc, dtype=np.int32)
-    processed = np.zeros(nc, dtype=np.int32)
+    for k in range(nc):
+        inited[k] = 0
     on_board = nonboard
     last_row = consider.shape[0] - 1
     area = forbidden.shape[1]
     width = np.int64(np.sqrt(area) + 0.5)
-    lval = np.zeros(area, dtype=np.int32)
-    lpts = np.zeros(256, dtype=np.int64)
     use_local = gloc.shape[0] > 1
+    lcap = gloc.shape[0] - 1
     while c >= 0:
         stamp[0] += 1
+        st = stamp[0]
         L = lists[c]
+        f = forbidden[c]
+        # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
+        # their edge neighbours, worth 2 when they are our attach points too
+        nl = 0
+        if use_local:
+            sc = second[c]
+            for r3 in range(3):
+                k = recent[r3, 0]
+                mv = recent[r3, 1]
+                if k < 0 or mv < 0 or k == c or k == sc:
+                    continue
+                fk = forbidden[k]
+                for j in range(pl_ncorners[mv]):
+                    q = np.int64(pl_corners[mv, j])
+                    if fk[q] or f[q]:
+                        continue
+                    for nb in (q, q - width, q + 1, q + width, q - 1):
+                        if f[nb] == 0 and lval[nb] == 0 and nl < 256:
+                            lval[nb] = 1 + is_attach[c, nb]
+                            lpts[nl] = nb
+                            nl += 1
+        row = consider[min(on_board, last_row)]
+        all_ok = on_board >= last_row
+        total = 0.0
         if inited[c] == 0:
-            nn = root_n[c]
-            for i in range(nn):
-                L[i] = root_lists[c, i]
-            nlist[c] = nn
+            src = root_lists[c]
+            nsrc = root_n[c]
             processed[c] = root_proc[c]
             inited[c] = root_inited[c]
-        if inited[c] == 1 and placed[c] > 0:
-            n = K.gen_moves(c, tables, arrays, marker, stamp[0], L)
-            inited[c] = 1 if placed[c] == 0 else 2
         else:
-            f = forbidden[c]
+            src = L
+            nsrc = nlist[c]
+        if inited[c] == 1 and placed[c] > 0:
+            n = K.gen_moves(c, tables, arrays, marker, st, L)
+            inited[c] = 2
+            fresh = 0
+        else:
+            lc = left[c]
             n = 0
-            for i in range(nlist[c]):
-                m = L[i]
-                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
+            for i in range(nsrc):
+                m = src[i]
+                if lc[pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
                     L[n] = m
+                    marker[m] = st
+                    w = pl_weight[m]
+                    if not all_ok and row[pl_piece[m]] == 0:
+                        w = 0.0
+                    elif nl > 0:
+                        nu = 0
+                        for j in range(pl_size[m]):
+                            nu += lval[pl_cells[m, j]]
+                        if nu > 0:
+                            w *= gloc[min(nu, lcap)]
+                    total += w
+                    cum[n] = total
                     n += 1
-                    marker[m] = stamp[0]
-            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp[0], L, n)
+            fresh = n
+            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, st, L, n)
+        for i in range(fresh, n):
+            m = L[i]
+            w = pl_weight[m]
+            if not all_ok and row[pl_piece[m]] == 0:
+                w = 0.0
+            elif nl > 0:
+                nu = 0
+                for j in range(pl_size[m]):
+                    nu += lval[pl_cells[m, j]]
+                if nu > 0:
+                    w *= gloc[min(nu, lcap)]
+            total += w
+            cum[i] = total
+        for i in range(nl):
+            lval[lpts[i]] = 0
         processed[c] = attach_len[c]
         nlist[c] = n
         if n == 0:
             done[c] = 1
         else:
-            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
-            # their edge neighbours, worth 2 when they are our attach points too
-            nl = 0
-            if use_local:
-                f = forbidden[c]
-                sc = second[c]
-                for r3 in range(3):
-                    k = recent[r3, 0]
-                    mv = recent[r3, 1]
-                    if k < 0 or mv < 0 or k == c or k == sc:
-                        continue
-                    fk = forbidden[k]
-                    for j in range(pl_ncorners_of(tables, mv)):
-                        q = np.int64(tables[5][mv, j])
-                        if fk[q] or f[q]:
-                            continue
-                        for nb in (q, q - width, q + 1, q + width, q - 1):
-                            if f[nb] == 0 and lval[nb] == 0 and nl < 256:
-                                lval[nb] = 1 + is_attach[c, nb]
-                                lpts[nl] = nb
-                                nl += 1
-            row = consider[min(on_board, last_row)]
-            total = 0.0
-            for i in range(n):
-                m = L[i]
-                w = pl_weight[m] if row[pl_piece[m]] else 0.0
-                if nl > 0 and w > 0.0:
-                    nu = 0
-                    for j in range(tables[1][m]):
-                        nu += lval[pl_cells[m, j]]
-                    w *= gloc[min(nu, gloc.shape[0] - 1)]
-                wbuf[i] = w
-                total += w
             if total <= 0.0:
                 for i in range(n):
-                    wbuf[i] = pl_weight[L[i]]
-                    total += wbuf[i]
-            for i in range(nl):
-                lval[lpts[i]] = 0
+                    total += pl_weight[L[i]]
+                    cum[i] = total
             r = np.random.random() * total
-            m = L[n - 1]
-            for i in range(n):
-                r -= wbuf[i]
-                if r < 0.0:
-                    m = L[i]
-                    break
+            lo = 0
+            hi = n - 1
+            while lo < hi:  # the first i with cum[i] > r
+                mid = (lo + hi) >> 1
+                if cum[mid] > r:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            m = L[lo]
             K.place(c, m, tables, arrays)
             recent[0, 0] = recent[1, 0]
             recent[0, 1] = recent[1, 1]
@@ -496,20 +522,15 @@ def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, li
 
 
 @njit(cache=True)
-def pl_ncorners_of(tables, m):
-    return tables[6][m]
-
-
-@njit(cache=True)
-def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
+def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat, val):
     """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin)."""
     nc = arrays[0].shape[0]
-    seat = np.zeros(num_players, dtype=np.float64)
+    for p in range(num_players):
+        seat[p] = 0.0
     for c in range(nc):
         p = player_of[c]
         if p >= 0:
             seat[p] += K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
-    val = np.zeros(num_players, dtype=np.float64)
     for p in range(num_players):
         below = 0.0
         best_other = -1e9
@@ -530,15 +551,33 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
 
 
 @njit(cache=True)
+def _copy_arrays(src, dst):
+    """Copy the mutable kernel arrays of ``src`` into ``dst`` (the starting cells are shared, never written)."""
+    dst[0][:, :] = src[0]
+    dst[1][:, :] = src[1]
+    dst[2][:, :] = src[2]
+    dst[3][:] = src[3]
+    dst[6][:, :] = src[6]
+    dst[7][:] = src[7]
+    dst[8][:] = src[8]
+    dst[9][:] = src[9]
+
+
+@njit(cache=True)
 def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, pl_weight,
-                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
-    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full)."""
+                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, arrays, bufs):
+    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
+
+    ``arrays`` (shaped as ``root_arrays``) and ``bufs`` are preallocated work space: nothing is
+    allocated per iteration.
+    """
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     marker = scratch[0]
     stamp = scratch[5]
     lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n = play_scratch
     nc = root_arrays[0].shape[0]
+    lval, lpts, inited, processed, nonboard, seat, val = bufs
     root_proc = np.zeros(nc, dtype=np.int32)
     root_inited = np.zeros(nc, dtype=np.int32)
     for k in range(nc):
@@ -548,12 +587,9 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
-        arrays = (root_arrays[0].copy(), root_arrays[1].copy(), root_arrays[2].copy(), root_arrays[3].copy(),
-                  root_arrays[4], root_arrays[5], root_arrays[6].copy(), root_arrays[7].copy(),
-                  root_arrays[8].copy(), root_arrays[9].copy())
+        _copy_arrays(root_arrays, arrays)
         work_owner[:] = root_owner
         work_recent[:, :] = root_recent
-        nonboard = np.zeros(1, dtype=np.int64)
         nonboard[0] = root_nonboard
         c = root_to_move
         node = 0
@@ -586,10 +622,10 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if c >= 0:
             end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
                            played_ply, it, depth, root_lists, root_n, root_proc, root_inited, work_recent, second,
-                           gloc, scratch[2])
+                           gloc, scratch[2], lval, lpts, inited, processed)
         else:
             end = depth
-        _results(arrays, piece_sizes, monomino, player_of, num_players, res)
+        _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat, val)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
@@ -793,6 +829,11 @@ class FastMCTSBot:
         arrays = tuple(a.copy() for a in state.arrays)
         owner = state.owner.copy()
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
+        work_arrays = tuple(a.copy() for a in arrays)
+        nc = state.num_colors
+        bufs = (np.zeros(state.tables.area, dtype=np.int32), np.zeros(256, dtype=np.int64), np.zeros(nc, dtype=np.int32),
+                np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(state.num_players, dtype=np.float64),
+                np.zeros(state.num_players, dtype=np.float64))
         K.seed_rng(seed & 0xFFFFFFFF)
         start = time.process_time()
         done = 0
@@ -804,7 +845,7 @@ class FastMCTSBot:
             before = time.process_time()
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
                                  params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
-                                 _MONOMINO, tree, work.scratch, work.play, root_stats)
+                                 _MONOMINO, tree, work.scratch, work.play, root_stats, work_arrays, bufs)
             work.iteration += got
             done += got
             if got < want:
