@@ -35,6 +35,7 @@ Conventions
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import random
@@ -156,6 +157,26 @@ class GameInfo:
         return factory(players, seed, **self.check_options(options))
 
 
+#: What a loader may raise when a document has the wrong shape (a field missing, of the wrong type, out of range).
+MALFORMED_DOCUMENT_ERRORS = (TypeError, AttributeError, KeyError, IndexError, OverflowError)
+
+
+def _checked_loader(load: Callable[..., Any]) -> Callable[..., Any]:
+    """``load(cls, data)`` that refuses a non-object document and turns shape errors into one-line ValueErrors."""
+
+    @functools.wraps(load)
+    def checked(cls: type[GameState[Any]], data: Any) -> Any:
+        name = getattr(cls, "game_name", cls.__name__)
+        if not isinstance(data, dict):
+            raise ValueError(f"a {name} state must be a JSON object, not {type(data).__name__}")
+        try:
+            return load(cls, data)
+        except MALFORMED_DOCUMENT_ERRORS as error:
+            raise ValueError(f"malformed {name} state ({type(error).__name__}: {error})") from error
+
+    return checked
+
+
 class GameState(ABC, Generic[A]):
     """One position of a game, with the operations that search and play need."""
 
@@ -163,6 +184,13 @@ class GameState(ABC, Generic[A]):
     game_name: ClassVar[str]
     #: Number of seats (players) in this game.
     num_players: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Guard every engine's ``from_json``: a damaged document is a ValueError, never a stray TypeError."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("from_json")
+        if isinstance(own, classmethod):
+            cls.from_json = classmethod(_checked_loader(own.__func__))  # type: ignore[method-assign,assignment]
 
     @property
     def info(self) -> GameInfo:
