@@ -102,7 +102,6 @@ def test_endgame_from_round_five_is_solved(solver: Solver) -> None:
     big = Solver(20)
     res = big.solve(s, horizon="game", pv=True)
     assert res.exact_game and res.best_action in s.legal_actions()
-    assert res.seconds < 10
     # replaying the principal variation reaches the end with the announced value
     end = s.clone()
     for text in res.pv:
