@@ -139,15 +139,18 @@ class GameInfo:
             checked[name] = value
         return checked
 
+    def implied_players(self, options: Mapping[str, Any]) -> int:
+        """The seat count ``options`` imply (:attr:`players_by_option`, e.g. Blokus Duo: 2), else the default."""
+        implied = [n for name, value, n in self.players_by_option if options.get(name) == value]
+        return implied[0] if implied else self.default_players
+
     def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> GameState[Any]:
         """A fresh game for ``players`` seats dealt from ``seed``.
 
         Without ``players``: the count an option implies (:attr:`players_by_option`), else
         :attr:`default_players`.
         """
-        if players is None:
-            implied = [n for name, value, n in self.players_by_option if options.get(name) == value]
-            players = implied[0] if implied else self.default_players
+        players = self.implied_players(options) if players is None else players
         if players not in self.player_counts:
             raise ValueError(
                 f"{self.title} takes {self.min_players} to {self.max_players} players, got {players}"

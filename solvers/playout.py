@@ -193,7 +193,7 @@ def make_job(game: str, bots: Sequence[str], players: int | None = None, seed: i
              options: dict[str, Any] | None = None) -> PlayoutJob:
     """A checked :class:`PlayoutJob`: one bot spec per seat, or one for every seat."""
     info = game_info(game)
-    players = info.default_players if players is None else players
+    players = info.implied_players(options or {}) if players is None else players
     specs = list(bots) * players if len(bots) == 1 else list(bots)
     if len(specs) != players:
         raise ValueError(f"give one bot per seat ({players}) or one for all, got {len(bots)}")
