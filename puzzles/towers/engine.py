@@ -657,9 +657,17 @@ class TowersState(GameState[TowersAction]):
         return s
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], check: bool = True) -> TowersState:
-        """The state of :meth:`to_json`, validated (:meth:`validate`; ``check=False`` for a partial state, e.g.
-        an observation being completed); a damaged one is a one-line ValueError."""
+    def from_json(cls, data: dict[str, Any]) -> TowersState:
+        """The state of :meth:`to_json`, validated (:meth:`validate`); a damaged one is a one-line ValueError."""
+        return cls._load(data, True)
+
+    @classmethod
+    def from_json_unchecked(cls, data: dict[str, Any]) -> TowersState:
+        """:meth:`from_json` without :meth:`validate`, for a partial state (an observation being completed)."""
+        return cls._load(data, False)
+
+    @classmethod
+    def _load(cls, data: dict[str, Any], check: bool) -> TowersState:
         if not isinstance(data, dict) or data.get("game", "towers") != "towers" or "public" not in data:
             raise ValueError("not a towers state (expected keys 'game', 'public', 'private')")
         try:
@@ -667,7 +675,7 @@ class TowersState(GameState[TowersAction]):
         except ValueError as error:
             text = str(error).splitlines()[0] if str(error).strip() else "bad value"
             raise ValueError(text if text.startswith("invalid towers state") else f"invalid towers state: {text}") from None
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
+        except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as error:
             raise ValueError(f"invalid towers state: {type(error).__name__} {error}") from None
 
     def validate(self) -> None:

@@ -124,5 +124,5 @@ def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
     me = obs["player"]
     blank = {"grids": [None, None], "removed": [], "hand": [], "pool": [], "partial": []}
     private = [obs["private"], blank] if me == 0 else [blank, obs["private"]]
-    state = TowersState.from_json({"game": "towers", "public": obs["public"], "private": private}, check=False)
+    state = TowersState.from_json_unchecked({"game": "towers", "public": obs["public"], "private": private})
     return resample_hidden(state, me, rng)
