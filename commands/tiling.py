@@ -64,8 +64,9 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
                    "interrupted": result.status == "incomplete", "seconds": round(result.seconds, 3)})
     elif result.tiling is not None:
         click.echo(result.tiling.to_text())
+        click.echo("found: one tiling, verified cell by cell (--count counts them all)")
     elif result.status == "proved":
-        click.echo("no tiling exists")
+        click.echo("no tiling exists (proved: exhaustive search)")
     elif result.status == "unknown":
         click.echo(f"unknown (time limit): no tiling found in {time_limit:g} s and the search was not finished"
                    " (no answer, not a proof)")
