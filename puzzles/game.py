@@ -168,12 +168,12 @@ def _checked_loader(load: Callable[..., Any]) -> Callable[..., Any]:
     """``load(cls, data)`` that refuses a non-object document and turns shape errors into one-line ValueErrors."""
 
     @functools.wraps(load)
-    def checked(cls: type[GameState[Any]], data: Any) -> Any:
+    def checked(cls: type[GameState[Any]], data: Any, *args: Any, **kwargs: Any) -> Any:
         name = getattr(cls, "game_name", cls.__name__)
         if not isinstance(data, dict):
             raise ValueError(f"a {name} state must be a JSON object, not {type(data).__name__}")
         try:
-            return load(cls, data)
+            return load(cls, data, *args, **kwargs)
         except MALFORMED_DOCUMENT_ERRORS as error:
             raise ValueError(f"malformed {name} state ({type(error).__name__}: {error})") from error
 
