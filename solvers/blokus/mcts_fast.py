@@ -142,6 +142,18 @@ class Params:
             self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
         else:
             self.pl_weight = 5.0 ** sizes
+        # one 16-byte row per placement for the playouts' hot loop: cells (padded), piece, size, weight code
+        self.rec = np.zeros((t.num_placements, 8), dtype=np.int16)
+        self.rec[:, :5] = t.pl_cells
+        self.rec[:, 5] = t.pl_piece
+        self.rec[:, 6] = t.pl_size
+        self.rec[:, 7] = t.pl_size * 16 + t.pl_ncorners
+        code_size, code_corners = np.divmod(np.arange(6 * 16), 16)
+        if self.duo:
+            self.wtab = 3.0 ** code_size * 1.8 ** (code_corners - 1.0)
+        else:
+            self.wtab = 5.0 ** code_size.astype(np.float64)
+        assert np.array_equal(self.wtab[self.rec[:, 7]], self.pl_weight)
         n, w = t.size, t.width
         centre = 0.5 * n - 0.5
         dist = np.full(t.area, 1e9, dtype=np.float64)
@@ -316,13 +328,13 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 
 
 @njit(cache=True)
-def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
-    """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
+def _expand(node, c, legal, n, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
+    """Create the children of ``node`` for colour ``c`` from its ``n`` legal moves ``legal`` (a pass child when none)."""
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp = scratch
-    stamp[0] += 1
-    n = K.gen_moves(c, tables, arrays, marker, stamp[0], moves)
+    for i in range(n):
+        moves[i] = legal[i]
     first = t_size[0]
     if n == 0:
         if first + 1 > t_move.shape[0]:
@@ -386,34 +398,98 @@ def _select(node, tree, expl):
 
 
 @njit(cache=True)
-def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, cum, lval, lpts, inited, processed):
+def _refresh(c, tables, arrays, marker, st, lists, nlist, roots, inited, processed, weights, row, all_ok, lval, nl, gloc,
+             cum):
+    """Bring colour ``c``'s legal-move list ``lists[c, :n]`` up to date; return ``(n, total)``.
+
+    The list starts from the colour's list at the search's root (``roots``); later calls re-check
+    the old moves (moves only become illegal) and add the moves at the attach points created since
+    (Pentobi's ``State``).  ``cum[:n]`` gets the running sum of the playout weights
+    (``weights = (rec, wtab)``: ``wtab[rec[m, 7]]``, 0 for a piece not considered in ``row`` unless
+    ``all_ok``, times ``gloc`` by the local points (``lval``, when ``nl`` > 0) the move covers).
+    ``inited[c]``: 0 not yet, 1 from the starting cells, 2 from attach points; ``processed[c]``:
+    attach points already expanded.
+    """
+    rec, wtab = weights
+    root_lists, root_n, root_proc, root_inited = roots
+    f = arrays[0][c]
+    attach_len = arrays[3]
+    lc = arrays[6][c]
+    placed = arrays[7]
+    L = lists[c]
+    lcap = gloc.shape[0] - 1
+    total = 0.0
+    if inited[c] == 0:
+        src = root_lists[c]
+        nsrc = root_n[c]
+        processed[c] = root_proc[c]
+        inited[c] = root_inited[c]
+    else:
+        src = L
+        nsrc = nlist[c]
+    if inited[c] == 1 and placed[c] > 0:
+        n = K.gen_moves(c, tables, arrays, marker, st, L)
+        inited[c] = 2
+        fresh = 0
+    else:
+        n = 0
+        for i in range(nsrc):
+            m = src[i]
+            r = rec[m]
+            if lc[r[5]] and not (f[r[0]] | f[r[1]] | f[r[2]] | f[r[3]] | f[r[4]]):
+                L[n] = m
+                marker[m] = st
+                w = wtab[r[7]]
+                if not all_ok and row[r[5]] == 0:
+                    w = 0.0
+                elif nl > 0:
+                    nu = 0
+                    for j in range(r[6]):
+                        nu += lval[r[j]]
+                    if nu > 0:
+                        w *= gloc[min(nu, lcap)]
+                total += w
+                cum[n] = total
+                n += 1
+        fresh = n
+        n = K.gen_moves_from(c, processed[c], tables, arrays, marker, st, L, n)
+    for i in range(fresh, n):
+        r = rec[L[i]]
+        w = wtab[r[7]]
+        if not all_ok and row[r[5]] == 0:
+            w = 0.0
+        elif nl > 0:
+            nu = 0
+            for j in range(r[6]):
+                nu += lval[r[j]]
+            if nu > 0:
+                w *= gloc[min(nu, lcap)]
+        total += w
+        cum[i] = total
+    processed[c] = attach_len[c]
+    nlist[c] = n
+    return n, total
+
+
+@njit(cache=True)
+def _playout(c, tables, arrays, nonboard, consider, weights, marker, stamp, lists, nlist, played_it, played_ply, it,
+             ply, roots, recent, second, gloc, cum, lval, lpts, inited, processed):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
-    Each colour's legal-move list starts from its list at the search's root (moves only become
-    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.  One pass
-    over the old list re-checks each move and computes its weight into the running sum ``cum``; the
-    move is then found by bisection.  All work arrays are preallocated (``lval`` must be all 0).
+    The legal-move lists are kept incrementally (:func:`_refresh`), continuing those the tree
+    descent of this iteration brought up to date; the move is found by bisection in the running
+    weight sums.  All work arrays are preallocated (``lval`` must be all 0).
     """
-    pl_piece = tables[0]
-    pl_size = tables[1]
-    pl_cells = tables[2]
     pl_corners = tables[5]
     pl_ncorners = tables[6]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    nc = forbidden.shape[0]
-    for k in range(nc):
-        inited[k] = 0
     on_board = nonboard
     last_row = consider.shape[0] - 1
     area = forbidden.shape[1]
     width = np.int64(np.sqrt(area) + 0.5)
     use_local = gloc.shape[0] > 1
-    lcap = gloc.shape[0] - 1
     while c >= 0:
         stamp[0] += 1
-        st = stamp[0]
-        L = lists[c]
         f = forbidden[c]
         # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
         # their edge neighbours, worth 2 when they are our attach points too
@@ -436,65 +512,17 @@ def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, li
                             lpts[nl] = nb
                             nl += 1
         row = consider[min(on_board, last_row)]
-        all_ok = on_board >= last_row
-        total = 0.0
-        if inited[c] == 0:
-            src = root_lists[c]
-            nsrc = root_n[c]
-            processed[c] = root_proc[c]
-            inited[c] = root_inited[c]
-        else:
-            src = L
-            nsrc = nlist[c]
-        if inited[c] == 1 and placed[c] > 0:
-            n = K.gen_moves(c, tables, arrays, marker, st, L)
-            inited[c] = 2
-            fresh = 0
-        else:
-            lc = left[c]
-            n = 0
-            for i in range(nsrc):
-                m = src[i]
-                if lc[pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
-                    L[n] = m
-                    marker[m] = st
-                    w = pl_weight[m]
-                    if not all_ok and row[pl_piece[m]] == 0:
-                        w = 0.0
-                    elif nl > 0:
-                        nu = 0
-                        for j in range(pl_size[m]):
-                            nu += lval[pl_cells[m, j]]
-                        if nu > 0:
-                            w *= gloc[min(nu, lcap)]
-                    total += w
-                    cum[n] = total
-                    n += 1
-            fresh = n
-            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, st, L, n)
-        for i in range(fresh, n):
-            m = L[i]
-            w = pl_weight[m]
-            if not all_ok and row[pl_piece[m]] == 0:
-                w = 0.0
-            elif nl > 0:
-                nu = 0
-                for j in range(pl_size[m]):
-                    nu += lval[pl_cells[m, j]]
-                if nu > 0:
-                    w *= gloc[min(nu, lcap)]
-            total += w
-            cum[i] = total
+        n, total = _refresh(c, tables, arrays, marker, stamp[0], lists, nlist, roots, inited, processed, weights, row,
+                            on_board >= last_row, lval, nl, gloc, cum)
         for i in range(nl):
             lval[lpts[i]] = 0
-        processed[c] = attach_len[c]
-        nlist[c] = n
         if n == 0:
             done[c] = 1
         else:
+            L = lists[c]
             if total <= 0.0:
                 for i in range(n):
-                    total += pl_weight[L[i]]
+                    total += weights[1][weights[0][L[i], 7]]
                     cum[i] = total
             r = np.random.random() * total
             lo = 0
@@ -564,7 +592,7 @@ def _copy_arrays(src, dst):
 
 
 @njit(cache=True)
-def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, pl_weight,
+def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
                    player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, arrays, bufs):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
 
@@ -585,9 +613,12 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         root_n[k] = K.gen_moves(k, tables, root_arrays, marker, stamp[0], root_lists[k])
         root_proc[k] = root_arrays[3][k]
         root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
+    roots = (root_lists, root_n, root_proc, root_inited)
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
         _copy_arrays(root_arrays, arrays)
+        for k in range(nc):
+            inited[k] = 0
         work_owner[:] = root_owner
         work_recent[:, :] = root_recent
         nonboard[0] = root_nonboard
@@ -602,7 +633,12 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                     break
                 p = player_of[c]
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
-                if not _expand(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv):
+                stamp[0] += 1
+                row = consider[min(nonboard[0], consider.shape[0] - 1)]
+                n, _ = _refresh(c, tables, arrays, marker, stamp[0], lists, nlist, roots, inited, processed, weights,
+                                row, True, lval, 0, gloc, scratch[2])
+                if not _expand(node, c, lists[c], n, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch,
+                               rv):
                     full = True
                     break
             child = _select(node, tree, gammas[N_GAMMAS])
@@ -620,9 +656,9 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if full and depth == 0:
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
-                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited, work_recent, second,
-                           gloc, scratch[2], lval, lpts, inited, processed)
+            end = _playout(c, tables, arrays, nonboard[0], consider, weights, marker, stamp, lists, nlist, played_it,
+                           played_ply, it, depth, roots, work_recent, second, gloc, scratch[2], lval, lpts, inited,
+                           processed)
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat, val)
@@ -844,7 +880,7 @@ class FastMCTSBot:
                 break
             before = time.process_time()
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
-                                 params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
+                                 (params.rec, params.wtab), params.player_of, params.num_players, state.tables.piece_sizes,
                                  _MONOMINO, tree, work.scratch, work.play, root_stats, work_arrays, bufs)
             work.iteration += got
             done += got
