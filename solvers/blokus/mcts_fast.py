@@ -142,18 +142,6 @@ class Params:
             self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
         else:
             self.pl_weight = 5.0 ** sizes
-        # one 16-byte row per placement for the playouts' hot loop: cells (padded), piece, size, weight code
-        self.rec = np.zeros((t.num_placements, 8), dtype=np.int16)
-        self.rec[:, :5] = t.pl_cells
-        self.rec[:, 5] = t.pl_piece
-        self.rec[:, 6] = t.pl_size
-        self.rec[:, 7] = t.pl_size * 16 + t.pl_ncorners
-        code_size, code_corners = np.divmod(np.arange(6 * 16), 16)
-        if self.duo:
-            self.wtab = 3.0 ** code_size * 1.8 ** (code_corners - 1.0)
-        else:
-            self.wtab = 5.0 ** code_size.astype(np.float64)
-        assert np.array_equal(self.wtab[self.rec[:, 7]], self.pl_weight)
         n, w = t.size, t.width
         centre = 0.5 * n - 0.5
         dist = np.full(t.area, 1e9, dtype=np.float64)
@@ -328,13 +316,13 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 
 
 @njit(cache=True)
-def _expand(node, c, legal, n, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
-    """Create the children of ``node`` for colour ``c`` from its ``n`` legal moves ``legal`` (a pass child when none)."""
+def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
+    """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp = scratch
-    for i in range(n):
-        moves[i] = legal[i]
+    stamp[0] += 1
+    n = K.gen_moves(c, tables, arrays, marker, stamp[0], moves)
     first = t_size[0]
     if n == 0:
         if first + 1 > t_move.shape[0]:
@@ -398,142 +386,100 @@ def _select(node, tree, expl):
 
 
 @njit(cache=True)
-def _refresh(c, tables, arrays, marker, st, lists, nlist, roots, inited, processed, weights, row, all_ok, lval, nl, gloc,
-             cum):
-    """Bring colour ``c``'s legal-move list ``lists[c, :n]`` up to date; return ``(n, total)``.
-
-    The list starts from the colour's list at the search's root (``roots``); later calls re-check
-    the old moves (moves only become illegal) and add the moves at the attach points created since
-    (Pentobi's ``State``).  ``cum[:n]`` gets the running sum of the playout weights
-    (``weights = (rec, wtab)``: ``wtab[rec[m, 7]]``, 0 for a piece not considered in ``row`` unless
-    ``all_ok``, times ``gloc`` by the local points (``lval``, when ``nl`` > 0) the move covers).
-    ``inited[c]``: 0 not yet, 1 from the starting cells, 2 from attach points; ``processed[c]``:
-    attach points already expanded.
-    """
-    rec, wtab = weights
-    root_lists, root_n, root_proc, root_inited = roots
-    f = arrays[0][c]
-    attach_len = arrays[3]
-    lc = arrays[6][c]
-    placed = arrays[7]
-    L = lists[c]
-    lcap = gloc.shape[0] - 1
-    total = 0.0
-    if inited[c] == 0:
-        src = root_lists[c]
-        nsrc = root_n[c]
-        processed[c] = root_proc[c]
-        inited[c] = root_inited[c]
-    else:
-        src = L
-        nsrc = nlist[c]
-    if inited[c] == 1 and placed[c] > 0:
-        n = K.gen_moves(c, tables, arrays, marker, st, L)
-        inited[c] = 2
-        fresh = 0
-    else:
-        n = 0
-        for i in range(nsrc):
-            m = src[i]
-            r = rec[m]
-            if lc[r[5]] and not (f[r[0]] | f[r[1]] | f[r[2]] | f[r[3]] | f[r[4]]):
-                L[n] = m
-                marker[m] = st
-                w = wtab[r[7]]
-                if not all_ok and row[r[5]] == 0:
-                    w = 0.0
-                elif nl > 0:
-                    nu = 0
-                    for j in range(r[6]):
-                        nu += lval[r[j]]
-                    if nu > 0:
-                        w *= gloc[min(nu, lcap)]
-                total += w
-                cum[n] = total
-                n += 1
-        fresh = n
-        n = K.gen_moves_from(c, processed[c], tables, arrays, marker, st, L, n)
-    for i in range(fresh, n):
-        r = rec[L[i]]
-        w = wtab[r[7]]
-        if not all_ok and row[r[5]] == 0:
-            w = 0.0
-        elif nl > 0:
-            nu = 0
-            for j in range(r[6]):
-                nu += lval[r[j]]
-            if nu > 0:
-                w *= gloc[min(nu, lcap)]
-        total += w
-        cum[i] = total
-    processed[c] = attach_len[c]
-    nlist[c] = n
-    return n, total
-
-
-@njit(cache=True)
-def _playout(c, tables, arrays, nonboard, consider, weights, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply, roots, recent, second, gloc, cum, lval, lpts, inited, processed):
+def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
+             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, wbuf):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
-    The legal-move lists are kept incrementally (:func:`_refresh`), continuing those the tree
-    descent of this iteration brought up to date; the move is found by bisection in the running
-    weight sums.  All work arrays are preallocated (``lval`` must be all 0).
+    Each colour's legal-move list starts from its list at the search's root (moves only become
+    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.
     """
-    pl_corners = tables[5]
-    pl_ncorners = tables[6]
+    pl_piece = tables[0]
+    pl_cells = tables[2]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    nc = forbidden.shape[0]
+    inited = np.zeros(nc, dtype=np.int32)
+    processed = np.zeros(nc, dtype=np.int32)
     on_board = nonboard
     last_row = consider.shape[0] - 1
     area = forbidden.shape[1]
     width = np.int64(np.sqrt(area) + 0.5)
+    lval = np.zeros(area, dtype=np.int32)
+    lpts = np.zeros(256, dtype=np.int64)
     use_local = gloc.shape[0] > 1
     while c >= 0:
         stamp[0] += 1
-        f = forbidden[c]
-        # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
-        # their edge neighbours, worth 2 when they are our attach points too
-        nl = 0
-        if use_local:
-            sc = second[c]
-            for r3 in range(3):
-                k = recent[r3, 0]
-                mv = recent[r3, 1]
-                if k < 0 or mv < 0 or k == c or k == sc:
-                    continue
-                fk = forbidden[k]
-                for j in range(pl_ncorners[mv]):
-                    q = np.int64(pl_corners[mv, j])
-                    if fk[q] or f[q]:
-                        continue
-                    for nb in (q, q - width, q + 1, q + width, q - 1):
-                        if f[nb] == 0 and lval[nb] == 0 and nl < 256:
-                            lval[nb] = 1 + is_attach[c, nb]
-                            lpts[nl] = nb
-                            nl += 1
-        row = consider[min(on_board, last_row)]
-        n, total = _refresh(c, tables, arrays, marker, stamp[0], lists, nlist, roots, inited, processed, weights, row,
-                            on_board >= last_row, lval, nl, gloc, cum)
-        for i in range(nl):
-            lval[lpts[i]] = 0
+        L = lists[c]
+        if inited[c] == 0:
+            nn = root_n[c]
+            for i in range(nn):
+                L[i] = root_lists[c, i]
+            nlist[c] = nn
+            processed[c] = root_proc[c]
+            inited[c] = root_inited[c]
+        if inited[c] == 1 and placed[c] > 0:
+            n = K.gen_moves(c, tables, arrays, marker, stamp[0], L)
+            inited[c] = 1 if placed[c] == 0 else 2
+        else:
+            f = forbidden[c]
+            n = 0
+            for i in range(nlist[c]):
+                m = L[i]
+                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
+                    L[n] = m
+                    n += 1
+                    marker[m] = stamp[0]
+            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp[0], L, n)
+        processed[c] = attach_len[c]
+        nlist[c] = n
         if n == 0:
             done[c] = 1
         else:
-            L = lists[c]
+            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
+            # their edge neighbours, worth 2 when they are our attach points too
+            nl = 0
+            if use_local:
+                f = forbidden[c]
+                sc = second[c]
+                for r3 in range(3):
+                    k = recent[r3, 0]
+                    mv = recent[r3, 1]
+                    if k < 0 or mv < 0 or k == c or k == sc:
+                        continue
+                    fk = forbidden[k]
+                    for j in range(pl_ncorners_of(tables, mv)):
+                        q = np.int64(tables[5][mv, j])
+                        if fk[q] or f[q]:
+                            continue
+                        for nb in (q, q - width, q + 1, q + width, q - 1):
+                            if f[nb] == 0 and lval[nb] == 0 and nl < 256:
+                                lval[nb] = 1 + is_attach[c, nb]
+                                lpts[nl] = nb
+                                nl += 1
+            row = consider[min(on_board, last_row)]
+            total = 0.0
+            for i in range(n):
+                m = L[i]
+                w = pl_weight[m] if row[pl_piece[m]] else 0.0
+                if nl > 0 and w > 0.0:
+                    nu = 0
+                    for j in range(tables[1][m]):
+                        nu += lval[pl_cells[m, j]]
+                    w *= gloc[min(nu, gloc.shape[0] - 1)]
+                wbuf[i] = w
+                total += w
             if total <= 0.0:
                 for i in range(n):
-                    total += weights[1][weights[0][L[i], 7]]
-                    cum[i] = total
+                    wbuf[i] = pl_weight[L[i]]
+                    total += wbuf[i]
+            for i in range(nl):
+                lval[lpts[i]] = 0
             r = np.random.random() * total
-            lo = 0
-            hi = n - 1
-            while lo < hi:  # the first i with cum[i] > r
-                mid = (lo + hi) >> 1
-                if cum[mid] > r:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            m = L[lo]
+            m = L[n - 1]
+            for i in range(n):
+                r -= wbuf[i]
+                if r < 0.0:
+                    m = L[i]
+                    break
             K.place(c, m, tables, arrays)
             recent[0, 0] = recent[1, 0]
             recent[0, 1] = recent[1, 1]
@@ -550,15 +496,20 @@ def _playout(c, tables, arrays, nonboard, consider, weights, marker, stamp, list
 
 
 @njit(cache=True)
-def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat, val):
+def pl_ncorners_of(tables, m):
+    return tables[6][m]
+
+
+@njit(cache=True)
+def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
     """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin)."""
     nc = arrays[0].shape[0]
-    for p in range(num_players):
-        seat[p] = 0.0
+    seat = np.zeros(num_players, dtype=np.float64)
     for c in range(nc):
         p = player_of[c]
         if p >= 0:
             seat[p] += K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+    val = np.zeros(num_players, dtype=np.float64)
     for p in range(num_players):
         below = 0.0
         best_other = -1e9
@@ -579,33 +530,15 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat, v
 
 
 @njit(cache=True)
-def _copy_arrays(src, dst):
-    """Copy the mutable kernel arrays of ``src`` into ``dst`` (the starting cells are shared, never written)."""
-    dst[0][:, :] = src[0]
-    dst[1][:, :] = src[1]
-    dst[2][:, :] = src[2]
-    dst[3][:] = src[3]
-    dst[6][:, :] = src[6]
-    dst[7][:] = src[7]
-    dst[8][:] = src[8]
-    dst[9][:] = src[9]
-
-
-@njit(cache=True)
-def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
-                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, arrays, bufs):
-    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
-
-    ``arrays`` (shaped as ``root_arrays``) and ``bufs`` are preallocated work space: nothing is
-    allocated per iteration.
-    """
+def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, pl_weight,
+                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
+    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full)."""
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
     marker = scratch[0]
     stamp = scratch[5]
     lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n = play_scratch
     nc = root_arrays[0].shape[0]
-    lval, lpts, inited, processed, nonboard, seat, val = bufs
     root_proc = np.zeros(nc, dtype=np.int32)
     root_inited = np.zeros(nc, dtype=np.int32)
     for k in range(nc):
@@ -613,14 +546,14 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         root_n[k] = K.gen_moves(k, tables, root_arrays, marker, stamp[0], root_lists[k])
         root_proc[k] = root_arrays[3][k]
         root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
-    roots = (root_lists, root_n, root_proc, root_inited)
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
-        _copy_arrays(root_arrays, arrays)
-        for k in range(nc):
-            inited[k] = 0
+        arrays = (root_arrays[0].copy(), root_arrays[1].copy(), root_arrays[2].copy(), root_arrays[3].copy(),
+                  root_arrays[4], root_arrays[5], root_arrays[6].copy(), root_arrays[7].copy(),
+                  root_arrays[8].copy(), root_arrays[9].copy())
         work_owner[:] = root_owner
         work_recent[:, :] = root_recent
+        nonboard = np.zeros(1, dtype=np.int64)
         nonboard[0] = root_nonboard
         c = root_to_move
         node = 0
@@ -633,12 +566,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                     break
                 p = player_of[c]
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
-                stamp[0] += 1
-                row = consider[min(nonboard[0], consider.shape[0] - 1)]
-                n, _ = _refresh(c, tables, arrays, marker, stamp[0], lists, nlist, roots, inited, processed, weights,
-                                row, True, lval, 0, gloc, scratch[2])
-                if not _expand(node, c, lists[c], n, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch,
-                               rv):
+                if not _expand(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv):
                     full = True
                     break
             child = _select(node, tree, gammas[N_GAMMAS])
@@ -656,12 +584,12 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if full and depth == 0:
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], consider, weights, marker, stamp, lists, nlist, played_it,
-                           played_ply, it, depth, roots, work_recent, second, gloc, scratch[2], lval, lpts, inited,
-                           processed)
+            end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
+                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited, work_recent, second,
+                           gloc, scratch[2])
         else:
             end = depth
-        _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat, val)
+        _results(arrays, piece_sizes, monomino, player_of, num_players, res)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
@@ -865,11 +793,6 @@ class FastMCTSBot:
         arrays = tuple(a.copy() for a in state.arrays)
         owner = state.owner.copy()
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
-        work_arrays = tuple(a.copy() for a in arrays)
-        nc = state.num_colors
-        bufs = (np.zeros(state.tables.area, dtype=np.int32), np.zeros(256, dtype=np.int64), np.zeros(nc, dtype=np.int32),
-                np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64), np.zeros(state.num_players, dtype=np.float64),
-                np.zeros(state.num_players, dtype=np.float64))
         K.seed_rng(seed & 0xFFFFFFFF)
         start = time.process_time()
         done = 0
@@ -880,8 +803,8 @@ class FastMCTSBot:
                 break
             before = time.process_time()
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
-                                 (params.rec, params.wtab), params.player_of, params.num_players, state.tables.piece_sizes,
-                                 _MONOMINO, tree, work.scratch, work.play, root_stats, work_arrays, bufs)
+                                 params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
+                                 _MONOMINO, tree, work.scratch, work.play, root_stats)
             work.iteration += got
             done += got
             if got < want:
