@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzles.codec import action_mask
 from puzzles.projectl.cards import NCELLS, NSHAPES, SHAPE_INDEX, placements
 from puzzles.projectl.engine import (
     DONE,
@@ -141,12 +142,7 @@ class ProjectLCodec:
         return sorted(encode_action(a) for a in state.legal_actions())
 
     def legal_mask(self, state: ProjectLState, out: np.ndarray | None = None) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8) if out is None else out
-        mask[:] = 0
-        ids = self.legal_ids(state)
-        if ids:
-            mask[ids] = 1
-        return mask
+        return action_mask(self.num_actions, self.legal_ids(state), out)
 
     def apply_id(self, state: ProjectLState, action_id: int) -> None:
         state.apply(decode_action(action_id))

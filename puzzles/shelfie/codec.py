@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzles.codec import action_mask
 from puzzles.shelfie.engine import BOARD_SIZE, Move, Refill, ShelfieState, usable_cells
 from puzzles.shelfie.rules import COLS, COMMON_GOAL_KEYS, EMPTY, LETTERS, NUM_TYPES, ROWS
 
@@ -91,12 +92,7 @@ class ShelfieCodec:
         return sorted(self.encode(state, a) for a in state.legal_actions() if isinstance(a, Move))
 
     def legal_mask(self, state: ShelfieState, out: np.ndarray | None = None) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8) if out is None else out
-        mask[:] = 0
-        ids = self.legal_ids(state)
-        if ids:
-            mask[ids] = 1
-        return mask
+        return action_mask(self.num_actions, self.legal_ids(state), out)
 
     def apply_id(self, state: ShelfieState, action_id: int) -> None:
         state.apply(self.decode(state, action_id))

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzles.codec import action_mask
 from puzzles.towers.engine import PASS, Announce, Draw, Pass, PickLine, Place, TowersAction, TowersState
 from puzzles.towers.stones import JOKER, LETTERS, NUM_CODES, parse_stone, stone_str
 
@@ -107,11 +108,7 @@ class TowersCodec:
         return sorted(self.encode(state, a) for a in state.legal_actions())
 
     def legal_mask(self, state: TowersState, out: np.ndarray | None = None) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8) if out is None else out
-        mask[:] = 0
-        if not state.is_chance_node():
-            mask[self.legal_ids(state)] = 1
-        return mask
+        return action_mask(self.num_actions, [] if state.is_chance_node() else self.legal_ids(state), out)
 
     def apply_id(self, state: TowersState, action_id: int) -> None:
         state.apply(self.decode(state, action_id))
