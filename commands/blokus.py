@@ -42,15 +42,20 @@ _SGF_OPTION = click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), 
 add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show))
 
 
+_GAME_INDEX_OPTION = click.option("--game-index", type=click.IntRange(min=0), default=None,
+                                  help="Which game of an SGF file holding several (0 = first; such a file needs it).")
+
+
 @blokus.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
+@_GAME_INDEX_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def blokus_replay(path, as_json):
+def blokus_replay(path, game_index, as_json):
     """Replay a record (.blksgf or .json), checking every move; print the final scores."""
     from puzzles.blokus.records import load
 
-    state = load(path)
+    state = load(path, game_index=game_index)
     placed = sum(1 for _, m in state.moves_played if not m.is_pass)
     scores = dict(zip(state.color_names, state.color_scores()))
     if as_json:
@@ -64,14 +69,15 @@ def blokus_replay(path, as_json):
 
 @blokus.command("moves")
 @click.argument("path", type=click.Path(dir_okay=False))
+@_GAME_INDEX_OPTION
 @click.option("--after", type=click.IntRange(min=0), default=None, help="After this many moves (default: all).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def blokus_moves(path, after, as_json):
+def blokus_moves(path, game_index, after, as_json):
     """List the legal moves (one per line) of the color to move after N moves of a record."""
     from puzzles.blokus.records import load
 
-    state = load(path, max_moves=after)
+    state = load(path, max_moves=after, game_index=game_index)
     moves = [state.action_to_string(m) for m in state.legal_actions()]
     color = state.color_names[state.to_move] if state.to_move >= 0 else None
     if as_json:

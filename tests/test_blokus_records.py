@@ -59,3 +59,22 @@ def test_round_trip_still_holds() -> None:
         state.apply(state.string_to_action(text))
     again = from_sgf(to_sgf(state))
     assert again == state
+
+
+def test_cli_selects_a_game_of_a_selfplay_file(tmp_path: Path) -> None:
+    """``replay``/``moves`` refuse a several-game file with a one-line error and take ``--game-index``."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    path = tmp_path / "selfplay.blksgf"
+    path.write_text("(;GM[Blokus Duo];B[e10])\n(;GM[Blokus Duo];B[e10];W[j5])\n")
+    runner = CliRunner()
+    refused = runner.invoke(main, ["blokus", "replay", str(path)])
+    assert refused.exit_code == 1 and refused.output.count("\n") == 1 and "--game-index 0..1" in refused.output
+    second = runner.invoke(main, ["blokus", "replay", str(path), "--game-index", "1", "--json"])
+    assert second.exit_code == 0 and '"moves": 2' in second.output
+    moves = runner.invoke(main, ["blokus", "moves", str(path), "--game-index", "0", "--json"])
+    assert moves.exit_code == 0 and '"to_move": "orange"' in moves.output
+    beyond = runner.invoke(main, ["blokus", "moves", str(path), "--game-index", "2"])
+    assert beyond.exit_code == 1 and "out of range" in beyond.output and "Traceback" not in beyond.output

@@ -148,7 +148,7 @@ def parse_sgf(text: str, game_index: int | None = None) -> list[dict[str, list[s
     games = parse_collection(text)
     if game_index is None:
         if len(games) > 1:
-            raise ValueError(f"SGF: the file holds {len(games)} games; select one with a game index 0..{len(games) - 1}")
+            raise ValueError(f"SGF: the file holds {len(games)} games; select one with --game-index 0..{len(games) - 1}")
         return games[0]
     if not 0 <= game_index < len(games):
         raise ValueError(f"SGF: game index {game_index} out of range: the file holds {len(games)} game(s)")
@@ -272,6 +272,8 @@ def load(path: str | Path, max_moves: int | None = None, game_index: int | None 
     """
     text = Path(path).read_text(encoding="utf-8-sig")
     if text.lstrip().startswith("{"):
+        if game_index not in (None, 0):
+            raise ValueError(f"game index {game_index} out of range: a JSON record holds one game")
         data = json.loads(text)
         if max_moves is not None:
             kept, count = [], 0
