@@ -322,6 +322,7 @@ def run_tasks(
     on_result: Callable[[int, Any], None] | None = None,
     stop: Callable[[], bool] | None = None,
     final: Callable[[Any], bool] | None = None,
+    max_ahead: int | None = None,
 ) -> RunReport:
     """Run ``function(payload)`` for every payload and fold the results in task order.
 
@@ -334,7 +335,9 @@ def run_tasks(
     (e.g. a time limit) the pending tasks are cancelled.  ``progress(done, total)`` is
     called after each task.  Ctrl-C cancels the rest and returns the in-order reduction
     of the tasks finished before it (see the module docstring).  Results are folded as
-    soon as every earlier task is in, so memory stays bounded on long runs.
+    soon as every earlier task is in; ``max_ahead`` caps how far past the first unfinished task
+    new tasks are started, so the results held for folding stay bounded even behind a slow task.
+    ``payloads`` is read one index at a time (a lazy sequence such as :class:`RangePayloads` suits).
     """
     executor = executor or SerialExecutor()
     total = len(payloads)
@@ -383,9 +386,19 @@ def run_tasks(
             stopped_by = "stop"
 
     try:
-        todo = iter(i for i in range(total) if i not in skip)
+        fold()  # a resumed run: the checkpointed prefix is folded now, not held
         window = _window(executor)
-        _fill(executor, function, payloads, todo, pending, window)
+        cursor = [0]  # the next task to start
+        ahead = total if max_ahead is None else max(window, max_ahead)
+
+        def fill() -> None:
+            while len(pending) < window and cursor[0] < min(total, next_index + ahead):
+                index = cursor[0]
+                cursor[0] += 1
+                if index not in skip:
+                    pending[executor.submit(function, payloads[index])] = index
+
+        fill()
         if progress:
             progress(done, total)
         while pending:
@@ -395,7 +408,7 @@ def run_tasks(
             if stopped_by or (stop is not None and stop()):
                 stopped_by = "stop"
                 raise _Stop
-            _fill(executor, function, payloads, todo, pending, window)
+            fill()
     except (KeyboardInterrupt, _Stop) as reason:
         if isinstance(reason, KeyboardInterrupt):
             stopped_by = "interrupt"
@@ -465,15 +478,6 @@ def _window(executor: Executor) -> int:
     return 4 * workers
 
 
-def _fill(executor: Executor, function: Callable[[Any], Any], payloads: Sequence[Any], todo: Iterator[int],
-          pending: dict[Future[Any], int], window: int) -> None:
-    while len(pending) < window:
-        index = next(todo, None)
-        if index is None:
-            return
-        pending[executor.submit(function, payloads[index])] = index
-
-
 def chunk_ranges(total: int, parts: int) -> list[tuple[int, int]]:
     """Split ``range(total)`` into ``parts`` nearly equal (start, stop) ranges, in order."""
     parts = max(1, min(parts, total)) if total else 1
@@ -494,7 +498,8 @@ def resolve(reference: str) -> Callable[..., Any]:
     return function
 
 
-def _range_worker(payload: tuple[str, Any, int, int]) -> Any:
+def range_worker(payload: tuple[str, Any, int, int]) -> Any:
+    """The task of a :class:`RangePayloads` payload: ``function(arguments, start, stop)`` of the function named."""
     reference, arguments, start, stop = payload
     return resolve(reference)(arguments, start, stop)
 
@@ -526,7 +531,7 @@ def run_ranges(
         workers = getattr(executor, "_max_workers", None) or 1
         chunk = max(1, min(200, -(-total // (4 * workers))))
     payloads = RangePayloads(reference, arguments, total, chunk)
-    return run_tasks(_range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job,
+    return run_tasks(range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job,
                      on_result=on_result, stop=stop)
 
 

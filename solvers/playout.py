@@ -203,12 +203,21 @@ def make_job(game: str, bots: Sequence[str], players: int | None = None, seed: i
     return PlayoutJob(game, tuple(specs), players, seed, rotate, tuple(sorted((options or {}).items())))
 
 
+#: Tasks a playout starts past its first unfinished one (finished ones wait to be folded in order: a bound).
+MAX_AHEAD = 4096
+
+#: Games per call of a compiled ``fast_playouts`` kernel inside :func:`playout_range`.
+FAST_BLOCK = 20_000
+
+
 def playout_range(job: PlayoutJob, start: int, stop: int) -> PlayoutStats:
     """Play games ``start .. stop-1`` of ``job`` (compiled playouts when the game offers them)."""
     fast = getattr(importlib.import_module(f"solvers.{job.game}.bots"), "fast_playouts", None)
-    if fast is not None:
-        stats: PlayoutStats | None = fast(job, start, stop)
+    if fast is not None:  # in blocks: a kernel's per-game arrays stay small however many games are asked
+        stats: PlayoutStats | None = fast(job, start, min(stop, start + FAST_BLOCK))
         if stats is not None:
+            for low in range(start + FAST_BLOCK, stop, FAST_BLOCK):
+                stats.merge(fast(job, low, min(stop, low + FAST_BLOCK)))
             return stats
     stats = PlayoutStats(list(job.bots))
     bots = [make_bot(job.game, spec) for spec in job.bots]
@@ -273,19 +282,22 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
                           time_limit: float | None = None) -> tuple[PlayoutStats, bool]:
     """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).
 
+    Memory does not grow with ``games`` (10**12 is fine): the ranges are made one at a time as
+    workers take them (:class:`~solvers.parallel.RangePayloads`), at most :data:`MAX_AHEAD` finished
+    ranges wait to be folded, and the totals are sums (:class:`PlayoutStats`), never per-game lists.
     ``progress(games_done, games)`` counts games.  Ctrl-C, or ``time_limit`` seconds, stop the run:
     every finished task is kept (see :func:`playout_chunk`: one game per task for slow line-ups)
     and their totals returned.
     """
-    from solvers.parallel import default_workers, make_executor, run_tasks
+    from solvers.parallel import RangePayloads, default_workers, make_executor, range_worker, run_tasks
 
+    size = playout_chunk(job, games)
+    payloads = RangePayloads("solvers.playout:playout_range", job, games, size)  # made on demand: 10**12 games fit
     executor: Executor
     if scheduler is None and (workers or default_workers()) == 1:
         executor, close = _one_thread_executor()
     else:
         executor, close = make_executor(workers, scheduler)
-    size = playout_chunk(job, games)
-    ranges = [(start, min(start + size, games)) for start in range(0, games, size)]
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
@@ -297,10 +309,10 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
             progress(min(games, done * size), games)
 
     try:
-        report = run_tasks(_playout_task, [(job, start, stop) for start, stop in ranges], _merge,
+        report = run_tasks(range_worker, payloads, _merge,
                            PlayoutStats(list(job.bots)), executor, progress=games_progress, checkpoint=checkpoint,
                            encode=PlayoutStats.to_json, decode=PlayoutStats.from_json,
-                           job=f"playout {job} games {games} chunk {size}", stop=out_of_time)
+                           job=f"playout {job} games {games} chunk {size}", stop=out_of_time, max_ahead=MAX_AHEAD)
     finally:
         close()
     return report.value, report.complete
@@ -329,11 +341,6 @@ def _one_thread_executor() -> tuple[ThreadPoolExecutor, Callable[[], None]]:
         _STOP.clear()
 
     return executor, close
-
-
-def _playout_task(payload: tuple[PlayoutJob, int, int]) -> PlayoutStats:
-    job, start, stop = payload
-    return playout_range(job, start, stop)
 
 
 def _merge(total: PlayoutStats, part: PlayoutStats) -> PlayoutStats:

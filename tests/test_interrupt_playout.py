@@ -94,3 +94,85 @@ def test_time_limit_stops_with_the_finished_games(run_cli) -> None:
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["status"] == "time limit" and data["interrupted"] is False
     assert data["games"] < data["games_requested"] == 500
+
+
+#: Address-space cap of every process of a huge run (workers inherit it): an eager list of 5 * 10**9 ranges,
+#: or per-game records, would hit it within seconds; the lazy run needs about 0.6 GiB of address space each.
+ADDRESS_SPACE_CAP = 2 * 1024**3
+#: Resident memory of the whole run (main process and workers) must stay under this.
+RSS_CAP = 1024**3
+
+
+def _cap_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_CAP, ADDRESS_SPACE_CAP))
+
+
+def _resident(process) -> tuple[int, list]:
+    """RSS of ``process`` and its descendants (bytes), and those descendants."""
+    import psutil
+
+    total, children = 0, []
+    try:
+        total += process.memory_info().rss
+        children = process.children(recursive=True)
+    except psutil.Error:
+        return total, children
+    for child in children:
+        try:
+            total += child.memory_info().rss
+        except psutil.Error:
+            pass
+    return total, children
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc: Linux")
+@pytest.mark.parametrize(("game", "workers"), [
+    ("towers", ["--workers", "2"]),
+    ("towers", ["--workers", "1"]),  # in this process (one playout thread)
+    pytest.param("blokus", [], marks=pytest.mark.slow),  # default workers (all cores); compiles Blokus kernels
+], ids=["towers-2-workers", "towers-in-process", "blokus-default-workers"])
+def test_sigint_stops_a_huge_playout_in_bounded_memory(tmp_path: Path, game: str, workers: list[str]) -> None:
+    """10**12 games under an address-space cap: SIGINT to the main process only (``kill -INT PID``) after a few
+    seconds ends it within 2 s with every finished game printed as JSON, and no worker outlives it."""
+    psutil = pytest.importorskip("psutil")
+    checkpoint = tmp_path / "huge.jsonl"
+    command = _kibitz(game, "playout", "--games", str(10**12), *workers, "--checkpoint", str(checkpoint), "--json")
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            start_new_session=True, preexec_fn=_cap_memory)
+    main = psutil.Process(proc.pid)
+    workers_seen: dict[int, object] = {}
+    peak = 0
+    try:
+        deadline = time.monotonic() + 120
+        while _records(checkpoint) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        running_until = time.monotonic() + 2.0  # a few seconds of games after the first ones are in
+        while proc.poll() is None and time.monotonic() < running_until:
+            rss, children = _resident(main)
+            peak = max(peak, rss)
+            workers_seen.update({child.pid: child for child in children})
+            time.sleep(0.1)
+        assert proc.poll() is None, f"the playout ended before it could be interrupted: {proc.stderr.read()[-2000:]}"
+        os.kill(proc.pid, signal.SIGINT)  # the main process only, as `kill -INT <pid>` does
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the playout did not stop within 2 s of SIGINT")
+        out, err = proc.communicate()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "MemoryError" not in err
+    assert peak < RSS_CAP, f"{peak / 2**20:.0f} MiB resident"
+    partial = json.loads(out)
+    assert partial["interrupted"] is True and partial["status"] == "interrupted"
+    assert partial["games_requested"] == 10**12
+    assert partial["games"] == 200 * _records(checkpoint) >= 600  # 200 games a task, every finished task kept
+    time.sleep(0.5)  # killed workers are reaped by init
+    alive = [pid for pid, child in workers_seen.items()
+             if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]  # type: ignore[attr-defined]
+    assert not alive, f"worker processes outlived the playout: {alive}"

@@ -216,3 +216,58 @@ def test_parts_cut_short_are_folded_but_not_checkpointed(tmp_path: Path) -> None
     assert resumed.complete and resumed.value == [i * i for i in range(6)]
     with pytest.raises(ValueError, match="another job"):
         load_checkpoint(checkpoint, "cubes")
+
+
+def test_results_held_behind_a_slow_task_are_bounded() -> None:
+    """max_ahead: while task 0 is still out, no task beyond 0 + max_ahead is started (nor held for folding)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    release = threading.Event()
+    started: list[int] = []
+
+    def task(index: int) -> int:
+        started.append(index)
+        if index == 0:
+            release.wait(10)
+        return index
+
+    pool = ThreadPoolExecutor(2)
+    seen: list[int] = []
+    started_while_blocked: list[int] = []
+
+    def look_then_release() -> None:
+        started_while_blocked.extend(started)
+        release.set()
+
+    def on_result(index: int, _result: int) -> None:
+        seen.append(index)
+        if len(seen) == 15:  # tasks 1..15 are done; give the run half a second to start more, then free task 0
+            threading.Timer(0.5, look_then_release).start()
+
+    try:
+        report = run_tasks(task, range(100), lambda acc, r: acc + [r], [], pool, on_result=on_result,
+                           max_ahead=MAX_AHEAD)
+    finally:
+        release.set()
+        pool.shutdown()
+    assert report.complete and report.value == list(range(100))
+    assert sorted(started_while_blocked) == list(range(16))  # 16..99 waited for task 0
+
+
+MAX_AHEAD = 16
+
+
+def test_playout_ranges_are_made_on_demand() -> None:
+    """A 10**12-game playout is 5 * 10**9 range payloads made one at a time (the kernel's block size too)."""
+    from solvers.parallel import RangePayloads, range_worker
+    from solvers.playout import playout_chunk, playout_range
+
+    job = make_job("towers", ["random"], seed=2)
+    size = playout_chunk(job, 10**12)
+    payloads = RangePayloads("solvers.playout:playout_range", job, 10**12, size)
+    assert size == 200 and len(payloads) == 5 * 10**9
+    assert range_worker(payloads[len(payloads) - 1]).games == 200
+    whole = playout_range(job, 0, 45_000)  # three kernel blocks (FAST_BLOCK) folded into one total
+    parts = playout_range(job, 0, 20_000).merge(playout_range(job, 20_000, 45_000))
+    assert whole.games == 45_000 and whole.to_json() == parts.to_json()
