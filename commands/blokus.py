@@ -235,29 +235,41 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 
 
 @blokus_solitaire.command("all-pieces")
-@click.option("--symmetric", is_flag=True, help="Only solutions invariant under the 90° turn that maps each color to the next "
-              "(without it: a symmetric solution re-arranged by CP-SAT until it is not).")
-@click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (4 x 20 points).")
+@click.option("--board", default="20x20", show_default=True, metavar="WxH",
+              help="Columns x rows (5..26 each); each color starts in its own corner of the rectangle.")
+@click.option("--colors", type=click.IntRange(1, 4), default=4, show_default=True,
+              help="Colors whose 21 pieces must all be placed (2: blue and red, opposite corners; 3: blue, yellow, red).")
+@click.option("--symmetric", is_flag=True, help="Only solutions invariant under the board's symmetry that maps blue to "
+              "each color (20x20: the 90° turn; without it: a symmetric solution re-arranged by CP-SAT until it is not; "
+              "3 colors: no symmetry, the colors are searched directly).")
+@click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (20 points each).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="CP-SAT workers (repair steps).")
-@click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None, help="Write the solution (.blksgf).")
+@click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
+              help="Write the solution (.blksgf; the standard 20x20 board with 4 colors only).")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the board as SVG.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, sgf_out, svg_out, as_json):
-    """Place all 84 pieces on the board under the real rules (replayed through the engine)."""
+def blokus_solitaire_all_pieces(board, colors, symmetric, perfect, time_limit, seed, workers, sgf_out, svg_out, as_json):
+    """Place all the pieces of 1..4 colors on a board under the real rules (replayed through the engine)."""
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
-    from solvers.blokus.solitaire import solve_all_pieces
+    from solvers.blokus.solitaire import geometry, parse_board, solve_all_pieces
 
+    geo = geometry(*parse_board(board), colors)  # refuses malformed or too small boards at once
+    if sgf_out and not geo.is_classic():
+        raise click.UsageError(f"--sgf: Pentobi's SGF has no {geo.name} board (only 20x20 with 4 colors); use --svg or --json")
+    if symmetric and geo.maps is None:
+        raise click.UsageError(f"--symmetric: {colors} colors have no board symmetry carrying blue's corner to the others")
     for path in (sgf_out, svg_out):
         if path:
             check_output_path(path)  # refused before the search, not after it
     progress = ProgressReporter(None, "searching", enabled=not as_json)
     try:
         result = solve_all_pieces(symmetric=symmetric, perfect=perfect, time_limit=time_limit, seed=seed,
-                                  workers=workers, progress=lambda note: progress.advance(1, note))
+                                  workers=workers, progress=lambda note: progress.advance(1, note),
+                                  board=(geo.cols, geo.rows), colors=colors)
     finally:
         progress.close()
     state = result.state
@@ -271,11 +283,20 @@ def blokus_solitaire_all_pieces(symmetric, perfect, time_limit, seed, workers, s
         emit_json(result.to_json())
         return
     if state is None:
-        click.echo(f"no solution found in {result.seconds:.1f} s ({result.status}; best {result.best_placed} pieces)")
+        why = ("interrupted" if result.status == "interrupted"
+               else f"unknown: the time limit ({time_limit} s) stopped a search that is not exhaustive")
+        click.echo(f"status: no layout found on {geo.name} in {result.seconds:.1f} s ({why}; "
+                   f"best {result.best_placed} pieces)")
         return
     click.echo(state.to_text())
-    mode = "symmetric" if symmetric else (f"general: {result.rearranged} CP-SAT re-arrangements of a symmetric solution, "
-                                          f"{'still' if result.quarter_turn_symmetric else 'no longer'} symmetric")
-    click.echo(f"all {result.placed} pieces placed in {result.seconds:.1f} s ({mode}{', perfect' if perfect else ''}); "
+    if symmetric or colors == 1:
+        mode = f"symmetric: {result.symmetry}"
+    elif geo.maps is None:
+        mode = "general: all colors searched"
+    else:
+        mode = (f"general: {result.rearranged} CP-SAT re-arrangements of a symmetric solution, "
+                f"{'still' if result.quarter_turn_symmetric else 'no longer'} symmetric")
+    click.echo(f"status: found; all {result.placed} pieces placed on {geo.name} ({result.empty_cells} empty cells) "
+               f"in {result.seconds:.1f} s ({mode}{', perfect' if perfect else ''}); "
                f"replayed move by move through the rule engine; scores {state.color_scores()}")
 from commands import blokus_gtp  # noqa: E402,F401,I001  (attaches `blokus gtp` and `blokus match`)

@@ -19,7 +19,9 @@ In short:
   tie); ``three-player`` (seats 0..2 play blue, yellow, red; green's k-th move
   (k = pieces green placed so far) is chosen by seat ``k % 3``; green's score
   counts for nobody); ``duo`` (14x14, two colors purple and orange starting at
-  e10 and j5, i.e. (5,5) and (10,10) counted 1-based from the top-left).
+  e10 and j5, i.e. (5,5) and (10,10) counted 1-based from the top-left);
+  ``solitaire-WxH-k`` (:func:`solitaire_variant`: one seat plays ``k`` colors on a
+  board of W columns and H rows, each color from its own corner of the rectangle).
 * Scores: -1 per square not placed; +15 when all 21 pieces are placed, +5 more
   when the last one was the monomino.
 * Undo restores a snapshot of the small per-color arrays (about 12 kB), so
@@ -43,7 +45,11 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True)
 class Variant:
-    """A Blokus variant: board, colors, seats, record names, starting cells."""
+    """A Blokus variant: board, colors, seats, record names, starting cells.
+
+    The board has ``width`` columns and ``height`` rows (0: ``size``, a square); ``size`` is
+    ``max(width, height)``.
+    """
 
     name: str
     size: int
@@ -53,10 +59,30 @@ class Variant:
     sgf_props: tuple[str, ...]
     starts: tuple[tuple[Cell, ...], ...]  # per color: cells a first piece may cover
     seat_names: tuple[str, ...]
+    width: int = 0
+    height: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.width:
+            object.__setattr__(self, "width", self.size)
+        if not self.height:
+            object.__setattr__(self, "height", self.size)
+        if self.size != max(self.width, self.height):
+            raise ValueError(f"variant {self.name}: size {self.size} is not max({self.width}, {self.height})")
 
     @property
     def num_colors(self) -> int:
         return len(self.colors)
+
+    @property
+    def is_solitaire(self) -> bool:
+        """One seat plays every color (:func:`solitaire_variant`)."""
+        return self.name.startswith("solitaire-")
+
+    @property
+    def is_standard_board(self) -> bool:
+        """The board and colors of a Pentobi game (SGF records and codecs exist for these only)."""
+        return not self.is_solitaire
 
 
 _CORNERS = ((0, 0), (0, 19), (19, 19), (19, 0))
@@ -77,11 +103,37 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
+#: The colors a k-color solitaire uses; each keeps its classic corner (blue top-left, yellow top-right,
+#: red bottom-right, green bottom-left), so two colors start in opposite corners.
+SOLITAIRE_COLORS = {1: ("blue",), 2: ("blue", "red"), 3: ("blue", "yellow", "red"), 4: _FOUR}
+
+
+def solitaire_variant(width: int, height: int, colors: int = 4) -> Variant:
+    """The one-seat variant ``solitaire-WxH-k``: ``colors`` colors (1..4, :data:`SOLITAIRE_COLORS`) on a
+    board of ``width`` columns and ``height`` rows (5..26 each), each color from its own corner of the
+    rectangle under the full rules."""
+    if colors not in SOLITAIRE_COLORS:
+        raise ValueError(f"a solitaire has 1 to 4 colors, not {colors}")
+    for side in (width, height):
+        if not 5 <= side <= 26:
+            raise ValueError(f"board sides must be 5..26, got {width}x{height}")
+    corner = {"blue": (0, 0), "yellow": (0, width - 1), "red": (height - 1, width - 1), "green": (height - 1, 0)}
+    names = SOLITAIRE_COLORS[colors]
+    return Variant(f"solitaire-{width}x{height}-{colors}", max(width, height), names, 1, "", (),
+                   tuple((corner[c],) for c in names), ("solitaire",), width, height)
+
+
 def get_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name.lower()]
-    except KeyError:
-        raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+    """A variant by name: one of :data:`VARIANTS`, or ``solitaire-WxH-k`` (:func:`solitaire_variant`)."""
+    key = name.lower()
+    if key in VARIANTS:
+        return VARIANTS[key]
+    parts = key.split("-")
+    if len(parts) == 3 and parts[0] == "solitaire" and parts[2].isdigit():
+        dims = parts[1].split("x")
+        if len(dims) == 2 and all(d.isdigit() for d in dims):
+            return solitaire_variant(int(dims[0]), int(dims[1]), int(parts[2]))
+    raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}, solitaire-WxH-k")
 
 
 REASONS = {
@@ -105,11 +157,11 @@ class BlokusState(GameState[Move]):
 
     def __init__(self, variant: str | Variant = "classic", free_corners: bool = False) -> None:
         self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
-        if free_corners and self.variant.name == "duo":
+        if free_corners and (self.variant.name == "duo" or self.variant.is_solitaire):
             raise ValueError("free_corners applies to the 4-color variants only")
         self.free_corners = free_corners
         self.num_players = self.variant.num_players
-        self.tables: BoardTables = board_tables(self.variant.size)
+        self.tables: BoardTables = board_tables(self.variant.width, self.variant.height)
         self.ktables = K.table_tuple(self.tables)
         nc, area = self.variant.num_colors, self.tables.area
         forbidden = np.repeat(self.tables.border[None, :], nc, axis=0)
@@ -155,6 +207,8 @@ class BlokusState(GameState[Move]):
         name = self.variant.name
         if name == "two-player":
             return color % 2
+        if self.variant.is_solitaire:
+            return 0
         if name == "three-player" and color == 3:
             return int(self.arrays[7][3]) % 3
         return color
@@ -215,8 +269,8 @@ class BlokusState(GameState[Move]):
             for r, c in move.cells:
                 who = self.owner[self.tables.flat(r, c)]
                 if who >= 0:
-                    return f"cell {cell_name(r, c, self.tables.size)} is occupied by {self.color_names[who]}"
-        size, cells = self.tables.size, self.arrays[4][color, : self.arrays[5][color]]
+                    return f"cell {cell_name(r, c, self.tables.rows)} is occupied by {self.color_names[who]}"
+        size, cells = self.tables.rows, self.arrays[4][color, : self.arrays[5][color]]
         starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in cells)
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
@@ -285,6 +339,8 @@ class BlokusState(GameState[Move]):
             return [float(team[c % 2]) for c in range(4)]
         if name == "three-player":
             return [float(x) for x in cs[:3]]
+        if self.variant.is_solitaire:
+            return [float(sum(cs))]
         return [float(x) for x in cs]
 
     def returns(self) -> list[float]:
@@ -302,8 +358,8 @@ class BlokusState(GameState[Move]):
     # -- views ----------------------------------------------------------------
     def grid(self) -> list[list[int]]:
         """Owner color of every cell (-1 empty), row 0 at the top."""
-        n, w = self.tables.size, self.tables.width
-        return self.owner.reshape(w, w)[1 : n + 1, 1 : n + 1].astype(int).tolist()
+        t = self.tables
+        return self.owner.reshape(t.width, t.width)[1 : t.rows + 1, 1 : t.cols + 1].astype(int).tolist()
 
     def observation(self, player: int) -> dict[str, Any]:
         return {**self.to_json(), "grid": self.grid(), "to_move": self.to_move, "player": player}
@@ -417,4 +473,4 @@ def perft(state: BlokusState, depth: int) -> int:
 
 
 __all__ = ["BlokusState", "DEFAULT_VARIANTS", "Variant", "VARIANTS", "get_variant", "new_game", "PASS", "Move", "perft",
-           "random_game"]
+           "random_game", "solitaire_variant", "SOLITAIRE_COLORS"]

@@ -26,15 +26,15 @@ def board_text(state: BlokusState, color: bool | None = None, pieces: bool = Tru
     """
     use_color = sys.stdout.isatty() if color is None else color
     t = state.tables
-    n = t.size
+    n, w = t.rows, t.cols
     last = state.last_move()
     last_cells = set(last[1].cells) if last else set()
     starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
     names = state.color_names
-    lines = ["    " + " ".join(COLUMN_LETTERS[:n])]
+    lines = ["    " + " ".join(COLUMN_LETTERS[:w])]
     for r in range(n):
         row = []
-        for c in range(n):
+        for c in range(w):
             who = int(state.owner[t.flat(r, c)])
             if who < 0:
                 row.append("+" if (r, c) in starts else ".")
@@ -60,24 +60,25 @@ def pieces_text(state: BlokusState) -> list[str]:
 
 
 def board_svg(state: BlokusState, size: int = 18) -> str:
-    """SVG of the board; the last move's cells carry a white dot, starting cells a grey ring."""
+    """SVG of the board (its ``cols`` x ``rows`` cells); the last move's cells carry a white dot, starting
+    cells a grey ring."""
     t = state.tables
-    n = t.size
+    n, w = t.rows, t.cols
     pad = 16
-    total = n * size + pad
+    total_w, total_h = w * size + pad + 2, n * size + pad + 2
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total + 2}" height="{total + 2}" viewBox="0 0 {total + 2} {total + 2}">',
-        f'<rect x="{pad}" y="0" width="{n * size}" height="{n * size}" fill="#eeeeee"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" viewBox="0 0 {total_w} {total_h}">',
+        f'<rect x="{pad}" y="0" width="{w * size}" height="{n * size}" fill="#eeeeee"/>',
     ]
     last = state.last_move()
     last_cells = set(last[1].cells) if last else set()
     starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
     for r in range(n):
         parts.append(f'<text x="{pad - 2}" y="{r * size + size * 0.7}" font-size="9" text-anchor="end">{n - r}</text>')
-    for c in range(n):
+    for c in range(w):
         parts.append(f'<text x="{pad + c * size + size / 2}" y="{n * size + 11}" font-size="9" text-anchor="middle">{COLUMN_LETTERS[c]}</text>')
     for r in range(n):
-        for c in range(n):
+        for c in range(w):
             x, y = pad + c * size, r * size
             who = int(state.owner[t.flat(r, c)])
             fill = "#eeeeee" if who < 0 else FILL[state.color_names[who]]

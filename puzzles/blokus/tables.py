@@ -8,6 +8,10 @@ Layout (Pentobi's design):
 * the board is a flat array with a one-cell border: ``W = N + 2`` columns, cell
   ``(row, col)`` (row 0 at the top) is ``(row + 1) * W + col + 1``; border cells are
   forbidden for every color, so no bounds checks are needed in the hot loops;
+* a ``cols`` x ``rows`` rectangle (solitaire boards) lies in the top-left corner of the
+  square of side ``N = max(cols, rows)`` (the kernels derive ``W`` from the array
+  length, so the padded array stays square); the cells outside the rectangle are
+  border cells like the padding (forbidden for every color, covered by no placement);
 * placement ``m`` has ``pl_piece[m]``, ``pl_size[m]``, ``pl_cells[m, :5]`` (padded by
   repeating its first cell), its edge neighbours ``pl_adj`` (become forbidden to
   its color) and its corner neighbours ``pl_corners`` (become attach points);
@@ -18,7 +22,8 @@ Layout (Pentobi's design):
   neighbours and only looks these lists up (Pentobi's scheme).
 
 Cell text follows Pentobi: column letter ``a``.. (``i`` included), row number
-counted from the bottom, e.g. ``a20`` is the top-left cell of the classic board.
+counted from the bottom, e.g. ``a20`` is the top-left cell of the classic board
+(``a19`` on a board of 19 rows).
 A move's text lists its cells sorted a1, b1, .., a2, .. (bottom row first).
 """
 
@@ -86,14 +91,16 @@ def cell_name(row: int, col: int, size: int) -> str:
     return f"{COLUMN_LETTERS[col]}{size - row}"
 
 
-def parse_cell(text: str, size: int) -> Cell:
-    """(row, col) of a Pentobi cell name; ValueError when malformed or off the board."""
+def parse_cell(text: str, size: int, cols: int | None = None) -> Cell:
+    """(row, col) of a Pentobi cell name on a board of ``size`` rows and ``cols`` columns (default
+    ``size``); ValueError when malformed or off the board."""
+    cols = size if cols is None else cols
     t = text.strip().lower()
     if len(t) < 2 or t[0] not in COLUMN_LETTERS or not t[1:].isdigit():
         raise ValueError(f"malformed cell {text!r} (expected e.g. a20)")
     col, number = COLUMN_LETTERS.index(t[0]), int(t[1:])
-    if col >= size or not 1 <= number <= size:
-        raise ValueError(f"cell {text!r} is off the {size}x{size} board")
+    if col >= cols or not 1 <= number <= size:
+        raise ValueError(f"cell {text!r} is off the {cols}x{size} board")
     return (size - number, col)
 
 
@@ -103,20 +110,26 @@ def pentobi_order(cells: list[Cell] | tuple[Cell, ...], size: int) -> tuple[Cell
 
 
 class BoardTables:
-    """All precomputed arrays and lookups for one board size (shared by every state)."""
+    """All precomputed arrays and lookups for one board (shared by every state).
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    ``cols`` x ``rows`` cells (default square); ``size = max(cols, rows)`` is the side of the
+    padded square layout and ``width = size + 2`` its row stride.
+    """
+
+    def __init__(self, size: int, rows: int | None = None) -> None:
+        self.cols = cols = size
+        self.rows = rows = size if rows is None else rows
+        self.size = size = max(cols, rows)
         self.width = W = size + 2
         self.area = W * W
         self.num_pieces = NUM_PIECES
         self.piece_sizes = np.array(PIECE_SIZES, dtype=np.int32)
         self.border = np.ones(self.area, dtype=np.uint8)
-        for r in range(size):
-            for c in range(size):
+        for r in range(rows):
+            for c in range(cols):
                 self.border[self.flat(r, c)] = 0
 
-        region = Region.rectangle(size, size)
+        region = Region.rectangle(cols, rows)
         pieces, cells_list = [], []
         for p, shape in enumerate(PIECES):
             for cells in region.placements(shape):
@@ -134,7 +147,7 @@ class BoardTables:
             adj = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - inside
             diag = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
             diag -= inside | adj
-            ok = lambda rc: 0 <= rc[0] < size and 0 <= rc[1] < size  # noqa: E731
+            ok = lambda rc: 0 <= rc[0] < rows and 0 <= rc[1] < cols  # noqa: E731
             adj_lists.append(sorted(self.flat(*rc) for rc in adj if ok(rc)))
             corner_lists.append(sorted(self.flat(*rc) for rc in diag if ok(rc)))
         self.pl_adj, self.pl_nadj = _pad(adj_lists)
@@ -197,7 +210,7 @@ class BoardTables:
         parts = [t for t in text.replace(" ", "").split(",") if t]
         if not parts:
             raise ValueError("a move needs at least one cell (or 'pass')")
-        return [parse_cell(t, self.size) for t in parts]
+        return [parse_cell(t, self.rows, self.cols) for t in parts]
 
     def placement_of(self, cells: list[Cell]) -> int:
         """The placement covering exactly ``cells``; ValueError if they are no Blokus piece."""
@@ -229,8 +242,8 @@ class MoveTable:
         move = self._cache[m]
         if move is None:
             t = self.tables
-            cells = pentobi_order([t.unflat(int(q)) for q in t.pl_cells[m, : t.pl_size[m]]], t.size)
-            text = ",".join(cell_name(r, c, t.size) for r, c in cells)
+            cells = pentobi_order([t.unflat(int(q)) for q in t.pl_cells[m, : t.pl_size[m]]], t.rows)
+            text = ",".join(cell_name(r, c, t.rows) for r, c in cells)
             move = self._cache[m] = Move(m, PIECE_NAMES[int(t.pl_piece[m])], cells, text)
         return move
 
@@ -248,9 +261,15 @@ def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return out, lengths
 
 
+def board_tables(size: int, rows: int | None = None) -> BoardTables:
+    """The (cached) tables for a board of ``size`` columns and ``rows`` rows (default: square)."""
+    rows = size if rows is None else rows
+    for side in (size, rows):
+        if not 5 <= side <= 26:
+            raise ValueError(f"board sides must be 5..26, got {size}x{rows}")
+    return _tables(size, rows)
+
+
 @lru_cache(maxsize=None)
-def board_tables(size: int) -> BoardTables:
-    """The (cached) tables for a ``size`` x ``size`` board."""
-    if not 5 <= size <= 26:
-        raise ValueError(f"board size must be 5..26, got {size}")
-    return BoardTables(size)
+def _tables(cols: int, rows: int) -> BoardTables:
+    return BoardTables(cols, rows)

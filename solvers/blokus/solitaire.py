@@ -1,4 +1,5 @@
-"""Blokus solitaire: all 84 pieces (4 colors x 21) on the 20x20 board under the real rules.
+"""Blokus solitaire: all 84 pieces (4 colors x 21) on the 20x20 board under the real rules, and all the
+pieces of 1..4 colors on other rectangles (:class:`Geometry`).
 
 Method (a plain CP-SAT model with exact connectivity to the corners is far too
 slow here): a **move-by-move cooperative depth-first search**.
@@ -39,6 +40,16 @@ seeded random key; each level tries only its best ``breadth`` moves, and the
 search restarts with a new seed after ``restart_nodes`` nodes (a randomized
 limited-discrepancy search).
 
+Other boards (``cols`` x ``rows``, 1..4 colors, each color from its own corner of the rectangle: the
+engine's ``solitaire-WxH-k`` variant).  The symmetric search generalises to any group of board
+symmetries that carries blue's corner to each other color's corner: the quarter turn (4 colors on a
+square), the two mirrors and the half turn (4 colors on a non-square rectangle), the half turn (2
+colors, opposite corners), the identity (1 color).  Units are the group's orbits of cells; an orbit
+with fewer cells than colors (a cell a symmetry fixes) can never be used and is left empty.  Three
+colors have no such group: their search runs all three colors (units = cells, the most constrained
+color moves), which is also what ``symmetric=False`` means on boards other than the classic one when
+no re-arrangement is asked.
+
 Every solution is replayed through the rule engine
 (:class:`puzzles.blokus.engine.BlokusState`), which re-checks each move.
 """
@@ -49,12 +60,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
 from ortools.sat.python import cp_model
 
-from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.engine import VARIANTS, BlokusState, Variant, solitaire_variant
 from puzzles.blokus.tables import BoardTables, cell_name, pentobi_order
 from puzzles.blokus.tables import board_tables as engine_tables
 from puzzles.polyomino import piece_set
@@ -71,14 +83,78 @@ def board_tables() -> BoardTables:
     return engine_tables(SIZE)
 
 
-def move_text(cells) -> str:
+def move_text(cells, rows: int = SIZE) -> str:
     """Pentobi spelling of a placement (a1 = bottom-left), cells sorted as Pentobi writes them."""
-    return ",".join(cell_name(r, c, SIZE) for r, c in pentobi_order(tuple(cells), SIZE))
+    return ",".join(cell_name(r, c, rows) for r, c in pentobi_order(tuple(cells), rows))
+
+
+class Geometry:
+    """A solitaire board: ``cols`` x ``rows`` cells, ``colors`` colors (each from its own corner), the
+    engine variant and tables, and the symmetry group used by the symmetric search (``maps[k]``: the
+    map (row, col) -> (row, col) carrying blue's pieces to color k's; None when there is none)."""
+
+    def __init__(self, cols: int = SIZE, rows: int = SIZE, colors: int = 4) -> None:
+        self.cols, self.rows, self.ncolors = cols, rows, colors
+        self.variant: Variant = (VARIANTS["classic"] if (cols, rows, colors) == (SIZE, SIZE, 4)
+                                 else solitaire_variant(cols, rows, colors))
+        self.tables = engine_tables(cols, rows)
+        self.starts = [self.tables.flat(*self.variant.starts[k][0]) for k in range(colors)]
+        self.cells_needed = colors * sum(PIECE_SIZES)
+        h, w = rows - 1, cols - 1
+        maps: list[Callable[[int, int], tuple[int, int]]] | None
+        if colors == 1:
+            maps, self.symmetry = [lambda r, c: (r, c)], "identity"
+        elif colors == 2:  # blue top-left, red bottom-right
+            maps, self.symmetry = [lambda r, c: (r, c), lambda r, c: (h - r, w - c)], "half turn"
+        elif colors == 4 and cols == rows:
+            maps, self.symmetry = [_turner(k, cols) for k in range(4)], "quarter turn"
+        elif colors == 4:
+            maps = [lambda r, c: (r, c), lambda r, c: (r, w - c), lambda r, c: (h - r, w - c), lambda r, c: (h - r, c)]
+            self.symmetry = "mirrors"
+        else:
+            maps, self.symmetry = None, "none"
+        self.maps = maps
+
+    @property
+    def name(self) -> str:
+        return f"{self.cols}x{self.rows}, {self.ncolors} color{'s' if self.ncolors > 1 else ''}"
+
+    def is_classic(self) -> bool:
+        """The standard 20x20 board with four colors (the one Pentobi's SGF records)."""
+        return self.variant.name == "classic"
+
+
+def _turner(k: int, size: int) -> Callable[[int, int], tuple[int, int]]:
+    """The quarter turn ``k`` times on a ``size`` x ``size`` board, as a map."""
+    return lambda r, c: rotate(r, c, k, size)
+
+
+@lru_cache(maxsize=None)
+def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4) -> Geometry:
+    """The (cached) :class:`Geometry`; ValueError for sides outside 5..26, colors outside 1..4, or a board
+    with fewer cells than the colors' pieces (89 per color)."""
+    if colors not in (1, 2, 3, 4):
+        raise ValueError(f"--colors must be 1..4, not {colors}")
+    if not (5 <= cols <= 26 and 5 <= rows <= 26):
+        raise ValueError(f"board sides must be 5..26, got {cols}x{rows}")
+    need = colors * sum(PIECE_SIZES)
+    if cols * rows < need:
+        raise ValueError(f"impossible: a {cols}x{rows} board has {cols * rows} cells, fewer than the {need} cells of "
+                         f"{colors} x 21 pieces ({sum(PIECE_SIZES)} per color)")
+    return Geometry(cols, rows, colors)
+
+
+def parse_board(text: str) -> tuple[int, int]:
+    """``"19x19"`` -> (19, 19) (columns x rows); ValueError when malformed."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"malformed board {text!r} (expected WxH, e.g. 19x19)")
+    return int(parts[0]), int(parts[1])
 
 
 @dataclass
 class SolitaireResult:
-    status: str  # "found", "time_limit", "exhausted"
+    status: str  # "found", "time_limit" (unknown at the time limit), "interrupted" (Ctrl-C)
     seconds: float
     placed: int
     best_placed: int
@@ -87,30 +163,37 @@ class SolitaireResult:
     moves: list[tuple[str, str]] = field(default_factory=list)  # (color name, Pentobi cells)
     restarts: int = 0
     rearranged: int = 0  # general mode: CP-SAT window moves made on the symmetric solution
-    quarter_turn_symmetric: bool | None = None
+    quarter_turn_symmetric: bool | None = None  # symmetric under the board's group (the quarter turn on 20x20)
+    board: str = "20x20"
+    colors: int = 4
+    symmetry: str = "quarter turn"
+    empty_cells: int | None = None
 
     def to_json(self) -> dict:
         scores = dict(zip(self.state.color_names, self.state.color_scores())) if self.state is not None else {}
         return {
-            "status": self.status, "placed": self.placed, "seconds": round(self.seconds, 3), "nodes": self.nodes,
+            "status": self.status, "board": self.board, "colors": self.colors, "symmetry": self.symmetry,
+            "empty_cells": self.empty_cells,
+            "placed": self.placed, "seconds": round(self.seconds, 3), "nodes": self.nodes,
             "restarts": self.restarts, "best_placed": self.best_placed, "scores": scores,
             "rearranged": self.rearranged, "quarter_turn_symmetric": self.quarter_turn_symmetric,
             "moves": [{"color": c, "cells": cells} for c, cells in self.moves],
         }
 
 
-def rotate(r: int, c: int, k: int = 1) -> tuple[int, int]:
+def rotate(r: int, c: int, k: int = 1, size: int = SIZE) -> tuple[int, int]:
     """Quarter turn k times: (r, c) -> (c, 19 - r) maps each color's corner to the next color's."""
     for _ in range(k % 4):
-        r, c = c, SIZE - 1 - r
+        r, c = c, size - 1 - r
     return r, c
 
 
 @njit(cache=True)
 def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece, pl_size, pl_cells, pl_adj, pl_nadj,
                 pl_corners, pl_ncorners, cp_start, cp_list, unit_of, unit_cells, unit_n, unit_used, forb, active,
-                marker, stamp, out_m, out_kill, out_attach):
-    """Legal moves of ``color`` with an allowed piece, each with the units it kills and its new corner contacts."""
+                marker, stamp, out_m, out_kill, out_attach, width, out_contact):
+    """Legal moves of ``color`` with an allowed piece, each with the units it kills, its new corner
+    contacts and its contact (edges shared with occupied or off-board cells: packing tightness)."""
     n = 0
     ncolors = forb.shape[0]
     na = 1 if first else n_attach
@@ -195,9 +278,21 @@ def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece,
                             break
                     if not blocked:
                         att += 1
+                contact = 0
+                for i in range(size):
+                    q = pl_cells[m, i]
+                    for y in (q - 1, q + 1, q - width, q + width):
+                        if unit_used[unit_of[y]]:
+                            inside = False
+                            for j in range(size):
+                                if pl_cells[m, j] == y:
+                                    inside = True
+                            if not inside:
+                                contact += 1
                 out_m[n] = m
                 out_kill[n] = kill
                 out_attach[n] = att
+                out_contact[n] = contact
                 n += 1
     return n
 
@@ -222,8 +317,81 @@ def _dead_units(unit_cells, unit_n, unit_used, forb, active, n_units):
     return dead
 
 
+@njit(cache=True)
+def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, cp_start, cp_list, pl_cells,
+                 pl_size, n_units):
+    """A lower bound on the units that will stay empty: a unit is lost when no piece in hand (of any
+    color still searched) fits on a cell of it (all its cells free for that color, in unused, distinct
+    units; corner contact is ignored, so this is a relaxation); and the units only pieces of at most
+    ``s`` cells can still cover cannot outnumber the cells of those pieces in hand."""
+    ncolors = forb.shape[0]
+    best = np.zeros(n_units, np.int64)  # largest piece size that still fits on the unit (0: none)
+    for u in range(n_units):
+        if unit_used[u]:
+            continue
+        found = 0
+        for s in range(5, 0, -1):
+            for k in range(ncolors):
+                if not active[k]:
+                    continue
+                for p in range(piece_sizes.shape[0]):
+                    if piece_sizes[p] != s or not left[k, p]:
+                        continue
+                    for t in range(unit_n[u]):
+                        y = unit_cells[u, t]
+                        if forb[k, y]:
+                            continue
+                        key = y * 21 + p
+                        for li in range(cp_start[key], cp_start[key + 1]):
+                            m = cp_list[li]
+                            ok = True
+                            for i in range(pl_size[m]):
+                                q = pl_cells[m, i]
+                                if forb[k, q] or unit_used[unit_of[q]]:
+                                    ok = False
+                                    break
+                                for j in range(i):
+                                    if unit_of[pl_cells[m, j]] == unit_of[q]:
+                                        ok = False
+                                if not ok:
+                                    break
+                            if ok:
+                                found = s
+                                break
+                        if found:
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        best[u] = found
+    lost = 0
+    for u in range(n_units):
+        if not unit_used[u] and best[u] == 0:
+            lost += 1
+    extra = 0
+    for s in range(1, 5):
+        units_small = 0
+        for u in range(n_units):
+            if not unit_used[u] and 0 < best[u] <= s:
+                units_small += 1
+        cells_small = 0
+        for k in range(ncolors):
+            if not active[k]:
+                continue
+            for p in range(piece_sizes.shape[0]):
+                if left[k, p] and piece_sizes[p] <= s:
+                    cells_small += piece_sizes[p]
+        if units_small - cells_small > extra:
+            extra = units_small - cells_small
+    return lost + extra
+
+
 def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed: int, *,
-              hint: Sequence[tuple[int, int]] = (), avoid: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]] | None:
+              hint: Sequence[tuple[int, int]] = (), avoid: Sequence[tuple[int, int]] = (),
+              geo: Geometry | None = None) -> list[tuple[int, int]] | None:
     """Place all the pieces not in ``kept`` with CP-SAT.
 
     ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
@@ -236,13 +404,14 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     ``avoid``: not all of these placements again.  Returns the new placements as (color, placement) in
     a legal order (by level within a color), or None (proven impossible, or out of time).
     """
-    t = board_tables()
+    geo = geo or geometry()
+    t, nc = geo.tables, geo.ncolors
     model = cp_model.CpModel()
     used = np.zeros(t.area, bool)
     used[t.border == 1] = True
-    own: list[set[int]] = [set() for _ in range(4)]
-    in_hand = np.ones((4, NUM_PIECES), bool)
-    support: list[set[int]] = [set() for _ in range(4)]  # kept cells new pieces may attach to (not the monomino: it goes last)
+    own: list[set[int]] = [set() for _ in range(nc)]
+    in_hand = np.ones((nc, NUM_PIECES), bool)
+    support: list[set[int]] = [set() for _ in range(nc)]  # kept cells new pieces may attach to (not the monomino: it goes last)
     for color, m in kept:
         cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
         own[color].update(cells)
@@ -254,8 +423,8 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     cover: dict[tuple[int, int], list] = {}  # (color, cell) -> vars
     level: dict[tuple[int, int], cp_model.IntVar] = {}
     monomino = PIECE_SIZES.index(1)
-    starts = [t.flat(*rotate(0, 0, k)) for k in range(4)]
-    for k in range(4):
+    starts = geo.starts
+    for k in range(nc):
         forb = used.copy()
         for q in own[k]:
             forb[[q - 1, q + 1, q - t.width, q + t.width]] = True
@@ -285,7 +454,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
         model.add(sum(vs) == occ[(k, q)])
         cell_level[(k, q)] = model.new_int_var(0, NUM_PIECES + 1, "")
     for q in {q for _, q in cover}:
-        model.add_at_most_one([v for k in range(4) for v in cover.get((k, q), [])])
+        model.add_at_most_one([v for k in range(nc) for v in cover.get((k, q), [])])
     for (k, m), v in x.items():
         lv = level[(k, int(t.pl_piece[m]))]
         for y in t.pl_adj[m, : t.pl_nadj[m]]:
@@ -327,13 +496,14 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     return [(k, m) for _, k, m in sorted(chosen)]
 
 
-def _ordered(placements: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _ordered(placements: list[tuple[int, int]], geo: Geometry | None = None) -> list[tuple[int, int]]:
     """The placements connected to their color's corner, in a legal play order (monomino last, supporting
     nothing); pieces that lost their connection are dropped."""
-    t = board_tables()
+    geo = geo or geometry()
+    t = geo.tables
     out: list[tuple[int, int]] = []
-    for k in range(4):
-        start = t.flat(*rotate(0, 0, k))
+    for k in range(geo.ncolors):
+        start = geo.starts[k]
         mine = [m for c, m in placements if c == k]
         cells = {m: {int(q) for q in t.pl_cells[m, : t.pl_size[m]]} for m in mine}
         touch = {m: cells[m] | {int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]} for m in mine}
@@ -352,42 +522,49 @@ def _ordered(placements: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def is_quarter_turn_symmetric(placements: list[tuple[int, int]]) -> bool:
-    """Whether the quarter turn R maps each color's pieces onto the next color's."""
-    t = board_tables()
+def is_quarter_turn_symmetric(placements: list[tuple[int, int]], geo: Geometry | None = None) -> bool:
+    """Whether the board's symmetry group maps blue's pieces onto every color's (on 20x20: the quarter
+    turn R maps each color's pieces onto the next color's); False when the board has no such group."""
+    geo = geo or geometry()
+    if geo.maps is None:
+        return False
+    t = geo.tables
     drawn = {(k, frozenset(t.moves[m].cells)) for k, m in placements}
-    return all(((k + 1) % 4, frozenset(rotate(r, c) for r, c in cells)) in drawn for k, cells in drawn)
+    blue = [cells for k, cells in drawn if k == 0]
+    images = {(k, frozenset(geo.maps[k](r, c) for r, c in cells)) for k in range(geo.ncolors) for cells in blue}
+    return images == drawn
 
 
 def _rearrange(start: list[tuple[int, int]], rounds: int, deadline: float, rng: random.Random, workers: int,
-               progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]], int]:
+               progress: Callable[[str], None] | None, geo: Geometry | None = None) -> tuple[list[tuple[int, int]], int]:
     """Large-neighbourhood moves on a complete solution: free a window (its pieces, and the pieces that
     lose their connection to the corner), and let CP-SAT place them all again, at least one of them
     elsewhere.  ``rounds`` successful moves, and until the solution is no longer quarter-turn symmetric.
     Returns (placements in a legal order, moves made)."""
-    t = board_tables()
-    current = _ordered(start)
+    geo = geo or geometry()
+    t = geo.tables
+    current = _ordered(start, geo)
     moved = 0
-    while time.perf_counter() < deadline - 0.05 and (moved < rounds or is_quarter_turn_symmetric(current)):
-        r0, c0 = rng.randrange(SIZE), rng.randrange(SIZE)
+    while time.perf_counter() < deadline - 0.05 and (moved < rounds or is_quarter_turn_symmetric(current, geo)):
+        r0, c0 = rng.randrange(geo.rows), rng.randrange(geo.cols)
         h = rng.choice(_WINDOW_HALF_SIZES)
         window = {t.flat(r, c) for r in range(r0 - h, r0 + h + 1) for c in range(c0 - h, c0 + h + 1)
-                  if 0 <= r < SIZE and 0 <= c < SIZE}
-        kept = _ordered([(k, m) for k, m in current if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())])
+                  if 0 <= r < geo.rows and 0 <= c < geo.cols}
+        kept = _ordered([(k, m) for k, m in current if not window & set(t.pl_cells[m, : t.pl_size[m]].tolist())], geo)
         if len(current) - len(kept) > _MAX_HAND:
             continue  # too large a neighbourhood (a window near a corner cuts off long chains)
         kept_set = set(kept)
         removed = [km for km in current if km not in kept_set]
         found = _complete(kept, max(0.01, min(_WINDOW_SECONDS, deadline - time.perf_counter())), workers,
-                          rng.randrange(1 << 30), hint=removed, avoid=removed)
+                          rng.randrange(1 << 30), hint=removed, avoid=removed, geo=geo)
         if found is None:
             continue
-        current = _ordered(kept + found)
+        current = _ordered(kept + found, geo)
         if len(current) != len(start):
             raise AssertionError("a re-placed piece lost its connection")
         moved += 1
         if progress:
-            progress(f"re-arranged {len(removed)} pieces around {move_text([(r0, c0)])}")
+            progress(f"re-arranged {len(removed)} pieces around {move_text([(r0, c0)], geo.rows)}")
     return current, moved
 
 
@@ -400,38 +577,57 @@ _TRACE = False  # debugging: print each CP-SAT completion
 
 
 class _Search:
-    """The cooperative DFS (see module docstring)."""
+    """The cooperative DFS (see module docstring).
 
-    def __init__(self, seed: int, breadth: int, restart_nodes: int) -> None:
-        self.t = board_tables()
+    Symmetric (``geo.maps``): only blue is searched, units are the orbits of the symmetry group.
+    Otherwise every color is searched (the color with the fewest candidate moves goes next), units are
+    cells.
+    """
+
+    def __init__(self, seed: int, breadth: int, restart_nodes: int, geo: Geometry | None = None,
+                 symmetric: bool = True, strong: bool | None = None) -> None:
+        self.geo = geo = geo or geometry()
+        self.symmetric = symmetric and geo.maps is not None
+        self.t = geo.tables
         t = self.t
-        self.ncolors = 1
+        self.ncolors = 1 if self.symmetric else geo.ncolors
         self.area = t.area
         self.border = t.border.astype(np.uint8)
         # units
         unit_of = np.full(t.area, -1, np.int64)
         units: list[list[int]] = []
-        for r in range(SIZE):
-            for c in range(SIZE):
+        unusable: list[list[int]] = []  # orbits with fewer cells than colors (a symmetry fixes their cells)
+        for r in range(geo.rows):
+            for c in range(geo.cols):
                 q = t.flat(r, c)
                 if unit_of[q] >= 0:
                     continue
-                members = sorted({t.flat(*rotate(r, c, k)) for k in range(4)})
+                if self.symmetric:
+                    assert geo.maps is not None
+                    members = sorted({t.flat(*g(r, c)) for g in geo.maps})
+                else:
+                    members = [q]
+                if self.symmetric and len(members) < geo.ncolors:
+                    for x in members:
+                        unit_of[x] = -2
+                    unusable.append(members)
+                    continue
                 for x in members:
                     unit_of[x] = len(units)
                 units.append(members)
         border_unit = len(units)
-        unit_of[unit_of < 0] = border_unit  # off-board cells: one permanently used unit
+        unit_of[unit_of < 0] = border_unit  # off-board and unusable cells: one permanently used unit
         units.append([])
+        self.unusable_cells = sum(len(u) for u in unusable)
         self.unit_of = unit_of
         self.n_units = len(units)
-        self.unit_cells = np.zeros((self.n_units, 4), np.int64)
+        self.unit_cells = np.zeros((self.n_units, max(len(u) for u in units)), np.int64)
         self.unit_n = np.zeros(self.n_units, np.int64)
         for u, members in enumerate(units):
             self.unit_cells[u, : len(members)] = members
             self.unit_n[u] = len(members)
         self.real_units = border_unit
-        needed = sum(PIECE_SIZES)
+        needed = sum(PIECE_SIZES) * self.ncolors
         self.budget = self.real_units - needed  # units that may die
         self.rng = random.Random(seed)
         self.breadth = breadth
@@ -442,7 +638,8 @@ class _Search:
         self.out_m = np.zeros(cap, np.int64)
         self.out_kill = np.zeros(cap, np.int64)
         self.out_attach = np.zeros(cap, np.int64)
-        self.starts = [t.flat(*rotate(0, 0, k)) for k in range(4)]
+        self.out_contact = np.zeros(cap, np.int64)
+        self.starts = geo.starts
         # own CSR lists (cell * 21 + piece -> placements covering the cell), independent of the engine's layout
         keys = np.concatenate([t.pl_cells[m, : t.pl_size[m]].astype(np.int64) * NUM_PIECES + t.pl_piece[m]
                                for m in range(t.num_placements)])
@@ -452,6 +649,9 @@ class _Search:
         self.cp_start = np.zeros(t.area * NUM_PIECES + 1, np.int64)
         np.cumsum(np.bincount(keys, minlength=t.area * NUM_PIECES), out=self.cp_start[1:])
         self.order_sizes = sorted(set(PIECE_SIZES), reverse=True)
+        self.piece_sizes = np.array(PIECE_SIZES, np.int64)
+        # the stronger waste bound (:func:`_waste_bound`) pays on tight boards (few cells to spare)
+        self.strong = self.budget <= 6 if strong is None else strong
 
     def reset(self) -> None:
         t = self.t
@@ -464,7 +664,7 @@ class _Search:
         self.n_attach = [0] * self.ncolors
         self.path: list[tuple[int, int]] = []  # (color, placement) per ply, in search order
 
-    def moves_for(self, color: int) -> list[tuple[int, int, int]]:
+    def moves_for(self, color: int) -> list[tuple[int, int, int, int]]:
         t = self.t
         left = self.left[color]
         sizes = [PIECE_SIZES[p] for p in range(NUM_PIECES) if left[p]]
@@ -478,8 +678,8 @@ class _Search:
                         t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners,
                         self.cp_start, self.cp_list, self.unit_of, self.unit_cells, self.unit_n, self.unit_used,
                         self.forb, self.active, self.marker, self.stamp, self.out_m, self.out_kill, self.out_attach,
-                        )
-        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]))
+                        t.width, self.out_contact)
+        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]), int(self.out_contact[i]))
                 for i in range(n)]
 
     def place(self, color: int, m: int) -> tuple:
@@ -489,6 +689,7 @@ class _Search:
         for q in cells:
             self.unit_used[self.unit_of[q]] = 1
         self.forb[color, cells] = 1
+        self.forb[:, cells] = 1  # occupied for every color
         self.forb[color, t.pl_adj[m, : t.pl_nadj[m]]] = 1
         self.left[color, t.pl_piece[m]] = 0
         if not self.left[color].any():
@@ -507,28 +708,34 @@ class _Search:
         self.path.pop()
 
     def dead(self) -> int:
+        if self.strong:
+            return _waste_bound(self.unit_cells, self.unit_n, self.unit_used, self.unit_of, self.forb, self.active,
+                                self.left, self.piece_sizes, self.cp_start, self.cp_list, self.t.pl_cells,
+                                self.t.pl_size, self.real_units)
         return _dead_units(self.unit_cells, self.unit_n, self.unit_used, self.forb, self.active, self.real_units)
 
     def run(self, deadline: float,
             progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]] | None, int, int, int]:
         """Restarted DFS until a solution or the deadline: (placements in play order, best depth, nodes, restarts)."""
         total_plies = NUM_PIECES * self.ncolors
-        best = 0
-        nodes = 0
-        restarts = 0
+        self.best = 0
+        self.nodes = 0
+        self.restarts = 0
         while time.perf_counter() < deadline:
             self.reset()
             budget_nodes = [self.restart_nodes]
             self.best_depth = 0
-            found = self._dfs(0, total_plies, deadline, budget_nodes)
-            nodes += self.restart_nodes - budget_nodes[0]
-            best = max(best, self.best_depth)
+            try:
+                found = self._dfs(0, total_plies, deadline, budget_nodes)
+            finally:
+                self.nodes += self.restart_nodes - max(budget_nodes[0], 0)
+                self.best = max(self.best, self.best_depth)
             if found:
-                return list(self.path), total_plies, nodes, restarts
-            restarts += 1
+                return list(self.path), total_plies, self.nodes, self.restarts
+            self.restarts += 1
             if progress:
-                progress(f"restart {restarts}, best {best}/{total_plies} plies")
-        return None, best, nodes, restarts
+                progress(f"restart {self.restarts}, best {self.best}/{total_plies} plies")
+        return None, self.best, self.nodes, self.restarts
 
     best_depth = 0
 
@@ -538,15 +745,29 @@ class _Search:
             return True
         if budget[0] <= 0 or (budget[0] & 63) == 0 and time.perf_counter() > deadline:
             return False
-        color = 0
-        moves = self.moves_for(color)
+        if self.ncolors == 1:
+            color = 0
+            moves = self.moves_for(color)
+        else:  # the most constrained color moves next
+            color, moves = -1, list[tuple[int, int, int, int]]()
+            for k in range(self.ncolors):
+                if not self.active[k]:
+                    continue
+                mk = self.moves_for(k)
+                if not mk:
+                    return False
+                if color < 0 or len(mk) < len(moves):
+                    color, moves = k, mk
         if not moves:
             return False
         dead_now = self.dead()
         slack = self.budget - dead_now
         moves = [mv for mv in moves if mv[1] <= slack]
         rnd = self.rng.random
-        moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
+        if self.strong:  # tight boards: pack (most edges against filled cells and walls) first
+            moves.sort(key=lambda mv: (mv[1], -mv[3], -mv[2] if mv[2] < 2 else 0, rnd()))
+        else:
+            moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
         for m, _kill, *_ in moves[: self.breadth]:
             budget[0] -= 1
             if budget[0] < 0:
@@ -560,47 +781,56 @@ class _Search:
         return False
 
 
-def replay(path: list[tuple[int, int]], symmetric: bool) -> BlokusState:
+def replay(path: list[tuple[int, int]], symmetric: bool, geo: Geometry | None = None) -> BlokusState:
     """Play the solution through the rule engine (each move re-checked); returns the final state.
 
     Each color keeps the order in which the search placed its pieces; the colors then take turns
     (blue, yellow, red, green), which is legal because a move's legality depends only on its own
     color's earlier pieces and on the cells being free, and all placements are disjoint.
+    ``symmetric``: ``path`` holds blue's moves only; color k plays their images under ``geo.maps[k]``.
     """
-    t = board_tables()
-    per_color: list[list[tuple]] = [[] for _ in range(4)]
+    geo = geo or geometry()
+    t = geo.tables
+    per_color: list[list[tuple]] = [[] for _ in range(geo.ncolors)]
     for color, m in path:
         cells = t.moves[m].cells
         if symmetric:
-            for k in range(4):
-                per_color[k].append(tuple(rotate(r, c, k) for r, c in cells))
+            assert geo.maps is not None
+            for k in range(geo.ncolors):
+                per_color[k].append(tuple(geo.maps[k](r, c) for r, c in cells))
         else:
             per_color[color].append(cells)
-    state = BlokusState("classic")
-    for i in range(NUM_PIECES):
-        for k in range(4):
-            state.apply(state.string_to_action(move_text(per_color[k][i])))  # parsed and re-checked by the engine
+    state = BlokusState(geo.variant)
+    for i in range(max(len(x) for x in per_color)):
+        for k in range(geo.ncolors):
+            if i < len(per_color[k]):  # parsed and re-checked by the engine
+                state.apply(state.string_to_action(move_text(per_color[k][i], geo.rows)))
     return state
 
 
 def verify_solution(state: BlokusState) -> None:
-    """Independent final check: 84 pieces placed, each color's cells and score as for a complete game."""
+    """Independent final check: every color placed its 21 pieces, none overlap (89 cells per color)."""
+    nc = state.num_colors
     placed = [(c, m) for c, m in state.moves_played if not m.is_pass]
-    if len(placed) != 84:
-        raise ValueError(f"{len(placed)} pieces placed, not 84")
-    for color in range(4):
+    if len(placed) != NUM_PIECES * nc:
+        raise ValueError(f"{len(placed)} pieces placed, not {NUM_PIECES * nc}")
+    for color in range(nc):
         pieces = sorted(m.piece for c, m in placed if c == color)
-        if len(set(pieces)) != 21:
+        if len(set(pieces)) != NUM_PIECES:
             raise ValueError(f"color {color} did not place 21 different pieces")
     cells = [cell for _, m in placed for cell in m.cells]
-    if len(set(cells)) != CELLS_NEEDED or len(cells) != CELLS_NEEDED:
+    need = nc * sum(PIECE_SIZES)
+    if len(set(cells)) != need or len(cells) != need:
         raise ValueError("pieces overlap")
 
 
-def expand_symmetric(path: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """A symmetric search's blue moves as all four colors' placements (color k: blue's turned k times)."""
-    t = board_tables()
-    return [(k, t.placement_of([rotate(r, c, k) for r, c in t.moves[m].cells])) for k in range(4) for _, m in path]
+def expand_symmetric(path: list[tuple[int, int]], geo: Geometry | None = None) -> list[tuple[int, int]]:
+    """A symmetric search's blue moves as all colors' placements (color k: blue's mapped by ``geo.maps[k]``)."""
+    geo = geo or geometry()
+    assert geo.maps is not None
+    t = geo.tables
+    return [(k, t.placement_of([geo.maps[k](r, c) for r, c in t.moves[m].cells]))
+            for k in range(geo.ncolors) for _, m in path]
 
 
 def solve_all_pieces(
@@ -613,37 +843,63 @@ def solve_all_pieces(
     restart_nodes: int | None = None,
     rearrange_rounds: int = 8,
     progress: Callable[[str], None] | None = None,
+    board: tuple[int, int] = (SIZE, SIZE),
+    colors: int = 4,
 ) -> SolitaireResult:
-    """Search for all 84 pieces on the board; the result is replayed through the engine and verified.
+    """Search for all the pieces of ``colors`` colors on a ``board`` of (columns, rows); the result is
+    replayed through the engine and verified.
 
-    ``symmetric``: the answer is invariant under the quarter turn.  Otherwise (general mode) the
-    symmetric solution is then re-arranged by CP-SAT window moves (``rearrange_rounds`` of them, and
-    until it is no longer symmetric; ``workers`` CP-SAT workers); if time runs out first, the
-    symmetric solution is returned (it is a solution of the general problem too), and
-    ``quarter_turn_symmetric`` in the result says which.
+    ``symmetric``: the answer is invariant under the board's symmetry group (:class:`Geometry`; the
+    quarter turn on 20x20).  Otherwise (general mode) the symmetric solution is then re-arranged by
+    CP-SAT window moves (``rearrange_rounds`` of them, and until it is no longer symmetric; ``workers``
+    CP-SAT workers); if time runs out first, the symmetric solution is returned (it is a solution of
+    the general problem too), and ``quarter_turn_symmetric`` in the result says which.  One color has
+    only the identity (both modes are the same search); three colors have no group (``symmetric`` is
+    refused, the general mode searches the three colors directly).
     ``perfect`` needs nothing extra: the monomino is always each color's last piece.
+    Status: ``found``, ``time_limit`` (unknown: the search is not exhaustive, so it never proves that no
+    layout exists) or ``interrupted`` (Ctrl-C).  Impossible by area: ValueError at once.
     """
+    geo = geometry(board[0], board[1], colors)
+    if symmetric and geo.maps is None:
+        raise ValueError(f"{colors} colors have no board symmetry carrying one corner to the others; "
+                         "search without --symmetric")
     start = time.perf_counter()
-    search = _Search(seed, breadth, restart_nodes or 4000)
+    sym_search = geo.maps is not None
+    search = _Search(seed, breadth, restart_nodes or 4000, geo, symmetric=sym_search)
     deadline = start + time_limit
-    path, best, nodes, restarts = search.run(deadline, progress)
+    name, sym = f"{geo.cols}x{geo.rows}", geo.symmetry if symmetric or geo.ncolors == 1 else "none"
+    scale = geo.ncolors if sym_search else 1  # a symmetric ply places one piece of every color
+    try:
+        path, best, nodes, restarts = search.run(deadline, progress)
+    except KeyboardInterrupt:
+        return SolitaireResult("interrupted", time.perf_counter() - start, 0, search.best * scale, search.nodes,
+                               restarts=search.restarts, board=name, colors=colors, symmetry=sym)
     if path is None:
-        return SolitaireResult("time_limit", time.perf_counter() - start, 0, best * 4, nodes, restarts=restarts)
+        return SolitaireResult("time_limit", time.perf_counter() - start, 0, best * scale, nodes, restarts=restarts,
+                               board=name, colors=colors, symmetry=sym)
     moved = 0
-    if symmetric:
-        state = replay(path, True)
+    if not sym_search:
+        state = replay(path, False, geo)
+    elif symmetric or geo.ncolors == 1:
+        state = replay(path, True, geo)
     else:
-        placements, moved = _rearrange(expand_symmetric(path), rearrange_rounds, deadline, random.Random(seed),
-                                       workers, progress)
-        state = replay(placements, False)
+        try:
+            placements, moved = _rearrange(expand_symmetric(path, geo), rearrange_rounds, deadline,
+                                           random.Random(seed), workers, progress, geo)
+        except KeyboardInterrupt:
+            placements = expand_symmetric(path, geo)
+        state = replay(_ordered(placements, geo), False, geo)
     seconds = time.perf_counter() - start
     verify_solution(state)
     if perfect:
-        for color in range(4):
+        for color in range(geo.ncolors):
             last = [m for c, m in state.moves_played if c == color and not m.is_pass][-1]
             if last.piece != "1":
                 raise AssertionError("the monomino is not the last piece")
     moves = [(state.color_names[c], m.text) for c, m in state.moves_played if not m.is_pass]
     final = [(c, m.index) for c, m in state.moves_played if not m.is_pass]  # a move's index is its placement
-    return SolitaireResult("found", seconds, 84, 84, nodes, state, moves, restarts, moved,
-                           is_quarter_turn_symmetric(final))
+    placed = NUM_PIECES * geo.ncolors
+    return SolitaireResult("found", seconds, placed, placed, nodes, state, moves, restarts, moved,
+                           is_quarter_turn_symmetric(final, geo), board=name, colors=colors, symmetry=sym,
+                           empty_cells=geo.cols * geo.rows - geo.cells_needed)
