@@ -41,7 +41,8 @@ class PlayHooks:
 
     ``options``: extra click options; ``finish(state, moves, extra, as_json) -> dict``
     runs after the game with those options' values (e.g. to save a record) and
-    returns extra JSON fields; ``show(state, seat)`` is the board a human sees; ``notation`` tells a
+    returns extra JSON fields (an option whose name ends in ``_out`` is an output file: it is
+    checked before the game starts, so a bad path never costs a played game); ``show(state, seat)`` is the board a human sees; ``notation`` tells a
     human how moves are typed.
     """
 
@@ -104,8 +105,9 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
 
         options = _typed_options(game, rest)
         moves: list[str] = []
-        if svg is not None:
-            check_writable(svg)
+        for path in [svg, *(value for name, value in rest.items() if name.endswith("_out"))]:
+            if path is not None:
+                check_writable(path)
         if load is not None:
             state, saved = _load_game(game, load, players, seed, options)
             moves = list(saved.get("moves", []))
@@ -232,7 +234,7 @@ def playout_command(game: str) -> click.Command:
     def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
                 scheduler: str | None, checkpoint: str | None, time_limit: float | None, as_json: bool, quiet: bool,
                 **rest: Any) -> None:
-        from solvers.playout import make_job, run_playouts_parallel
+        from solvers.playout import PlayoutsLost, make_job, run_playouts_parallel
 
         if "human" in [spec.partition(":")[0] for spec in bots]:
             raise click.BadParameter("a playout has no human seats", param_hint="--bots")
@@ -246,18 +248,21 @@ def playout_command(game: str) -> click.Command:
             progress.advance(done - progress.done)
 
         interrupted = False
+        failure = ""
         try:
             stats, complete = run_playouts_parallel(job, games, workers, scheduler,
                                                     Path(checkpoint) if checkpoint else None, advance, time_limit)
         except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
             raise SystemExit(130) from None
+        except PlayoutsLost as lost:  # the games finished are printed, then the one-line error
+            stats, complete, failure = lost.stats, False, str(lost)
         finally:
             progress.close()
-        if not complete:
+        if not complete and not failure:
             interrupted = not (time_limit is not None and time.monotonic() - started >= time_limit)
+        status = "complete" if complete else "lost" if failure else "interrupted" if interrupted else "time limit"
         summary = {"game": game, "players": job.players, "bots_by_seat": list(job.bots), "seed": seed,
-                   "rotate": rotate, "options": dict(job.options),
-                   "status": "complete" if complete else "interrupted" if interrupted else "time limit",
+                   "rotate": rotate, "options": dict(job.options), "status": status,
                    "interrupted": interrupted, "time_limit": time_limit,
                    "games_requested": games, **stats.summary()}
         if checkpoint:
@@ -273,9 +278,11 @@ def playout_command(game: str) -> click.Command:
                            f"  mean score {row['mean_score']:.2f}")
             seats = "  ".join(f"{rate:.1%}" for rate in summary["seat_win_rates"])
             click.echo(f"  wins by seat: {seats}")
-            if not complete:
+            if not complete and not failure:
                 again = f"; run the same command again to resume from {checkpoint}" if checkpoint else ""
                 click.echo(f"{summary['status']}: {summary['games']} finished games kept{again}", err=True)
+        if failure:
+            raise click.ClickException(f"{failure}; {summary['games']} finished games are counted above")
         if interrupted:
             exit_interrupted()
 

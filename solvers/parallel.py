@@ -214,7 +214,8 @@ class RunReport:
     """What a task run did: the reduced value, how many tasks finished, whether and why it was cut short.
 
     ``stopped_by``: "" (ran to the end), "interrupt" (Ctrl-C), "stop" (the caller's ``stop()``,
-    e.g. a time limit) or "lost" (the backend failed; ``failure`` says how).
+    e.g. a time limit) or "lost" (the backend failed, or the checkpoint could not be written;
+    ``failure`` says how).
     """
 
     value: Any
@@ -241,16 +242,28 @@ def load_checkpoint(path: Path, job: str = "") -> dict[int, Any]:
     job name (files of older versions) are accepted only after a header line of this job.
     """
     finished: dict[int, Any] = {}
-    if path.is_dir():
-        raise ValueError(f"checkpoint {path} is a directory")
+    _check_checkpoint_path(path)
     if not path.exists():
         return finished
     try:
-        text = path.read_text()
+        with path.open(encoding="utf-8") as lines:  # read line by line: a long run's file need not fit twice
+            _read_records(path, lines, job, finished)
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot read checkpoint {path}: {error}") from None
+    return finished
+
+
+def _check_checkpoint_path(path: Path) -> None:
+    """A checkpoint is a regular file (or not there yet): a folder, device or pipe is refused up front."""
+    if path.is_dir():
+        raise ValueError(f"checkpoint {path} is a directory")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"checkpoint {path} is not a regular file")
+
+
+def _read_records(path: Path, lines: Iterator[str], job: str, finished: dict[int, Any]) -> None:
     header_seen = False
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -274,7 +287,6 @@ def load_checkpoint(path: Path, job: str = "") -> dict[int, Any]:
             finished[task] = record["result"]
         except (KeyError, TypeError):
             raise ValueError(f"{path}: line {number} is not a checkpoint record") from None
-    return finished
 
 
 @contextlib.contextmanager
@@ -372,11 +384,16 @@ def run_tasks(
             stopped_by, failure = "lost", _failure_text(executor, error)
             raise _Stop from None
         complete_part = final is None or final(result)
-        if log is not None and complete_part:
-            log.write(json.dumps({"job": job, "task": index, "result": encode(result)}) + "\n")
-            log.flush()
         waiting[index] = result
         done += complete_part
+        if log is not None and complete_part:
+            try:
+                log.write(json.dumps({"job": job, "task": index, "result": encode(result)}) + "\n")
+                log.flush()
+            except OSError as error:  # a full disk: stop like a lost backend, this result still counts
+                stopped_by = "lost"
+                failure = f"cannot write checkpoint {checkpoint}: {error.strerror or error}"
+                raise _Stop from None
         fold()
         if on_result:
             on_result(index, result)
@@ -424,7 +441,8 @@ def run_tasks(
                 abort_executor(executor)
     finally:
         if log is not None:
-            log.close()
+            with contextlib.suppress(OSError):  # a full disk was reported above
+                log.close()
     for index in sorted(waiting):  # task order, whatever order they finished in
         value = reduce(value, waiting[index])
     return RunReport(value, done, total, stopped_by == "interrupt", stopped_by, failure)
@@ -444,16 +462,21 @@ def _open_log(checkpoint: Path | None, job: str) -> Any:
     """The checkpoint opened for appending, a torn last line ended, a header written on a new file."""
     if checkpoint is None:
         return None
+    _check_checkpoint_path(checkpoint)
     try:
-        torn = checkpoint.exists() and checkpoint.stat().st_size > 0 and not checkpoint.read_bytes().endswith(b"\n")
-        log = checkpoint.open("a")
+        torn = False
+        if checkpoint.exists() and checkpoint.stat().st_size > 0:
+            with checkpoint.open("rb") as old:
+                old.seek(-1, os.SEEK_END)
+                torn = old.read(1) != b"\n"
+        log = checkpoint.open("a", encoding="utf-8")
+        if log.tell() > 0 and torn:
+            log.write("\n")  # end a line torn by a kill, so new records start clean
+        if log.tell() == 0:
+            log.write(json.dumps({"job": job}) + "\n")
+        log.flush()
     except OSError as error:
         raise ValueError(f"cannot write checkpoint {checkpoint}: {error.strerror or error}") from None
-    if log.tell() > 0 and torn:
-        log.write("\n")  # end a line torn by a kill, so new records start clean
-    if log.tell() == 0:
-        log.write(json.dumps({"job": job}) + "\n")
-        log.flush()
     return log
 
 

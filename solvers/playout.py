@@ -287,7 +287,8 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     ranges wait to be folded, and the totals are sums (:class:`PlayoutStats`), never per-game lists.
     ``progress(games_done, games)`` counts games.  Ctrl-C, or ``time_limit`` seconds, stop the run:
     every finished task is kept (see :func:`playout_chunk`: one game per task for slow line-ups)
-    and their totals returned.
+    and their totals returned.  A fault (lost backend, full disk) raises :class:`PlayoutsLost`
+    carrying the totals of the games finished.
     """
     from solvers.parallel import RangePayloads, default_workers, make_executor, range_worker, run_tasks
 
@@ -315,7 +316,17 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
                            job=f"playout {job} games {games} chunk {size}", stop=out_of_time, max_ahead=MAX_AHEAD)
     finally:
         close()
+    if report.failure:
+        raise PlayoutsLost(report.failure, report.value)
     return report.value, report.complete
+
+
+class PlayoutsLost(ValueError):
+    """The run stopped on a fault (Dask scheduler or worker pool lost, checkpoint not writable); ``stats``: games kept."""
+
+    def __init__(self, failure: str, stats: PlayoutStats) -> None:
+        super().__init__(failure)
+        self.stats = stats
 
 
 class PlayoutStopped(Exception):

@@ -132,7 +132,9 @@ def _resident(process) -> tuple[int, list]:
     ("towers", ["--workers", "2"]),
     ("towers", ["--workers", "1"]),  # in this process (one playout thread)
     pytest.param("blokus", [], marks=pytest.mark.slow),  # default workers (all cores); compiles Blokus kernels
-], ids=["towers-2-workers", "towers-in-process", "blokus-default-workers"])
+    pytest.param("shelfie", ["--workers", "2"], marks=pytest.mark.slow),
+    pytest.param("projectl", ["--workers", "2"], marks=pytest.mark.slow),  # Python bots: one game per task
+], ids=["towers-2-workers", "towers-in-process", "blokus-default-workers", "shelfie-2-workers", "projectl-2-workers"])
 def test_sigint_stops_a_huge_playout_in_bounded_memory(tmp_path: Path, game: str, workers: list[str]) -> None:
     """10**12 games under an address-space cap: SIGINT to the main process only (``kill -INT PID``) after a few
     seconds ends it within 2 s with every finished game printed as JSON, and no worker outlives it."""
@@ -154,7 +156,7 @@ def test_sigint_stops_a_huge_playout_in_bounded_memory(tmp_path: Path, game: str
             peak = max(peak, rss)
             workers_seen.update({child.pid: child for child in children})
             time.sleep(0.1)
-        assert proc.poll() is None, f"the playout ended before it could be interrupted: {proc.stderr.read()[-2000:]}"
+        assert proc.poll() is None, "the playout ended before it could be interrupted"
         os.kill(proc.pid, signal.SIGINT)  # the main process only, as `kill -INT <pid>` does
         try:
             proc.wait(timeout=2)
@@ -171,7 +173,8 @@ def test_sigint_stops_a_huge_playout_in_bounded_memory(tmp_path: Path, game: str
     partial = json.loads(out)
     assert partial["interrupted"] is True and partial["status"] == "interrupted"
     assert partial["games_requested"] == 10**12
-    assert partial["games"] == 200 * _records(checkpoint) >= 600  # 200 games a task, every finished task kept
+    chunk = playout_chunk(make_job(game, ["random"]), 10**12)  # 200 games a task (compiled kernels), else 1
+    assert partial["games"] == chunk * _records(checkpoint) >= 3 * chunk  # every finished task kept
     time.sleep(0.5)  # killed workers are reaped by init
     alive = [pid for pid, child in workers_seen.items()
              if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]  # type: ignore[attr-defined]
