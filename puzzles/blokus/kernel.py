@@ -86,16 +86,96 @@ def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp
 
 
 @njit(cache=True)
-def gen_moves_from(color, first, tables, arrays, marker, stamp, out, n) -> int:
-    """Like :func:`gen_moves` but only over attach points ``first..attach_len``, appending at ``out[n]``."""
+def move_records(tables, area):
+    """One 16-byte row per placement for the list upkeep of the playouts (:func:`refresh_moves`).
+
+    ``rec[m, :5]`` its cells, padded with ``area`` (a cell past the board whose
+    feature value is always 0, see :func:`set_features`); ``rec[m, 5]`` its piece;
+    ``rec[m, 6]`` its weight class ``piece * 16 + corner points``; ``rec[m, 7]`` its size.
+    """
     pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    f = forbidden[color]
-    lft = left[color]
+    n = pl_piece.shape[0]
+    rec = np.empty((n, 8), dtype=np.uint16)
+    for m in range(n):
+        for j in range(5):
+            rec[m, j] = pl_cells[m, j] if j < pl_size[m] else area
+        rec[m, 5] = pl_piece[m]
+        rec[m, 6] = pl_piece[m] * 16 + pl_ncorners[m]
+        rec[m, 7] = pl_size[m]
+    return rec
+
+
+@njit(cache=True)
+def set_features(f, feat):
+    """``feat[q] = 64`` where ``f`` (one color's forbidden grid) is set, else 0; ``feat[area] = 0``.
+
+    Callers may then add small local-point values (< 64 per move) to free cells: a
+    placement is legal for that color when the sum over its five record cells is below 64,
+    and that sum is its local value.
+    """
+    for q in range(f.shape[0]):
+        feat[q] = f[q] << 6
+    feat[f.shape[0]] = 0
+
+
+@njit(cache=True)
+def refresh_moves(c, tables, arrays, rec, feat, mark, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
+    """One turn's upkeep of color ``c``'s legal-move list (Pentobi's ``State::update_moves``).
+
+    Keeps the moves of ``src[:nsrc]`` whose piece is left and whose cells are free
+    (``feat``: :func:`set_features`), then appends the legal moves at the points
+    ``pts[first:npts]`` (new attach points, or the starting cells) not yet listed;
+    writes them to ``out`` (which may be ``src``) with their weight
+    ``wt[class] * glocal[local value]`` in ``wbuf``.  ``mark[c, m]`` is 1 exactly
+    for the moves in the list: ``fresh`` says that ``src`` is not that list yet
+    (its kept moves get marked), otherwise dropped moves are unmarked.
+    Returns (number of moves, sum of their weights).
+    """
+    cp_start = tables[7]
+    cp_list = tables[8]
+    f = arrays[0][c]
+    lft = arrays[6][c]
+    mk = mark[c]
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
-    for i in range(first, attach_len[color]):
-        n = _moves_at_point(attach[color, i], f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n)
-    return n
+    n = 0
+    total = 0.0
+    # unsigned indices (numba checks signed ones for wraparound) and no row views in the hot loops
+    for i in range(nsrc):
+        m = np.uint32(src[i])
+        s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
+        if s < 64 and lft[rec[m, 5]]:
+            out[n] = m
+            w = wt[rec[m, 6]] * glocal[s]
+            wbuf[n] = w
+            total += w
+            n += 1
+            if fresh:
+                mk[m] = 1
+        elif not fresh:
+            mk[m] = 0
+    for i in range(first, npts):
+        a = np.int64(pts[i])
+        if f[a]:
+            continue
+        base = a * NUM_PIECES
+        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
+        for p in range(NUM_PIECES):
+            if lft[p] == 0:
+                continue
+            key = ((base + p) << 4) | pattern
+            for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
+                m = np.uint32(cp_list[k])
+                if mk[m]:
+                    continue
+                s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
+                if s < 64:
+                    mk[m] = 1
+                    out[n] = m
+                    w = wt[rec[m, 6]] * glocal[s]
+                    wbuf[n] = w
+                    total += w
+                    n += 1
+    return n, total
 
 
 @njit(cache=True)
@@ -181,40 +261,44 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
 
 
 @njit(cache=True)
-def play_to_end(tables, arrays, to_move, weights, uniform, marker, stamp, lists, nlist, rec_color, rec_move, rec_count):
-    """Play to the end from ``arrays`` (mutated); return (plies, last stamp).
+def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, rec_move, rec_count):
+    """Play to the end from ``arrays`` (mutated); return the number of plies.
 
-    Keeps one legal-move list per color incrementally (Pentobi's scheme): on a
-    color's turn its old list is re-filtered (moves only ever become illegal)
-    and only the attach points its own last move created are expanded.  Moves
-    are drawn uniformly (``uniform``) or with probability proportional to
-    ``weights[piece]``.  Ply ``i`` is recorded in ``rec_*[i]`` when they are long
-    enough: color, placement (-1 = pass), number of legal placements.
+    Keeps one legal-move list per color incrementally with :func:`refresh_moves`
+    (Pentobi's scheme): on a color's turn its old list is re-filtered (moves only
+    ever become illegal) and only the attach points its own last move created are
+    expanded.  Moves are drawn uniformly (``uniform``) or with probability
+    proportional to ``weights[piece]``.  ``scratch`` is :func:`game_scratch`'s
+    (its marks are all 0 again on return).  Ply ``i`` is recorded in ``rec_*[i]``
+    when they are long enough: color, placement (-1 = pass), number of legal placements.
     """
-    pl_piece = tables[0]
-    pl_cells = tables[2]
+    rec, feat, mark, lists, nlist, wbuf = scratch
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
+    wt = np.empty(NUM_PIECES * 16, dtype=np.float64)
+    for k in range(wt.shape[0]):
+        wt[k] = 1.0 if uniform else weights[k >> 4]
+    glocal = np.ones(11, dtype=np.float64)
     inited = np.zeros(nc, dtype=np.int32)  # 0 none, 1 from starting cells, 2 from attach points
     processed = np.zeros(nc, dtype=np.int32)
     plies = 0
     c = to_move
     while c >= 0:
-        stamp += 1
         L = lists[c]
+        set_features(forbidden[c], feat)
         if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
-            n = gen_moves(c, tables, arrays, marker, stamp, L)
+            for i in range(nlist[c] if inited[c] else 0):
+                mark[c, L[i]] = 0
+            if placed[c] == 0:
+                n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, 0, False, starts[c], 0, nstarts[c], L,
+                                         wt, glocal, wbuf)
+            else:
+                n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, 0, False, attach[c], 0, attach_len[c], L,
+                                         wt, glocal, wbuf)
             inited[c] = 1 if placed[c] == 0 else 2
         else:
-            f = forbidden[c]
-            n = 0
-            for i in range(nlist[c]):
-                m = L[i]
-                if left[c, pl_piece[m]] and is_legal_cells(f, pl_cells[m]):
-                    L[n] = m
-                    n += 1
-                    marker[m] = stamp
-            n = gen_moves_from(c, processed[c], tables, arrays, marker, stamp, L, n)
+            n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, nlist[c], False, attach[c], processed[c],
+                                     attach_len[c], L, wt, glocal, wbuf)
         processed[c] = attach_len[c]
         nlist[c] = n
         if plies < rec_color.shape[0]:
@@ -228,22 +312,28 @@ def play_to_end(tables, arrays, to_move, weights, uniform, marker, stamp, lists,
             if uniform:
                 m = L[np.random.randint(0, n)]
             else:
-                total = 0.0
-                for i in range(n):
-                    total += weights[pl_piece[L[i]]]
-                r = np.random.random() * total
-                m = L[n - 1]
-                for i in range(n):
-                    r -= weights[pl_piece[L[i]]]
-                    if r < 0.0:
-                        m = L[i]
-                        break
+                m = draw(L, wbuf, n, total)
             place(c, m, tables, arrays)
             if plies < rec_color.shape[0]:
                 rec_move[plies] = m
         plies += 1
         c = next_color(c, done)
-    return plies, stamp
+    for k in range(nc):
+        if inited[k]:
+            for i in range(nlist[k]):
+                mark[k, lists[k, i]] = 0
+    return plies
+
+
+@njit(cache=True)
+def draw(moves, wbuf, n, total):
+    """A move of ``moves[:n]`` drawn with probability ``wbuf[i] / total`` (one random number)."""
+    r = np.random.random() * total
+    for i in range(n):
+        r -= wbuf[i]
+        if r < 0.0:
+            return moves[i]
+    return moves[n - 1]
 
 
 @njit(cache=True)
@@ -252,40 +342,41 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def _game_scratch(tables, init_arrays):
-    """The work arrays a series of games shares: placement marker, per-color move lists, an empty record."""
-    nc = init_arrays[0].shape[0]
+def game_scratch(tables, nc, area):
+    """The work arrays :func:`play_to_end` needs (shared by a series of games on one board).
+
+    (move records, feature grid, per-color move marks, per-color move lists, list
+    lengths, weights of one list).
+    """
     n_pl = tables[0].shape[0]
-    return (np.zeros(n_pl, dtype=np.int32), np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
-            np.empty(0, dtype=np.int32))
+    return (move_records(tables, area), np.zeros(area + 1, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+            np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64))
 
 
 @njit(cache=True)
-def _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino, scores_out):
-    """Play one game on a copy of the initial arrays, its color scores into ``scores_out``; return (plies, stamp)."""
-    marker, lists, nlist, rec_c = scratch
+def _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores_out):
+    """Play one game on a copy of the initial arrays, its color scores into ``scores_out``; return its plies."""
     arrays = (
         init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
         init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
         init_arrays[9].copy(),
     )
-    nplies, stamp = play_to_end(tables, arrays, 0, weights, uniform, marker, stamp, lists, nlist, rec_c, rec_c, rec_c)
+    none = np.empty(0, dtype=np.int32)
+    nplies = play_to_end(tables, arrays, 0, weights, uniform, scratch, none, none, none)
     for c in range(scores_out.shape[0]):
         scores_out[c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
-    return nplies, stamp
+    return nplies
 
 
 @njit(cache=True)
 def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
     """Play ``games`` games from the initial arrays on one random stream; return their color scores and plies."""
     np.random.seed(seed)
-    scratch = _game_scratch(tables, init_arrays)
+    scratch = game_scratch(tables, init_arrays[0].shape[0], init_arrays[0].shape[1])
     scores = np.zeros((games, init_arrays[0].shape[0]), dtype=np.int32)
     plies = np.zeros(games, dtype=np.int32)
-    stamp = 0
     for g in range(games):
-        plies[g], stamp = _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino,
-                                     scores[g])
+        plies[g] = _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores[g])
     return scores, plies
 
 
@@ -296,10 +387,9 @@ def play_seeded(tables, init_arrays, seeds, weights, uniform, piece_sizes, monom
     Game ``g`` depends only on ``seeds[g]`` (not on the games before it), so a
     series cut into ranges gives the same games.  Returns color scores [games, colors].
     """
-    scratch = _game_scratch(tables, init_arrays)
+    scratch = game_scratch(tables, init_arrays[0].shape[0], init_arrays[0].shape[1])
     scores = np.zeros((seeds.shape[0], init_arrays[0].shape[0]), dtype=np.int32)
-    stamp = 0
     for g in range(seeds.shape[0]):
         np.random.seed(seeds[g])
-        _, stamp = _play_copy(tables, init_arrays, weights, uniform, scratch, stamp, piece_sizes, monomino, scores[g])
+        _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores[g])
     return scores

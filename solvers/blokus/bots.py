@@ -44,19 +44,18 @@ def _board(state: GameState[Any]) -> BlokusState:
 
 
 class _Scratch:
-    """Per-board-size scratch arrays for the kernel, one set per thread (Dask runs tasks in threads)."""
+    """Per-board scratch arrays for the kernel (:func:`~puzzles.blokus.kernel.game_scratch`), one set per thread
+    (Dask runs tasks in threads)."""
 
     local = threading.local()
 
     @classmethod
-    def get(cls, state: BlokusState) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    def get(cls, state: BlokusState) -> tuple[np.ndarray, ...]:
         cache = cls.local.__dict__.setdefault("cache", {})
-        key = (state.tables.size, state.num_colors)
+        key = (id(state.tables), state.num_colors)
         if key not in cache:
-            n = state.tables.num_placements
-            cache[key] = (np.zeros(n, dtype=np.int32), np.empty((state.num_colors, n), dtype=np.int32),
-                          np.zeros(state.num_colors, dtype=np.int32), [0])
-        return cache[key]
+            cache[key] = (state.tables, K.game_scratch(state.ktables, state.num_colors, state.tables.area))
+        return cache[key][1]
 
 
 def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, record: bool = False) -> Any:
@@ -65,7 +64,7 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     Returns the per-color scores, plus (when ``record``) the plies as
     ``(color, placement or -1 for a pass, number of legal placements)``.
     """
-    marker, lists, nlist, stamp_box = _Scratch.get(state)
+    scratch = _Scratch.get(state)
     arrays = tuple(a.copy() for a in state.arrays)
     size = MAX_PLIES if record else 0
     rec_c = np.zeros(size, dtype=np.int32)
@@ -77,8 +76,7 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     if state.to_move < 0:
         plies = 0
     else:
-        plies, stamp_box[0] = K.play_to_end(state.ktables, arrays, state.to_move, w, uniform, marker, stamp_box[0], lists, nlist,
-                                    rec_c, rec_m, rec_n)
+        plies = K.play_to_end(state.ktables, arrays, state.to_move, w, uniform, scratch, rec_c, rec_m, rec_n)
     sizes = state.tables.piece_sizes
     scores = [int(K.color_score(c, arrays[6], arrays[8], sizes, MONOMINO)) for c in range(state.num_colors)]
     if record:

@@ -142,6 +142,18 @@ class Params:
             self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
         else:
             self.pl_weight = 5.0 ** sizes
+        # the same weights by move class (piece * 16 + corner points, kernel.move_records), one row per
+        # number of pieces on board with the pieces Pentobi does not consider yet at 0
+        self.rec = K.move_records(state.ktables, t.area)
+        piece, corners = np.divmod(np.arange(NUM_PIECES * 16), 16)
+        class_size = np.array(PIECE_SIZES, dtype=np.float64)[piece]
+        if self.duo:
+            by_class = 3.0 ** class_size * 1.8 ** (corners.astype(np.float64) - 1.0)
+        else:
+            by_class = 5.0 ** class_size
+        if not np.array_equal(by_class[self.rec[:, 6]], self.pl_weight):
+            raise AssertionError("move classes do not reproduce the playout weights")
+        self.wtab = np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0)
         n, w = t.size, t.width
         centre = 0.5 * n - 0.5
         dist = np.full(t.area, 1e9, dtype=np.float64)
@@ -175,12 +187,7 @@ def _place(c, m, tables, arrays, owner, recent, nonboard):
     pl_size, pl_cells = tables[1], tables[2]
     for j in range(pl_size[m]):
         owner[pl_cells[m, j]] = c
-    recent[0, 0] = recent[1, 0]
-    recent[0, 1] = recent[1, 1]
-    recent[1, 0] = recent[2, 0]
-    recent[1, 1] = recent[2, 1]
-    recent[2, 0] = c
-    recent[2, 1] = m
+    _push_recent(recent, c, m)
     nonboard[0] += 1
 
 
@@ -386,130 +393,118 @@ def _select(node, tree, expl):
 
 
 @njit(cache=True)
-def _playout(c, tables, arrays, nonboard, consider, pl_weight, marker, stamp, lists, nlist, played_it, played_ply, it,
-             ply, root_lists, root_n, root_proc, root_inited, recent, second, gloc, wbuf):
+def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, root_lists,
+             root_n, root_proc, root_inited, recent, second, glocal, use_local, wbuf, pw):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the search's root (moves only become
-    illegal; the attach points created since are expanded), as Pentobi's ``State`` does.
+    illegal; the attach points created since are expanded), as Pentobi's ``State`` does; the
+    upkeep is the kernel's :func:`~puzzles.blokus.kernel.refresh_moves`, which weighs each
+    move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
     """
-    pl_piece = tables[0]
-    pl_cells = tables[2]
+    rec, feat, mark, inited, processed = pw
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
-    inited = np.zeros(nc, dtype=np.int32)
-    processed = np.zeros(nc, dtype=np.int32)
+    for k in range(nc):
+        inited[k] = 0
     on_board = nonboard
-    last_row = consider.shape[0] - 1
+    last_row = wtab.shape[0] - 1
     area = forbidden.shape[1]
     width = np.int64(np.sqrt(area) + 0.5)
-    lval = np.zeros(area, dtype=np.int32)
-    lpts = np.zeros(256, dtype=np.int64)
-    use_local = gloc.shape[0] > 1
     while c >= 0:
-        stamp[0] += 1
         L = lists[c]
+        f = forbidden[c]
+        K.set_features(f, feat)
+        if use_local:
+            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
+            # their edge neighbours, worth 2 when they are our attach points too
+            nl = 0
+            sc = second[c]
+            for r3 in range(3):
+                k = recent[r3, 0]
+                mv = recent[r3, 1]
+                if k < 0 or mv < 0 or k == c or k == sc:
+                    continue
+                fk = forbidden[k]
+                for j in range(tables[6][mv]):
+                    q = np.int64(tables[5][mv, j])
+                    if fk[q] or f[q]:
+                        continue
+                    for nb in (q, q - width, q + 1, q + width, q - 1):
+                        if feat[nb] == 0 and nl < 256:
+                            feat[nb] = 1 + is_attach[c, nb]
+                            nl += 1
+        wt = wtab[min(on_board, last_row)]
         if inited[c] == 0:
-            nn = root_n[c]
-            for i in range(nn):
-                L[i] = root_lists[c, i]
-            nlist[c] = nn
+            src = root_lists[c]
+            nsrc = root_n[c]
+            fresh = True
             processed[c] = root_proc[c]
             inited[c] = root_inited[c]
-        if inited[c] == 1 and placed[c] > 0:
-            n = K.gen_moves(c, tables, arrays, marker, stamp[0], L)
-            inited[c] = 1 if placed[c] == 0 else 2
         else:
-            f = forbidden[c]
-            n = 0
-            for i in range(nlist[c]):
-                m = L[i]
-                if left[c, pl_piece[m]] and K.is_legal_cells(f, pl_cells[m]):
-                    L[n] = m
-                    n += 1
-                    marker[m] = stamp[0]
-            n = K.gen_moves_from(c, processed[c], tables, arrays, marker, stamp[0], L, n)
+            src = L
+            nsrc = nlist[c]
+            fresh = False
+        if inited[c] == 1 and placed[c] > 0:
+            if not fresh:
+                for i in range(nsrc):
+                    mark[c, L[i]] = 0
+            n, total = K.refresh_moves(c, tables, arrays, rec, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L,
+                                       wt, glocal, wbuf)
+            inited[c] = 2
+        else:
+            n, total = K.refresh_moves(c, tables, arrays, rec, feat, mark, src, nsrc, fresh, attach[c], processed[c],
+                                       attach_len[c], L, wt, glocal, wbuf)
         processed[c] = attach_len[c]
         nlist[c] = n
         if n == 0:
             done[c] = 1
         else:
-            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
-            # their edge neighbours, worth 2 when they are our attach points too
-            nl = 0
-            if use_local:
-                f = forbidden[c]
-                sc = second[c]
-                for r3 in range(3):
-                    k = recent[r3, 0]
-                    mv = recent[r3, 1]
-                    if k < 0 or mv < 0 or k == c or k == sc:
-                        continue
-                    fk = forbidden[k]
-                    for j in range(pl_ncorners_of(tables, mv)):
-                        q = np.int64(tables[5][mv, j])
-                        if fk[q] or f[q]:
-                            continue
-                        for nb in (q, q - width, q + 1, q + width, q - 1):
-                            if f[nb] == 0 and lval[nb] == 0 and nl < 256:
-                                lval[nb] = 1 + is_attach[c, nb]
-                                lpts[nl] = nb
-                                nl += 1
-            row = consider[min(on_board, last_row)]
-            total = 0.0
-            for i in range(n):
-                m = L[i]
-                w = pl_weight[m] if row[pl_piece[m]] else 0.0
-                if nl > 0 and w > 0.0:
-                    nu = 0
-                    for j in range(tables[1][m]):
-                        nu += lval[pl_cells[m, j]]
-                    w *= gloc[min(nu, gloc.shape[0] - 1)]
-                wbuf[i] = w
-                total += w
             if total <= 0.0:
                 for i in range(n):
                     wbuf[i] = pl_weight[L[i]]
                     total += wbuf[i]
-            for i in range(nl):
-                lval[lpts[i]] = 0
-            r = np.random.random() * total
-            m = L[n - 1]
-            for i in range(n):
-                r -= wbuf[i]
-                if r < 0.0:
-                    m = L[i]
-                    break
+            m = K.draw(L, wbuf, n, total)
             K.place(c, m, tables, arrays)
-            recent[0, 0] = recent[1, 0]
-            recent[0, 1] = recent[1, 1]
-            recent[1, 0] = recent[2, 0]
-            recent[1, 1] = recent[2, 1]
-            recent[2, 0] = c
-            recent[2, 1] = m
+            _push_recent(recent, c, m)
             on_board += 1
             played_it[c, m] = it
             played_ply[c, m] = ply
         ply += 1
         c = K.next_color(c, done)
+    for k in range(nc):
+        if inited[k]:
+            for i in range(nlist[k]):
+                mark[k, lists[k, i]] = 0
     return ply
 
 
 @njit(cache=True)
-def pl_ncorners_of(tables, m):
-    return tables[6][m]
+def _push_recent(recent, c, m):
+    """Remember placement ``m`` of colour ``c`` as the newest of the last three moves."""
+    recent[0, 0] = recent[1, 0]
+    recent[0, 1] = recent[1, 1]
+    recent[1, 0] = recent[2, 0]
+    recent[1, 1] = recent[2, 1]
+    recent[2, 0] = c
+    recent[2, 1] = m
 
 
 @njit(cache=True)
-def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
-    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin)."""
+def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val):
+    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin).
+
+    ``seat_val`` is work space (2 x players).
+    """
     nc = arrays[0].shape[0]
-    seat = np.zeros(num_players, dtype=np.float64)
+    seat = seat_val[0]
+    val = seat_val[1]
+    for p in range(num_players):
+        seat[p] = 0.0
     for c in range(nc):
         p = player_of[c]
         if p >= 0:
             seat[p] += K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
-    val = np.zeros(num_players, dtype=np.float64)
     for p in range(num_players):
         below = 0.0
         best_other = -1e9
@@ -530,17 +525,45 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out):
 
 
 @njit(cache=True)
-def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, pl_weight,
+def _copy_position(src, dst, owner, work_owner, recent, work_recent):
+    """Copy the kernel arrays of ``src`` into ``dst``, the owner grid and the last moves into their work copies."""
+    _copy_flat(src[0].ravel(), dst[0].ravel())
+    _copy_flat(src[1].ravel(), dst[1].ravel())
+    _copy_flat(src[2].ravel(), dst[2].ravel())
+    _copy_flat(src[3], dst[3])
+    _copy_flat(src[4].ravel(), dst[4].ravel())
+    _copy_flat(src[5], dst[5])
+    _copy_flat(src[6].ravel(), dst[6].ravel())
+    _copy_flat(src[7], dst[7])
+    _copy_flat(src[8], dst[8])
+    _copy_flat(src[9], dst[9])
+    _copy_flat(owner, work_owner)
+    _copy_flat(recent.ravel(), work_recent.ravel())
+
+
+@njit(cache=True)
+def _copy_flat(a, b):
+    for i in range(a.shape[0]):
+        b[i] = a[i]
+
+
+@njit(cache=True)
+def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
                    player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
-    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full)."""
+    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
+
+    ``weights`` is (playout weight by pieces on board and move class, weight by placement);
+    nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
+    """
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal = P
+    wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n = play_scratch
+    (lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n, pw, arrays,
+     root_proc, root_inited, nonboard, seat_val) = play_scratch
+    use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
-    root_proc = np.zeros(nc, dtype=np.int32)
-    root_inited = np.zeros(nc, dtype=np.int32)
     for k in range(nc):
         stamp[0] += 1
         root_n[k] = K.gen_moves(k, tables, root_arrays, marker, stamp[0], root_lists[k])
@@ -548,12 +571,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
-        arrays = (root_arrays[0].copy(), root_arrays[1].copy(), root_arrays[2].copy(), root_arrays[3].copy(),
-                  root_arrays[4], root_arrays[5], root_arrays[6].copy(), root_arrays[7].copy(),
-                  root_arrays[8].copy(), root_arrays[9].copy())
-        work_owner[:] = root_owner
-        work_recent[:, :] = root_recent
-        nonboard = np.zeros(1, dtype=np.int64)
+        _copy_position(root_arrays, arrays, root_owner, work_owner, root_recent, work_recent)
         nonboard[0] = root_nonboard
         c = root_to_move
         node = 0
@@ -584,12 +602,12 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if full and depth == 0:
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], consider, pl_weight, marker, stamp, lists, nlist, played_it,
-                           played_ply, it, depth, root_lists, root_n, root_proc, root_inited, work_recent, second,
-                           gloc, scratch[2])
+            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played_it, played_ply, it,
+                           depth, root_lists, root_n, root_proc, root_inited, work_recent, second, glocal, use_local,
+                           scratch[2], pw)
         else:
             end = depth
-        _results(arrays, piece_sizes, monomino, player_of, num_players, res)
+        _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
@@ -692,7 +710,11 @@ class _Workspace:
                      np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64),
-                     np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32))
+                     np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     (K.move_records(state.ktables, t.area), np.zeros(t.area + 1, dtype=np.uint8),
+                      np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
+                     tuple(a.copy() for a in state.arrays), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64))
         self.iteration = 0
         self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
@@ -762,7 +784,8 @@ class FastMCTSBot:
         if key not in self._params:
             params = self._params[key] = Params(state)
             gam = np.concatenate([params.gammas, [params.exploration]])
-            gloc = LOCAL_GAMMAS if self.local else np.ones(1)
+            # playout weight factor by the local value a move covers (0..10: 1 or 2 per cell)
+            gloc = LOCAL_GAMMAS[np.minimum(np.arange(11), len(LOCAL_GAMMAS) - 1)] if self.local else np.ones(1)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
                              params.connect_pieces, params.width, gloc)
             self._work[key] = _Workspace(state, self.capacity)
@@ -803,7 +826,8 @@ class FastMCTSBot:
                 break
             before = time.process_time()
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
-                                 params.pl_weight, params.player_of, params.num_players, state.tables.piece_sizes,
+                                 (params.wtab, params.pl_weight), params.player_of, params.num_players,
+                                 state.tables.piece_sizes,
                                  _MONOMINO, tree, work.scratch, work.play, root_stats)
             work.iteration += got
             done += got
