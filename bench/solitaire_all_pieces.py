@@ -32,7 +32,8 @@ def dump_record(record: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--boards", default="20x20:4,19x19:4,18x20:4", help="comma-separated WxH:colors")
+    parser.add_argument("--boards", default="20x20:4,19x19:4,18x20:4",
+                        help="comma-separated WxH:colors[:symmetry] (symmetry: quarter-turn, half-turn, mirrors)")
     parser.add_argument("--seeds", default="0")
     parser.add_argument("--general", action="store_true")
     parser.add_argument("--time-limit", type=float, default=300.0)
@@ -44,8 +45,9 @@ def main() -> None:
     print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, CPU seconds (process_time)")
     seeds = [int(s) for s in args.seeds.split(",")]
     for spec in args.boards.split(","):
-        board_text, _, colors_text = spec.partition(":")
-        board, colors = parse_board(board_text), int(colors_text or 4)
+        board_text, _, rest = spec.partition(":")
+        colors_text, _, symmetry_text = rest.partition(":")
+        board, colors, symmetry = parse_board(board_text), int(colors_text or 4), symmetry_text or None
         symmetric = not args.general and colors != 3
         mode = "symmetric" if symmetric else "general"
         times = []
@@ -53,7 +55,7 @@ def main() -> None:
             cpu = time.process_time()
             wall = time.perf_counter()
             result = solve_all_pieces(symmetric=symmetric, perfect=True, time_limit=args.time_limit, seed=seed,
-                                      board=board, colors=colors, breadth=args.breadth,
+                                      board=board, colors=colors, symmetry=symmetry, breadth=args.breadth,
                                       restart_nodes=args.restart_nodes)
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
             total = 21 * colors
@@ -70,9 +72,11 @@ def main() -> None:
             if args.save:
                 record = {**result.state.to_json(), "board": board_text, "colors": colors,
                           "empty_cells": result.empty_cells, "symmetry": result.symmetry,
-                          "search": {"seed": seed, "breadth": args.breadth, "restart_nodes": args.restart_nodes},
+                          "search": {"seed": seed, "breadth": args.breadth, "restart_nodes": args.restart_nodes,
+                                     "symmetry": symmetry},
                           "command": f"kibitz blokus solitaire all-pieces --board {board_text} --colors {colors} "
-                                     f"--seed {seed}{' --symmetric' if symmetric else ''} --perfect",
+                                     f"--seed {seed}{' --symmetric' if symmetric else ''}"
+                                     f"{f' --symmetry {symmetry}' if symmetry else ''} --perfect",
                           "cpu_seconds": round(cpu, 1)}
                 out = Path(args.save) / f"blokus_all_pieces_{board_text}_{colors}c.json"
                 out.write_text(dump_record(record))

@@ -242,6 +242,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 @click.option("--symmetric", is_flag=True, help="Only solutions invariant under the board's symmetry that maps blue to "
               "each color (20x20: the 90° turn; without it: a symmetric solution re-arranged by CP-SAT until it is not; "
               "3 colors: no symmetry, the colors are searched directly).")
+@click.option("--symmetry", type=click.Choice(["quarter-turn", "half-turn", "mirrors"]), default=None,
+              help="4 colors: the symmetry searched (default: quarter-turn on a square board, mirrors otherwise).")
 @click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (20 points each).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -251,13 +253,14 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the board as SVG.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def blokus_solitaire_all_pieces(board, colors, symmetric, perfect, time_limit, seed, workers, sgf_out, svg_out, as_json):
+def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, time_limit, seed, workers, sgf_out, svg_out,
+                                as_json):
     """Place all the pieces of 1..4 colors on a board under the real rules (replayed through the engine)."""
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
     from solvers.blokus.solitaire import geometry, parse_board, solve_all_pieces
 
-    geo = geometry(*parse_board(board), colors)  # refuses malformed or too small boards at once
+    geo = geometry(*parse_board(board), colors, symmetry)  # refuses malformed or too small boards at once
     if sgf_out and not geo.is_classic():
         raise click.UsageError(f"--sgf: Pentobi's SGF has no {geo.name} board (only 20x20 with 4 colors); use --svg or --json")
     if symmetric and geo.maps is None:
@@ -269,7 +272,7 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, perfect, time_limit, s
     try:
         result = solve_all_pieces(symmetric=symmetric, perfect=perfect, time_limit=time_limit, seed=seed,
                                   workers=workers, progress=lambda note: progress.advance(1, note),
-                                  board=(geo.cols, geo.rows), colors=colors)
+                                  board=(geo.cols, geo.rows), colors=colors, symmetry=symmetry)
     finally:
         progress.close()
     state = result.state

@@ -88,12 +88,22 @@ def move_text(cells, rows: int = SIZE) -> str:
     return ",".join(cell_name(r, c, rows) for r, c in pentobi_order(tuple(cells), rows))
 
 
+SYMMETRIES = ("quarter-turn", "half-turn", "mirrors")
+
+
 class Geometry:
     """A solitaire board: ``cols`` x ``rows`` cells, ``colors`` colors (each from its own corner), the
-    engine variant and tables, and the symmetry group used by the symmetric search (``maps[k]``: the
-    map (row, col) -> (row, col) carrying blue's pieces to color k's; None when there is none)."""
+    engine variant and tables, and the symmetry used by the symmetric search: color k plays the pieces
+    of the searched color ``source[k]`` mapped by ``maps[k]`` (a map (row, col) -> (row, col); the
+    identity for a searched color); ``maps`` is None when there is no symmetry.
 
-    def __init__(self, cols: int = SIZE, rows: int = SIZE, colors: int = 4) -> None:
+    ``symmetry`` (4 colors; default: ``quarter-turn`` on a square, ``mirrors`` otherwise):
+    ``quarter-turn`` (blue searched, color k = blue turned k times), ``mirrors`` (blue searched; yellow,
+    red, green its left-right, point and top-bottom mirror images), ``half-turn`` (blue and yellow
+    searched, red and green their images under the half turn).  Two colors: the half turn; one: none.
+    """
+
+    def __init__(self, cols: int = SIZE, rows: int = SIZE, colors: int = 4, symmetry: str | None = None) -> None:
         self.cols, self.rows, self.ncolors = cols, rows, colors
         self.variant: Variant = (VARIANTS["classic"] if (cols, rows, colors) == (SIZE, SIZE, 4)
                                  else solitaire_variant(cols, rows, colors))
@@ -102,18 +112,28 @@ class Geometry:
         self.cells_needed = colors * sum(PIECE_SIZES)
         h, w = rows - 1, cols - 1
         maps: list[Callable[[int, int], tuple[int, int]]] | None
+        ident: Callable[[int, int], tuple[int, int]] = lambda r, c: (r, c)  # noqa: E731
+        half: Callable[[int, int], tuple[int, int]] = lambda r, c: (h - r, w - c)  # noqa: E731
+        self.source = [0] * colors
+        if symmetry is not None and (colors != 4 or symmetry not in SYMMETRIES):
+            raise ValueError(f"symmetry {symmetry!r}: choose one of {', '.join(SYMMETRIES)} (4 colors only)")
+        if symmetry == "quarter-turn" and cols != rows:
+            raise ValueError(f"the quarter turn needs a square board, not {cols}x{rows}")
         if colors == 1:
-            maps, self.symmetry = [lambda r, c: (r, c)], "identity"
+            maps, self.symmetry = [ident], "identity"
         elif colors == 2:  # blue top-left, red bottom-right
-            maps, self.symmetry = [lambda r, c: (r, c), lambda r, c: (h - r, w - c)], "half turn"
-        elif colors == 4 and cols == rows:
+            maps, self.symmetry = [ident, half], "half turn"
+        elif colors == 4 and symmetry == "half-turn":
+            maps, self.symmetry, self.source = [ident, ident, half, half], "half turn", [0, 1, 0, 1]
+        elif colors == 4 and (symmetry == "quarter-turn" or symmetry is None and cols == rows):
             maps, self.symmetry = [_turner(k, cols) for k in range(4)], "quarter turn"
         elif colors == 4:
-            maps = [lambda r, c: (r, c), lambda r, c: (r, w - c), lambda r, c: (h - r, w - c), lambda r, c: (h - r, c)]
+            maps = [ident, lambda r, c: (r, w - c), half, lambda r, c: (h - r, c)]
             self.symmetry = "mirrors"
         else:
             maps, self.symmetry = None, "none"
         self.maps = maps
+        self.searched = sorted(set(self.source))  # the colors the symmetric search moves
 
     @property
     def name(self) -> str:
@@ -130,7 +150,7 @@ def _turner(k: int, size: int) -> Callable[[int, int], tuple[int, int]]:
 
 
 @lru_cache(maxsize=None)
-def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4) -> Geometry:
+def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4, symmetry: str | None = None) -> Geometry:
     """The (cached) :class:`Geometry`; ValueError for sides outside 5..26, colors outside 1..4, or a board
     with fewer cells than the colors' pieces (89 per color)."""
     if colors not in (1, 2, 3, 4):
@@ -141,7 +161,7 @@ def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4) -> Geometry:
     if cols * rows < need:
         raise ValueError(f"impossible: a {cols}x{rows} board has {cols * rows} cells, fewer than the {need} cells of "
                          f"{colors} x 21 pieces ({sum(PIECE_SIZES)} per color)")
-    return Geometry(cols, rows, colors)
+    return Geometry(cols, rows, colors, symmetry)
 
 
 def parse_board(text: str) -> tuple[int, int]:
@@ -530,8 +550,8 @@ def is_quarter_turn_symmetric(placements: list[tuple[int, int]], geo: Geometry |
         return False
     t = geo.tables
     drawn = {(k, frozenset(t.moves[m].cells)) for k, m in placements}
-    blue = [cells for k, cells in drawn if k == 0]
-    images = {(k, frozenset(geo.maps[k](r, c) for r, c in cells)) for k in range(geo.ncolors) for cells in blue}
+    images = {(k, frozenset(geo.maps[k](r, c) for r, c in cells))
+              for k in range(geo.ncolors) for s, cells in drawn if s == geo.source[k]}
     return images == drawn
 
 
@@ -579,7 +599,8 @@ _TRACE = False  # debugging: print each CP-SAT completion
 class _Search:
     """The cooperative DFS (see module docstring).
 
-    Symmetric (``geo.maps``): only blue is searched, units are the orbits of the symmetry group.
+    Symmetric (``geo.maps``): only the searched colors (``geo.searched``: blue, or blue and yellow) move,
+    units are the orbits of the symmetry group.
     Otherwise every color is searched (the color with the fewest candidate moves goes next), units are
     cells.
     """
@@ -590,7 +611,8 @@ class _Search:
         self.symmetric = symmetric and geo.maps is not None
         self.t = geo.tables
         t = self.t
-        self.ncolors = 1 if self.symmetric else geo.ncolors
+        self.ncolors = len(geo.searched) if self.symmetric else geo.ncolors
+        group = [g for g, s in zip(geo.maps or [], geo.source) if s == 0]
         self.area = t.area
         self.border = t.border.astype(np.uint8)
         # units
@@ -604,10 +626,10 @@ class _Search:
                     continue
                 if self.symmetric:
                     assert geo.maps is not None
-                    members = sorted({t.flat(*g(r, c)) for g in geo.maps})
+                    members = sorted({t.flat(*g(r, c)) for g in group})
                 else:
                     members = [q]
-                if self.symmetric and len(members) < geo.ncolors:
+                if self.symmetric and len(members) < len(group):
                     for x in members:
                         unit_of[x] = -2
                     unusable.append(members)
@@ -652,6 +674,17 @@ class _Search:
         self.piece_sizes = np.array(PIECE_SIZES, np.int64)
         # the stronger waste bound (:func:`_waste_bound`) pays on tight boards (few cells to spare)
         self.strong = self.budget <= 6 if strong is None else strong
+        self.tail = 4 * self.ncolors  # plies searched in full at the end (strong mode)
+        # strong mode: at the start of the tail, CP-SAT tries to place every color's remaining pieces
+        # (all colors, no symmetry asked: more freedom than the symmetric tail)
+        self.complete_at = NUM_PIECES * self.ncolors - self.tail if self.strong else -1
+        self.complete_seconds = 2.0
+
+    def complete_when(self, pieces_left: int | None, seconds: float) -> None:
+        """Run the CP-SAT completion when each searched color has ``pieces_left`` pieces in hand (None: never)."""
+        self.complete_at = -1 if pieces_left is None else (NUM_PIECES - pieces_left) * self.ncolors
+        self.complete_seconds = seconds
+        self.completed = False  # the last run's path holds every color's placements (CP-SAT completion)
 
     def reset(self) -> None:
         t = self.t
@@ -714,6 +747,16 @@ class _Search:
                                 self.t.pl_size, self.real_units)
         return _dead_units(self.unit_cells, self.unit_n, self.unit_used, self.forb, self.active, self.real_units)
 
+    def _try_complete(self) -> list[tuple[int, int]] | None:
+        """Every color's placements (a legal order) when CP-SAT completes the current position, else None."""
+        geo = self.geo
+        kept = expand_symmetric(self.path, geo) if self.symmetric else list(self.path)
+        found = _complete(_ordered(kept, geo), self.complete_seconds, 1, self.rng.randrange(1 << 30), geo=geo)
+        if found is None:
+            return None
+        done = _ordered(kept + found, geo)
+        return done if len(done) == NUM_PIECES * geo.ncolors else None
+
     def run(self, deadline: float,
             progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]] | None, int, int, int]:
         """Restarted DFS until a solution or the deadline: (placements in play order, best depth, nodes, restarts)."""
@@ -721,6 +764,7 @@ class _Search:
         self.best = 0
         self.nodes = 0
         self.restarts = 0
+        self.completed = False
         while time.perf_counter() < deadline:
             self.reset()
             budget_nodes = [self.restart_nodes]
@@ -745,6 +789,12 @@ class _Search:
             return True
         if budget[0] <= 0 or (budget[0] & 63) == 0 and time.perf_counter() > deadline:
             return False
+        if ply == self.complete_at:
+            done = self._try_complete()
+            if done is not None:
+                self.path = done
+                self.completed = True
+                return True
         if self.ncolors == 1:
             color = 0
             moves = self.moves_for(color)
@@ -768,7 +818,9 @@ class _Search:
             moves.sort(key=lambda mv: (mv[1], -mv[3], -mv[2] if mv[2] < 2 else 0, rnd()))
         else:
             moves.sort(key=lambda mv: (mv[1], -mv[2] if mv[2] < 2 else 0, rnd()))
-        for m, _kill, *_ in moves[: self.breadth]:
+        # tight boards: every move in the last plies (small pieces filling the last holes; few candidates)
+        limit = len(moves) if self.strong and total - ply <= self.tail else self.breadth
+        for m, _kill, *_ in moves[:limit]:
             budget[0] -= 1
             if budget[0] < 0:
                 return False
@@ -787,7 +839,8 @@ def replay(path: list[tuple[int, int]], symmetric: bool, geo: Geometry | None = 
     Each color keeps the order in which the search placed its pieces; the colors then take turns
     (blue, yellow, red, green), which is legal because a move's legality depends only on its own
     color's earlier pieces and on the cells being free, and all placements are disjoint.
-    ``symmetric``: ``path`` holds blue's moves only; color k plays their images under ``geo.maps[k]``.
+    ``symmetric``: ``path`` holds the searched colors' moves only; color k plays the images of color
+    ``geo.source[k]``'s under ``geo.maps[k]``.
     """
     geo = geo or geometry()
     t = geo.tables
@@ -797,7 +850,8 @@ def replay(path: list[tuple[int, int]], symmetric: bool, geo: Geometry | None = 
         if symmetric:
             assert geo.maps is not None
             for k in range(geo.ncolors):
-                per_color[k].append(tuple(geo.maps[k](r, c) for r, c in cells))
+                if geo.source[k] == color:
+                    per_color[k].append(tuple(geo.maps[k](r, c) for r, c in cells))
         else:
             per_color[color].append(cells)
     state = BlokusState(geo.variant)
@@ -825,12 +879,13 @@ def verify_solution(state: BlokusState) -> None:
 
 
 def expand_symmetric(path: list[tuple[int, int]], geo: Geometry | None = None) -> list[tuple[int, int]]:
-    """A symmetric search's blue moves as all colors' placements (color k: blue's mapped by ``geo.maps[k]``)."""
+    """A symmetric search's moves as all colors' placements (color k: ``geo.source[k]``'s mapped by
+    ``geo.maps[k]``)."""
     geo = geo or geometry()
     assert geo.maps is not None
     t = geo.tables
     return [(k, t.placement_of([geo.maps[k](r, c) for r, c in t.moves[m].cells]))
-            for k in range(geo.ncolors) for _, m in path]
+            for k in range(geo.ncolors) for s, m in path if s == geo.source[k]]
 
 
 def solve_all_pieces(
@@ -845,6 +900,9 @@ def solve_all_pieces(
     progress: Callable[[str], None] | None = None,
     board: tuple[int, int] = (SIZE, SIZE),
     colors: int = 4,
+    symmetry: str | None = None,
+    complete_pieces_left: int | None = -1,
+    complete_seconds: float = 2.0,
 ) -> SolitaireResult:
     """Search for all the pieces of ``colors`` colors on a ``board`` of (columns, rows); the result is
     replayed through the engine and verified.
@@ -856,20 +914,27 @@ def solve_all_pieces(
     the general problem too), and ``quarter_turn_symmetric`` in the result says which.  One color has
     only the identity (both modes are the same search); three colors have no group (``symmetric`` is
     refused, the general mode searches the three colors directly).
+    ``symmetry``: which one (:class:`Geometry`; 4 colors only; default: the quarter turn on a square,
+    the mirrors otherwise).
+    ``complete_pieces_left``: when each searched color has that many pieces in hand, CP-SAT tries for
+    ``complete_seconds`` to place every color's remaining pieces in any arrangement (``_complete``);
+    -1: the default (tight boards: 4, i.e. after the tetrominoes; otherwise never), None: never.
     ``perfect`` needs nothing extra: the monomino is always each color's last piece.
     Status: ``found``, ``time_limit`` (unknown: the search is not exhaustive, so it never proves that no
     layout exists) or ``interrupted`` (Ctrl-C).  Impossible by area: ValueError at once.
     """
-    geo = geometry(board[0], board[1], colors)
+    geo = geometry(board[0], board[1], colors, symmetry)
     if symmetric and geo.maps is None:
         raise ValueError(f"{colors} colors have no board symmetry carrying one corner to the others; "
                          "search without --symmetric")
     start = time.perf_counter()
     sym_search = geo.maps is not None
     search = _Search(seed, breadth, restart_nodes or 4000, geo, symmetric=sym_search)
+    if complete_pieces_left != -1:
+        search.complete_when(complete_pieces_left, complete_seconds)
     deadline = start + time_limit
     name, sym = f"{geo.cols}x{geo.rows}", geo.symmetry if symmetric or geo.ncolors == 1 else "none"
-    scale = geo.ncolors if sym_search else 1  # a symmetric ply places one piece of every color
+    scale = geo.ncolors // len(geo.searched) if sym_search else 1  # a symmetric ply places this many pieces
     try:
         path, best, nodes, restarts = search.run(deadline, progress)
     except KeyboardInterrupt:
@@ -879,7 +944,9 @@ def solve_all_pieces(
         return SolitaireResult("time_limit", time.perf_counter() - start, 0, best * scale, nodes, restarts=restarts,
                                board=name, colors=colors, symmetry=sym)
     moved = 0
-    if not sym_search:
+    if search.completed:
+        sym += " (CP-SAT completed the last pieces of every color, in any arrangement)"
+    if not sym_search or search.completed:
         state = replay(path, False, geo)
     elif symmetric or geo.ncolors == 1:
         state = replay(path, True, geo)
