@@ -33,12 +33,6 @@ def table_tuple(t) -> tuple:
 
 
 @njit(cache=True)
-def is_legal_cells(f, cells) -> bool:
-    """None of the (padded) five cells is forbidden."""
-    return not (f[cells[0]] | f[cells[1]] | f[cells[2]] | f[cells[3]] | f[cells[4]])
-
-
-@njit(cache=True)
 def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     """Write the legal placements of ``color`` into ``out``; return how many.
 
@@ -74,12 +68,13 @@ def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp
         if lft[p] == 0:
             continue
         key = ((base + p) << 4) | pattern
-        for k in range(cp_start[key], cp_start[key + 1]):
-            m = cp_list[k]
+        for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
+            m = np.uint32(cp_list[k])  # unsigned indices: numba checks signed ones for wraparound
             if marker[m] == stamp:
                 continue
             marker[m] = stamp
-            if is_legal_cells(f, pl_cells[m]):
+            if not (f[np.uint32(pl_cells[m, 0])] | f[np.uint32(pl_cells[m, 1])] | f[np.uint32(pl_cells[m, 2])]
+                    | f[np.uint32(pl_cells[m, 3])] | f[np.uint32(pl_cells[m, 4])]):
                 out[n] = m
                 n += 1
     return n
@@ -212,15 +207,16 @@ def place(color, m, tables, arrays) -> None:
     pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     ncolors = forbidden.shape[0]
-    for j in range(pl_size[m]):
-        q = pl_cells[m, j]
+    mu = np.uint32(m)  # unsigned indices: numba checks signed ones for wraparound
+    for j in range(pl_size[mu]):
+        q = np.uint32(pl_cells[mu, j])
         for k in range(ncolors):
             forbidden[k, q] = 1
     f = forbidden[color]
-    for j in range(pl_nadj[m]):
-        f[pl_adj[m, j]] = 1
-    for j in range(pl_ncorners[m]):
-        q = pl_corners[m, j]
+    for j in range(pl_nadj[mu]):
+        f[np.uint32(pl_adj[mu, j])] = 1
+    for j in range(pl_ncorners[mu]):
+        q = np.uint32(pl_corners[mu, j])
         if f[q] == 0 and is_attach[color, q] == 0:
             is_attach[color, q] = 1
             attach[color, attach_len[color]] = q

@@ -280,12 +280,12 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     min_dist = 1e18
     has_connect = False
     for i in range(n):
-        m = moves[i]
+        m = np.uint32(moves[i])  # unsigned indices: no wraparound checks
         g = 1.0
         loc = False
         d = 1e18
         for j in range(pl_size[m]):
-            q = pl_cells[m, j]
+            q = np.uint32(pl_cells[m, j])
             g *= gpt[q]
             if local[q] > 0.0:
                 loc = True
@@ -294,10 +294,10 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
         if loc:
             g *= gammas[G_LOCAL]
         for j in range(pl_ncorners[m]):
-            g *= gatt[pl_corners[m, j]]
+            g *= gatt[np.uint32(pl_corners[m, j])]
         conn = False
         for j in range(pl_nadj[m]):
-            q = pl_adj[m, j]
+            q = np.uint32(pl_adj[m, j])
             g *= gadj[q]
             if owner[q] == sc and sc != c:
                 conn = True
@@ -525,26 +525,17 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_va
 
 
 @njit(cache=True)
-def _copy_position(src, dst, owner, work_owner, recent, work_recent):
-    """Copy the kernel arrays of ``src`` into ``dst``, the owner grid and the last moves into their work copies."""
-    _copy_flat(src[0].ravel(), dst[0].ravel())
-    _copy_flat(src[1].ravel(), dst[1].ravel())
-    _copy_flat(src[2].ravel(), dst[2].ravel())
-    _copy_flat(src[3], dst[3])
-    _copy_flat(src[4].ravel(), dst[4].ravel())
-    _copy_flat(src[5], dst[5])
-    _copy_flat(src[6].ravel(), dst[6].ravel())
-    _copy_flat(src[7], dst[7])
-    _copy_flat(src[8], dst[8])
-    _copy_flat(src[9], dst[9])
-    _copy_flat(owner, work_owner)
-    _copy_flat(recent.ravel(), work_recent.ravel())
-
-
-@njit(cache=True)
-def _copy_flat(a, b):
-    for i in range(a.shape[0]):
-        b[i] = a[i]
+def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
+    """Reset the work position to the root: one flat copy of the blob (all position arrays but the
+    attach lists, see :class:`_Position`) and the used part of each attach list."""
+    for i in range(root_blob.shape[0]):
+        work_blob[i] = root_blob[i]
+    src = root_arrays[2]
+    dst = work_arrays[2]
+    lengths = root_arrays[3]
+    for c in range(lengths.shape[0]):
+        for i in range(lengths[c]):
+            dst[c, i] = src[c, i]
 
 
 @njit(cache=True)
@@ -560,8 +551,8 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    (lists, nlist, played_it, played_ply, path, res, work_owner, work_recent, root_lists, root_n, pw, arrays,
-     root_proc, root_inited, nonboard, seat_val) = play_scratch
+    (lists, nlist, played_it, played_ply, path, res, root_lists, root_n, pw, root_proc, root_inited, nonboard,
+     seat_val, root_blob, work_blob, arrays, work_owner, work_recent) = play_scratch
     use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
     for k in range(nc):
@@ -571,7 +562,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
-        _copy_position(root_arrays, arrays, root_owner, work_owner, root_recent, work_recent)
+        _copy_position(root_blob, work_blob, root_arrays, arrays)
         nonboard[0] = root_nonboard
         c = root_to_move
         node = 0
@@ -625,10 +616,10 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
             if t_nchild[nd] > 0:
                 span = end - d
                 for k in range(t_first[nd], t_first[nd] + t_nchild[nd]):
-                    mk = t_move[k]
-                    if mk < 0:
+                    if t_move[k] < 0:
                         continue
-                    ck = t_color[k]
+                    mk = np.uint32(t_move[k])
+                    ck = np.uint32(t_color[k])
                     if played_it[ck, mk] != it or played_ply[ck, mk] < d:
                         continue
                     if d + 1 <= depth and path[d + 1] == k:
@@ -694,6 +685,39 @@ TREE_CAPACITY = 1_500_000
 LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
 
+class _Position:
+    """A search position (the kernel arrays, owner grid, last three moves) whose arrays all but the
+    attach lists are views into one ``uint64`` blob, so that resetting a work copy is one flat copy."""
+
+    def __init__(self, state: BlokusState) -> None:
+        parts: list[tuple[Any, tuple[int, ...]]] = [(a.dtype, a.shape) for a in state.arrays]
+        parts += [(state.owner.dtype, state.owner.shape), (np.dtype(np.int64), (3, 2))]
+        offsets, total = [], 0
+        for k, (dtype, shape) in enumerate(parts):
+            offsets.append(total)
+            if k != 2:  # the attach lists live outside the blob (only their used part is copied)
+                total += -(-int(np.prod(shape)) * np.dtype(dtype).itemsize // 8) * 8
+        self.blob = np.zeros(max(total // 8, 1), dtype=np.uint64)
+        raw = self.blob.view(np.uint8)
+        views = []
+        for k, ((dtype, shape), off) in enumerate(zip(parts, offsets)):
+            if k == 2:
+                views.append(np.zeros(shape, dtype=dtype))
+            else:
+                size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+                views.append(raw[off:off + size].view(dtype).reshape(shape))
+        self.arrays: tuple[np.ndarray, ...] = tuple(views[:10])
+        self.owner: np.ndarray = views[10]
+        self.recent: np.ndarray = views[11]
+
+    def load(self, state: BlokusState, recent: np.ndarray) -> None:
+        """Copy ``state`` (and its last three moves) in."""
+        for mine, theirs in zip(self.arrays, state.arrays):
+            mine[...] = theirs
+        self.owner[...] = state.owner
+        self.recent[...] = recent
+
+
 class _Workspace:
     """Preallocated tree and scratch arrays for one board (reused by every search of a bot)."""
 
@@ -706,15 +730,17 @@ class _Workspace:
         self.scratch = (np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.float64),
                         np.zeros(n_pl, dtype=np.int32), np.zeros((5, max(n_pl, t.area)), dtype=np.float64),
                         np.zeros(1, dtype=np.int64))
+        self.root = _Position(state)
+        self.work = _Position(state)
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
-                     np.zeros(t.area, dtype=np.int8), np.zeros((3, 2), dtype=np.int64),
                      np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      (K.move_records(state.ktables, t.area), np.zeros(t.area + 1, dtype=np.uint8),
                       np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
-                     tuple(a.copy() for a in state.arrays), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
-                     np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64))
+                     np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
+                     self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
         self.iteration = 0
         self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
@@ -813,8 +839,8 @@ class FastMCTSBot:
         for i, (c, m) in enumerate(placed[-3:]):
             recent[3 - len(placed[-3:]) + i] = (c, m)
         nonboard = len(placed)
-        arrays = tuple(a.copy() for a in state.arrays)
-        owner = state.owner.copy()
+        work.root.load(state, recent)
+        arrays, owner, recent = work.root.arrays, work.root.owner, work.root.recent
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
         K.seed_rng(seed & 0xFFFFFFFF)
         start = time.process_time()
