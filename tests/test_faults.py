@@ -575,8 +575,8 @@ def test_play_output_file_is_checked_before_the_game() -> None:
     assert time.monotonic() - started < 30
 
 
-@pytest.mark.parametrize("address", ["garbage", pytest.param("tcp://127.0.0.1:notaport", marks=pytest.mark.slow),
-                                     pytest.param("tcp://[::1", marks=pytest.mark.slow)])
+@pytest.mark.slow  # the in-process check of the same addresses is in the default suite (TILE_CASES)
+@pytest.mark.parametrize("address", ["garbage", "tcp://127.0.0.1:notaport", "tcp://[::1"])
 def test_malformed_scheduler_address_is_one_line_in_a_real_process(address: str) -> None:
     """No 'Exception ignored ... TimeoutError' after the error (a failed Dask client's __del__ at exit)."""
     pytest.importorskip("distributed")

@@ -179,3 +179,32 @@ def test_sigint_stops_a_huge_playout_in_bounded_memory(tmp_path: Path, game: str
     alive = [pid for pid, child in workers_seen.items()
              if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]  # type: ignore[attr-defined]
     assert not alive, f"worker processes outlived the playout: {alive}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux")
+def test_workers_die_with_a_killed_playout(tmp_path: Path) -> None:
+    """SIGKILL of the main process (no cleanup runs at all): its workers are gone within 2 s."""
+    psutil = pytest.importorskip("psutil")
+    checkpoint = tmp_path / "killed.jsonl"
+    command = _kibitz("towers", "playout", "--games", str(10**12), "--workers", "2", "--checkpoint", str(checkpoint),
+                      "--quiet")
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _records(checkpoint) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        assert proc.poll() is None and len(workers) >= 2
+        proc.kill()
+        proc.wait(timeout=5)
+        deadline = time.monotonic() + 2
+        alive = workers
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.05)
+            alive = [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+        assert not alive, f"workers outlived their killed parent: {[w.pid for w in alive]}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
