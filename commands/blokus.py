@@ -181,6 +181,10 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             click.echo(f"  up to symmetries and colour permutations:   {data['symmetry_colors']:.4g} "
                        f"± {data['symmetry_colors_stderr']:.2g}")
             click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
+        if data["interrupted"]:
+            from cli import exit_interrupted
+
+            exit_interrupted()
         return
     if do_count:
         progress = ProgressReporter(None, "subproblems", enabled=not as_json)
@@ -192,13 +196,17 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                 first[0] = False
             progress.advance(done - progress.done, f"{raw} tilings")
 
+        started = time.perf_counter()
         try:
             result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
                                    engine=engine, time_limit=time_limit)
         finally:
             progress.close()
+        timed_out = time_limit is not None and time.perf_counter() - started >= time_limit
+        interrupted = not result.complete and not timed_out
+        status = "proved" if result.complete else "incomplete (interrupted)" if interrupted else "incomplete (time limit)"
         if as_json:
-            emit_json(result.to_json())
+            emit_json({**result.to_json(), "status": status, "interrupted": interrupted})
         else:
             if result.complete:
                 click.echo(f"status: proved (exhaustive count, engine {engine})")
@@ -206,10 +214,14 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                 click.echo(f"up to the region's symmetries: {result.symmetry}")
                 click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
             else:
-                click.echo(f"status: incomplete ({'time limit' if time_limit is not None else 'interrupted'}): "
-                           f"{result.parts_done}/{result.parts_total} subproblems; rerun with --checkpoint to resume")
+                click.echo(f"status: {status}: {result.parts_done}/{result.parts_total} subproblems; "
+                           "rerun with --checkpoint to resume")
                 click.echo(f"raw tilings: at least {result.raw} (lower bound)")
             click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
+        if interrupted:
+            from cli import exit_interrupted
+
+            exit_interrupted()
         return
     start = time.perf_counter()
     status = "found"
