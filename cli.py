@@ -41,10 +41,32 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except INPUT_ERRORS as error:
+            if _is_interrupt(error):
+                _interrupted_before_a_result()
             text = str(error)
             raise click.ClickException(text.splitlines()[0] if text.strip() else type(error).__name__) from None
+        except KeyboardInterrupt:
+            _interrupted_before_a_result()
+        except Exception as error:
+            if _is_interrupt(error):
+                _interrupted_before_a_result()
+            raise
 
     return wrapper
+
+
+def _is_interrupt(error: BaseException) -> bool:
+    """A C extension's error raised for a Ctrl-C (python-sat's encoders say "Caught keyboard interrupt")."""
+    return "keyboard interrupt" in str(error).lower()
+
+
+def _interrupted_before_a_result() -> None:
+    """Ctrl-C that reached no command's own handler: one line, exit status 130, no traceback."""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.params.get("as_json"):
+        emit_json({"status": "interrupted", "interrupted": True, "result": None})
+    click.echo("interrupted (Ctrl-C) before a result: nothing to report", err=True)
+    raise SystemExit(INTERRUPTED_EXIT) from None
 
 
 def emit_json(data: Any) -> None:

@@ -569,16 +569,22 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     wall = time.perf_counter()
     done = 0
     chunk = 0
-    while done < probes:  # chunks of paths, so a time limit can stop between them
+    interrupted = False
+    while done < probes:  # chunks of paths, so a time limit or Ctrl-C can stop between them
         size = min(probes - done, 2000)
-        _probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi, search.g_shape,
-                search.g_cells, search.g_size, search.bucket, search.n, problem.colors, len(problem.shapes),
-                problem.corner_contact, search.sym_perm, size, (seed * 1_000_003 + chunk) % 2**31, exact_depth,
-                out[done:done + size])
+        try:
+            _probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi, search.g_shape,
+                    search.g_cells, search.g_size, search.bucket, search.n, problem.colors, len(problem.shapes),
+                    problem.corner_contact, search.sym_perm, size, (seed * 1_000_003 + chunk) % 2**31, exact_depth,
+                    out[done:done + size])
+        except KeyboardInterrupt:  # the compiled chunk finished; its paths count, the rest are not drawn
+            interrupted = True
         done += size
         chunk += 1
-        if time_limit is not None and time.perf_counter() - wall > time_limit and done >= 2:
+        if interrupted or time_limit is not None and time.perf_counter() - wall > time_limit and done >= 2:
             break
+    if done < 2:
+        raise KeyboardInterrupt
     out = out[:done]
     probes_asked, probes = probes, done
     seconds = time.process_time() - start
@@ -599,5 +605,7 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
         "symmetry": float(means[2] * factor / G), "symmetry_stderr": float(errors[2] * factor / G),
         "symmetry_colors": float(means[1] / G), "symmetry_colors_stderr": float(errors[1] / G),
         "nodes_estimate": float(means[3]),
-        "status": "estimate" if probes == probes_asked else "estimate (time limit: fewer paths)",
+        "status": ("estimate" if probes == probes_asked else
+                   f"estimate ({'interrupted' if interrupted else 'time limit'}: fewer paths)"),
+        "interrupted": interrupted,
     }
