@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import click
 
-from cli import ProgressReporter, emit_json, friendly_errors, parallel_options
+from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
 
 
 @click.group("generate")
@@ -27,9 +31,7 @@ def generate_group() -> None:
 @friendly_errors
 def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, workers, scheduler, as_json):
     """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
-    import json as _json
     import os
-    from pathlib import Path
 
     from solvers.challenges import generate
     from solvers.parallel import make_executor
@@ -43,31 +45,49 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
             raise ValueError(f"--out folder {out_dir} is not writable")
     executor, close = make_executor(workers or 1, scheduler)
     progress = ProgressReporter(count, "challenges", enabled=not as_json)
-    try:
-        found = list(generate(count, difficulty, set_name, seed, time_limit, on_found=lambda _: progress.advance(),
-                              executor=None if (workers or 1) == 1 and not scheduler else executor))
-    except TimeoutError as error:
-        raise click.ClickException(str(error)) from None
+    found: list = []
+    interrupted, status = False, "complete"
+    try:  # each challenge is written as soon as it is found, so Ctrl-C or the time limit loses none
+        for ch in generate(count, difficulty, set_name, seed, time_limit,
+                           executor=None if (workers or 1) == 1 and not scheduler else executor):
+            found.append(ch)
+            progress.advance()
+            if out_dir:
+                _write_tiling_challenge(Path(out_dir), ch)
+    except TimeoutError:
+        status = "time limit"
+    except KeyboardInterrupt:
+        interrupted, status = True, "interrupted"
     finally:
         progress.close()
         close()
-    if out_dir:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for n, ch in enumerate(found, 1):
-            (out / f"challenge_{n}.txt").write_text(ch.to_text() + "\n")
-            (out / f"challenge_{n}.json").write_text(_json.dumps(ch.to_json(with_solution=False), indent=1) + "\n")
-            (out / f"challenge_{n}.svg").write_text(ch.region_svg())
-            (out / f"solution_{n}.txt").write_text(ch.solution.to_text(color=False) + "\n")
-            (out / f"solution_{n}.svg").write_text(ch.solution_svg())
     if as_json:
-        emit_json({"challenges": [ch.to_json() for ch in found]})
-        return
-    for ch in found:
-        click.echo(ch.to_text())
-        if show_solution:
-            click.echo("solution:\n" + ch.solution.to_text(color=False))
-        click.echo("")
+        emit_json({"status": status, "interrupted": interrupted, "challenges": [ch.to_json() for ch in found]})
+    else:
+        for ch in found:
+            click.echo(ch.to_text())
+            if show_solution:
+                click.echo("solution:\n" + ch.solution.to_text(color=False))
+            click.echo("")
+    if status == "time limit":
+        click.echo(f"time limit: {len(found)} of {count} challenges found in {time_limit:g} s", err=True)
+    _end(interrupted, len(found), count)
+
+
+def _write_tiling_challenge(out: Path, ch: Any) -> None:
+    """challenge_SEED.txt/.json/.svg and solution_SEED.txt/.svg (the file number is the challenge's seed)."""
+    (out / f"challenge_{ch.seed}.txt").write_text(ch.to_text() + "\n")
+    (out / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(with_solution=False), indent=1) + "\n")
+    (out / f"challenge_{ch.seed}.svg").write_text(ch.region_svg())
+    (out / f"solution_{ch.seed}.txt").write_text(ch.solution.to_text(color=False) + "\n")
+    (out / f"solution_{ch.seed}.svg").write_text(ch.solution_svg())
+
+
+def _end(interrupted: bool, found: int, asked: int) -> None:
+    """After Ctrl-C: say how many were kept, exit status 130."""
+    if interrupted:
+        click.echo(f"interrupted: {found} of {asked} challenges found and kept", err=True)
+        exit_interrupted()
 
 
 @generate_group.command("towers")
@@ -81,25 +101,29 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
 @friendly_errors
 def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
     """Rainbow Blackjack endgames where exactly one move wins or saves the draw (proved by the exact solver)."""
-    import json as _json
-    from pathlib import Path
-
     from solvers.towers.challenges import generate
 
+    if out_dir:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
     progress = ProgressReporter(count, "challenges", enabled=not as_json)
-    try:
-        found = list(generate(count, difficulty, seed, on_found=lambda _: progress.advance()))
+    found: list = []
+    interrupted = False
+    try:  # each challenge is written as soon as it is found, so Ctrl-C loses none
+        for ch in generate(count, difficulty, seed):
+            found.append(ch)
+            progress.advance()
+            if out_dir:
+                (Path(out_dir) / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(), indent=1) + "\n")
+                (Path(out_dir) / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         progress.close()
-    if out_dir:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for ch in found:
-            (out / f"challenge_{ch.seed}.json").write_text(_json.dumps(ch.to_json(), indent=1) + "\n")
-            (out / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
     if as_json:
-        emit_json({"challenges": [ch.to_json() for ch in found]})
-        return
-    for ch in found:
-        click.echo(ch.to_text(with_solution=show_solution))
-        click.echo("")
+        emit_json({"status": "interrupted" if interrupted else "complete", "interrupted": interrupted,
+                   "challenges": [ch.to_json() for ch in found]})
+    else:
+        for ch in found:
+            click.echo(ch.to_text(with_solution=show_solution))
+            click.echo("")
+    _end(interrupted, len(found), count)

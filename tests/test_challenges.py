@@ -47,8 +47,10 @@ def test_cli_generate_tiling(run_cli, tmp_path):
     data = json.loads(result.output)
     assert len(data["challenges"]) == 2
     assert all(c["difficulty"] == "medium" and c["solution"]["pieces"] for c in data["challenges"])
-    assert (tmp_path / "challenge_1.svg").read_text().startswith("<svg")
-    assert (tmp_path / "solution_2.svg").exists()
-    assert "solution" not in json.loads((tmp_path / "challenge_1.json").read_text())
+    first, second = (c["seed"] for c in data["challenges"])  # files are numbered by the challenge's seed
+    assert (tmp_path / f"challenge_{first}.svg").read_text().startswith("<svg")
+    assert (tmp_path / f"solution_{second}.svg").exists()
+    assert "solution" not in json.loads((tmp_path / f"challenge_{first}.json").read_text())
+    assert data["status"] == "complete"
     bad = run_cli("generate", "tiling", "--pieces", "nonsense")
     assert bad.exit_code != 0 and "unknown" in bad.output.lower()

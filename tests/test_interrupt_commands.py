@@ -69,3 +69,13 @@ def test_sat_tiling_search_is_interrupted_not_a_traceback() -> None:
         partial, _ = _interrupt(_start(["tile", "30x30", "--pieces", "15*pentominoes", "--backend", "sat", "--json"]),
                                 after=after)
         assert partial["interrupted"] is True and partial["status"] in ("incomplete", "interrupted")
+
+
+def test_generate_keeps_every_challenge_found(tmp_path: Path) -> None:
+    """Challenges are written as they are found: Ctrl-C keeps them (files named by seed, JSON listing them)."""
+    process = _start(["generate", "tiling", "--count", "5000", "--out", str(tmp_path), "--json"])
+    partial, err = _interrupt(process, after=8.0)
+    assert partial["interrupted"] and partial["status"] == "interrupted"
+    seeds = [c["seed"] for c in partial["challenges"]]
+    assert seeds and all((tmp_path / f"challenge_{s}.json").exists() for s in seeds)
+    assert "challenges found and kept" in err
