@@ -143,7 +143,9 @@ def blokus_solitaire() -> None:
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
                           help="With --count: split the search this many levels deep into independent parts.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Local worker processes for --count (CP-SAT workers when finding).")
+              help="With --count: local worker processes.")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Solver threads when finding with --backend cpsat.")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished parts in it are skipped, new ones appended.")
 @click.option("--estimate", "probes", type=click.IntRange(min=2), default=None,
@@ -156,7 +158,7 @@ def blokus_solitaire() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
-                                 workers, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out, as_json):
+                                 workers, threads, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
     from solvers.blokus.tetromino_search import estimate_canonical
     from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
@@ -226,7 +228,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     start = time.perf_counter()
     status = "found"
     try:
-        pieces = problem.find(backend, time_limit=time_limit, workers=workers, seed=seed)
+        pieces = problem.find(backend, time_limit=time_limit, workers=threads, seed=seed)
     except TimeoutError:
         pieces, status = None, "unknown (time limit)"
     seconds = time.perf_counter() - start
