@@ -276,9 +276,9 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, tim
 
     geo = geometry(*parse_board(board), colors, symmetry)  # refuses malformed or too small boards at once
     if sgf_out and not geo.is_classic():
-        raise click.UsageError(f"--sgf: Pentobi's SGF has no {geo.name} board (only 20x20 with 4 colors); use --svg or --json")
+        raise ValueError(f"--sgf: Pentobi's SGF has no {geo.name} board (only 20x20 with 4 colors); use --svg or --json")
     if symmetric and geo.maps is None:
-        raise click.UsageError(f"--symmetric: {colors} colors have no board symmetry carrying blue's corner to the others")
+        raise ValueError(f"--symmetric: {colors} colors have no board symmetry carrying blue's corner to the others")
     for path in (sgf_out, svg_out):
         if path:
             check_output_path(path)  # refused before the search, not after it

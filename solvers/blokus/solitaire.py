@@ -339,12 +339,45 @@ def _dead_units(unit_cells, unit_n, unit_used, forb, active, n_units):
 
 @njit(cache=True)
 def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, cp_start, cp_list, pl_cells,
-                 pl_size, n_units):
+                 pl_size, n_units, attach, n_attach, starts, width):
     """A lower bound on the units that will stay empty: a unit is lost when no piece in hand (of any
-    color still searched) fits on a cell of it (all its cells free for that color, in unused, distinct
-    units; corner contact is ignored, so this is a relaxation); and the units only pieces of at most
-    ``s`` cells can still cover cannot outnumber the cells of those pieces in hand."""
+    color still searched) fits on a reachable cell of it (all its cells free for that color, in unused,
+    distinct units, and in an 8-connected region of such cells that holds one of the color's usable
+    corner contacts: every later piece of the color is reached through a chain of pieces touching at
+    corners); and the units only pieces of at most ``s`` cells can still cover cannot outnumber the
+    cells of those pieces in hand."""
     ncolors = forb.shape[0]
+    area = forb.shape[1]
+    reach = np.zeros((ncolors, area), np.uint8)
+    stack = np.empty(area, np.int64)
+    for k in range(ncolors):
+        if not active[k]:
+            continue
+        top = 0
+        first = True
+        for p in range(piece_sizes.shape[0]):
+            if not left[k, p]:
+                first = False
+        if first:
+            stack[0] = starts[k]
+            reach[k, starts[k]] = 1
+            top = 1
+        else:
+            for i in range(n_attach[k]):
+                y = attach[k, i]
+                if not forb[k, y] and not unit_used[unit_of[y]] and not reach[k, y]:
+                    reach[k, y] = 1
+                    stack[top] = y
+                    top += 1
+        while top > 0:
+            top -= 1
+            q = stack[top]
+            for d in (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1):
+                y = q + d
+                if 0 <= y < area and not reach[k, y] and not forb[k, y] and not unit_used[unit_of[y]]:
+                    reach[k, y] = 1
+                    stack[top] = y
+                    top += 1
     best = np.zeros(n_units, np.int64)  # largest piece size that still fits on the unit (0: none)
     for u in range(n_units):
         if unit_used[u]:
@@ -359,7 +392,7 @@ def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, pie
                         continue
                     for t in range(unit_n[u]):
                         y = unit_cells[u, t]
-                        if forb[k, y]:
+                        if forb[k, y] or not reach[k, y]:
                             continue
                         key = y * 21 + p
                         for li in range(cp_start[key], cp_start[key + 1]):
@@ -662,6 +695,7 @@ class _Search:
         self.out_attach = np.zeros(cap, np.int64)
         self.out_contact = np.zeros(cap, np.int64)
         self.starts = geo.starts
+        self.start_cells = np.array(geo.starts, np.int64)
         # own CSR lists (cell * 21 + piece -> placements covering the cell), independent of the engine's layout
         keys = np.concatenate([t.pl_cells[m, : t.pl_size[m]].astype(np.int64) * NUM_PIECES + t.pl_piece[m]
                                for m in range(t.num_placements)])
@@ -693,7 +727,7 @@ class _Search:
         self.forb = np.repeat(self.border[None, :], self.ncolors, axis=0).astype(np.uint8)
         self.active = np.ones(self.ncolors, np.uint8)
         self.left = np.ones((self.ncolors, NUM_PIECES), np.uint8)
-        self.attach = [np.zeros(t.area, np.int64) for _ in range(self.ncolors)]
+        self.attach = np.zeros((self.ncolors, t.area), np.int64)
         self.n_attach = [0] * self.ncolors
         self.path: list[tuple[int, int]] = []  # (color, placement) per ply, in search order
 
@@ -744,7 +778,8 @@ class _Search:
         if self.strong:
             return _waste_bound(self.unit_cells, self.unit_n, self.unit_used, self.unit_of, self.forb, self.active,
                                 self.left, self.piece_sizes, self.cp_start, self.cp_list, self.t.pl_cells,
-                                self.t.pl_size, self.real_units)
+                                self.t.pl_size, self.real_units, self.attach, np.array(self.n_attach, np.int64),
+                                self.start_cells, self.t.width)
         return _dead_units(self.unit_cells, self.unit_n, self.unit_used, self.forb, self.active, self.real_units)
 
     def _try_complete(self) -> list[tuple[int, int]] | None:
