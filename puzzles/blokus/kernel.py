@@ -21,15 +21,33 @@ starts, nstarts, left, placed, last_piece, done)``:
 
 from __future__ import annotations
 
+import weakref
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 NUM_PIECES = 21
 
 
+#: Columns of :func:`move_geometry`'s rows: size, edge neighbours, corner points, piece, then the lists.
+GEO_SIZE, GEO_NADJ, GEO_NCORNERS, GEO_PIECE, GEO_CELLS, GEO_ADJ, GEO_CORNERS = 0, 1, 2, 3, 4, 9, 21
+_DERIVED: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
 def table_tuple(t) -> tuple:
-    """The arrays of a :class:`BoardTables` in the order the kernels expect."""
-    return (t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners, t.cp_start, t.cp_list)
+    """The arrays of a :class:`BoardTables` in the order the kernels expect, then two packed copies made
+    here (once per board): :func:`move_records` and :func:`move_geometry`."""
+    base = (t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners, t.cp_start, t.cp_list)
+    derived = _DERIVED.get(t)
+    if derived is None:
+        n = t.pl_piece.shape[0]
+        buf = np.zeros(n * 32 + 32, dtype=np.uint16)
+        skip = (-buf.ctypes.data % 64) // 2  # rows start on 64-byte cache lines
+        geo = buf[skip:skip + n * 32].reshape(n, 32)
+        move_geometry(base, geo)
+        derived = _DERIVED[t] = (move_records(base, t.area), geo)
+    return base + derived
 
 
 @njit(cache=True)
@@ -40,7 +58,7 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     pieces left, looks up the placements of that piece covering that cell, and
     de-duplicates with ``marker`` (entries equal to ``stamp`` were seen).
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     f = forbidden[color]
     lft = left[color]
@@ -88,7 +106,7 @@ def move_records(tables, area):
     feature value is always 0, see :func:`set_features`); ``rec[m, 5]`` its piece;
     ``rec[m, 6]`` its weight class ``piece * 16 + corner points``; ``rec[m, 7]`` its size.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     n = pl_piece.shape[0]
     rec = np.empty((n, 8), dtype=np.uint16)
     for m in range(n):
@@ -98,6 +116,25 @@ def move_records(tables, area):
         rec[m, 6] = pl_piece[m] * 16 + pl_ncorners[m]
         rec[m, 7] = pl_size[m]
     return rec
+
+
+@njit(cache=True)
+def move_geometry(tables, geo):
+    """Fill ``geo[m]`` (32 ``uint16``, one cache line per placement): size, number of edge
+    neighbours, number of corner points, piece, then its cells (from ``GEO_CELLS``), edge
+    neighbours (``GEO_ADJ``, at most 12) and corner points (``GEO_CORNERS``, at most 8)."""
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
+    for m in range(pl_piece.shape[0]):
+        geo[m, GEO_SIZE] = pl_size[m]
+        geo[m, GEO_NADJ] = pl_nadj[m]
+        geo[m, GEO_NCORNERS] = pl_ncorners[m]
+        geo[m, GEO_PIECE] = pl_piece[m]
+        for j in range(pl_size[m]):
+            geo[m, GEO_CELLS + j] = pl_cells[m, j]
+        for j in range(pl_nadj[m]):
+            geo[m, GEO_ADJ + j] = pl_adj[m, j]
+        for j in range(pl_ncorners[m]):
+            geo[m, GEO_CORNERS + j] = pl_corners[m, j]
 
 
 @njit(cache=True)
@@ -114,7 +151,7 @@ def set_features(f, feat):
 
 
 @njit(cache=True)
-def refresh_moves(c, tables, arrays, rec, feat, mark, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
+def refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
     """One turn's upkeep of color ``c``'s legal-move list (Pentobi's ``State::update_moves``).
 
     Keeps the moves of ``src[:nsrc]`` whose piece is left and whose cells are free
@@ -128,6 +165,7 @@ def refresh_moves(c, tables, arrays, rec, feat, mark, src, nsrc, fresh, pts, fir
     """
     cp_start = tables[7]
     cp_list = tables[8]
+    rec = tables[9]
     f = arrays[0][c]
     lft = arrays[6][c]
     mk = mark[c]
@@ -180,7 +218,7 @@ def check_move(color, m, tables, arrays) -> int:
     1: piece already placed; 2: a cell is occupied or edge-adjacent to own color;
     3: first piece misses the starting cell(s); 4: no corner contact with own color.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     if left[color, pl_piece[m]] == 0:
         return 1  # piece already placed
@@ -204,24 +242,24 @@ def check_move(color, m, tables, arrays) -> int:
 @njit(cache=True)
 def place(color, m, tables, arrays) -> None:
     """Put placement ``m`` of ``color`` on the board (no legality check)."""
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    geo = tables[10]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     ncolors = forbidden.shape[0]
     mu = np.uint32(m)  # unsigned indices: numba checks signed ones for wraparound
-    for j in range(pl_size[mu]):
-        q = np.uint32(pl_cells[mu, j])
+    for j in range(geo[mu, GEO_SIZE]):
+        q = geo[mu, GEO_CELLS + j]
         for k in range(ncolors):
             forbidden[k, q] = 1
     f = forbidden[color]
-    for j in range(pl_nadj[mu]):
-        f[np.uint32(pl_adj[mu, j])] = 1
-    for j in range(pl_ncorners[mu]):
-        q = np.uint32(pl_corners[mu, j])
+    for j in range(geo[mu, GEO_NADJ]):
+        f[geo[mu, GEO_ADJ + j]] = 1
+    for j in range(geo[mu, GEO_NCORNERS]):
+        q = geo[mu, GEO_CORNERS + j]
         if f[q] == 0 and is_attach[color, q] == 0:
             is_attach[color, q] = 1
             attach[color, attach_len[color]] = q
             attach_len[color] += 1
-    p = pl_piece[m]
+    p = geo[mu, GEO_PIECE]
     left[color, p] = 0
     placed[color] += 1
     last_piece[color] = p
@@ -268,7 +306,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     (its marks are all 0 again on return).  Ply ``i`` is recorded in ``rec_*[i]``
     when they are long enough: color, placement (-1 = pass), number of legal placements.
     """
-    rec, feat, mark, lists, nlist, wbuf = scratch
+    feat, mark, lists, nlist, wbuf = scratch
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
     wt = np.empty(NUM_PIECES * 16, dtype=np.float64)
@@ -286,14 +324,14 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
             for i in range(nlist[c] if inited[c] else 0):
                 mark[c, L[i]] = 0
             if placed[c] == 0:
-                n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, 0, False, starts[c], 0, nstarts[c], L,
+                n, total = refresh_moves(c, tables, arrays, feat, mark, L, 0, False, starts[c], 0, nstarts[c], L,
                                          wt, glocal, wbuf)
             else:
-                n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, 0, False, attach[c], 0, attach_len[c], L,
+                n, total = refresh_moves(c, tables, arrays, feat, mark, L, 0, False, attach[c], 0, attach_len[c], L,
                                          wt, glocal, wbuf)
             inited[c] = 1 if placed[c] == 0 else 2
         else:
-            n, total = refresh_moves(c, tables, arrays, rec, feat, mark, L, nlist[c], False, attach[c], processed[c],
+            n, total = refresh_moves(c, tables, arrays, feat, mark, L, nlist[c], False, attach[c], processed[c],
                                      attach_len[c], L, wt, glocal, wbuf)
         processed[c] = attach_len[c]
         nlist[c] = n
@@ -341,11 +379,10 @@ def seed_rng(seed):
 def game_scratch(tables, nc, area):
     """The work arrays :func:`play_to_end` needs (shared by a series of games on one board).
 
-    (move records, feature grid, per-color move marks, per-color move lists, list
-    lengths, weights of one list).
+    (feature grid, per-color move marks, per-color move lists, list lengths, weights of one list).
     """
     n_pl = tables[0].shape[0]
-    return (move_records(tables, area), np.zeros(area + 1, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+    return (np.zeros(area + 1, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
             np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64))
 
 

@@ -142,7 +142,7 @@ class FastRandomBot:
 @njit(cache=True)
 def _greedy_keys(color, moves, tables, arrays, out):  # type: ignore[no-untyped-def]
     """Per move: size * 1000 + (new own attach points) - (opponent attach points it covers)."""
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
     f = forbidden[color]

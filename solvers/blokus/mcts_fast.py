@@ -144,14 +144,14 @@ class Params:
             self.pl_weight = 5.0 ** sizes
         # the same weights by move class (piece * 16 + corner points, kernel.move_records), one row per
         # number of pieces on board with the pieces Pentobi does not consider yet at 0
-        self.rec = K.move_records(state.ktables, t.area)
+        rec = state.ktables[9]
         piece, corners = np.divmod(np.arange(NUM_PIECES * 16), 16)
         class_size = np.array(PIECE_SIZES, dtype=np.float64)[piece]
         if self.duo:
             by_class = 3.0 ** class_size * 1.8 ** (corners.astype(np.float64) - 1.0)
         else:
             by_class = 5.0 ** class_size
-        if not np.array_equal(by_class[self.rec[:, 6]], self.pl_weight):
+        if not np.array_equal(by_class[rec[:, 6]], self.pl_weight):
             raise AssertionError("move classes do not reproduce the playout weights")
         self.wtab = np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0)
         n, w = t.size, t.width
@@ -184,9 +184,9 @@ RAVE_CHILD_MAX = 2000.0
 def _place(c, m, tables, arrays, owner, recent, nonboard):
     """Play placement ``m`` for colour ``c``: kernel arrays, owner grid, the last three moves, pieces on board."""
     K.place(c, m, tables, arrays)
-    pl_size, pl_cells = tables[1], tables[2]
-    for j in range(pl_size[m]):
-        owner[pl_cells[m, j]] = c
+    geo = tables[10]
+    for j in range(geo[m, K.GEO_SIZE]):
+        owner[geo[m, K.GEO_CELLS + j]] = c
     _push_recent(recent, c, m)
     nonboard[0] += 1
 
@@ -217,7 +217,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 
     Returns the number of moves kept.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables
+    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
     area = forbidden.shape[1]
@@ -279,13 +279,15 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     check_connect = nonboard < connect_pieces
     min_dist = 1e18
     has_connect = False
+    geo = tables[10]  # one cache line per move (kernel.move_geometry)
     for i in range(n):
         m = np.uint32(moves[i])  # unsigned indices: no wraparound checks
         g = 1.0
         loc = False
         d = 1e18
-        for j in range(pl_size[m]):
-            q = np.uint32(pl_cells[m, j])
+        size = geo[m, K.GEO_SIZE]
+        for j in range(size):
+            q = geo[m, K.GEO_CELLS + j]
             g *= gpt[q]
             if local[q] > 0.0:
                 loc = True
@@ -293,15 +295,15 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
                 d = dist[q]
         if loc:
             g *= gammas[G_LOCAL]
-        for j in range(pl_ncorners[m]):
-            g *= gatt[np.uint32(pl_corners[m, j])]
+        for j in range(geo[m, K.GEO_NCORNERS]):
+            g *= gatt[geo[m, K.GEO_CORNERS + j]]
         conn = False
-        for j in range(pl_nadj[m]):
-            q = np.uint32(pl_adj[m, j])
+        for j in range(geo[m, K.GEO_NADJ]):
+            q = geo[m, K.GEO_ADJ + j]
             g *= gadj[q]
             if owner[q] == sc and sc != c:
                 conn = True
-        g *= gammas[G_PIECE + pl_size[m]]
+        g *= gammas[G_PIECE + size]
         gam_out[i] = g
         grids[4, i] = d
         keep_out[i] = 2 if conn else 1
@@ -402,7 +404,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
     upkeep is the kernel's :func:`~puzzles.blokus.kernel.refresh_moves`, which weighs each
     move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
     """
-    rec, feat, mark, inited, processed = pw
+    feat, mark, inited, processed = pw
+    geo = tables[10]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
     for k in range(nc):
@@ -426,8 +429,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
                 if k < 0 or mv < 0 or k == c or k == sc:
                     continue
                 fk = forbidden[k]
-                for j in range(tables[6][mv]):
-                    q = np.int64(tables[5][mv, j])
+                for j in range(geo[mv, K.GEO_NCORNERS]):
+                    q = np.int64(geo[mv, K.GEO_CORNERS + j])
                     if fk[q] or f[q]:
                         continue
                     for nb in (q, q - width, q + 1, q + width, q - 1):
@@ -449,11 +452,11 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
             if not fresh:
                 for i in range(nsrc):
                     mark[c, L[i]] = 0
-            n, total = K.refresh_moves(c, tables, arrays, rec, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L,
+            n, total = K.refresh_moves(c, tables, arrays, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L,
                                        wt, glocal, wbuf)
             inited[c] = 2
         else:
-            n, total = K.refresh_moves(c, tables, arrays, rec, feat, mark, src, nsrc, fresh, attach[c], processed[c],
+            n, total = K.refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, attach[c], processed[c],
                                        attach_len[c], L, wt, glocal, wbuf)
         processed[c] = attach_len[c]
         nlist[c] = n
@@ -736,7 +739,7 @@ class _Workspace:
                      np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
-                     (K.move_records(state.ktables, t.area), np.zeros(t.area + 1, dtype=np.uint8),
+                     (np.zeros(t.area + 1, dtype=np.uint8),
                       np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
                      np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
