@@ -48,6 +48,55 @@ NODES_PER_SECOND = 10_000_000  # rough rate of this kernel on one core, for time
 
 
 @njit(cache=True)
+def _first_empty(c, board_lo, board_hi, n_cells):
+    """The first cell at or after ``c`` not covered by the board masks (``n_cells`` if none)."""
+    while c < n_cells and ((board_lo >> np.uint64(c)) & np.uint64(1) if c < 64
+                           else (board_hi >> np.uint64(c - 64)) & np.uint64(1)):
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _take(t, k, m_lo, m_hi, n_lo, n_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left):
+    """Colour ``k`` takes option ``t``: its cells, the cells it forbids to ``k``, its shape, one piece fewer.
+
+    The board masks are the caller's (scalars); :func:`_give_back` undoes this."""
+    occ_lo[k] |= m_lo[t]
+    occ_hi[k] |= m_hi[t]
+    forb_lo[k] |= n_lo[t]
+    forb_hi[k] |= n_hi[t]
+    used[k * n_shapes + g_shape[t]] = 1
+    left[k] -= 1
+
+
+@njit(cache=True)
+def _give_back(t, k, m_lo, m_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left, saved_lo, saved_hi):
+    """Undo :func:`_take` (``saved_*``: colour k's forbidden masks before it)."""
+    occ_lo[k] ^= m_lo[t]
+    occ_hi[k] ^= m_hi[t]
+    forb_lo[k] = saved_lo
+    forb_hi[k] = saved_hi
+    used[k * n_shapes + g_shape[t]] = 0
+    left[k] += 1
+
+
+@njit(cache=True)
+def _corner_rule_lost(pieces, st_g, st_col, c_lo, c_hi, occ_lo, occ_hi, forb_lo, forb_hi, board_lo, board_hi, left):
+    """True when one of the first ``pieces`` placed pieces can never touch its colour at a corner.
+
+    Such a piece touches no piece of its colour diagonally yet and has no live diagonal-only cell left
+    (empty and not forbidden to its colour), or its colour has no piece left to put there."""
+    for lv in range(pieces):
+        u = st_g[lv]
+        kc = st_col[lv]
+        if (c_lo[u] & occ_lo[kc]) == 0 and (c_hi[u] & occ_hi[kc]) == 0:
+            if left[kc] == 0 or ((c_lo[u] & ~board_lo & ~forb_lo[kc]) == 0
+                                 and (c_hi[u] & ~board_hi & ~forb_hi[kc]) == 0):
+                return True
+    return False
+
+
+@njit(cache=True)
 def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket, n_cells, n_colors, n_shapes,
             corner_rule, sym_perm, pre_g, pre_k, split_depth, out_prefix, limit, out_sol, max_nodes, stats):
     """Exhaustive search from the placements ``pre_g``/``pre_k`` (geometric option, colour).
@@ -104,30 +153,19 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         st_fhi[lv] = forb_hi[k]
         board_lo |= m_lo[g]
         board_hi |= m_hi[g]
-        occ_lo[k] |= m_lo[g]
-        occ_hi[k] |= m_hi[g]
-        forb_lo[k] |= n_lo[g]
-        forb_hi[k] |= n_hi[g]
-        used[k * n_shapes + g_shape[g]] = 1
-        left[k] -= 1
+        _take(g, k, m_lo, m_hi, n_lo, n_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left)
         if k == ncol:
             ncol += 1
-    if corner_rule:
-        for lv in range(n_pre):
-            u = st_g[lv]
-            kc = st_col[lv]
-            if (c_lo[u] & occ_lo[kc]) == 0 and (c_hi[u] & occ_hi[kc]) == 0:
-                if left[kc] == 0 or ((c_lo[u] & ~board_lo & ~forb_lo[kc]) == 0 and (c_hi[u] & ~board_hi & ~forb_hi[kc]) == 0):
-                    return
+    if corner_rule and _corner_rule_lost(n_pre, st_g, st_col, c_lo, c_hi, occ_lo, occ_hi, forb_lo, forb_hi,
+                                         board_lo, board_hi, left):
+        return
     nodes = 0
     count = 0
     fix_any = 0
     fix_id = 0
     level = n_pre
     # first empty cell
-    c = 0
-    while c < n_cells and ((board_lo >> np.uint64(c)) & np.uint64(1) if c < 64 else (board_hi >> np.uint64(c - 64)) & np.uint64(1)):
-        c += 1
+    c = _first_empty(0, board_lo, board_hi, n_cells)
     if c == n_cells or (split_depth > 0 and n_pre >= split_depth):
         if split_depth > 0:
             for i in range(n_pre):
@@ -165,15 +203,10 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
             level -= 1
             if level >= n_pre:  # undo the placement made at that level
                 u = st_g[level]
-                k = st_col[level]
                 board_lo ^= m_lo[u]
                 board_hi ^= m_hi[u]
-                occ_lo[k] ^= m_lo[u]
-                occ_hi[k] ^= m_hi[u]
-                forb_lo[k] = st_flo[level]
-                forb_hi[k] = st_fhi[level]
-                used[k * n_shapes + g_shape[u]] = 0
-                left[k] += 1
+                _give_back(u, st_col[level], m_lo, m_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used,
+                           left, st_flo[level], st_fhi[level])
                 ncol = st_ncol[level]
             continue
         # place option t in colour kk; the next try at this level is (t, kk + 1)
@@ -187,24 +220,11 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         st_fhi[level] = forb_hi[k]
         board_lo |= m_lo[t]
         board_hi |= m_hi[t]
-        occ_lo[k] |= m_lo[t]
-        occ_hi[k] |= m_hi[t]
-        forb_lo[k] |= n_lo[t]
-        forb_hi[k] |= n_hi[t]
-        used[k * n_shapes + g_shape[t]] = 1
-        left[k] -= 1
+        _take(t, k, m_lo, m_hi, n_lo, n_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left)
         if k == lev_ncol:
             ncol = lev_ncol + 1
-        ok = True
-        if corner_rule:
-            for lv in range(level + 1):
-                u = st_g[lv]
-                kc = st_col[lv]
-                if (c_lo[u] & occ_lo[kc]) == 0 and (c_hi[u] & occ_hi[kc]) == 0:
-                    if left[kc] == 0 or ((c_lo[u] & ~board_lo & ~forb_lo[kc]) == 0
-                                         and (c_hi[u] & ~board_hi & ~forb_hi[kc]) == 0):
-                        ok = False
-                        break
+        ok = not (corner_rule and _corner_rule_lost(level + 1, st_g, st_col, c_lo, c_hi, occ_lo, occ_hi, forb_lo,
+                                                    forb_hi, board_lo, board_hi, left))
         leaf = board_lo == full_lo and board_hi == full_hi
         if ok and leaf:
             count += 1
@@ -262,10 +282,7 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
             n_prefix_out += 1
             ok = False
         if ok and not leaf:
-            nc = c + 1
-            while nc < n_cells and ((board_lo >> np.uint64(nc)) & np.uint64(1) if nc < 64
-                                    else (board_hi >> np.uint64(nc - 64)) & np.uint64(1)):
-                nc += 1
+            nc = _first_empty(c + 1, board_lo, board_hi, n_cells)
             level += 1
             st_cell[level] = nc
             st_t[level] = bucket[nc]
@@ -274,12 +291,8 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         else:
             board_lo ^= m_lo[t]
             board_hi ^= m_hi[t]
-            occ_lo[k] ^= m_lo[t]
-            occ_hi[k] ^= m_hi[t]
-            forb_lo[k] = st_flo[level]
-            forb_hi[k] = st_fhi[level]
-            used[k * n_shapes + g_shape[t]] = 0
-            left[k] += 1
+            _give_back(t, k, m_lo, m_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left,
+                       st_flo[level], st_fhi[level])
             ncol = lev_ncol
             if stats[STOPPED]:
                 break
@@ -471,9 +484,7 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         level = 0
         c = 0
         while True:
-            while c < n_cells and ((board_lo >> np.uint64(c)) & np.uint64(1) if c < 64
-                                   else (board_hi >> np.uint64(c - 64)) & np.uint64(1)):
-                c += 1
+            c = _first_empty(c, board_lo, board_hi, n_cells)
             if c == n_cells:  # (not reached: exact_depth < pieces)
                 tilings = weight
                 break
@@ -498,21 +509,16 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
                     if used[k * n_shapes + s] or (m_lo[t] & forb_lo[k]) or (m_hi[t] & forb_hi[k]):
                         continue
                     ok = True
-                    if corner_rule:  # the search's prune, applied to the child
-                        b_lo = board_lo | m_lo[t]
-                        b_hi = board_hi | m_hi[t]
-                        for lv in range(level + 1):
-                            u = path_g[lv] if lv < level else t
-                            kc = path_k[lv] if lv < level else k
-                            o_lo = occ_lo[kc] | (m_lo[t] if kc == k else np.uint64(0))
-                            o_hi = occ_hi[kc] | (m_hi[t] if kc == k else np.uint64(0))
-                            f_lo = forb_lo[kc] | (n_lo[t] if kc == k else np.uint64(0))
-                            f_hi = forb_hi[kc] | (n_hi[t] if kc == k else np.uint64(0))
-                            lft = left[kc] - (1 if kc == k else 0)
-                            if (c_lo[u] & o_lo) == 0 and (c_hi[u] & o_hi) == 0:
-                                if lft == 0 or ((c_lo[u] & ~b_lo & ~f_lo) == 0 and (c_hi[u] & ~b_hi & ~f_hi) == 0):
-                                    ok = False
-                                    break
+                    if corner_rule:  # the search's prune, applied to the child: take it, test, give it back
+                        saved_lo, saved_hi = forb_lo[k], forb_hi[k]
+                        _take(t, k, m_lo, m_hi, n_lo, n_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi,
+                              used, left)
+                        path_g[level] = t
+                        path_k[level] = k
+                        ok = not _corner_rule_lost(level + 1, path_g, path_k, c_lo, c_hi, occ_lo, occ_hi, forb_lo,
+                                                   forb_hi, board_lo | m_lo[t], board_hi | m_hi[t], left)
+                        _give_back(t, k, m_lo, m_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left,
+                                   saved_lo, saved_hi)
                     if ok:
                         cand_t[m] = t
                         cand_k[m] = k
@@ -526,12 +532,7 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
             k = cand_k[pick]
             board_lo |= m_lo[t]
             board_hi |= m_hi[t]
-            occ_lo[k] |= m_lo[t]
-            occ_hi[k] |= m_hi[t]
-            forb_lo[k] |= n_lo[t]
-            forb_hi[k] |= n_hi[t]
-            used[k * n_shapes + g_shape[t]] = 1
-            left[k] -= 1
+            _take(t, k, m_lo, m_hi, n_lo, n_hi, g_shape, n_shapes, occ_lo, occ_hi, forb_lo, forb_hi, used, left)
             if k == ncol:
                 ncol += 1
             path_g[level] = t
