@@ -111,9 +111,9 @@ def test_counts_match_brute_force(seed: int) -> None:
 
 
 def test_instances_are_not_trivial() -> None:
-    """Of the 500 slow-suite instances about half have tilings and a fifth have fewer orbits than tilings."""
-    counts = [brute_force(*random_instance(random.Random(seed))[:3]) for seed in range(500)]
-    assert sum(raw > 0 for raw, _ in counts) >= 200 and sum(orbits < raw for raw, orbits in counts) >= 80
+    """Of the default 100 instances about half have tilings and a fifth have fewer orbits than tilings."""
+    counts = [brute_force(*random_instance(random.Random(seed))[:3]) for seed in range(100)]
+    assert sum(raw > 0 for raw, _ in counts) >= 40 and sum(orbits < raw for raw, orbits in counts) >= 20
 
 
 @pytest.mark.slow
