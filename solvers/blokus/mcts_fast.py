@@ -382,6 +382,8 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
 @njit(cache=True)
 def _select(node, tree, expl):
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
+    if t_nchild[node] == 1:
+        return t_first[node]  # a forced move or pass: no scores to compute
     parent = t_visits[node]
     factor = expl * np.sqrt(parent) * np.log(parent + 1.0)
     best = -1
@@ -396,13 +398,16 @@ def _select(node, tree, expl):
 
 @njit(cache=True)
 def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, root_lists,
-             root_n, root_proc, root_inited, recent, second, glocal, use_local, wbuf, pw):
+             root_n, root_proc, root_inited, recent, second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes,
+             monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the search's root (moves only become
     illegal; the attach points created since are expanded), as Pentobi's ``State`` does; the
     upkeep is the kernel's :func:`~puzzles.blokus.kernel.refresh_moves`, which weighs each
     move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
+    With ``early`` (two players), the playout stops when a player can move no more while behind
+    (Pentobi's early termination: the loss is decided; the margin is then the current one).
     """
     feat, mark, inited, processed = pw
     geo = tables[10]
@@ -462,6 +467,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
         nlist[c] = n
         if n == 0:
             done[c] = 1
+            if early and done[second[c]] and _player_behind(c, arrays, player_of, piece_sizes, monomino):
+                break
         else:
             if total <= 0.0:
                 for i in range(n):
@@ -480,6 +487,16 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
             for i in range(nlist[k]):
                 mark[k, lists[k, i]] = 0
     return ply
+
+
+@njit(cache=True)
+def _player_behind(c, arrays, player_of, piece_sizes, monomino):
+    """Whether the player of colour ``c`` has a lower score than the other player now (two players)."""
+    diff = 0
+    for k in range(arrays[0].shape[0]):
+        s = K.color_score(k, arrays[6], arrays[8], piece_sizes, monomino)
+        diff += s if player_of[k] == player_of[c] else -s
+    return diff < 0
 
 
 @njit(cache=True)
@@ -543,7 +560,7 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
 
 @njit(cache=True)
 def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
-                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats):
+                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
 
     ``weights`` is (playout weight by pieces on board and move class, weight by placement);
@@ -598,7 +615,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if c >= 0:
             end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played_it, played_ply, it,
                            depth, root_lists, root_n, root_proc, root_inited, work_recent, second, glocal, use_local,
-                           scratch[2], pw)
+                           scratch[2], pw, early, player_of, piece_sizes, monomino)
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
@@ -786,13 +803,15 @@ class FastMCTSBot:
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
-                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True) -> None:
+                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True,
+                 early_end: bool = True) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget or CPU seconds")
         self.iterations = iterations
         self.seconds = seconds
         self.reuse_tree = reuse
         self.local = local
+        self.early_end = early_end
         self.reused = False
         self.name = name
         self.capacity = capacity
@@ -842,6 +861,8 @@ class FastMCTSBot:
         for i, (c, m) in enumerate(placed[-3:]):
             recent[3 - len(placed[-3:]) + i] = (c, m)
         nonboard = len(placed)
+        # Pentobi's early termination of playouts, in two-player games before 10 moves per colour
+        early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
         work.root.load(state, recent)
         arrays, owner, recent = work.root.arrays, work.root.owner, work.root.recent
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
@@ -857,7 +878,7 @@ class FastMCTSBot:
             got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
                                  (params.wtab, params.pl_weight), params.player_of, params.num_players,
                                  state.tables.piece_sizes,
-                                 _MONOMINO, tree, work.scratch, work.play, root_stats)
+                                 _MONOMINO, tree, work.scratch, work.play, root_stats, early)
             work.iteration += got
             done += got
             if got < want:
