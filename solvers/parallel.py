@@ -241,16 +241,19 @@ def load_checkpoint(path: Path, job: str = "") -> dict[int, Any]:
     refused, since mixing its results in would give a wrong total.  Records without a
     job name (files of older versions) are accepted only after a header line of this job.
     """
-    finished: dict[int, Any] = {}
+    return dict(iter_checkpoint(path, job))
+
+
+def iter_checkpoint(path: Path, job: str = "") -> Iterator[tuple[int, Any]]:
+    """(task, result) of each record of a checkpoint, read line by line (see :func:`load_checkpoint`)."""
     _check_checkpoint_path(path)
     if not path.exists():
-        return finished
+        return
     try:
-        with path.open(encoding="utf-8") as lines:  # read line by line: a long run's file need not fit twice
-            _read_records(path, lines, job, finished)
+        with path.open(encoding="utf-8") as lines:  # line by line: a long run's file is never held whole
+            yield from _read_records(path, lines, job)
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot read checkpoint {path}: {error}") from None
-    return finished
 
 
 def _check_checkpoint_path(path: Path) -> None:
@@ -261,7 +264,7 @@ def _check_checkpoint_path(path: Path) -> None:
         raise ValueError(f"checkpoint {path} is not a regular file")
 
 
-def _read_records(path: Path, lines: Iterator[str], job: str, finished: dict[int, Any]) -> None:
+def _read_records(path: Path, lines: Iterator[str], job: str) -> Iterator[tuple[int, Any]]:
     header_seen = False
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -284,9 +287,10 @@ def _read_records(path: Path, lines: Iterator[str], job: str, finished: dict[int
             task = record["task"]
             if not isinstance(task, int) or isinstance(task, bool) or task < 0:
                 raise TypeError
-            finished[task] = record["result"]
+            result = record["result"]
         except (KeyError, TypeError):
             raise ValueError(f"{path}: line {number} is not a checkpoint record") from None
+        yield task, result
 
 
 @contextlib.contextmanager
@@ -354,23 +358,30 @@ def run_tasks(
     executor = executor or SerialExecutor()
     total = len(payloads)
     waiting: dict[int, Any] = {}  # results not yet folded (an earlier task is still out)
-    if checkpoint is not None:
-        waiting.update({i: decode(r) for i, r in load_checkpoint(checkpoint, job).items() if i < total})
-    skip = set(waiting)
-    done = len(waiting)
-    log = _open_log(checkpoint, job)
-    stopped_by = ""
-    failure = ""
+    skip: set[int] = set()  # tasks at or past next_index finished in an earlier run (from the checkpoint)
+    done = 0
     value = initial
-    next_index = 0
-    pending: dict[Future[Any], int] = {}
+    next_index = 0  # every task before it is folded into value
 
     def fold() -> None:
         nonlocal value, next_index
         while next_index < total and (next_index in waiting or next_index in skip):
             if next_index in waiting:
                 value = reduce(value, waiting.pop(next_index))
+            skip.discard(next_index)
             next_index += 1
+
+    if checkpoint is not None:  # folded as it is read: a resumed long run holds only the out-of-order records
+        for index, result in iter_checkpoint(checkpoint, job):
+            if next_index <= index < total and index not in skip:
+                waiting[index] = decode(result)
+                skip.add(index)
+                done += 1
+                fold()
+    log = _open_log(checkpoint, job)
+    stopped_by = ""
+    failure = ""
+    pending: dict[Future[Any], int] = {}
 
     def take(future: Future[Any]) -> None:
         """Fold in one finished task (checkpointed unless cut short)."""
@@ -403,12 +414,12 @@ def run_tasks(
             stopped_by = "stop"
 
     try:
-        fold()  # a resumed run: the checkpointed prefix is folded now, not held
         window = _window(executor)
         cursor = [0]  # the next task to start
         ahead = total if max_ahead is None else max(window, max_ahead)
 
         def fill() -> None:
+            cursor[0] = max(cursor[0], next_index)  # tasks before next_index are all folded
             while len(pending) < window and cursor[0] < min(total, next_index + ahead):
                 index = cursor[0]
                 cursor[0] += 1

@@ -271,3 +271,26 @@ def test_playout_ranges_are_made_on_demand() -> None:
     whole = playout_range(job, 0, 45_000)  # three kernel blocks (FAST_BLOCK) folded into one total
     parts = playout_range(job, 0, 20_000).merge(playout_range(job, 20_000, 45_000))
     assert whole.games == 45_000 and whole.to_json() == parts.to_json()
+
+
+def test_resume_folds_checkpoint_records_in_task_order(tmp_path: Path) -> None:
+    """Records in finishing order (shuffled, one twice, one missing) are folded as read; only missing tasks run."""
+    import random
+
+    checkpoint = tmp_path / "ck.jsonl"
+    finished = [i for i in range(20) if i != 5]
+    random.Random(1).shuffle(finished)
+    lines = [json.dumps({"job": "squares"})]
+    lines += [json.dumps({"job": "squares", "task": i, "result": i * i}) for i in [*finished, finished[0]]]
+    checkpoint.write_text("\n".join(lines) + "\n")
+    ran: list[int] = []
+
+    def square(x: int) -> int:
+        ran.append(x)
+        return x * x
+
+    report = run_tasks(square, list(range(30)), lambda acc, r: acc + [r], [], SerialExecutor(), checkpoint=checkpoint,
+                       job="squares")
+    assert report.complete and report.done == 30 and report.value == [i * i for i in range(30)]
+    assert sorted(ran) == [5, *range(20, 30)]
+    assert sorted(load_checkpoint(checkpoint, "squares")) == list(range(30))
