@@ -295,46 +295,94 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
 
 
 @njit(cache=True)
+def root_moves(tables, arrays, marker, stamp, roots):
+    """Every color's legal moves at the start of a series of playouts into ``roots`` =
+    (lists, their lengths, attach points processed, list kind: 1 starting cells, 2 attach points)."""
+    lists, counts, processed, kinds = roots
+    for k in range(arrays[0].shape[0]):
+        stamp[0] += 1
+        counts[k] = gen_moves(k, tables, arrays, marker, stamp[0], lists[k])
+        processed[k] = arrays[3][k]
+        kinds[k] = 1 if arrays[7][k] == 0 else 2
+
+
+@njit(cache=True)
+def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf):
+    """Color ``c``'s legal-move list for its turn, kept incrementally through a playout (Pentobi's scheme).
+
+    On the color's first turn of the playout its list starts from its list in ``roots``
+    (:func:`root_moves`; moves only ever become illegal), later from its own list of the
+    previous turn; :func:`refresh_moves` drops what became illegal and expands the attach
+    points created since.  A list of starting moves is generated anew once the color has
+    placed its first piece.  ``inited[c]`` (0 before the first turn; all 0 when a playout
+    starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features.
+    Returns (number of moves, sum of their weights), the moves in ``lists[c]``, weights in ``wbuf``.
+    """
+    attach = arrays[2]
+    attach_len = arrays[3]
+    L = lists[c]
+    if inited[c] == 0:
+        src = roots[0][c]
+        nsrc = roots[1][c]
+        fresh = True
+        processed[c] = roots[2][c]
+        inited[c] = roots[3][c]
+    else:
+        src = L
+        nsrc = nlist[c]
+        fresh = False
+    if inited[c] == 1 and arrays[7][c] > 0:
+        if not fresh:
+            for i in range(nsrc):
+                mark[c, L[i]] = 0
+        n, total = refresh_moves(c, tables, arrays, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L, wt,
+                                 glocal, wbuf)
+        inited[c] = 2
+    else:
+        n, total = refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, attach[c], processed[c],
+                                 attach_len[c], L, wt, glocal, wbuf)
+    processed[c] = attach_len[c]
+    nlist[c] = n
+    return n, total
+
+
+@njit(cache=True)
+def clear_marks(mark, lists, nlist, inited):
+    """Unmark the moves of every color's list (after a playout: all marks are 0 again)."""
+    for k in range(mark.shape[0]):
+        if inited[k]:
+            for i in range(nlist[k]):
+                mark[k, lists[k, i]] = 0
+
+
+@njit(cache=True)
 def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, rec_move, rec_count):
     """Play to the end from ``arrays`` (mutated); return the number of plies.
 
-    Keeps one legal-move list per color incrementally with :func:`refresh_moves`
-    (Pentobi's scheme): on a color's turn its old list is re-filtered (moves only
-    ever become illegal) and only the attach points its own last move created are
-    expanded.  Moves are drawn uniformly (``uniform``) or with probability
-    proportional to ``weights[piece]``.  ``scratch`` is :func:`game_scratch`'s
-    (its marks are all 0 again on return).  Ply ``i`` is recorded in ``rec_*[i]``
-    when they are long enough: color, placement (-1 = pass), number of legal placements.
+    Keeps one legal-move list per color incrementally (:func:`turn_moves`: on a color's
+    turn its old list is re-filtered and only the attach points created since are
+    expanded).  Moves are drawn uniformly (``uniform``) or with probability
+    proportional to ``weights[piece]``.  ``scratch`` is :func:`game_scratch`'s (its
+    marks are all 0 again on return).  Ply ``i`` is recorded in ``rec_*[i]`` when
+    they are long enough: color, placement (-1 = pass), number of legal placements.
     """
-    feat, mark, lists, nlist, wbuf = scratch
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    feat, mark, lists, nlist, wbuf, marker, stamp, roots = scratch
+    forbidden = arrays[0]
+    done = arrays[9]
     nc = forbidden.shape[0]
     wt = np.empty(NUM_PIECES * 16, dtype=np.float64)
     for k in range(wt.shape[0]):
         wt[k] = 1.0 if uniform else weights[k >> 4]
-    glocal = np.ones(11, dtype=np.float64)
-    inited = np.zeros(nc, dtype=np.int32)  # 0 none, 1 from starting cells, 2 from attach points
+    glocal = np.ones(1, dtype=np.float64)
+    inited = np.zeros(nc, dtype=np.int32)
     processed = np.zeros(nc, dtype=np.int32)
+    root_moves(tables, arrays, marker, stamp, roots)
     plies = 0
     c = to_move
     while c >= 0:
         L = lists[c]
         set_features(forbidden[c], feat)
-        if inited[c] == 0 or (inited[c] == 1 and placed[c] > 0):
-            for i in range(nlist[c] if inited[c] else 0):
-                mark[c, L[i]] = 0
-            if placed[c] == 0:
-                n, total = refresh_moves(c, tables, arrays, feat, mark, L, 0, False, starts[c], 0, nstarts[c], L,
-                                         wt, glocal, wbuf)
-            else:
-                n, total = refresh_moves(c, tables, arrays, feat, mark, L, 0, False, attach[c], 0, attach_len[c], L,
-                                         wt, glocal, wbuf)
-            inited[c] = 1 if placed[c] == 0 else 2
-        else:
-            n, total = refresh_moves(c, tables, arrays, feat, mark, L, nlist[c], False, attach[c], processed[c],
-                                     attach_len[c], L, wt, glocal, wbuf)
-        processed[c] = attach_len[c]
-        nlist[c] = n
+        n, total = turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf)
         if plies < rec_color.shape[0]:
             rec_color[plies] = c
             rec_count[plies] = n
@@ -352,10 +400,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
                 rec_move[plies] = m
         plies += 1
         c = next_color(c, done)
-    for k in range(nc):
-        if inited[k]:
-            for i in range(nlist[k]):
-                mark[k, lists[k, i]] = 0
+    clear_marks(mark, lists, nlist, inited)
     return plies
 
 
@@ -379,11 +424,15 @@ def seed_rng(seed):
 def game_scratch(tables, nc, area):
     """The work arrays :func:`play_to_end` needs (shared by a series of games on one board).
 
-    (feature grid, per-color move marks, per-color move lists, list lengths, weights of one list).
+    (feature grid, per-color move marks, per-color move lists, list lengths, weights of one list,
+    stamp marker of :func:`gen_moves` and its stamp, the start lists of :func:`root_moves`).
     """
     n_pl = tables[0].shape[0]
+    roots = (np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+             np.zeros(nc, dtype=np.int32))
     return (np.zeros(area + 1, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
-            np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64))
+            np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64),
+            np.zeros(n_pl, dtype=np.int32), np.zeros(1, dtype=np.int64), roots)
 
 
 @njit(cache=True)

@@ -397,15 +397,14 @@ def _select(node, tree, expl):
 
 
 @njit(cache=True)
-def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, root_lists,
-             root_n, root_proc, root_inited, recent, second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes,
-             monomino):
+def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, roots, recent,
+             second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
-    Each colour's legal-move list starts from its list at the search's root (moves only become
-    illegal; the attach points created since are expanded), as Pentobi's ``State`` does; the
-    upkeep is the kernel's :func:`~puzzles.blokus.kernel.refresh_moves`, which weighs each
-    move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
+    Each colour's legal-move list starts from its list at the search's root (``roots``) and is
+    kept by the kernel's :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the
+    random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
+    points covered]`` as it goes.
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
     """
@@ -443,28 +442,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
                             feat[nb] = 1 + is_attach[c, nb]
                             nl += 1
         wt = wtab[min(on_board, last_row)]
-        if inited[c] == 0:
-            src = root_lists[c]
-            nsrc = root_n[c]
-            fresh = True
-            processed[c] = root_proc[c]
-            inited[c] = root_inited[c]
-        else:
-            src = L
-            nsrc = nlist[c]
-            fresh = False
-        if inited[c] == 1 and placed[c] > 0:
-            if not fresh:
-                for i in range(nsrc):
-                    mark[c, L[i]] = 0
-            n, total = K.refresh_moves(c, tables, arrays, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L,
-                                       wt, glocal, wbuf)
-            inited[c] = 2
-        else:
-            n, total = K.refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, attach[c], processed[c],
-                                       attach_len[c], L, wt, glocal, wbuf)
-        processed[c] = attach_len[c]
-        nlist[c] = n
+        n, total = K.turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf)
         if n == 0:
             done[c] = 1
             if early and done[second[c]] and _player_behind(c, arrays, player_of, piece_sizes, monomino):
@@ -482,10 +460,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
             played_ply[c, m] = ply
         ply += 1
         c = K.next_color(c, done)
-    for k in range(nc):
-        if inited[k]:
-            for i in range(nlist[k]):
-                mark[k, lists[k, i]] = 0
+    K.clear_marks(mark, lists, nlist, inited)
     return ply
 
 
@@ -571,15 +546,11 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    (lists, nlist, played_it, played_ply, path, res, root_lists, root_n, pw, root_proc, root_inited, nonboard,
-     seat_val, root_blob, work_blob, arrays, work_owner, work_recent) = play_scratch
+    (lists, nlist, played_it, played_ply, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
+     work_owner, work_recent) = play_scratch
     use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
-    for k in range(nc):
-        stamp[0] += 1
-        root_n[k] = K.gen_moves(k, tables, root_arrays, marker, stamp[0], root_lists[k])
-        root_proc[k] = root_arrays[3][k]
-        root_inited[k] = 1 if root_arrays[7][k] == 0 else 2
+    K.root_moves(tables, root_arrays, marker, stamp, roots)
     done_count = 0
     for it in range(it0 + 1, it0 + count + 1):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -614,8 +585,8 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
             return done_count
         if c >= 0:
             end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played_it, played_ply, it,
-                           depth, root_lists, root_n, root_proc, root_inited, work_recent, second, glocal, use_local,
-                           scratch[2], pw, early, player_of, piece_sizes, monomino)
+                           depth, roots, work_recent, second, glocal, use_local, scratch[2], pw, early, player_of,
+                           piece_sizes, monomino)
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
@@ -755,10 +726,10 @@ class _Workspace:
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
-                     np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                      np.zeros(nc, dtype=np.int32)),
                      (np.zeros(t.area + 1, dtype=np.uint8),
                       np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
-                     np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
         self.iteration = 0
