@@ -938,6 +938,7 @@ def solve_all_pieces(
     symmetry: str | None = None,
     complete_pieces_left: int | None = -1,
     complete_seconds: float = 2.0,
+    strong: bool | None = None,
 ) -> SolitaireResult:
     """Search for all the pieces of ``colors`` colors on a ``board`` of (columns, rows); the result is
     replayed through the engine and verified.
@@ -954,6 +955,8 @@ def solve_all_pieces(
     ``complete_pieces_left``: when each searched color has that many pieces in hand, CP-SAT tries for
     ``complete_seconds`` to place every color's remaining pieces in any arrangement (``_complete``);
     -1: the default (tight boards: 4, i.e. after the tetrominoes; otherwise never), None: never.
+    ``strong``: the waste bound with coverage and reachability, packing order, full tail (default: on
+    when at most 6 units may stay empty).
     ``perfect`` needs nothing extra: the monomino is always each color's last piece.
     Status: ``found``, ``time_limit`` (unknown: the search is not exhaustive, so it never proves that no
     layout exists) or ``interrupted`` (Ctrl-C).  Impossible by area: ValueError at once.
@@ -964,7 +967,7 @@ def solve_all_pieces(
                          "search without --symmetric")
     start = time.perf_counter()
     sym_search = geo.maps is not None
-    search = _Search(seed, breadth, restart_nodes or 4000, geo, symmetric=sym_search)
+    search = _Search(seed, breadth, restart_nodes or 4000, geo, symmetric=sym_search, strong=strong)
     if complete_pieces_left != -1:
         search.complete_when(complete_pieces_left, complete_seconds)
     deadline = start + time_limit
