@@ -2,8 +2,8 @@
 
 Positions: Classic (4 colours) after 0, 24, 48 placements and Duo after 0, 12, 24 placements of a
 seeded random game with bigger pieces likelier (the same position is loaded into Pentobi with ``loadsgf``).  kibitz:
-one search of ``--iterations`` iterations (after a warm-up search that compiles the kernels);
-simulations / ``time.process_time``.  Pentobi: ``reg_genmove`` at ``--level`` with subtree reuse off;
+``--repeat`` fresh searches of ``--iterations`` iterations each (after a warm-up search that compiles the
+kernels), simulations / ``time.process_time``, the median of the searches (the machine is shared and noisy).  Pentobi: ``reg_genmove`` at ``--level`` with subtree reuse off;
 its simulation count is read from its log ("Sim N"), its CPU time from ``cputime`` before and after
 (Pentobi counts CPU time in 10 ms clock ticks: the default level 7 searches long enough for that).
 
@@ -42,12 +42,18 @@ def position(variant: str, plies: int, seed: int) -> BlokusState:
     return state
 
 
-def kibitz_rate(state: BlokusState, iterations: int) -> tuple[int, float]:
+def kibitz_rate(state: BlokusState, iterations: int, repeat: int) -> tuple[int, float]:
+    """(iterations, CPU seconds) of the median-rate search among ``repeat`` fresh searches."""
     bot = FastMCTSBot(iterations=iterations)
     bot.search(state, 1)  # compile / warm up
-    bot.reset()
-    bot.search(state, 2)
-    return bot.last_iterations, bot.last_seconds
+    runs = []
+    for r in range(repeat):
+        bot.reset()
+        bot.search(state, 2 + r)
+        runs.append((bot.last_iterations / max(bot.last_seconds, 1e-9), bot.last_iterations, bot.last_seconds))
+    runs.sort()
+    _, sims, seconds = runs[len(runs) // 2]
+    return sims, seconds
 
 
 def pentobi_rate(binary: str, state: BlokusState, level: int) -> tuple[int, float]:
@@ -72,6 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pentobi", default="/tmp/pentobi/build/pentobi_gtp/pentobi-gtp")
     parser.add_argument("--iterations", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=3, help="kibitz searches per position (median reported)")
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
@@ -79,7 +86,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     for variant, plies in POSITIONS:
         state = position(variant, plies, args.seed)
-        ks, kt = kibitz_rate(state, args.iterations)
+        ks, kt = kibitz_rate(state, args.iterations, args.repeat)
         ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
         kr = ks / kt if kt > 0 else float("nan")
         pr = ps / pt if pt > 0 else float("nan")

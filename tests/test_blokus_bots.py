@@ -234,3 +234,48 @@ def test_mcts_rave_beats_greedy_in_duo() -> None:
 
     match = run_match(LocalSide("mcts-rave:200"), LocalSide("greedy"), "duo", 6, seed=2)
     assert sum(g.result for g in match.games) >= 5
+
+
+def test_kernel_packed_tables_match_the_board_tables() -> None:
+    """The playouts' 16-byte move records and 64-byte geometry rows repeat the board tables exactly."""
+    from puzzles.blokus import kernel as K
+
+    state = BlokusState("duo")
+    t = state.tables
+    rec, geo = state.ktables[9], state.ktables[10]
+    assert rec.shape == (t.num_placements, 8) and geo.shape == (t.num_placements, 32)
+    for m in (0, 1, t.num_placements // 2, t.num_placements - 1):
+        size = int(t.pl_size[m])
+        assert list(rec[m, :size]) == list(t.pl_cells[m, :size]) and all(rec[m, size:5] == t.area)
+        assert rec[m, 5] == t.pl_piece[m] and rec[m, 6] == t.pl_piece[m] * 16 + t.pl_ncorners[m]
+        assert geo[m, K.GEO_SIZE] == size and geo[m, K.GEO_PIECE] == t.pl_piece[m]
+        assert list(geo[m, K.GEO_CELLS:K.GEO_CELLS + size]) == list(t.pl_cells[m, :size])
+        nadj, ncorners = int(t.pl_nadj[m]), int(t.pl_ncorners[m])
+        assert list(geo[m, K.GEO_ADJ:K.GEO_ADJ + nadj]) == list(t.pl_adj[m, :nadj])
+        assert list(geo[m, K.GEO_CORNERS:K.GEO_CORNERS + ncorners]) == list(t.pl_corners[m, :ncorners])
+    assert geo.ctypes.data % 64 == 0  # one cache line per row
+    assert state.ktables[9] is BlokusState("duo").ktables[9]  # made once per board
+
+
+def test_playout_lists_are_the_legal_moves_at_every_ply() -> None:
+    """The incrementally kept move lists of the random games hold exactly the legal moves (as sets)."""
+    for variant in ("duo", "classic"):
+        state = BlokusState(variant)
+        scores, plies = playout(state, 11, record=True)
+        replay = BlokusState(variant)
+        for color, move, count in plies:
+            assert replay.to_move == color
+            assert count == len(replay.legal_placements(color))
+            replay.apply(replay.tables.moves[move] if move >= 0 else replay.legal_actions()[0])
+        assert replay.is_terminal() and replay.scores() == scores
+
+
+def test_mcts_rave_early_end_is_an_option_and_both_are_deterministic() -> None:
+    from solvers.blokus.mcts_fast import FastMCTSBot
+
+    state = BlokusState("duo")
+    state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
+    for early in (True, False):
+        a = FastMCTSBot(iterations=200, early_end=early).search(state, 9)
+        b = FastMCTSBot(iterations=200, early_end=early).search(state, 9)
+        assert all((x == y).all() for x, y in zip(a, b)) and a[1].sum() == 200  # every iteration visits a root child
