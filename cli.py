@@ -14,8 +14,10 @@ command functions, so ``kibitz --help`` starts fast.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -186,7 +188,26 @@ def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable
                                     default=None, help=help_text)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class KibitzGroup(click.Group):
+    """The top-level group: an output that cannot be written (a full disk) is a one-line error, exit 1;
+    a Ctrl-C that no command handled is one line and exit 130."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+            return result
+        except KeyboardInterrupt:  # before any command's own handler (while starting): not click's "Aborted!"
+            _interrupted_before_a_result()
+        except OSError as error:
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+                raise
+            devnull = os.open(os.devnull, os.O_WRONLY)  # what is still buffered goes nowhere, quietly
+            os.dup2(devnull, sys.stdout.fileno())
+            raise click.ClickException(f"cannot write the output: {error.strerror}") from None
+
+
+@click.group(cls=KibitzGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kibitz")
 def main() -> None:
     """kibitz: solvers and rule engines for Blokus, Project L, My Shelfie and Rainbow Blackjack."""

@@ -103,11 +103,12 @@ def _list_tilings(problem, unique, limit, time_limit, as_json):
     if as_json:
         click.echo('{"tilings": [', nl=False)
     try:
-        for number, tiling in enumerate(problem.tilings(limits, unique=unique), 1):
+        for tiling in problem.tilings(limits, unique=unique):
             if as_json:
-                click.echo(("," if number > 1 else "") + "\n  " + json.dumps(tiling.to_json()), nl=False)
+                click.echo(("," if number else "") + "\n  " + json.dumps(tiling.to_json()), nl=False)
             else:
-                click.echo(f"tiling {number}:\n{tiling.to_text()}\n")
+                click.echo(f"tiling {number + 1}:\n{tiling.to_text()}\n")
+            number += 1  # counted once printed, so a Ctrl-C in between never reports one too many
             if limit and number >= limit:
                 stopped_by = "limit"
                 break
@@ -197,12 +198,13 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
     if as_json:
         click.echo('{"solutions": [', nl=False)
     try:
-        for number, solution in enumerate(search.solutions(limits), 1):
+        for solution in search.solutions(limits):
             options = problem.format_solution(solution)
             if as_json:
-                click.echo(("," if number > 1 else "") + "\n  " + json.dumps(options), nl=False)
+                click.echo(("," if number else "") + "\n  " + json.dumps(options), nl=False)
             else:
-                click.echo(f"solution {number}:" + "".join(f"\n  {line}" for line in options))
+                click.echo(f"solution {number + 1}:" + "".join(f"\n  {line}" for line in options))
+            number += 1  # counted once printed, so a Ctrl-C in between never reports one too many
             if not show_all or (limit and number >= limit):
                 stopped_by = "limit"
                 break
