@@ -283,8 +283,7 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
     """Official score: -1 per unplaced square; +15 for all placed, +5 more if the monomino was last."""
     missing = 0
     for p in range(NUM_PIECES):
-        if left[color, p]:
-            missing += piece_sizes[p]
+        missing += left[color, p] * piece_sizes[p]  # no branch: left is 0 or 1
     if missing > 0:
         return -missing
     return 20 if last_piece[color] == monomino else 15
