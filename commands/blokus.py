@@ -270,6 +270,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, time_limit, seed, workers, sgf_out, svg_out,
                                 as_json):
     """Place all the pieces of 1..4 colors on a board under the real rules (replayed through the engine)."""
+    from cli import exit_interrupted
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
     from solvers.blokus.solitaire import geometry, parse_board, solve_all_pieces
@@ -298,12 +299,14 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, tim
             handle.write(board_svg(state))
     if as_json:
         emit_json(result.to_json())
-        return
-    if state is None:
+    elif state is None:
         why = ("interrupted" if result.status == "interrupted"
                else f"unknown: the time limit ({time_limit} s) stopped a search that is not exhaustive")
         click.echo(f"status: no layout found on {geo.name} in {result.seconds:.1f} s ({why}; "
                    f"best {result.best_placed} pieces)")
+    if result.status == "interrupted":
+        exit_interrupted()  # partial result printed; exit status 130
+    if as_json or state is None:
         return
     click.echo(state.to_text())
     if symmetric or colors == 1:

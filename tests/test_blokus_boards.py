@@ -131,6 +131,19 @@ def test_all_pieces_refuses_impossible_and_unsupported(run_cli, tmp_path: Path) 
     assert result.exit_code != 0 and "symmetry" in result.output
 
 
+def test_all_pieces_interrupted_says_so(run_cli, monkeypatch) -> None:
+    from solvers.blokus import solitaire
+
+    def interrupted(self, deadline, progress):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solitaire._Search, "run", interrupted)
+    result = run_cli("blokus", "solitaire", "all-pieces", "--board", "19x19")
+    assert result.exit_code == 130 and "interrupted" in result.output
+    result = run_cli("blokus", "solitaire", "all-pieces", "--board", "19x19", "--json")
+    assert result.exit_code == 130 and json.loads(result.output)["status"] == "interrupted"
+
+
 def test_all_pieces_one_color_on_a_roomy_board(run_cli, tmp_path: Path) -> None:
     svg = tmp_path / "one.svg"
     result = run_cli("blokus", "solitaire", "all-pieces", "--board", "14x14", "--colors", "1", "--time-limit", "60",

@@ -713,12 +713,13 @@ class _Search:
         # (all colors, no symmetry asked: more freedom than the symmetric tail)
         self.complete_at = NUM_PIECES * self.ncolors - self.tail if self.strong else -1
         self.complete_seconds = 2.0
+        self.completed = False  # the last run's path holds every color's placements (CP-SAT completion)
+        self.best = self.nodes = self.restarts = 0  # of the last run (read after an interruption too)
 
     def complete_when(self, pieces_left: int | None, seconds: float) -> None:
         """Run the CP-SAT completion when each searched color has ``pieces_left`` pieces in hand (None: never)."""
         self.complete_at = -1 if pieces_left is None else (NUM_PIECES - pieces_left) * self.ncolors
         self.complete_seconds = seconds
-        self.completed = False  # the last run's path holds every color's placements (CP-SAT completion)
 
     def reset(self) -> None:
         t = self.t
