@@ -255,7 +255,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
               help="Colors whose 21 pieces must all be placed (2: blue and red, opposite corners; 3: blue, yellow, red).")
 @click.option("--symmetric", is_flag=True, help="Only solutions invariant under the board's symmetry that maps blue to "
               "each color (20x20: the 90° turn; without it: a symmetric solution re-arranged by CP-SAT until it is not; "
-              "3 colors: no symmetry, the colors are searched directly).")
+              "3 colors: no symmetry, the colors are searched directly; on tight boards (at most 6 spare cell orbits) "
+              "CP-SAT may place the last 4 pieces of every color in any arrangement).")
 @click.option("--symmetry", type=click.Choice(["quarter-turn", "half-turn", "mirrors"]), default=None,
               help="4 colors: the symmetry searched (default: quarter-turn on a square board, mirrors otherwise).")
 @click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (20 points each).")
