@@ -2,9 +2,12 @@
 
 Both :class:`puzzles.blokus.engine.BlokusState` and the random-game kernel of
 :mod:`solvers.blokus.bots` call these functions on the same arrays, so the
-engine and the playouts cannot disagree about the rules.
+engine and the playouts cannot disagree about the rules.  Playouts (the random
+games here and mcts-rave's in :mod:`solvers.blokus.mcts_fast`) keep their legal-move
+lists with one upkeep, :func:`turn_moves` / :func:`refresh_moves`.
 
-``tables`` is the tuple :func:`table_tuple` builds from :class:`BoardTables`;
+``tables`` is the tuple :func:`table_tuple` builds from :class:`BoardTables` (its nine
+arrays, then the packed :func:`move_records` and :func:`move_geometry` rows);
 ``arrays`` is the per-state tuple ``(forbidden, is_attach, attach, attach_len,
 starts, nstarts, left, placed, last_piece, done)``:
 
