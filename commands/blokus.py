@@ -262,7 +262,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 @click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (20 points each).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="CP-SAT workers (repair steps).")
+@option_with_hidden_alias("--threads", "--workers", "workers", type=click.IntRange(min=1), default=1, show_default=True,
+                          help="CP-SAT solver threads (repair steps).")
 @click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
               help="Write the solution (.blksgf; the standard 20x20 board with 4 colors only).")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the board as SVG.")

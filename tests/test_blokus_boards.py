@@ -175,3 +175,11 @@ def test_refind_four_color_layout(board: str) -> None:
     assert result.status == "found" and result.state is not None
     verify_solution(result.state)
     assert result.empty_cells == data["empty_cells"] and result.state.color_scores() == [20] * 4
+
+
+def test_codecs_refuse_solitaire_boards() -> None:
+    """The OpenSpiel/PettingZoo action layout is for the game variants: a solitaire board is refused, not mis-sized."""
+    from puzzles.blokus.codec import BlokusCodec
+
+    with pytest.raises(ValueError, match="solitaire"):
+        BlokusCodec(BlokusState(solitaire_variant(18, 20, 4)))

@@ -30,6 +30,8 @@ class BlokusCodec:
     """Action ids and tensors for one Blokus variant (see the module docstring)."""
 
     def __init__(self, state: BlokusState) -> None:
+        if state.variant.is_solitaire:
+            raise ValueError(f"Blokus codecs cover the game variants only, not the solitaire board {state.variant.name}")
         self.tables = state.tables
         self.size = state.tables.size
         self.num_colors = state.num_colors
