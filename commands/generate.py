@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,34 +45,40 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
         if not os.access(out_dir, os.W_OK):
             raise ValueError(f"--out folder {out_dir} is not writable")
     executor, close = make_executor(workers or 1, scheduler)
+    try:
+        found, status = _collect(generate(count, difficulty, set_name, seed, time_limit,
+                                          executor=None if (workers or 1) == 1 and not scheduler else executor),
+                                 count, as_json, (lambda ch: _write_tiling_challenge(Path(out_dir), ch)) if out_dir else None)
+    finally:
+        close()
+
+    def text(ch: Any) -> str:
+        return ch.to_text() + (f"\nsolution:\n{ch.solution.to_text(color=False)}" if show_solution else "")
+
+    _report(found, status, count, as_json, text)
+
+
+def _collect(challenges: Iterator[Any], count: int, as_json: bool,
+             write: Callable[[Any], None] | None) -> tuple[list[Any], str]:
+    """Draw the challenges, writing each as soon as it is found (Ctrl-C or a time limit loses none).
+
+    Returns them with the status: ``complete``, ``time limit`` or ``interrupted``."""
     progress = ProgressReporter(count, "challenges", enabled=not as_json)
-    found: list = []
-    interrupted, status = False, "complete"
-    try:  # each challenge is written as soon as it is found, so Ctrl-C or the time limit loses none
-        for ch in generate(count, difficulty, set_name, seed, time_limit,
-                           executor=None if (workers or 1) == 1 and not scheduler else executor):
+    found: list[Any] = []
+    status = "complete"
+    try:
+        for ch in challenges:
             found.append(ch)
             progress.advance()
-            if out_dir:
-                _write_tiling_challenge(Path(out_dir), ch)
+            if write is not None:
+                write(ch)
     except TimeoutError:
         status = "time limit"
     except KeyboardInterrupt:
-        interrupted, status = True, "interrupted"
+        status = "interrupted"
     finally:
         progress.close()
-        close()
-    if as_json:
-        emit_json({"status": status, "interrupted": interrupted, "challenges": [ch.to_json() for ch in found]})
-    else:
-        for ch in found:
-            click.echo(ch.to_text())
-            if show_solution:
-                click.echo("solution:\n" + ch.solution.to_text(color=False))
-            click.echo("")
-    if status == "time limit":
-        click.echo(f"time limit: {len(found)} of {count} challenges found in {time_limit:g} s", err=True)
-    _end(interrupted, len(found), count)
+    return found, status
 
 
 def _write_tiling_challenge(out: Path, ch: Any) -> None:
@@ -83,10 +90,16 @@ def _write_tiling_challenge(out: Path, ch: Any) -> None:
     (out / f"solution_{ch.seed}.svg").write_text(ch.solution_svg())
 
 
-def _end(interrupted: bool, found: int, asked: int) -> None:
-    """After Ctrl-C: say how many were kept, exit status 130."""
-    if interrupted:
-        click.echo(f"interrupted: {found} of {asked} challenges found and kept", err=True)
+def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Callable[[Any], str]) -> None:
+    """The challenges found (JSON with the status, or text), then the status on stderr; exit 130 after Ctrl-C."""
+    if as_json:
+        emit_json({"status": status, "interrupted": status == "interrupted", "challenges": [ch.to_json() for ch in found]})
+    else:
+        for ch in found:
+            click.echo(text(ch) + "\n")
+    if status != "complete":
+        click.echo(f"{status}: {len(found)} of {asked} challenges found and kept", err=True)
+    if status == "interrupted":
         exit_interrupted()
 
 
@@ -105,25 +118,10 @@ def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
 
     if out_dir:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
-    progress = ProgressReporter(count, "challenges", enabled=not as_json)
-    found: list = []
-    interrupted = False
-    try:  # each challenge is written as soon as it is found, so Ctrl-C loses none
-        for ch in generate(count, difficulty, seed):
-            found.append(ch)
-            progress.advance()
-            if out_dir:
-                (Path(out_dir) / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(), indent=1) + "\n")
-                (Path(out_dir) / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        progress.close()
-    if as_json:
-        emit_json({"status": "interrupted" if interrupted else "complete", "interrupted": interrupted,
-                   "challenges": [ch.to_json() for ch in found]})
-    else:
-        for ch in found:
-            click.echo(ch.to_text(with_solution=show_solution))
-            click.echo("")
-    _end(interrupted, len(found), count)
+
+    def write(ch: Any) -> None:
+        (Path(out_dir) / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(), indent=1) + "\n")
+        (Path(out_dir) / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
+
+    found, status = _collect(generate(count, difficulty, seed), count, as_json, write if out_dir else None)
+    _report(found, status, count, as_json, lambda ch: ch.to_text(with_solution=show_solution))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -155,7 +155,6 @@ def generate(
     set_name: str = "pentominoes",
     seed: int = 0,
     time_limit: float | None = None,
-    on_found: Callable[[Challenge], None] | None = None,
     executor: Executor | None = None,
     batch: int = 16,
 ) -> Iterator[Challenge]:
@@ -177,8 +176,6 @@ def generate(
             continue
         seen.add(challenge.key())
         found += 1
-        if on_found:
-            on_found(challenge)
         yield challenge
         if found >= count:
             return

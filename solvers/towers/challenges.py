@@ -17,7 +17,7 @@ and placements) and by how many legal moves fail:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,7 +131,7 @@ def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficult
 
 
 def generate(count: int, difficulty: str = "medium", seed: int = 0, solver: Solver | None = None,
-             on_found: Callable[[Challenge], None] | None = None, max_tries: int = 200_000) -> Iterator[Challenge]:
+             max_tries: int = 200_000) -> Iterator[Challenge]:
     """``count`` challenges of ``difficulty`` from candidate seeds ``seed, seed+1, ...`` (each verified exactly)."""
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r} (easy, medium or hard)")
@@ -148,8 +148,6 @@ def generate(count: int, difficulty: str = "medium", seed: int = 0, solver: Solv
         if ch is None or len(ch.failing) < min_fail:
             continue
         found += 1
-        if on_found is not None:
-            on_found(ch)
         yield ch
     if found < count:
         raise ValueError(f"only {found} {difficulty} challenges among {max_tries} candidate seeds")
