@@ -36,23 +36,22 @@ INPUT_ERRORS: tuple[type[Exception], ...] = (ValueError, FileNotFoundError, IsAD
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn input errors (:data:`INPUT_ERRORS`) into a one-line ``Error: ...`` and exit status 1."""
+    """Turn input errors (:data:`INPUT_ERRORS`) into a one-line ``Error: ...`` and exit status 1, and a Ctrl-C
+    the command did not handle into one line and exit status 130."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except INPUT_ERRORS as error:
-            if _is_interrupt(error):
-                _interrupted_before_a_result()
-            text = str(error)
-            raise click.ClickException(text.splitlines()[0] if text.strip() else type(error).__name__) from None
         except KeyboardInterrupt:
             _interrupted_before_a_result()
         except Exception as error:
             if _is_interrupt(error):
                 _interrupted_before_a_result()
-            raise
+            if not isinstance(error, INPUT_ERRORS):
+                raise
+            text = str(error)
+            raise click.ClickException(text.splitlines()[0] if text.strip() else type(error).__name__) from None
 
     return wrapper
 
