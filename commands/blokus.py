@@ -198,17 +198,13 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                 first[0] = False
             progress.advance(done - progress.done, f"{raw} tilings")
 
-        started = time.perf_counter()
         try:
             result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
                                    engine=engine, time_limit=time_limit)
         finally:
             progress.close()
-        timed_out = time_limit is not None and time.perf_counter() - started >= time_limit
-        interrupted = not result.complete and not timed_out
-        status = "proved" if result.complete else "incomplete (interrupted)" if interrupted else "incomplete (time limit)"
         if as_json:
-            emit_json({**result.to_json(), "status": status, "interrupted": interrupted})
+            emit_json(result.to_json())
         else:
             if result.complete:
                 click.echo(f"status: proved (exhaustive count, engine {engine})")
@@ -216,11 +212,11 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                 click.echo(f"up to the region's symmetries: {result.symmetry}")
                 click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
             else:
-                click.echo(f"status: {status}: {result.parts_done}/{result.parts_total} subproblems; "
+                click.echo(f"status: {result.status}: {result.parts_done}/{result.parts_total} subproblems; "
                            "rerun with --checkpoint to resume")
                 click.echo(f"raw tilings: at least {result.raw} (lower bound)")
             click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
-        if interrupted:
+        if result.stopped_by == "interrupt":
             from cli import exit_interrupted
 
             exit_interrupted()

@@ -75,12 +75,20 @@ class ColorCounts:
     seconds: float
     nodes: int = 0
     fixed_points: dict[str, int] = field(default_factory=dict)
+    stopped_by: str = ""  # why an incomplete count stopped: "interrupt" (Ctrl-C), "time_limit" or "lost" (Dask)
+
+    @property
+    def status(self) -> str:
+        """``proved`` for a finished count, else ``incomplete (interrupted | time limit | lost)``."""
+        reason = {"interrupt": "interrupted", "time_limit": "time limit"}.get(self.stopped_by, self.stopped_by)
+        return "proved" if self.complete else f"incomplete ({reason})"
 
     def to_json(self) -> dict:
         return {
             "count_raw": self.raw, "count_symmetry": self.symmetry, "count_symmetry_colors": self.symmetry_colors,
             "complete": self.complete, "parts_done": self.parts_done, "parts_total": self.parts_total,
             "seconds": round(self.seconds, 3), "nodes": self.nodes,
+            "status": self.status, "interrupted": self.stopped_by == "interrupt",
         }
 
 
@@ -652,18 +660,21 @@ class ColoredTilingProblem:
 
         todo = [i for i in range(len(prefixes)) if str(i) not in done]
         complete = True
+        stopped_by = ""
         try:
             if workers <= 1 and not scheduler:
                 save(True)
                 for i in todo:
                     left = None if time_limit is None else time_limit - (time.perf_counter() - start)
                     if left is not None and left <= 0:
+                        stopped_by = "time_limit"
                         break
                     # with a time limit, a part that cannot finish in time is abandoned (it stays to do)
                     rate = CANONICAL_NODES_PER_SECOND if canonical else NODES_PER_SECOND
                     cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
                     result = self.count_part(prefixes[i], engine, cap)
                     if result is None:
+                        stopped_by = "time_limit"
                         break
                     done[str(i)] = list(result)
                     if on_part:
@@ -685,10 +696,11 @@ class ColoredTilingProblem:
                     report = run_tasks(_count_part, payloads, lambda total, part: total, None, executor,
                                        on_result=record, stop=expired)
                     complete = not report.interrupted
+                    stopped_by = {"stop": "time_limit"}.get(report.stopped_by, report.stopped_by)
                 finally:
                     close()
         except KeyboardInterrupt:
-            complete = False
+            complete, stopped_by = False, "interrupt"
         save(True)
         nodes = sum(v[-1] for v in done.values())
         complete = complete and len(done) == len(prefixes)
@@ -707,7 +719,8 @@ class ColoredTilingProblem:
             raw = sum(v[0] for v in done.values())
             if complete and symmetry:
                 sym, sym_col, fixed = self.symmetry_counts(raw)
-        return ColorCounts(raw, sym, sym_col, complete, len(done), len(prefixes), time.perf_counter() - start, nodes, fixed)
+        return ColorCounts(raw, sym, sym_col, complete, len(done), len(prefixes), time.perf_counter() - start, nodes, fixed,
+                           "" if complete else stopped_by or "time_limit")
 
     def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1) -> tuple[int, ...] | None:
         """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
