@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors, option_with_hidden_alias
+from cli import (
+    ProgressReporter,
+    checkpoint_option,
+    emit_json,
+    exit_interrupted,
+    friendly_errors,
+    option_with_hidden_alias,
+)
 from commands.play import PlayHooks, add_play_commands
 
 BLOKUS_VARIANTS = ["classic", "two-player", "teams", "three-player", "duo"]
@@ -184,8 +191,6 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                        f"± {data['symmetry_colors_stderr']:.2g}")
             click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
         if data["interrupted"]:
-            from cli import exit_interrupted
-
             exit_interrupted()
         return
     if do_count:
@@ -217,8 +222,6 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
                 click.echo(f"raw tilings: at least {result.raw} (lower bound)")
             click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
         if result.stopped_by == "interrupt":
-            from cli import exit_interrupted
-
             exit_interrupted()
         return
     start = time.perf_counter()
@@ -268,7 +271,6 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
 def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, time_limit, seed, workers, sgf_out, svg_out,
                                 as_json):
     """Place all the pieces of 1..4 colors on a board under the real rules (replayed through the engine)."""
-    from cli import exit_interrupted
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
     from solvers.blokus.solitaire import geometry, parse_board, solve_all_pieces
