@@ -553,20 +553,22 @@ def run_ranges(
     job: str = "",
     on_result: Callable[[int, Any], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    max_ahead: int | None = None,
 ) -> RunReport:
     """Run ``function(arguments, start, stop)`` over consecutive ranges of ``range(total)``.
 
     The typical job is N seeded games: item ``i`` must depend only on ``i``
     (its seed), never on the range it falls in, so the reduction is the same
     for any chunk size, backend or worker count.  ``chunk`` = items per task
-    (default: about 4 tasks per worker, at most 200 items).
+    (default: about 4 tasks per worker, at most 200 items).  The ranges are made on
+    demand (:class:`RangePayloads`); ``max_ahead``: see :func:`run_tasks`.
     """
     if chunk <= 0:
         workers = getattr(executor, "_max_workers", None) or 1
         chunk = max(1, min(200, -(-total // (4 * workers))))
     payloads = RangePayloads(reference, arguments, total, chunk)
     return run_tasks(range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job,
-                     on_result=on_result, stop=stop)
+                     on_result=on_result, stop=stop, max_ahead=max_ahead)
 
 
 class RangePayloads(Sequence[tuple[str, Any, int, int]]):

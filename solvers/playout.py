@@ -290,10 +290,9 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     and their totals returned.  A fault (lost backend, full disk) raises :class:`PlayoutsLost`
     carrying the totals of the games finished.
     """
-    from solvers.parallel import RangePayloads, default_workers, make_executor, range_worker, run_tasks
+    from solvers.parallel import default_workers, make_executor, run_ranges
 
     size = playout_chunk(job, games)
-    payloads = RangePayloads("solvers.playout:playout_range", job, games, size)  # made on demand: 10**12 games fit
     executor: Executor
     if scheduler is None and (workers or default_workers()) == 1:
         executor, close = _one_thread_executor()
@@ -310,10 +309,10 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
             progress(min(games, done * size), games)
 
     try:
-        report = run_tasks(range_worker, payloads, _merge,
-                           PlayoutStats(list(job.bots)), executor, progress=games_progress, checkpoint=checkpoint,
-                           encode=PlayoutStats.to_json, decode=PlayoutStats.from_json,
-                           job=f"playout {job} games {games} chunk {size}", stop=out_of_time, max_ahead=MAX_AHEAD)
+        report = run_ranges("solvers.playout:playout_range", job, games, _merge, PlayoutStats(list(job.bots)), executor,
+                            chunk=size, progress=games_progress, checkpoint=checkpoint, encode=PlayoutStats.to_json,
+                            decode=PlayoutStats.from_json, job=f"playout {job} games {games} chunk {size}",
+                            stop=out_of_time, max_ahead=MAX_AHEAD)
     finally:
         close()
     if report.failure:
