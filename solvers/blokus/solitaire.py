@@ -338,6 +338,41 @@ def _dead_units(unit_cells, unit_n, unit_used, forb, active, n_units):
 
 
 @njit(cache=True)
+def _fits_on_unit(u, s, unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, reach, cp_start,
+                  cp_list, pl_cells, pl_size) -> bool:
+    """Whether a piece of ``s`` cells in the hand of a searched color fits on a cell of unit ``u`` that the
+    color can reach (``reach``), with all its cells free for that color and in unused, distinct units."""
+    for k in range(forb.shape[0]):
+        if not active[k]:
+            continue
+        for p in range(piece_sizes.shape[0]):
+            if piece_sizes[p] != s or not left[k, p]:
+                continue
+            for t in range(unit_n[u]):
+                y = unit_cells[u, t]
+                if forb[k, y] or not reach[k, y]:
+                    continue
+                key = y * 21 + p
+                for li in range(cp_start[key], cp_start[key + 1]):
+                    if _fits_free(cp_list[li], k, forb, unit_used, unit_of, pl_cells, pl_size):
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _fits_free(m, k, forb, unit_used, unit_of, pl_cells, pl_size) -> bool:
+    """Placement ``m``'s cells are free for color ``k`` and lie in unused, distinct units."""
+    for i in range(pl_size[m]):
+        q = pl_cells[m, i]
+        if forb[k, q] or unit_used[unit_of[q]]:
+            return False
+        for j in range(i):
+            if unit_of[pl_cells[m, j]] == unit_of[q]:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, cp_start, cp_list, pl_cells,
                  pl_size, n_units, attach, n_attach, starts, width):
     """A lower bound on the units that will stay empty: a unit is lost when no piece in hand (of any
@@ -382,44 +417,11 @@ def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, pie
     for u in range(n_units):
         if unit_used[u]:
             continue
-        found = 0
         for s in range(5, 0, -1):
-            for k in range(ncolors):
-                if not active[k]:
-                    continue
-                for p in range(piece_sizes.shape[0]):
-                    if piece_sizes[p] != s or not left[k, p]:
-                        continue
-                    for t in range(unit_n[u]):
-                        y = unit_cells[u, t]
-                        if forb[k, y] or not reach[k, y]:
-                            continue
-                        key = y * 21 + p
-                        for li in range(cp_start[key], cp_start[key + 1]):
-                            m = cp_list[li]
-                            ok = True
-                            for i in range(pl_size[m]):
-                                q = pl_cells[m, i]
-                                if forb[k, q] or unit_used[unit_of[q]]:
-                                    ok = False
-                                    break
-                                for j in range(i):
-                                    if unit_of[pl_cells[m, j]] == unit_of[q]:
-                                        ok = False
-                                if not ok:
-                                    break
-                            if ok:
-                                found = s
-                                break
-                        if found:
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
+            if _fits_on_unit(u, s, unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, reach,
+                             cp_start, cp_list, pl_cells, pl_size):
+                best[u] = s
                 break
-        best[u] = found
     lost = 0
     for u in range(n_units):
         if not unit_used[u] and best[u] == 0:
