@@ -26,7 +26,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -640,53 +640,65 @@ class TilingProblem:
     def _find_sat(self, time_limit: float | None = None) -> tuple[list[int] | None, str]:
         """Glucose 4 on the placement booleans: (chosen options or None, status).
 
-        The time limit covers building the formula too (it can take longer than solving).
+        The time limit covers building the formula too (it can take longer than solving).  Building and
+        solving run in one worker thread (:func:`_run_interruptible`): python-sat's encoders catch Ctrl-C
+        themselves in the main thread, unsafely (seen: a crash, a hang); each clause block goes to the
+        solver as it is made, so no Python list of the whole formula is built (or freed on exit).
         """
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        cancelled = threading.Event()
+        running: list[Any] = []  # the solver, while it exists (for an interrupt)
+
+        def late() -> bool:
+            return cancelled.is_set() or (deadline is not None and time.monotonic() >= deadline)
+
+        def interrupt() -> None:
+            cancelled.set()
+            for solver in list(running):
+                solver.interrupt()
+
+        result, status = _run_interruptible(lambda: self._sat_search(late, running), interrupt, time_limit)
+        if result is None:
+            return None, status
+        return cast(tuple[list[int] | None, str], result)
+
+    def _sat_search(self, late: Callable[[], bool], running: list[Any]) -> tuple[list[int] | None, str]:
+        """Encode (exactly one option per cell, each piece's count bounds) straight into Glucose 4, then solve."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-
-        def late() -> bool:
-            return deadline is not None and time.monotonic() >= deadline
-
         pool = IDPool(start_from=len(self.options) + 1)
-        clauses: list[list[int]] = []
-        try:
-            for cell_vars in self._cell_options():
-                lits = [i + 1 for i in cell_vars]
-                if not lits:
-                    return None, "proved"
-                clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses
-                if late():
-                    return None, "unknown"
-            for kind, spec in enumerate(self.pieces):
-                lits = [i + 1 for i, (k, _) in enumerate(self.options) if k == kind]
-                if spec.min_count > len(lits):
-                    return None, "proved"
-                if spec.min_count > 0:
-                    clauses += CardEnc.atleast(lits=lits, bound=spec.min_count, vpool=pool, encoding=EncType.seqcounter).clauses
-                if spec.max_count < len(lits):
-                    clauses += CardEnc.atmost(lits=lits, bound=spec.max_count, vpool=pool, encoding=EncType.seqcounter).clauses
-                if late():
-                    return None, "unknown"
-            with Solver(name="glucose4") as solver:
-                for start in range(0, len(clauses), 50_000):
-                    solver.append_formula(clauses[start:start + 50_000])
+        with Solver(name="glucose4") as solver:
+            running.append(solver)
+            try:
+                for cell_vars in self._cell_options():
+                    lits = [i + 1 for i in cell_vars]
+                    if not lits:
+                        return None, "proved"
+                    solver.append_formula(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses)
                     if late():
                         return None, "unknown"
-                left = None if deadline is None else max(0.0, deadline - time.monotonic())
-                answer, status = _run_interruptible(lambda: solver.solve_limited(expect_interrupt=True),
-                                                    solver.interrupt, left)
-                if answer is None:
-                    solver.clear_interrupt()
-                    return None, status
-                if not answer:
-                    return None, "proved"
-                model = set(lit for lit in solver.get_model() if lit > 0)
-        except KeyboardInterrupt:
-            return None, "incomplete"
+                for kind, spec in enumerate(self.pieces):
+                    lits = [i + 1 for i, (k, _) in enumerate(self.options) if k == kind]
+                    if spec.min_count > len(lits):
+                        return None, "proved"
+                    if spec.min_count > 0:
+                        solver.append_formula(CardEnc.atleast(lits=lits, bound=spec.min_count, vpool=pool,
+                                                              encoding=EncType.seqcounter).clauses)
+                    if spec.max_count < len(lits):
+                        solver.append_formula(CardEnc.atmost(lits=lits, bound=spec.max_count, vpool=pool,
+                                                             encoding=EncType.seqcounter).clauses)
+                    if late():
+                        return None, "unknown"
+                answer = None if late() else solver.solve_limited(expect_interrupt=True)
+            finally:
+                running.clear()
+            if answer is None:
+                return None, "unknown"
+            if not answer:
+                return None, "proved"
+            model = set(lit for lit in solver.get_model() if lit > 0)
         return [i for i in range(len(self.options)) if i + 1 in model], "found"
 
 
