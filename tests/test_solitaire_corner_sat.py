@@ -58,14 +58,36 @@ def test_the_corner_rule_is_what_removes_the_tilings() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", [
-    "cpsat",
-    # CaDiCaL on the same clauses has not decided 10x8 in 60 CPU-s nor in 10 minutes (bench/results/
-    # solitaire_tetrominoes.md); kept as a bounded expected failure so that a fix shows up as XPASS
-    pytest.param("sat", marks=pytest.mark.xfail(raises=TimeoutError, strict=False,
-                                                reason="SAT backend undecided on 10x8 corner contact")),
-])
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
 def test_find_one_corner_contact_10x8(backend: str) -> None:
     p = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
     pieces = p.find(backend, time_limit=300)
     assert pieces is not None and len(pieces) == 20
+
+
+def test_sat_finds_a_corner_contact_10x8_tiling() -> None:
+    """The fixed-order CaDiCaL search (seed 0: one run, about 6,400 conflicts, 2 CPU-s) finds a 10x8 tiling;
+    find() verified it cell by cell, corner rule included."""
+    p = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
+    pieces = p.find("sat", seed=0)
+    assert pieces is not None and len(pieces) == 20
+    assert {(q.color, q.shape) for q in pieces} == {(k, s) for k in range(4) for s in "IOTLS"}
+
+
+def test_sat_formula_keeps_one_colour_labelling() -> None:
+    """sat_formula() (exactly one colour per cell, colour precedence) keeps exactly one of the 4! colourings of
+    each tiling: 48 raw L T tilings on 8x4 give 2 models, the placements being variables 1..n."""
+    p = problem(8, 4, "LT")
+    from pysat.solvers import Solver
+
+    clauses, _ = p.sat_formula()
+    n = len(p.options)
+    models = 0
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            chosen = [o for o in range(n) if model[o] > 0]
+            assert p.satisfies_corner_contact(chosen)
+            solver.add_clause([-(o + 1) for o in chosen])
+            models += 1
+    assert models == 48 // 24

@@ -202,7 +202,7 @@ class ColoredTilingProblem:
         if backend == "bitset":
             chosen = self._find_bitset(time_limit, seed)
         elif backend == "sat":
-            chosen = self._find_sat(time_limit)
+            chosen = self._find_sat(time_limit, seed)
         elif backend == "cpsat":
             chosen = self._find_cpsat(time_limit, workers, seed)
         else:
@@ -273,23 +273,77 @@ class ColoredTilingProblem:
             self._canonical = TetrominoSearch(self)
         return self._canonical
 
-    def _find_sat(self, time_limit: float | None = None) -> list[int] | None:
-        """CaDiCaL on :meth:`clauses`, colours fixed by one cell (every colour has the same pieces, so the
-        piece on the first cell may be taken blue); TimeoutError if ``time_limit`` stops it undecided.
+    def sat_formula(self) -> tuple[list[list[int]], int]:
+        """:meth:`clauses` plus what the fixed-order search needs to propagate as CP-SAT does: exactly one
+        colour per cell (implied, but not by unit propagation) and canonical colours (colour precedence: cell
+        0 is colour 0 and a colour may first appear only after every lower colour has; every colour has the
+        same pieces, so each tiling keeps one labelling).  Returns (clauses, top variable)."""
+        clauses, top = self.clauses()
+        n, colors = len(self.options), self.colors
+        color_var = lambda i, k: n + 1 + i * colors + k  # noqa: E731  (as in clauses())
+        clauses.append([color_var(0, 0)])
+        for i in range(len(self.cells)):
+            ys = [color_var(i, k) for k in range(colors)]
+            clauses.append(ys)
+            clauses += [[-a, -b] for a, b in itertools.combinations(ys, 2)]
+        # seen[i][k]: colour k covers one of the cells 0..i
+        seen = [[top + 1 + i * colors + k for k in range(colors)] for i in range(len(self.cells))]
+        top += len(self.cells) * colors
+        for i, row in enumerate(seen):
+            for k, u in enumerate(row):
+                clauses.append([-color_var(i, k), u])
+                if i == 0:
+                    clauses.append([-u, color_var(i, k)])
+                    if k:
+                        clauses.append([-color_var(i, k)])
+                    continue
+                clauses += [[-seen[i - 1][k], u], [-u, seen[i - 1][k], color_var(i, k)]]
+                if k:
+                    clauses.append([-color_var(i, k), seen[i - 1][k - 1]])
+        return clauses, top
+
+    def sat_order(self, seed: int = 0) -> list[int]:
+        """The fixed decision order of the SAT search: placements by first cell (region order), then shape,
+        then place, then colour (the canonical search's order); a non-zero ``seed`` shuffles the places of a
+        shape on the same first cell."""
+        import random
+
+        rng = random.Random(seed)
+        noise = [rng.random() if seed else 0.0 for _ in self.options]
+        first = [min(self.cell_index[c] for c in cells) for _, cells in self.options]
+        return sorted(range(len(self.options)),
+                      key=lambda o: (first[o], self.pieces[self.options[o][0]][1], noise[o], self.options[o][1],
+                                     self.pieces[self.options[o][0]][0]))
+
+    def _find_sat(self, time_limit: float | None = None, seed: int = 0) -> list[int] | None:
+        """A tiling by CaDiCaL (TimeoutError if ``time_limit`` stops it undecided; None is a proof).
+
+        Without the corner rule: plain CaDiCaL on :meth:`clauses` with the first cell's colour fixed.  With it,
+        CaDiCaL's own heuristics wander (no 10x8 tiling in 10 minutes), so it runs as a fixed-order CDCL
+        search, the SAT twin of the CP-SAT strategy: :meth:`sat_formula`, variable bumping, stable mode,
+        rephasing and walks off, placements decided true in :meth:`sat_order` (first-empty-cell order) with
+        clause learning.  Its run time swings 10x with the order of places on a cell, so runs restart with
+        the next order (seed, seed + 1, ...) under conflict budgets growing by half each run: deterministic
+        for a seed, and complete (every run solves the whole formula; the budgets grow without bound).
 
         The solver does not answer an interrupt from another thread (it keeps the GIL), so under a time
         limit it runs in a child process that is killed when the limit passes."""
-        clauses, _ = self.clauses()
         n = len(self.options)
-        clauses.append([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
+        if self.corner_contact:
+            clauses, _ = self.sat_formula()
+            orders = lambda run: self.sat_order(seed + run)  # noqa: E731
+        else:
+            clauses, _ = self.clauses()
+            clauses.append([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
+            orders = None
         if time_limit is None:
-            model = _sat_model(clauses)
+            model = _sat_model(clauses, orders)
         else:
             import multiprocessing
 
             context = multiprocessing.get_context("fork")
             receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_sat_child, args=(clauses, send), daemon=True)
+            child = context.Process(target=_sat_child, args=(clauses, orders, send), daemon=True)
             child.start()
             send.close()
             try:
@@ -779,15 +833,48 @@ def _solve_cpsat_fixed(model, variables, time_limit: float | None, workers: int,
     raise TimeoutError("CP-SAT stopped before deciding (time limit)")
 
 
-def _sat_model(clauses: list[list[int]]) -> list[int] | None:
+# CaDiCaL 1.9.5 options that make it a fixed-order search: decisions follow the variable numbering (no
+# bumping, focused mode only, lowest index first), the preferred phase (true) always, no lucky/walk phases
+SAT_FIXED_ORDER = {"bump": 0, "stabilize": 0, "reverse": 1, "forcephase": 1, "lucky": 0, "walk": 0, "rephase": 0}
+SAT_FIRST_BUDGET = 10_000  # conflicts of the first fixed-order run (about 1.5 CPU-s on 10x8); then x1.5 per run
+
+
+def _sat_model(clauses: list[list[int]], orders: Callable[[int], list[int]] | None = None) -> list[int] | None:
+    """A model of ``clauses`` (None: unsatisfiable).  With ``orders`` (run -> placement order, placement o
+    being variable o + 1): fixed-order runs (:data:`SAT_FIXED_ORDER`) in ``orders(0), orders(1), ...``, the
+    placements renumbered 1..n in that order, under conflict budgets growing from :data:`SAT_FIRST_BUDGET`;
+    the model comes back in the original numbering."""
     from pysat.solvers import Solver
 
-    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        return solver.get_model() if solver.solve() else None
+    if orders is None:
+        with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+            return solver.get_model() if solver.solve() else None
+    top = max(abs(lit) for c in clauses for lit in c)
+    budget = SAT_FIRST_BUDGET
+    for run in itertools.count():
+        new = list(range(top + 1))  # variable -> its number in this run (auxiliaries keep theirs)
+        for rank, o in enumerate(orders(run)):
+            new[o + 1] = rank + 1
+        with Solver(name="cadical195") as solver:
+            solver.configure(SAT_FIXED_ORDER)
+            solver.append_formula([[new[lit] if lit > 0 else -new[-lit] for lit in c] for c in clauses])
+            solver.conf_budget(budget)
+            answer = solver.solve_limited()
+            if answer is False:
+                return None
+            if answer:
+                value = solver.get_model()
+                old = [0] * (top + 1)
+                for v in range(1, top + 1):
+                    old[new[v]] = v
+                return sorted((old[x] if x > 0 else -old[-x] for x in value), key=abs)
+        budget += budget // 2
+    raise AssertionError("unreachable")
 
 
-def _sat_child(clauses: list[list[int]], send) -> None:  # type: ignore[no-untyped-def]
-    send.send(_sat_model(clauses))
+def _sat_child(clauses: list[list[int]], orders: Callable[[int], list[int]] | None,
+               send) -> None:  # type: ignore[no-untyped-def]
+    send.send(_sat_model(clauses, orders))
 
 
 def verify_colored_tiling(
