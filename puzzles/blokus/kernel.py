@@ -83,12 +83,11 @@ def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp
     """Append to ``out[n:]`` the legal placements (not yet stamped) that use attach point ``a``."""
     if f[a]:
         return n
-    base = a * NUM_PIECES
-    pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
+    base = ((a << 4) | (f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3))) * NUM_PIECES
     for p in range(NUM_PIECES):
         if lft[p] == 0:
             continue
-        key = ((base + p) << 4) | pattern
+        key = base + p
         for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
             m = np.uint32(cp_list[k])  # unsigned indices: numba checks signed ones for wraparound
             if marker[m] == stamp:
@@ -193,12 +192,11 @@ def refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, pts, first, n
         a = np.int64(pts[i])
         if f[a]:
             continue
-        base = a * NUM_PIECES
-        pattern = f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3)
+        base = ((a << 4) | (f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3))) * NUM_PIECES
         for p in range(NUM_PIECES):
             if lft[p] == 0:
                 continue
-            key = ((base + p) << 4) | pattern
+            key = base + p
             for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
                 m = np.uint32(cp_list[k])
                 if mk[m]:

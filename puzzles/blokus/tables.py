@@ -15,7 +15,7 @@ Layout (Pentobi's design):
 * placement ``m`` has ``pl_piece[m]``, ``pl_size[m]``, ``pl_cells[m, :5]`` (padded by
   repeating its first cell), its edge neighbours ``pl_adj`` (become forbidden to
   its color) and its corner neighbours ``pl_corners`` (become attach points);
-* ``cp_start``/``cp_list`` (CSR): for key ``(cell * 21 + piece) * 16 + pattern``
+* ``cp_start``/``cp_list`` (CSR): for key ``(cell * 16 + pattern) * 21 + piece``
   the placements of that piece covering that cell and none of the cell's edge
   neighbours flagged in the 4-bit ``pattern`` — move generation loops over attach
   points x pieces left, reads the forbidden state of the attach point's four
@@ -153,20 +153,22 @@ class BoardTables:
         self.pl_adj, self.pl_nadj = _pad(adj_lists)
         self.pl_corners, self.pl_ncorners = _pad(corner_lists)
 
-        # CSR lists (Pentobi's refinement): key = ((cell * NUM_PIECES + piece) << 4) | pattern, where
+        # CSR lists (Pentobi's refinement): key = ((cell << 4) | pattern) * NUM_PIECES + piece, where
         # the 4-bit pattern says which edge neighbours of the cell are forbidden (bit 0 up, 1 right,
         # 2 down, 3 left); a placement is listed under every pattern none of whose cells it covers.
+        # The pieces come last so that the lists of all pieces at one (cell, pattern) are adjacent
+        # in memory (move generation reads them one after another, as Pentobi's PrecompMoves).
         valid = np.arange(5)[None, :] < self.pl_size[:, None]  # (n, 5) real cells, not padding
         steps = np.array([-W, 1, W, -1], dtype=np.int32)
         neighbours = self.pl_cells[:, :, None] + steps[None, None, :]  # (n, 5, 4)
         covered = (neighbours[:, :, :, None] == self.pl_cells[:, None, None, :]) & valid[:, None, None, :]
         masks = (covered.any(axis=3) * (1 << np.arange(4))[None, None, :]).sum(axis=2)  # (n, 5)
-        base = (self.pl_cells * NUM_PIECES + self.pl_piece[:, None]) << 4
+        cell_base = self.pl_cells << 4
         owners = np.broadcast_to(np.arange(n, dtype=np.int32)[:, None], (n, 5))
         keys_parts, owner_parts = [], []
         for pattern in range(16):
             ok = valid & ((masks & pattern) == 0)
-            keys_parts.append((base | pattern)[ok])
+            keys_parts.append(((cell_base | pattern) * NUM_PIECES + self.pl_piece[:, None])[ok])
             owner_parts.append(owners[ok])
         keys = np.concatenate(keys_parts)
         order = np.argsort(keys, kind="stable")
