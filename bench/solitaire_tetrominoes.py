@@ -3,10 +3,14 @@ exact corner-contact counts (10x8 and 9x9 minus the centre) in CPU seconds, the 
 
 Usage: python bench/solitaire_tetrominoes.py [--time-limit 60] [--skip-counts] [--probes 20000]
        python bench/solitaire_tetrominoes.py --find-only [--backends sat,cpsat] [--time-limit 60]
+       python bench/solitaire_tetrominoes.py --sat-seeds 0-9 [--time-limit 60]
 
 ``--find-only`` prints only the one-tiling table (10x8, with and without ``--corner-contact``, per backend:
 canonical numba search, bitset, dlx, sat, cpsat). CPU seconds are this process's plus its finished children's
 (the SAT backend runs in a child process under a time limit), so they hold under load; wall is noisy.
+
+``--sat-seeds`` prints only the corner-contact 10x8 find by ``--backend sat`` for each seed (the seed picks the
+fixed-order runs' place orders), to show the spread of its CPU time.
 """
 
 from __future__ import annotations
@@ -46,6 +50,22 @@ def find_times(corner: bool, time_limit: float, backends: list[str]) -> None:
               f"{time.perf_counter() - wall:.2f} s wall, {_cpu() - cpu:.2f} CPU-s", flush=True)
 
 
+def sat_seeds(spec: str, time_limit: float) -> None:
+    low, _, high = spec.partition("-")
+    times = []
+    for seed in range(int(low), int(high or low) + 1):
+        problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
+        cpu = _cpu()
+        try:
+            status = "found, verified" if problem.find("sat", time_limit=time_limit, seed=seed) else "proved: none"
+        except TimeoutError:
+            status = f"unknown at the {time_limit:.0f} s limit"
+        times.append(_cpu() - cpu)
+        print(f"find 10x8 --corner-contact with sat, seed {seed}: {status}; {times[-1]:.2f} CPU-s", flush=True)
+    times.sort()
+    print(f"sat seeds {spec}: median {times[len(times) // 2]:.2f} CPU-s, max {times[-1]:.2f} CPU-s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--time-limit", type=float, default=60.0, help="per find")
@@ -53,7 +73,11 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=20_000)
     parser.add_argument("--find-only", action="store_true", help="only the one-tiling table")
     parser.add_argument("--backends", default="search,bitset,dlx,sat,cpsat", help="comma-separated, for the table")
+    parser.add_argument("--sat-seeds", default=None, help="only the corner-contact SAT find for seeds A-B")
     args = parser.parse_args()
+    if args.sat_seeds:
+        sat_seeds(args.sat_seeds, args.time_limit)
+        return
     ColoredTilingProblem(Region.rectangle(6, 4), 1).canonical_search().count()  # compile first
     backends = args.backends.split(",")
     find_times(False, args.time_limit, backends)
