@@ -66,7 +66,7 @@ def test_find_one_corner_contact_10x8(backend: str) -> None:
 
 
 def test_sat_finds_a_corner_contact_10x8_tiling() -> None:
-    """The fixed-order CaDiCaL search (seed 0: one run, about 6,400 conflicts, 2 CPU-s) finds a 10x8 tiling;
+    """The fixed-order CaDiCaL search (seed 0: one run, about 8,400 conflicts, 2 CPU-s) finds a 10x8 tiling;
     find() verified it cell by cell, corner rule included."""
     p = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=True)
     pieces = p.find("sat", seed=0)

@@ -302,17 +302,48 @@ class ColoredTilingProblem:
                     clauses.append([-color_var(i, k), seen[i - 1][k - 1]])
         return clauses, top
 
-    def sat_order(self, seed: int = 0) -> list[int]:
-        """The fixed decision order of the SAT search: placements by first cell (region order), then shape,
-        then place, then colour (the canonical search's order); a non-zero ``seed`` shuffles the places of a
-        shape on the same first cell."""
+    def sat_shape_orders(self, limit: int = 200) -> list[tuple[int, ...]]:
+        """Shape orders for the SAT search's runs, most promising first: shapes with fewer placements go first
+        (they are the most constrained), so orders are sorted by the cost Σ log(places(a) / places(b)) over
+        the pairs where a shape a with more places comes before a shape b with fewer; the candidates are the
+        first ``limit`` orders reached from the cheapest by adjacent swaps (all of them for 5 shapes)."""
+        places = [0] * len(self.shapes)
+        for j, _ in self.options:
+            places[self.pieces[j][1]] += 1
+        start = tuple(sorted(range(len(self.shapes)), key=lambda s: (places[s], s)))
+        seen, frontier = [start], [start]
+        known = {start}
+        while frontier and len(seen) < limit:
+            nxt = []
+            for order in frontier:
+                for i in range(len(order) - 1):
+                    swapped = order[:i] + (order[i + 1], order[i]) + order[i + 2:]
+                    if swapped not in known and len(seen) < limit:
+                        known.add(swapped)
+                        seen.append(swapped)
+                        nxt.append(swapped)
+            frontier = nxt
+
+        def cost(order: tuple[int, ...]) -> float:
+            return sum(math.log(places[a] / places[b]) for i, a in enumerate(order) for b in order[i + 1:]
+                       if places[a] > places[b] > 0)
+
+        return sorted(seen, key=cost)
+
+    def sat_order(self, run: int = 0) -> list[int]:
+        """The fixed decision order of the SAT search's run ``run``: placements by first cell (region order),
+        then shape (the ``run``-th of :meth:`sat_shape_orders`, cyclically), then place, then colour; once
+        every shape order has had a run, the places of a shape on a cell are shuffled too."""
         import random
 
-        rng = random.Random(seed)
-        noise = [rng.random() if seed else 0.0 for _ in self.options]
+        shape_orders = self.sat_shape_orders()
+        rank = {s: i for i, s in enumerate(shape_orders[run % len(shape_orders)])}
+        shuffle = run // len(shape_orders)
+        rng = random.Random(shuffle)
+        noise = [rng.random() if shuffle else 0.0 for _ in self.options]
         first = [min(self.cell_index[c] for c in cells) for _, cells in self.options]
         return sorted(range(len(self.options)),
-                      key=lambda o: (first[o], self.pieces[self.options[o][0]][1], noise[o], self.options[o][1],
+                      key=lambda o: (first[o], rank[self.pieces[self.options[o][0]][1]], noise[o], self.options[o][1],
                                      self.pieces[self.options[o][0]][0]))
 
     def _find_sat(self, time_limit: float | None = None, seed: int = 0) -> list[int] | None:
@@ -322,9 +353,10 @@ class ColoredTilingProblem:
         CaDiCaL's own heuristics wander (no 10x8 tiling in 10 minutes), so it runs as a fixed-order CDCL
         search, the SAT twin of the CP-SAT strategy: :meth:`sat_formula`, variable bumping, stable mode,
         rephasing and walks off, placements decided true in :meth:`sat_order` (first-empty-cell order) with
-        clause learning.  Its run time swings 10x with the order of places on a cell, so runs restart with
-        the next order (seed, seed + 1, ...) under conflict budgets growing by half each run: deterministic
-        for a seed, and complete (every run solves the whole formula; the budgets grow without bound).
+        clause learning.  Its run time swings 20x with the order of the shapes on a cell, so runs restart
+        with the next order (:meth:`sat_order` of seed, seed + 1, ...) under conflict budgets growing by half
+        each run: deterministic for a seed, and complete (every run solves the whole formula; the budgets
+        grow without bound).
 
         The solver does not answer an interrupt from another thread (it keeps the GIL), so under a time
         limit it runs in a child process that is killed when the limit passes."""
