@@ -358,37 +358,42 @@ class ColoredTilingProblem:
         each run: deterministic for a seed, and complete (every run solves the whole formula; the budgets
         grow without bound).
 
-        The solver does not answer an interrupt from another thread (it keeps the GIL), so under a time
-        limit it runs in a child process that is killed when the limit passes."""
-        n = len(self.options)
-        if self.corner_contact:
-            clauses, _ = self.sat_formula()
-            orders = lambda run: self.sat_order(seed + run)  # noqa: E731
-        else:
-            clauses, _ = self.clauses()
-            clauses.append([n + 1])  # cell 0 has colour 0 (canonical colour labelling)
-            orders = None
-        if time_limit is None:
-            model = _sat_model(clauses, orders)
-        else:
-            import multiprocessing
+        Encoding and solving run in a forked child process that is killed at the time limit or on Ctrl-C:
+        the solver does not answer an interrupt from another thread (it keeps the GIL), and python-sat's
+        encoders swallow a SIGINT that reaches them in the main thread."""
+        import multiprocessing
 
-            context = multiprocessing.get_context("fork")
-            receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_sat_child, args=(clauses, orders, send), daemon=True)
-            child.start()
-            send.close()
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_sat_child, args=(self, seed, send), daemon=True)
+        child.start()
+        send.close()
+        try:
+            if not receive.poll(time_limit):  # None: wait without limit (Ctrl-C raises KeyboardInterrupt here)
+                raise TimeoutError("SAT stopped before deciding (time limit)")
             try:
-                if not receive.poll(time_limit):
-                    raise TimeoutError("SAT stopped before deciding (time limit)")
                 model = receive.recv()
-            finally:
-                if child.is_alive():
-                    child.kill()
+            except EOFError:
                 child.join()
+                if child.exitcode == _SAT_CHILD_INTERRUPTED:
+                    raise KeyboardInterrupt from None
+                raise RuntimeError(f"the SAT solver process died (exit code {child.exitcode})") from None
+        finally:
+            if child.is_alive():
+                child.kill()
+            child.join()
         if model is None:
             return None
-        return [o for o in range(n) if model[o] > 0]
+        return [o for o in range(len(self.options)) if model[o] > 0]
+
+    def sat_model(self, seed: int = 0) -> list[int] | None:
+        """The model :meth:`_find_sat` looks for, solved in this process (None: unsatisfiable)."""
+        if self.corner_contact:
+            clauses, _ = self.sat_formula()
+            return _sat_model(clauses, lambda run: self.sat_order(seed + run))
+        clauses, _ = self.clauses()
+        clauses.append([len(self.options) + 1])  # cell 0 has colour 0 (canonical colour labelling)
+        return _sat_model(clauses)
 
     def sat_enumerate(self, limit: int | None = None) -> Iterator[list[int]]:
         """Every tiling by SAT with blocking clauses (independent cross-check of the DLX counts; small boards only)."""
@@ -904,9 +909,27 @@ def _sat_model(clauses: list[list[int]], orders: Callable[[int], list[int]] | No
     raise AssertionError("unreachable")
 
 
-def _sat_child(clauses: list[list[int]], orders: Callable[[int], list[int]] | None,
-               send) -> None:  # type: ignore[no-untyped-def]
-    send.send(_sat_model(clauses, orders))
+_SAT_CHILD_INTERRUPTED = 130
+
+
+def _sat_child(problem: ColoredTilingProblem, seed: int, send) -> None:  # type: ignore[no-untyped-def]
+    """:meth:`ColoredTilingProblem.sat_model` for :meth:`~ColoredTilingProblem._find_sat`'s child process.
+
+    A terminal's Ctrl-C reaches the child too: it is ignored outside the solver, and python-sat turns one
+    during a solve into an exception; either way the child leaves quietly (the parent kills it or reports
+    the interrupt), with no traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        model = problem.sat_model(seed)
+    except KeyboardInterrupt:
+        os._exit(_SAT_CHILD_INTERRUPTED)
+    except Exception as error:
+        if "keyboard interrupt" in str(error).lower():
+            os._exit(_SAT_CHILD_INTERRUPTED)
+        raise
+    send.send(model)
 
 
 def verify_colored_tiling(
