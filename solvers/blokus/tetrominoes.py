@@ -353,7 +353,7 @@ class ColoredTilingProblem:
         CaDiCaL's own heuristics wander (no 10x8 tiling in 10 minutes), so it runs as a fixed-order CDCL
         search, the SAT twin of the CP-SAT strategy: :meth:`sat_formula`, variable bumping, stable mode,
         rephasing and walks off, placements decided true in :meth:`sat_order` (first-empty-cell order) with
-        clause learning.  Its run time swings 20x with the order of the shapes on a cell, so runs restart
+        clause learning.  Its run time swings 30x with the order of the shapes on a cell, so runs restart
         with the next order (:meth:`sat_order` of seed, seed + 1, ...) under conflict budgets growing by half
         each run: deterministic for a seed, and complete (every run solves the whole formula; the budgets
         grow without bound).
