@@ -32,6 +32,12 @@ from numba import njit
 
 NUM_PIECES = 21
 
+#: The options of the hot kernels: cached, and without numba's reference counting (NRT).  They
+#: allocate nothing and return no arrays, and NRT's atomic increment/decrement of every array taken
+#: from the ``tables``/``arrays`` tuples at each call cost more than the work of a small kernel
+#: (``place``, ``turn_moves``); functions that allocate keep the default ``njit(cache=True)``.
+hot = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: numba option missing from its stubs
+
 
 #: Columns of :func:`move_geometry`'s rows: size, edge neighbours, corner points, piece, then the lists.
 GEO_SIZE, GEO_NADJ, GEO_NCORNERS, GEO_PIECE, GEO_CELLS, GEO_ADJ, GEO_CORNERS = 0, 1, 2, 3, 4, 9, 21
@@ -53,7 +59,7 @@ def table_tuple(t) -> tuple:
     return base + derived
 
 
-@njit(cache=True)
+@hot
 def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     """Write the legal placements of ``color`` into ``out``; return how many.
 
@@ -78,7 +84,7 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     return n
 
 
-@njit(cache=True)
+@hot
 def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n) -> int:
     """Append to ``out[n:]`` the legal placements (not yet stamped) that use attach point ``a``."""
     if f[a]:
@@ -139,7 +145,7 @@ def move_geometry(tables, geo):
             geo[m, GEO_CORNERS + j] = pl_corners[m, j]
 
 
-@njit(cache=True)
+@hot
 def set_features(f, feat):
     """``feat[q] = 64`` where ``f`` (one color's forbidden grid) is set, else 0; ``feat[area] = 0``.
 
@@ -152,7 +158,7 @@ def set_features(f, feat):
     feat[f.shape[0]] = 0
 
 
-@njit(cache=True)
+@hot
 def refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
     """One turn's upkeep of color ``c``'s legal-move list (Pentobi's ``State::update_moves``).
 
@@ -212,7 +218,7 @@ def refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, pts, first, n
     return n, total
 
 
-@njit(cache=True)
+@hot
 def check_move(color, m, tables, arrays) -> int:
     """0 when placement ``m`` is legal for ``color``, else a reason code.
 
@@ -240,7 +246,7 @@ def check_move(color, m, tables, arrays) -> int:
     return 4  # no corner contact with own color
 
 
-@njit(cache=True)
+@hot
 def place(color, m, tables, arrays) -> None:
     """Put placement ``m`` of ``color`` on the board (no legality check)."""
     geo = tables[10]
@@ -268,7 +274,7 @@ def place(color, m, tables, arrays) -> None:
         done[color] = 1
 
 
-@njit(cache=True)
+@hot
 def next_color(color, done) -> int:
     """The next color after ``color`` that still has turns, or -1 when none has."""
     ncolors = done.shape[0]
@@ -279,7 +285,7 @@ def next_color(color, done) -> int:
     return -1
 
 
-@njit(cache=True)
+@hot
 def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
     """Official score: -1 per unplaced square; +15 for all placed, +5 more if the monomino was last."""
     missing = 0
@@ -294,7 +300,7 @@ def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
 #    move generator it inlines; the policies and Python wrappers live in solvers.blokus.bots) --
 
 
-@njit(cache=True)
+@hot
 def root_moves(tables, arrays, marker, stamp, roots):
     """Every color's legal moves at the start of a series of playouts into ``roots`` =
     (lists, their lengths, attach points processed, list kind: 1 starting cells, 2 attach points)."""
@@ -306,7 +312,7 @@ def root_moves(tables, arrays, marker, stamp, roots):
         kinds[k] = 1 if arrays[7][k] == 0 else 2
 
 
-@njit(cache=True)
+@hot
 def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf):
     """Color ``c``'s legal-move list for its turn, kept incrementally through a playout (Pentobi's scheme).
 
@@ -346,7 +352,7 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, r
     return n, total
 
 
-@njit(cache=True)
+@hot
 def clear_marks(mark, lists, nlist, inited):
     """Unmark the moves of every color's list (after a playout: all marks are 0 again)."""
     for k in range(mark.shape[0]):
@@ -404,7 +410,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     return plies
 
 
-@njit(cache=True)
+@hot
 def draw(moves, wbuf, n, total):
     """A move of ``moves[:n]`` drawn with probability ``wbuf[i] / total`` (one random number)."""
     r = np.random.random() * total

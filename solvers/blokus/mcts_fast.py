@@ -47,7 +47,6 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
@@ -174,13 +173,14 @@ class Params:
 
 # ---- the kernel -----------------------------------------------------------------------------------------
 
-EXPAND_THRESHOLD = 2  # real visits before a node's children are generated (the root: at once)
+EXPAND_THRESHOLD = 1.0  # a node is expanded once its real visits exceed this (the root: at once) ...
+EXPAND_THRESHOLD_INC = 0.5  # ... plus this per level below the root (Pentobi's SearchParamConst)
 CHILD_MIN_COUNT = 3.0
 RAVE_WEIGHT = 0.7
 RAVE_CHILD_MAX = 2000.0
 
 
-@njit(cache=True)
+@K.hot
 def _place(c, m, tables, arrays, owner, recent, nonboard):
     """Play placement ``m`` for colour ``c``: kernel arrays, owner grid, the last three moves, pieces on board."""
     K.place(c, m, tables, arrays)
@@ -191,7 +191,7 @@ def _place(c, m, tables, arrays, owner, recent, nonboard):
     nonboard[0] += 1
 
 
-@njit(cache=True)
+@K.hot
 def _filter_considered(moves, n, pl_piece, consider, nonboard):
     """Keep the moves of pieces Pentobi considers at this stage (all of them when that leaves none)."""
     row = consider[min(nonboard, consider.shape[0] - 1)]
@@ -210,7 +210,7 @@ def _filter_considered(moves, n, pl_piece, consider, nonboard):
     return k
 
 
-@njit(cache=True)
+@K.hot
 def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas, second, dist, check_dist_pieces,
                    connect_pieces, width, gam_out, keep_out, grids):
     """Pentobi's prior ``gamma`` of each of ``moves[:n]`` for colour ``c``; ``keep_out[i]`` = 0 for pruned moves.
@@ -324,7 +324,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     return kept
 
 
-@njit(cache=True)
+@K.hot
 def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
     """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
@@ -379,7 +379,7 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
     return True
 
 
-@njit(cache=True)
+@K.hot
 def _select(node, tree, expl):
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     if t_nchild[node] == 1:
@@ -396,7 +396,7 @@ def _select(node, tree, expl):
     return best
 
 
-@njit(cache=True)
+@K.hot
 def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, roots, recent,
              second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
@@ -464,7 +464,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
     return ply
 
 
-@njit(cache=True)
+@K.hot
 def _player_behind(c, arrays, player_of, piece_sizes, monomino):
     """Whether the player of colour ``c`` has a lower score than the other player now (two players)."""
     diff = 0
@@ -474,7 +474,7 @@ def _player_behind(c, arrays, player_of, piece_sizes, monomino):
     return diff < 0
 
 
-@njit(cache=True)
+@K.hot
 def _push_recent(recent, c, m):
     """Remember placement ``m`` of colour ``c`` as the newest of the last three moves."""
     recent[0, 0] = recent[1, 0]
@@ -485,7 +485,7 @@ def _push_recent(recent, c, m):
     recent[2, 1] = m
 
 
-@njit(cache=True)
+@K.hot
 def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val):
     """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin).
 
@@ -519,7 +519,7 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_va
         out[c] = val[p] if p >= 0 else 0.5
 
 
-@njit(cache=True)
+@K.hot
 def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
     """Reset the work position to the root: one flat copy of the blob (all position arrays but the
     attach lists, see :class:`_Position`) and the used part of each attach list."""
@@ -533,7 +533,7 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
             dst[c, i] = src[c, i]
 
 
-@njit(cache=True)
+@K.hot
 def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
                    player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
@@ -562,7 +562,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         full = False
         while c >= 0:
             if t_nchild[node] < 0:
-                if node != 0 and t_visits[node] < EXPAND_THRESHOLD:
+                if node != 0 and t_visits[node] <= EXPAND_THRESHOLD + EXPAND_THRESHOLD_INC * depth:
                     break
                 p = player_of[c]
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
@@ -627,7 +627,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     return done_count
 
 
-@njit(cache=True)
+@K.hot
 def copy_subtree(src, root, dst):
     """Copy the subtree of ``src`` under node ``root`` into ``dst`` (as its node 0), children kept contiguous."""
     s_move, s_color, s_first, s_nchild, s_value, s_count, s_prior, s_visits, s_size = src
