@@ -37,6 +37,7 @@ NUM_PIECES = 21
 #: from the ``tables``/``arrays`` tuples at each call cost more than the work of a small kernel
 #: (``place``, ``turn_moves``); functions that allocate keep the default ``njit(cache=True)``.
 hot = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: numba option missing from its stubs
+hot_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 
 #: Columns of :func:`move_geometry`'s rows: size, edge neighbours, corner points, piece, then the lists.
@@ -145,7 +146,7 @@ def move_geometry(tables, geo):
             geo[m, GEO_CORNERS + j] = pl_corners[m, j]
 
 
-@hot
+@hot_inline
 def set_features(f, feat):
     """``feat[q] = 64`` where ``f`` (one color's forbidden grid) is set, else 0; ``feat[area] = 0``.
 
@@ -159,24 +160,22 @@ def set_features(f, feat):
 
 
 @hot
-def refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
-    """One turn's upkeep of color ``c``'s legal-move list (Pentobi's ``State::update_moves``).
+def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
+    """One turn's upkeep of a color's legal-move list (Pentobi's ``State::update_moves``).
+
+    ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:func:`table_tuple`), ``f``, ``lft``
+    and ``mk`` the color's rows of ``forbidden``, ``left`` and ``mark`` (only these, so that a call
+    passes few arguments).
 
     Keeps the moves of ``src[:nsrc]`` whose piece is left and whose cells are free
     (``feat``: :func:`set_features`), then appends the legal moves at the points
     ``pts[first:npts]`` (new attach points, or the starting cells) not yet listed;
     writes them to ``out`` (which may be ``src``) with their weight
-    ``wt[class] * glocal[local value]`` in ``wbuf``.  ``mark[c, m]`` is 1 exactly
+    ``wt[class] * glocal[local value]`` in ``wbuf``.  ``mk[m]`` is 1 exactly
     for the moves in the list: ``fresh`` says that ``src`` is not that list yet
     (its kept moves get marked), otherwise dropped moves are unmarked.
     Returns (number of moves, sum of their weights).
     """
-    cp_start = tables[7]
-    cp_list = tables[8]
-    rec = tables[9]
-    f = arrays[0][c]
-    lft = arrays[6][c]
-    mk = mark[c]
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     n = 0
     total = 0.0
@@ -246,7 +245,7 @@ def check_move(color, m, tables, arrays) -> int:
     return 4  # no corner contact with own color
 
 
-@hot
+@hot_inline
 def place(color, m, tables, arrays) -> None:
     """Put placement ``m`` of ``color`` on the board (no legality check)."""
     geo = tables[10]
@@ -274,7 +273,7 @@ def place(color, m, tables, arrays) -> None:
         done[color] = 1
 
 
-@hot
+@hot_inline
 def next_color(color, done) -> int:
     """The next color after ``color`` that still has turns, or -1 when none has."""
     ncolors = done.shape[0]
@@ -285,7 +284,7 @@ def next_color(color, done) -> int:
     return -1
 
 
-@hot
+@hot_inline
 def color_score(color, left, last_piece, piece_sizes, monomino) -> int:
     """Official score: -1 per unplaced square; +15 for all placed, +5 more if the monomino was last."""
     missing = 0
@@ -312,7 +311,7 @@ def root_moves(tables, arrays, marker, stamp, roots):
         kinds[k] = 1 if arrays[7][k] == 0 else 2
 
 
-@hot
+@hot_inline
 def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf):
     """Color ``c``'s legal-move list for its turn, kept incrementally through a playout (Pentobi's scheme).
 
@@ -327,6 +326,8 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, r
     attach = arrays[2]
     attach_len = arrays[3]
     L = lists[c]
+    rec, cp_start, cp_list = tables[9], tables[7], tables[8]
+    f, lft, mk = arrays[0][c], arrays[6][c], mark[c]
     if inited[c] == 0:
         src = roots[0][c]
         nsrc = roots[1][c]
@@ -341,11 +342,11 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, r
         if not fresh:
             for i in range(nsrc):
                 mark[c, L[i]] = 0
-        n, total = refresh_moves(c, tables, arrays, feat, mark, src, 0, False, attach[c], 0, attach_len[c], L, wt,
-                                 glocal, wbuf)
+        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, 0, False, attach[c], 0, attach_len[c],
+                                 L, wt, glocal, wbuf)
         inited[c] = 2
     else:
-        n, total = refresh_moves(c, tables, arrays, feat, mark, src, nsrc, fresh, attach[c], processed[c],
+        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, attach[c], processed[c],
                                  attach_len[c], L, wt, glocal, wbuf)
     processed[c] = attach_len[c]
     nlist[c] = n
@@ -410,7 +411,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     return plies
 
 
-@hot
+@hot_inline
 def draw(moves, wbuf, n, total):
     """A move of ``moves[:n]`` drawn with probability ``wbuf[i] / total`` (one random number)."""
     r = np.random.random() * total

@@ -180,7 +180,7 @@ RAVE_WEIGHT = 0.7
 RAVE_CHILD_MAX = 2000.0
 
 
-@K.hot
+@K.hot_inline
 def _place(c, m, tables, arrays, owner, recent, nonboard):
     """Play placement ``m`` for colour ``c``: kernel arrays, owner grid, the last three moves, pieces on board."""
     K.place(c, m, tables, arrays)
@@ -379,7 +379,7 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
     return True
 
 
-@K.hot
+@K.hot_inline
 def _select(node, tree, expl):
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     if t_nchild[node] == 1:
@@ -464,7 +464,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
     return ply
 
 
-@K.hot
+@K.hot_inline
 def _player_behind(c, arrays, player_of, piece_sizes, monomino):
     """Whether the player of colour ``c`` has a lower score than the other player now (two players)."""
     diff = 0
@@ -474,7 +474,7 @@ def _player_behind(c, arrays, player_of, piece_sizes, monomino):
     return diff < 0
 
 
-@K.hot
+@K.hot_inline
 def _push_recent(recent, c, m):
     """Remember placement ``m`` of colour ``c`` as the newest of the last three moves."""
     recent[0, 0] = recent[1, 0]
@@ -485,7 +485,7 @@ def _push_recent(recent, c, m):
     recent[2, 1] = m
 
 
-@K.hot
+@K.hot_inline
 def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val):
     """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin).
 
@@ -519,7 +519,7 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_va
         out[c] = val[p] if p >= 0 else 0.5
 
 
-@K.hot
+@K.hot_inline
 def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
     """Reset the work position to the root: one flat copy of the blob (all position arrays but the
     attach lists, see :class:`_Position`) and the used part of each attach list."""
