@@ -342,7 +342,7 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
         t_nchild[first] = -1
         t_value[first] = root_val
         t_count[first] = CHILD_MIN_COUNT
-        t_prior[first] = 1.0
+        t_prior[first] = 1.0 / CHILD_MIN_COUNT
         t_visits[first] = 0
         t_first[node] = first
         t_nchild[node] = 1
@@ -370,13 +370,24 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
         t_nchild[k] = -1
         t_value[k] = root_val * np.sqrt(gam[i] / max_g)
         t_count[k] = CHILD_MIN_COUNT
-        t_prior[k] = gam[i] / sum_g
+        t_prior[k] = gam[i] / sum_g / CHILD_MIN_COUNT
         t_visits[k] = 0
         k += 1
     t_first[node] = first
     t_nchild[node] = kept
     t_size[0] = k
     return True
+
+
+@K.hot_inline
+def _add_value(k, r, w, t_value, t_count, t_prior):
+    """Add result ``r`` with weight ``w`` to node ``k``'s value (a running mean); its exploration weight
+    ``t_prior`` (the prior divided by the value count, so that selection needs no division) follows."""
+    old = t_count[k]
+    inv = 1.0 / (old + w)
+    t_count[k] = old + w
+    t_value[k] += w * (r - t_value[k]) * inv
+    t_prior[k] *= old * inv
 
 
 @K.hot_inline
@@ -389,7 +400,7 @@ def _select(node, tree, expl):
     best = -1
     best_value = -1e300
     for k in range(t_first[node], t_first[node] + t_nchild[node]):
-        v = t_value[k] + t_prior[k] * factor / t_count[k]
+        v = t_value[k] + t_prior[k] * factor  # t_prior[k]: the prior / the value count
         if v > best_value:
             best_value = v
             best = k
@@ -601,17 +612,18 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
             t_visits[nd] += 1
             if d > 0:
                 r = res[t_color[nd]]
-                t_count[nd] += 1.0
-                t_value[nd] += (r - t_value[nd]) / t_count[nd]
+                _add_value(nd, r, 1.0, t_value, t_count, t_prior)
             # RAVE: children of this node whose move their colour played later in this simulation
             if t_nchild[nd] > 0:
                 span = end - d
-                for k in range(t_first[nd], t_first[nd] + t_nchild[nd]):
+                first = t_first[nd]
+                ck = np.uint32(t_color[first])  # the children of a node are moves of one colour
+                it_row = played_it[ck]
+                for k in range(first, first + t_nchild[nd]):
                     if t_move[k] < 0:
                         continue
                     mk = np.uint32(t_move[k])
-                    ck = np.uint32(t_color[k])
-                    if played_it[ck, mk] != it or played_ply[ck, mk] < d:
+                    if it_row[mk] != it or played_ply[ck, mk] < d:
                         continue
                     if d + 1 <= depth and path[d + 1] == k:
                         continue  # the real visit was counted above
@@ -620,9 +632,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                     w = RAVE_WEIGHT * (1.0 - (played_ply[ck, mk] - d) / (span + 1.0))
                     if w <= 0.0:
                         continue
-                    r = res[ck]
-                    t_count[k] += w
-                    t_value[k] += w * (r - t_value[k]) / t_count[k]
+                    _add_value(k, res[ck], w, t_value, t_count, t_prior)
         done_count += 1
     return done_count
 
