@@ -30,7 +30,8 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
   plus 0.1 of a squashed margin.
 * **RAVE**: a child whose move the same colour played later in the
   simulation gets the result with weight 0.7 (falling with distance) while it
-  has fewer than 2,000 value counts.
+  has fewer than 2,000 value counts and its parent at most 25,000 (Duo) or
+  50,000 visits.
 * **Tree reuse**: the subtree of the position reached by the moves since the
   last search is kept (its statistics re-rooted) when the bot is asked again.
 
@@ -168,6 +169,7 @@ class Params:
                                   dtype=np.int32)
         self.num_players = state.num_players
         self.exploration = 0.5 if self.duo else 0.4
+        self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
 
@@ -327,7 +329,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 @K.hot
 def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
     """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp = scratch
     stamp[0] += 1
@@ -380,6 +382,29 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
 
 
 @K.hot_inline
+def _mark_played(played, c, m, ply):
+    """Note that colour ``c`` played move ``m`` at ``ply`` of this simulation (for RAVE): a bit per
+    (colour, move), small enough to stay in the first-level cache, its ply, and a log to clear the bits."""
+    bits, plies, log, nlog = played
+    mu = np.uint32(m)
+    bits[c, mu >> 6] |= np.uint64(1) << np.uint64(mu & 63)
+    plies[c, mu] = ply
+    log[nlog[0]] = c * plies.shape[1] + m
+    nlog[0] += 1
+
+
+@K.hot_inline
+def _clear_played(played):
+    """Clear the bits of the moves noted in this simulation."""
+    bits, plies, log, nlog = played
+    n_pl = plies.shape[1]
+    for i in range(nlog[0]):
+        c, m = divmod(log[i], n_pl)
+        bits[c, np.uint32(m) >> 6] = 0
+    nlog[0] = 0
+
+
+@K.hot_inline
 def _add_value(k, r, w, t_value, t_count, t_prior):
     """Add result ``r`` with weight ``w`` to node ``k``'s value (a running mean); its exploration weight
     ``t_prior`` (the prior divided by the value count, so that selection needs no division) follows."""
@@ -408,7 +433,7 @@ def _select(node, tree, expl):
 
 
 @K.hot
-def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_it, played_ply, it, ply, roots, recent,
+def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, roots, recent,
              second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
@@ -467,8 +492,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played_
             K.place(c, m, tables, arrays)
             _push_recent(recent, c, m)
             on_board += 1
-            played_it[c, m] = it
-            played_ply[c, m] = ply
+            _mark_played(played, c, m, ply)
         ply += 1
         c = K.next_color(c, done)
     K.clear_marks(mark, lists, nlist, inited)
@@ -545,7 +569,7 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
 
 
 @K.hot
-def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
+def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
                    player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
 
@@ -553,17 +577,18 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
     nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
     """
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max = P
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    (lists, nlist, played_it, played_ply, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
+    (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
      work_owner, work_recent) = play_scratch
     use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
+    played_bits, played_ply = played[0], played[1]
     K.root_moves(tables, root_arrays, marker, stamp, roots)
     done_count = 0
-    for it in range(it0 + 1, it0 + count + 1):
+    for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
         nonboard[0] = root_nonboard
         c = root_to_move
@@ -586,8 +611,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                 arrays[9][c] = 1
             else:
                 _place(c, m, tables, arrays, work_owner, work_recent, nonboard)
-                played_it[c, m] = it
-                played_ply[c, m] = depth
+                _mark_played(played, c, m, depth)
             depth += 1
             path[depth] = child
             node = child
@@ -595,8 +619,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
         if full and depth == 0:
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played_it, played_ply, it,
-                           depth, roots, work_recent, second, glocal, use_local, scratch[2], pw, early, player_of,
+            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, roots, work_recent, second, glocal, use_local, scratch[2], pw, early, player_of,
                            piece_sizes, monomino)
         else:
             end = depth
@@ -614,16 +637,16 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                 r = res[t_color[nd]]
                 _add_value(nd, r, 1.0, t_value, t_count, t_prior)
             # RAVE: children of this node whose move their colour played later in this simulation
-            if t_nchild[nd] > 0:
+            if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
                 span = end - d
                 first = t_first[nd]
                 ck = np.uint32(t_color[first])  # the children of a node are moves of one colour
-                it_row = played_it[ck]
+                bits = played_bits[ck]
                 for k in range(first, first + t_nchild[nd]):
                     if t_move[k] < 0:
                         continue
                     mk = np.uint32(t_move[k])
-                    if it_row[mk] != it or played_ply[ck, mk] < d:
+                    if (bits[mk >> 6] >> (mk & 63)) & 1 == 0 or played_ply[ck, mk] < d:
                         continue
                     if d + 1 <= depth and path[d + 1] == k:
                         continue  # the real visit was counted above
@@ -633,6 +656,7 @@ def run_iterations(count, it0, tables, root_arrays, root_owner, root_recent, roo
                     if w <= 0.0:
                         continue
                     _add_value(k, res[ck], w, t_value, t_count, t_prior)
+        _clear_played(played)
         done_count += 1
     return done_count
 
@@ -734,7 +758,8 @@ class _Workspace:
         self.root = _Position(state)
         self.work = _Position(state)
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
-                     np.zeros((nc, n_pl), dtype=np.int64), np.zeros((nc, n_pl), dtype=np.int32),
+                     (np.zeros((nc, (n_pl + 63) // 64), dtype=np.uint64), np.zeros((nc, n_pl), dtype=np.int32),
+                      np.zeros(4 * NUM_PIECES + 8, dtype=np.int64), np.zeros(1, dtype=np.int64)),
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                       np.zeros(nc, dtype=np.int32)),
@@ -742,7 +767,6 @@ class _Workspace:
                       np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
-        self.iteration = 0
         self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
         self.capacity = capacity
@@ -816,7 +840,7 @@ class FastMCTSBot:
             # playout weight factor by the local value a move covers (0..10: 1 or 2 per cell)
             gloc = LOCAL_GAMMAS[np.minimum(np.arange(11), len(LOCAL_GAMMAS) - 1)] if self.local else np.ones(1)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
-                             params.connect_pieces, params.width, gloc)
+                             params.connect_pieces, params.width, gloc, params.rave_parent_max)
             self._work[key] = _Workspace(state, self.capacity)
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
@@ -856,11 +880,10 @@ class FastMCTSBot:
             if want <= 0:
                 break
             before = time.process_time()
-            got = run_iterations(want, work.iteration, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
+            got = run_iterations(want, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
                                  (params.wtab, params.pl_weight), params.player_of, params.num_players,
                                  state.tables.piece_sizes,
                                  _MONOMINO, tree, work.scratch, work.play, root_stats, early)
-            work.iteration += got
             done += got
             if got < want:
                 break
