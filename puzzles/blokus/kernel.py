@@ -179,20 +179,19 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pt
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     n = 0
     total = 0.0
-    # unsigned indices (numba checks signed ones for wraparound) and no row views in the hot loops
+    # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
+    # move is kept (about a third are dropped, unpredictably): each move is written at ``n``, which only
+    # advances when it is kept; a dropped move is unmarked (in a fresh list its mark is 0 already)
     for i in range(nsrc):
         m = np.uint32(src[i])
         s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-        if s < 64 and lft[rec[m, 5]]:
-            out[n] = m
-            w = wt[rec[m, 6]] * glocal[s]
-            wbuf[n] = w
-            total += w
-            n += 1
-            if fresh:
-                mk[m] = 1
-        elif not fresh:
-            mk[m] = 0
+        keep = np.uint32(s < 64) & np.uint32(lft[rec[m, 5]] != 0)
+        w = wt[rec[m, 6]] * glocal[s * keep]
+        out[n] = m
+        wbuf[n] = w
+        total += w * keep
+        mk[m] = keep
+        n += keep
     for i in range(first, npts):
         a = np.int64(pts[i])
         if f[a]:
@@ -204,16 +203,14 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pt
             key = base + p
             for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
                 m = np.uint32(cp_list[k])
-                if mk[m]:
-                    continue
                 s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-                if s < 64:
-                    mk[m] = 1
-                    out[n] = m
-                    w = wt[rec[m, 6]] * glocal[s]
-                    wbuf[n] = w
-                    total += w
-                    n += 1
+                keep = np.uint32(mk[m] == 0) & np.uint32(s < 64)  # not listed yet, and legal
+                w = wt[rec[m, 6]] * glocal[s * keep]
+                out[n] = m
+                wbuf[n] = w
+                total += w * keep
+                mk[m] |= keep
+                n += keep
     return n, total
 
 
