@@ -2,8 +2,10 @@
 
 Positions: Classic (4 colours) after 0, 24, 48 placements and Duo after 0, 12, 24 placements of a
 seeded random game with bigger pieces likelier (the same position is loaded into Pentobi with ``loadsgf``).  kibitz:
-``--repeat`` fresh searches of ``--iterations`` iterations each (after a warm-up search that compiles the
-kernels), simulations / ``time.process_time``, the median of the searches (the machine is shared and noisy).  Pentobi: ``reg_genmove`` at ``--level`` with subtree reuse off;
+``--repeat`` fresh searches (after a warm-up search that compiles the kernels) of as many iterations as
+Pentobi ran simulations at that position (the same search size: per-simulation costs grow with the
+tree; ``--iterations`` when Pentobi is not there or ran fewer), simulations / ``time.process_time``, the
+median of the searches (the machine is shared and noisy).  Pentobi: ``reg_genmove`` at ``--level`` with subtree reuse off;
 its simulation count is read from its log ("Sim N"), its CPU time from ``cputime`` before and after
 (Pentobi counts CPU time in 10 ms clock ticks: the default level 7 searches long enough for that).
 
@@ -77,7 +79,7 @@ def pentobi_rate(binary: str, state: BlokusState, level: int) -> tuple[int, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pentobi", default="/tmp/pentobi/build/pentobi_gtp/pentobi-gtp")
-    parser.add_argument("--iterations", type=int, default=5000)
+    parser.add_argument("--iterations", type=int, default=5000, help="kibitz iterations at least (default 5000)")
     parser.add_argument("--repeat", type=int, default=3, help="kibitz searches per position (median reported)")
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--seed", type=int, default=11)
@@ -86,8 +88,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     for variant, plies in POSITIONS:
         state = position(variant, plies, args.seed)
-        ks, kt = kibitz_rate(state, args.iterations, args.repeat)
         ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
+        ks, kt = kibitz_rate(state, max(args.iterations, ps), args.repeat)
         kr = ks / kt if kt > 0 else float("nan")
         pr = ps / pt if pt > 0 else float("nan")
         print(f"| {variant} ply {plies} | {ks} | {kt:.3f} | {kr:,.0f} | {ps} | {pt:.3f} | {pr:,.0f} | {kr / pr:.2f} |",
