@@ -424,11 +424,12 @@ def _select(node, tree, expl):
     factor = expl * np.sqrt(parent) * np.log(parent + 1.0)
     best = -1
     best_value = -1e300
-    for k in range(t_first[node], t_first[node] + t_nchild[node]):
+    first = np.uint32(t_first[node])  # unsigned indices: numba checks signed ones for wraparound
+    for k in range(first, first + np.uint32(t_nchild[node])):
         v = t_value[k] + t_prior[k] * factor  # t_prior[k]: the prior / the value count
         if v > best_value:
             best_value = v
-            best = k
+            best = np.int64(k)
     return best
 
 
@@ -639,10 +640,10 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
             # RAVE: children of this node whose move their colour played later in this simulation
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
                 span = end - d
-                first = t_first[nd]
+                first = np.uint32(t_first[nd])
                 ck = np.uint32(t_color[first])  # the children of a node are moves of one colour
                 bits = played_bits[ck]
-                for k in range(first, first + t_nchild[nd]):
+                for k in range(first, first + np.uint32(t_nchild[nd])):
                     if t_move[k] < 0:
                         continue
                     mk = np.uint32(t_move[k])
