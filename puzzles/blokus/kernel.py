@@ -85,12 +85,19 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     return n
 
 
+@hot_inline
+def _point_key(a, f, width):
+    """The ``cp_start`` key of attach point ``a`` and piece 0 (:class:`BoardTables`: ``(cell * 16 + pattern)
+    * 21 + piece``, the pattern being which of the point's four edge neighbours ``f`` forbids)."""
+    return ((a << 4) | (f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3))) * NUM_PIECES
+
+
 @hot
 def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n) -> int:
     """Append to ``out[n:]`` the legal placements (not yet stamped) that use attach point ``a``."""
     if f[a]:
         return n
-    base = ((a << 4) | (f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3))) * NUM_PIECES
+    base = _point_key(a, f, width)
     for p in range(NUM_PIECES):
         if lft[p] == 0:
             continue
@@ -196,7 +203,7 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pt
         a = np.int64(pts[i])
         if f[a]:
             continue
-        base = ((a << 4) | (f[a - width] | (f[a + 1] << 1) | (f[a + width] << 2) | (f[a - 1] << 3))) * NUM_PIECES
+        base = _point_key(a, f, width)
         for p in range(NUM_PIECES):
             if lft[p] == 0:
                 continue

@@ -4,8 +4,8 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
 ``State``, ``Search``; the rules are ``docs/rules/blokus.md``):
 
 * **Tree** in flat numpy arrays (move, colour, first child, child count, value,
-  value count, prior, real visits); a node is expanded on its second visit
-  (the root at once).  The Python side is a thin driver: it copies the
+  value count, prior, real visits); a node is expanded once its real visits
+  exceed 1 + 0.5 per level below the root (the root at once).  The Python side is a thin driver: it copies the
   position into the kernel's arrays, runs the iterations in chunks (so a CPU
   time budget can be checked between chunks) and reads the root's children.
 * **Priors** on new children: Pentobi's learnt move features (``gamma``: the
@@ -620,8 +620,9 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
         if full and depth == 0:
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, roots, work_recent, second, glocal, use_local, scratch[2], pw, early, player_of,
-                           piece_sizes, monomino)
+            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, roots,
+                           work_recent, second, glocal, use_local, scratch[2], pw, early, player_of, piece_sizes,
+                           monomino)
         else:
             end = depth
         _results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
@@ -760,7 +761,7 @@ class _Workspace:
         self.work = _Position(state)
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      (np.zeros((nc, (n_pl + 63) // 64), dtype=np.uint64), np.zeros((nc, n_pl), dtype=np.int32),
-                      np.zeros(4 * NUM_PIECES + 8, dtype=np.int64), np.zeros(1, dtype=np.int64)),
+                      np.zeros(nc * NUM_PIECES, dtype=np.int64), np.zeros(1, dtype=np.int64)),  # log: placements
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                       np.zeros(nc, dtype=np.int32)),
