@@ -78,19 +78,9 @@ def test_sat_formula_keeps_one_colour_labelling() -> None:
     """sat_formula() (exactly one colour per cell, colour precedence) keeps exactly one of the 4! colourings of
     each tiling: 48 raw L T tilings on 8x4 give 2 models, the placements being variables 1..n."""
     p = problem(8, 4, "LT")
-    from pysat.solvers import Solver
-
-    clauses, _ = p.sat_formula()
-    n = len(p.options)
-    models = 0
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        while solver.solve():
-            model = solver.get_model()
-            chosen = [o for o in range(n) if model[o] > 0]
-            assert p.satisfies_corner_contact(chosen)
-            solver.add_clause([-(o + 1) for o in chosen])
-            models += 1
-    assert models == 48 // 24
+    models = list(p.sat_enumerate(one_colouring=True))
+    assert all(p.satisfies_corner_contact(chosen) for chosen in models)
+    assert len(models) == 48 // 24
 
 
 def test_ctrl_c_stops_the_sat_find_without_a_traceback() -> None:

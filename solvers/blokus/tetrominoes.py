@@ -395,11 +395,12 @@ class ColoredTilingProblem:
         clauses.append([len(self.options) + 1])  # cell 0 has colour 0 (canonical colour labelling)
         return _sat_model(clauses)
 
-    def sat_enumerate(self, limit: int | None = None) -> Iterator[list[int]]:
-        """Every tiling by SAT with blocking clauses (independent cross-check of the DLX counts; small boards only)."""
+    def sat_enumerate(self, limit: int | None = None, one_colouring: bool = False) -> Iterator[list[int]]:
+        """Every tiling by SAT with blocking clauses (independent cross-check of the DLX counts; small boards only);
+        with ``one_colouring``, of :meth:`sat_formula` (one colour labelling of each tiling)."""
         from pysat.solvers import Solver
 
-        clauses, _ = self.clauses()
+        clauses, _ = self.sat_formula() if one_colouring else self.clauses()
         n = len(self.options)
         found = 0
         with Solver(name="cadical153", bootstrap_with=clauses) as solver:
