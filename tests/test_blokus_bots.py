@@ -279,3 +279,35 @@ def test_mcts_rave_early_end_is_an_option_and_both_are_deterministic() -> None:
         a = FastMCTSBot(iterations=200, early_end=early).search(state, 9)
         b = FastMCTSBot(iterations=200, early_end=early).search(state, 9)
         assert all((x == y).all() for x, y in zip(a, b)) and a[1].sum() == 200  # every iteration visits a root child
+
+
+def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node() -> None:
+    """The lists kept at tree nodes (where playouts and expansions start) are exactly the legal moves there."""
+    from puzzles.blokus.tables import PASS
+    from solvers.blokus.mcts_fast import FastMCTSBot
+
+    for variant, opening in (("duo", ["e10,f10,e9,e11,d10"]), ("two-player", [])):
+        root = BlokusState(variant)
+        for text in opening:
+            root.apply(root.string_to_action(text))
+        bot = FastMCTSBot(iterations=400)
+        bot.search(root, 3)
+        work = next(iter(bot._work.values()))
+        t_move, t_color, t_first, t_nchild = work.tree[:4]
+        t_cache, pool, meta = work.cache[:3]
+        checked, stack = 0, [(0, [])]
+        while stack:
+            node, path = stack.pop()
+            if t_cache[node] > 0:
+                state = root.clone()
+                for move in path:
+                    state.apply(PASS if move < 0 else state.tables.moves[move])
+                slot = t_cache[node] - 1
+                for color in range(state.num_colors):
+                    off, count = meta[slot, 0, color], meta[slot, 1, color]
+                    cached = sorted(pool[off:off + count].tolist())
+                    assert cached == sorted(state.legal_placements(color).tolist())
+                checked += 1
+            for child in range(t_first[node], t_first[node] + max(t_nchild[node], 0)):
+                stack.append((child, path + [int(t_move[child])]))
+        assert checked > 10 and checked == work.cache[3][1]  # every slot belongs to a node of the tree

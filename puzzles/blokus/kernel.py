@@ -166,21 +166,22 @@ def set_features(f, feat):
     feat[f.shape[0]] = 0
 
 
-@hot
-def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pts, first, npts, out, wt, glocal, wbuf):
+@hot_inline
+def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, pts, first, npts, out, wt, glocal, wbuf):
     """One turn's upkeep of a color's legal-move list (Pentobi's ``State::update_moves``).
 
     ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:func:`table_tuple`), ``f``, ``lft``
     and ``mk`` the color's rows of ``forbidden``, ``left`` and ``mark`` (only these, so that a call
     passes few arguments).
 
-    Keeps the moves of ``src[:nsrc]`` whose piece is left and whose cells are free
+    Keeps the moves of ``src[s0:s0 + nsrc]`` whose piece is left and whose cells are free
     (``feat``: :func:`set_features`), then appends the legal moves at the points
     ``pts[first:npts]`` (new attach points, or the starting cells) not yet listed;
     writes them to ``out`` (which may be ``src``) with their weight
     ``wt[class] * glocal[local value]`` in ``wbuf``.  ``mk[m]`` is 1 exactly
-    for the moves in the list: ``fresh`` says that ``src`` is not that list yet
-    (its kept moves get marked), otherwise dropped moves are unmarked.
+    for the moves in the list afterwards: a move of ``src`` that is not kept is
+    unmarked, a kept or new one marked (so ``src`` may be the color's current
+    list, or another list while ``mk`` is all 0).
     Returns (number of moves, sum of their weights).
     """
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
@@ -188,9 +189,9 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, pt
     total = 0.0
     # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
     # move is kept (about a third are dropped, unpredictably): each move is written at ``n``, which only
-    # advances when it is kept; a dropped move is unmarked (in a fresh list its mark is 0 already)
+    # advances when it is kept; a dropped move is unmarked
     for i in range(nsrc):
-        m = np.uint32(src[i])
+        m = np.uint32(src[s0 + i])
         s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
         keep = np.uint32(s < 64) & np.uint32(lft[rec[m, 5]] != 0)
         w = wt[rec[m, 6]] * glocal[s * keep]
@@ -316,41 +317,40 @@ def root_moves(tables, arrays, marker, stamp, roots):
 
 
 @hot_inline
-def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf):
+def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf):
     """Color ``c``'s legal-move list for its turn, kept incrementally through a playout (Pentobi's scheme).
 
-    On the color's first turn of the playout its list starts from its list in ``roots``
-    (:func:`root_moves`; moves only ever become illegal), later from its own list of the
-    previous turn; :func:`refresh_moves` drops what became illegal and expands the attach
-    points created since.  A list of starting moves is generated anew once the color has
-    placed its first piece.  ``inited[c]`` (0 before the first turn; all 0 when a playout
-    starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features.
+    On the color's first turn of the playout its list starts from ``start`` = (moves array,
+    offset, count, attach points processed, kind: 1 starting cells, 2 attach points), its
+    legal moves where the playout began (:func:`root_moves` gives them at the root; moves
+    only ever become illegal), later from its own list of the previous turn;
+    :func:`refresh_moves` drops what became illegal and expands the attach points created
+    since.  A list of starting moves is generated anew once the color has placed its first
+    piece.  ``inited[c]`` (0 before the first turn, else the kind of the list; all 0 when a
+    playout starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features.
     Returns (number of moves, sum of their weights), the moves in ``lists[c]``, weights in ``wbuf``.
     """
+    src, s0, nsrc, sproc, skind = start
     attach = arrays[2]
     attach_len = arrays[3]
     L = lists[c]
     rec, cp_start, cp_list = tables[9], tables[7], tables[8]
     f, lft, mk = arrays[0][c], arrays[6][c], mark[c]
-    if inited[c] == 0:
-        src = roots[0][c]
-        nsrc = roots[1][c]
-        fresh = True
-        processed[c] = roots[2][c]
-        inited[c] = roots[3][c]
-    else:
-        src = L
-        nsrc = nlist[c]
-        fresh = False
-    if inited[c] == 1 and arrays[7][c] > 0:
-        if not fresh:
-            for i in range(nsrc):
-                mark[c, L[i]] = 0
-        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, 0, False, attach[c], 0, attach_len[c],
+    first = inited[c] == 0
+    kind = skind if first else inited[c]
+    if kind == 1 and arrays[7][c] > 0:
+        if not first:
+            for i in range(nlist[c]):
+                mk[L[i]] = 0
+        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, L, 0, 0, attach[c], 0, attach_len[c],
                                  L, wt, glocal, wbuf)
         inited[c] = 2
+    elif first:
+        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, attach[c], sproc,
+                                 attach_len[c], L, wt, glocal, wbuf)
+        inited[c] = skind
     else:
-        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, nsrc, fresh, attach[c], processed[c],
+        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, L, 0, nlist[c], attach[c], processed[c],
                                  attach_len[c], L, wt, glocal, wbuf)
     processed[c] = attach_len[c]
     nlist[c] = n
@@ -393,7 +393,8 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     while c >= 0:
         L = lists[c]
         set_features(forbidden[c], feat)
-        n, total = turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf)
+        start = (roots[0][c], 0, roots[1][c], roots[2][c], roots[3][c])
+        n, total = turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf)
         if plies < rec_color.shape[0]:
             rec_color[plies] = c
             rec_count[plies] = n

@@ -5,9 +5,19 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
 
 * **Tree** in flat numpy arrays (move, colour, first child, child count, value,
   value count, prior, real visits); a node is expanded once its real visits
-  exceed 1 + 0.5 per level below the root (the root at once).  The Python side is a thin driver: it copies the
-  position into the kernel's arrays, runs the iterations in chunks (so a CPU
-  time budget can be checked between chunks) and reads the root's children.
+  exceed 1 + 0.5 per level below the root (the root at once).  The tree
+  starts small and doubles when full (an iteration that finds no room is
+  redone after the growth, so the search does not depend on it), up to
+  ``capacity`` nodes; beyond that it stops growing.  The Python side is a thin
+  driver: it copies the position into the kernel's arrays, runs the
+  iterations in chunks (so a CPU time budget can be checked between chunks)
+  and reads the root's children.
+* **List cache**: each expanded node keeps every colour's legal moves there
+  (refreshed from its nearest cached ancestor's lists, as a playout turn
+  refreshes a list).  Its expansion takes its moves from them, and each
+  colour's first playout turn starts from the lists of the deepest cached
+  node on the path instead of the root's, so it drops and adds only what the
+  last tree moves changed.
 * **Priors** on new children: Pentobi's learnt move features (``gamma``: the
   cells the piece covers, its own attach points kept and the opponents'
   attach points taken, what it touches along its edges, nearness to the
@@ -327,13 +337,24 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 
 
 @K.hot
-def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val):
-    """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move)."""
+def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, root_val, cache):
+    """Create the children of ``node`` for colour ``c`` (a single pass child when it has no move).
+
+    The moves come from the node's cached lists (:func:`_cache_lists`) when it has them.
+    """
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp = scratch
-    stamp[0] += 1
-    n = K.gen_moves(c, tables, arrays, marker, stamp[0], moves)
+    t_cache, pool, meta = cache[0], cache[1], cache[2]
+    slot = t_cache[node] - 1
+    if slot >= 0:
+        off = meta[slot, 0, c]
+        n = meta[slot, 1, c]
+        for i in range(n):
+            moves[i] = pool[off + i]
+    else:
+        stamp[0] += 1
+        n = K.gen_moves(c, tables, arrays, marker, stamp[0], moves)
     first = t_size[0]
     if n == 0:
         if first + 1 > t_move.shape[0]:
@@ -351,6 +372,8 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
         t_size[0] = first + 1
         return True
     n = _filter_considered(moves, n, tables[0], consider, nonboard[0])
+    if first + n > t_move.shape[0]:
+        return False  # the tree is full (checked before the priors are computed: a full tree fails often)
     kept = compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard[0], gammas, second, dist,
                           check_dist_pieces, connect_pieces, width, gam, keep, grids)
     if first + kept > t_move.shape[0]:
@@ -434,12 +457,12 @@ def _select(node, tree, expl):
 
 
 @K.hot
-def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, roots, recent,
+def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, pool, meta, slot, recent,
              second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
-    Each colour's legal-move list starts from its list at the search's root (``roots``) and is
-    kept by the kernel's :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the
+    Each colour's legal-move list starts from its list at the deepest tree node on the path
+    that keeps them (list cache ``slot``, see :func:`_cache_lists`) and is kept by the kernel's :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the
     random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
     points covered]`` as it goes.
     With ``early`` (two players), the playout stops when a player can move no more while behind
@@ -479,7 +502,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
                             feat[nb] = 1 + is_attach[c, nb]
                             nl += 1
         wt = wtab[min(on_board, last_row)]
-        n, total = K.turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, roots, wt, glocal, wbuf)
+        start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
+        n, total = K.turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf)
         if n == 0:
             done[c] = 1
             if early and done[second[c]] and _player_behind(c, arrays, player_of, piece_sizes, monomino):
@@ -570,9 +594,107 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
 
 
 @K.hot
+def reset_cache(cache):
+    """Forget every cached list (a new search: node numbers and the root change)."""
+    t_cache, pool, meta, state, slot_node, sizes = cache
+    for s in range(state[1]):
+        t_cache[slot_node[s]] = 0
+    state[0] = 0
+    state[1] = 0
+    state[2] = 0
+
+
+@K.hot_inline
+def _new_slot(node, cache, sizes, nc):
+    """A cache slot for ``node`` with room for lists of ``sizes[:nc]`` moves, or -1 (the pool is full)."""
+    t_cache, pool, meta, state, slot_node, _ = cache
+    total = 0
+    for k in range(nc):
+        total += sizes[k]
+    if state[2] or state[1] >= slot_node.shape[0] or state[0] + total > pool.shape[0]:
+        state[2] = 1
+        return -1
+    slot = state[1]
+    base = state[0]
+    for k in range(nc):
+        meta[slot, 0, k] = base
+        meta[slot, 1, k] = sizes[k]
+        base += sizes[k]
+    state[0] = base
+    state[1] = slot + 1
+    slot_node[slot] = node
+    t_cache[node] = slot + 1
+    return slot
+
+
+@K.hot
+def _cache_root(roots, arrays, cache):
+    """Keep the root's lists (``roots``, :func:`~puzzles.blokus.kernel.root_moves`) as node 0's cache slot."""
+    pool, meta = cache[1], cache[2]
+    lists, counts, processed, kinds = roots
+    nc = counts.shape[0]
+    slot = _new_slot(0, cache, counts, nc)
+    for k in range(nc):
+        off = meta[slot, 0, k]
+        for i in range(counts[k]):
+            pool[off + i] = lists[k, i]
+        meta[slot, 2, k] = processed[k]
+        meta[slot, 3, k] = kinds[k]
+    return slot
+
+
+@K.hot
+def _cache_lists(node, src, tables, arrays, pw, lists, wbuf, wt, glocal, cache):
+    """Keep every colour's legal moves at ``node`` (the work position) in a new cache slot; return it, or -1.
+
+    Each list is its colour's list at the cached ancestor ``src`` refreshed as a playout turn does
+    (:func:`~puzzles.blokus.kernel.refresh_moves`), so that playouts below the node, and its
+    expansion, start from lists only a move or two old instead of the root's.
+    """
+    pool, meta, state, sizes = cache[1], cache[2], cache[3], cache[5]
+    if state[2]:
+        return -1  # the pool is full
+    feat, mark = pw[0], pw[1]
+    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    rec, cp_start, cp_list = tables[9], tables[7], tables[8]
+    nc = forbidden.shape[0]
+    for k in range(nc):
+        f, lft, mk, L = forbidden[k], left[k], mark[k], lists[k]
+        K.set_features(f, feat)
+        off, cnt, proc, kind = meta[src, 0, k], meta[src, 1, k], meta[src, 2, k], meta[src, 3, k]
+        if kind == 1 and placed[k] > 0:  # a list of starting moves, but the colour has placed: anew
+            cnt = 0
+            proc = 0
+        n, _ = K.refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, pool, off, cnt, attach[k], proc,
+                               attach_len[k], L, wt, glocal, wbuf)
+        for i in range(n):
+            mk[L[i]] = 0
+        sizes[k] = n
+    slot = _new_slot(node, cache, sizes, nc)
+    if slot < 0:
+        return slot
+    for k in range(nc):
+        off = meta[slot, 0, k]
+        L = lists[k]
+        for i in range(sizes[k]):
+            pool[off + i] = L[i]
+        meta[slot, 2, k] = attach_len[k]
+        meta[slot, 3, k] = 2 if placed[k] > 0 else meta[src, 3, k]
+    return slot
+
+
+@K.hot
 def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,
-                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early):
-    """``count`` MCTS iterations from the root position into ``tree``; returns the number done (fewer when full).
+                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early,
+                   cache, grow):
+    """``count`` MCTS iterations from the root position into ``tree``; returns the number done.
+
+    When the tree has no room for a node's children, the search goes on without expanding
+    it, except with ``grow``: then it stops before that iteration and sets ``tree[8][1]``
+    (the driver makes the tree bigger and calls again); it stops too when the root itself
+    cannot be expanded.
+
+    ``cache`` keeps the legal-move lists of the colours at expanded nodes (:func:`_cache_lists`).
 
     ``weights`` is (playout weight by pieces on board and move class, weight by placement);
     nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
@@ -587,7 +709,11 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
     played_bits, played_ply = played[0], played[1]
-    K.root_moves(tables, root_arrays, marker, stamp, roots)
+    t_cache, pool, meta = cache[0], cache[1], cache[2]
+    if t_cache[0] == 0:
+        K.root_moves(tables, root_arrays, marker, stamp, roots)
+        _cache_root(roots, root_arrays, cache)
+    wt0 = wtab[0]
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -597,13 +723,22 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
         depth = 0
         path[0] = 0
         full = False
+        slot = t_cache[0] - 1
         while c >= 0:
-            if t_nchild[node] < 0:
-                if node != 0 and t_visits[node] <= EXPAND_THRESHOLD + EXPAND_THRESHOLD_INC * depth:
-                    break
+            expand = t_nchild[node] < 0
+            if expand and node != 0 and t_visits[node] <= EXPAND_THRESHOLD + EXPAND_THRESHOLD_INC * depth:
+                break
+            if t_cache[node] > 0:
+                slot = t_cache[node] - 1
+            else:  # an expanded node (or one about to be) keeps its lists while the pool has room
+                got = _cache_lists(node, slot, tables, arrays, pw, lists, scratch[2], wt0, glocal, cache)
+                if got >= 0:
+                    slot = got
+            if expand:
                 p = player_of[c]
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
-                if not _expand(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv):
+                if not _expand(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv,
+                               cache):
                     full = True
                     break
             child = _select(node, tree, gammas[N_GAMMAS])
@@ -617,10 +752,12 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
             path[depth] = child
             node = child
             c = K.next_color(c, arrays[9])
-        if full and depth == 0:
+        if full and (grow or depth == 0):
+            t_size[1] = 1
+            _clear_played(played)
             return done_count
         if c >= 0:
-            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, roots,
+            end = _playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, pool, meta, slot,
                            work_recent, second, glocal, use_local, scratch[2], pw, early, player_of, piece_sizes,
                            monomino)
         else:
@@ -707,7 +844,10 @@ def copy_subtree(src, root, dst):
 
 # ---- the Python driver ----------------------------------------------------------------------------------
 
-TREE_CAPACITY = 1_500_000
+TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
+INITIAL_CAPACITY = 1 << 18
+CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
+CACHE_SLOTS = 1 << 19  # nodes with cached lists
 #: Playout weight factor by the local points a move covers (Pentobi's State::init_gamma, Classic and Duo).
 LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
@@ -769,6 +909,14 @@ class _Workspace:
                       np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
+        if n_pl > np.iinfo(np.uint16).max:
+            raise ValueError("the list cache keeps placements as uint16")
+        # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
+        # per slot and colour (offset, count, attach points processed, kind), (pool used, slots used, full),
+        # slot -> node, and the list sizes of the slot being made
+        self.cache = (np.zeros(capacity, dtype=np.int32), np.zeros(CACHE_POOL, dtype=np.uint16),
+                      np.zeros((CACHE_SLOTS, 4, nc), dtype=np.int32), np.zeros(3, dtype=np.int64),
+                      np.zeros(CACHE_SLOTS, dtype=np.int32), np.zeros(nc, dtype=np.int32))
         self.spare: tuple[np.ndarray, ...] | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
         self.capacity = capacity
@@ -777,7 +925,21 @@ class _Workspace:
         c = self.capacity
         return (np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
                 np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.float64), np.zeros(c, dtype=np.float64),
-                np.zeros(c, dtype=np.float64), np.zeros(c, dtype=np.int32), np.zeros(1, dtype=np.int64))
+                np.zeros(c, dtype=np.float64), np.zeros(c, dtype=np.int32), np.zeros(2, dtype=np.int64))
+
+    def grow(self, limit: int) -> None:
+        """Double the room of the tree (at most ``limit`` nodes), keeping its nodes; the spare tree goes."""
+        size = int(self.tree[8][0])
+        self.capacity = min(limit, 2 * self.capacity)
+        bigger = self.new_tree()
+        for old, new in zip(self.tree[:8], bigger[:8]):
+            new[:size] = old[:size]
+        bigger[8][0] = size
+        self.tree = bigger
+        t_cache = np.zeros(self.capacity, dtype=np.int32)
+        t_cache[:size] = self.cache[0][:size]
+        self.cache = (t_cache,) + self.cache[1:]
+        self.spare = None
 
     def reuse(self, history: list[tuple[int, int]]) -> bool:
         """Re-root the tree at the position reached by ``history`` when it continues the tree's root; True if kept."""
@@ -843,7 +1005,7 @@ class FastMCTSBot:
             gloc = LOCAL_GAMMAS[np.minimum(np.arange(11), len(LOCAL_GAMMAS) - 1)] if self.local else np.ones(1)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
                              params.connect_pieces, params.width, gloc, params.rave_parent_max)
-            self._work[key] = _Workspace(state, self.capacity)
+            self._work[key] = _Workspace(state, min(self.capacity, INITIAL_CAPACITY))
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
     def search(self, state: BlokusState, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -863,6 +1025,7 @@ class FastMCTSBot:
             tree[6][0] = 1.0
             tree[7][0] = 0
         work.history = history
+        reset_cache(work.cache)
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
         for i, (c, m) in enumerate(placed[-3:]):
@@ -882,13 +1045,17 @@ class FastMCTSBot:
             if want <= 0:
                 break
             before = time.process_time()
-            got = run_iterations(want, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
-                                 (params.wtab, params.pl_weight), params.player_of, params.num_players,
-                                 state.tables.piece_sizes,
-                                 _MONOMINO, tree, work.scratch, work.play, root_stats, early)
-            done += got
-            if got < want:
-                break
+            grow = work.capacity < self.capacity
+            done += run_iterations(want, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
+                                   (params.wtab, params.pl_weight), params.player_of, params.num_players,
+                                   state.tables.piece_sizes,
+                                   _MONOMINO, tree, work.scratch, work.play, root_stats, early, work.cache, grow)
+            if tree[8][1]:  # out of room
+                tree[8][1] = 0
+                if not grow:
+                    break  # not even for the root's children
+                work.grow(self.capacity)
+                tree = work.tree
             now = time.process_time()
             if self.seconds is not None and now - start >= self.seconds:
                 break
