@@ -177,8 +177,8 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, pts, 
     Keeps the moves of ``src[s0:s0 + nsrc]`` whose piece is left and whose cells are free
     (``feat``: :func:`set_features`), then appends the legal moves at the points
     ``pts[first:npts]`` (new attach points, or the starting cells) not yet listed;
-    writes them to ``out`` (which may be ``src``) with their weight
-    ``wt[class] * glocal[local value]`` in ``wbuf``.  ``mk[m]`` is 1 exactly
+    writes them to ``out`` (which may be ``src``), and to ``wbuf`` the running sum of their
+    weights ``wt[class] * glocal[local value]`` (for :func:`draw`).  ``mk[m]`` is 1 exactly
     for the moves in the list afterwards: a move of ``src`` that is not kept is
     unmarked, a kept or new one marked (so ``src`` may be the color's current
     list, or another list while ``mk`` is all 0).
@@ -195,9 +195,9 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, pts, 
         s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
         keep = np.uint32(s < 64) & np.uint32(lft[rec[m, 5]] != 0)
         w = wt[rec[m, 6]] * glocal[s * keep]
-        out[n] = m
-        wbuf[n] = w
         total += w * keep
+        out[n] = m
+        wbuf[n] = total
         mk[m] = keep
         n += keep
     for i in range(first, npts):
@@ -214,9 +214,9 @@ def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, pts, 
                 s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
                 keep = np.uint32(mk[m] == 0) & np.uint32(s < 64)  # not listed yet, and legal
                 w = wt[rec[m, 6]] * glocal[s * keep]
-                out[n] = m
-                wbuf[n] = w
                 total += w * keep
+                out[n] = m
+                wbuf[n] = total
                 mk[m] |= keep
                 n += keep
     return n, total
@@ -328,7 +328,7 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, s
     since.  A list of starting moves is generated anew once the color has placed its first
     piece.  ``inited[c]`` (0 before the first turn, else the kind of the list; all 0 when a
     playout starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features.
-    Returns (number of moves, sum of their weights), the moves in ``lists[c]``, weights in ``wbuf``.
+    Returns (number of moves, sum of their weights), the moves in ``lists[c]``, running sums of the weights in ``wbuf``.
     """
     src, s0, nsrc, sproc, skind = start
     attach = arrays[2]
@@ -418,13 +418,18 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
 
 @hot_inline
 def draw(moves, wbuf, n, total):
-    """A move of ``moves[:n]`` drawn with probability ``wbuf[i] / total`` (one random number)."""
+    """A move of ``moves[:n]`` drawn with probability its weight / ``total`` (one random number);
+    ``wbuf[:n]`` holds the running sums of the weights (a binary search finds the first above the draw)."""
     r = np.random.random() * total
-    for i in range(n):
-        r -= wbuf[i]
-        if r < 0.0:
-            return moves[i]
-    return moves[n - 1]
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if wbuf[mid] > r:
+            hi = mid
+        else:
+            lo = mid + 1
+    return moves[lo]
 
 
 @njit(cache=True)

@@ -511,8 +511,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
         else:
             if total <= 0.0:
                 for i in range(n):
-                    wbuf[i] = pl_weight[L[i]]
-                    total += wbuf[i]
+                    total += pl_weight[L[i]]
+                    wbuf[i] = total
             m = K.draw(L, wbuf, n, total)
             K.place(c, m, tables, arrays)
             _push_recent(recent, c, m)
