@@ -247,7 +247,7 @@ def test_kernel_packed_tables_match_the_board_tables() -> None:
     for m in (0, 1, t.num_placements // 2, t.num_placements - 1):
         size = int(t.pl_size[m])
         assert list(rec[m, :size]) == list(t.pl_cells[m, :size]) and all(rec[m, size:5] == t.area)
-        assert rec[m, 5] == t.pl_piece[m] and rec[m, 6] == t.pl_piece[m] * 16 + t.pl_ncorners[m]
+        assert rec[m, 5] == t.area + 1 + t.pl_piece[m] and rec[m, 6] == t.pl_piece[m] * 16 + t.pl_ncorners[m]
         assert geo[m, K.GEO_SIZE] == size and geo[m, K.GEO_PIECE] == t.pl_piece[m]
         assert list(geo[m, K.GEO_CELLS:K.GEO_CELLS + size]) == list(t.pl_cells[m, :size])
         nadj, ncorners = int(t.pl_nadj[m]), int(t.pl_ncorners[m])

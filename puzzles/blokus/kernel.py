@@ -119,8 +119,10 @@ def move_records(tables, area):
     """One 16-byte row per placement for the list upkeep of the playouts (:func:`refresh_moves`).
 
     ``rec[m, :5]`` its cells, padded with ``area`` (a cell past the board whose
-    feature value is always 0, see :func:`set_features`); ``rec[m, 5]`` its piece;
-    ``rec[m, 6]`` its weight class ``piece * 16 + corner points``; ``rec[m, 7]`` its size.
+    feature value is always 0, see :func:`set_features`); ``rec[m, 5]`` its piece's
+    cell in the feature grid, ``area + 1 + piece`` (set while the piece is placed, so
+    one sum over the six gives legality); ``rec[m, 6]`` its weight class
+    ``piece * 16 + corner points``; ``rec[m, 7]`` its size.
     """
     pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     n = pl_piece.shape[0]
@@ -128,7 +130,7 @@ def move_records(tables, area):
     for m in range(n):
         for j in range(5):
             rec[m, j] = pl_cells[m, j] if j < pl_size[m] else area
-        rec[m, 5] = pl_piece[m]
+        rec[m, 5] = area + 1 + pl_piece[m]
         rec[m, 6] = pl_piece[m] * 16 + pl_ncorners[m]
         rec[m, 7] = pl_size[m]
     return rec
@@ -153,72 +155,108 @@ def move_geometry(tables, geo):
             geo[m, GEO_CORNERS + j] = pl_corners[m, j]
 
 
+def feature_size(area: int) -> int:
+    """The size of a feature grid (:func:`set_features`) for a board of ``area`` cells."""
+    return area + 1 + NUM_PIECES
+
+
 @hot_inline
-def set_features(f, feat):
-    """``feat[q] = 64`` where ``f`` (one color's forbidden grid) is set, else 0; ``feat[area] = 0``.
+def set_features(f, lft, feat):
+    """One color's feature grid: ``feat[q] = 64`` where ``f`` (its forbidden grid) is set, else 0;
+    ``feat[area] = 0``; ``feat[area + 1 + p] = 64`` when its piece ``p`` is placed (``lft``), else 0.
 
     Callers may then add small local-point values (< 64 per move) to free cells: a
-    placement is legal for that color when the sum over its five record cells is below 64,
-    and that sum is its local value.
+    placement is legal for that color when the sum over its six record cells
+    (:func:`move_records`) is below 64, and that sum is its local value.
     """
-    for q in range(f.shape[0]):
+    area = f.shape[0]
+    for q in range(area):
         feat[q] = f[q] << 6
-    feat[f.shape[0]] = 0
+    feat[area] = 0
+    for p in range(NUM_PIECES):
+        feat[area + 1 + p] = (1 - lft[p]) << 6
+
+
+#: Marks of the moves listed in a playout are stamps (:func:`next_stamp`), one value per playout.
+MAX_STAMP = 255
 
 
 @hot_inline
-def refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, pts, first, npts, out, wt, glocal, wbuf):
+def next_stamp(mark, stamp):
+    """A new mark value for a playout or list build (``stamp[0]``); all marks are cleared when the values run out."""
+    s = stamp[0] + 1
+    if s > MAX_STAMP:
+        for k in range(mark.shape[0]):
+            for m in range(mark.shape[1]):
+                mark[k, m] = 0
+        s = 1
+    stamp[0] = s
+    return np.uint8(s)
+
+
+@hot_inline
+def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fresh, pts, first, npts, out, wt, glocal,
+                  wbuf):
     """One turn's upkeep of a color's legal-move list (Pentobi's ``State::update_moves``).
 
-    ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:func:`table_tuple`), ``f``, ``lft``
-    and ``mk`` the color's rows of ``forbidden``, ``left`` and ``mark`` (only these, so that a call
-    passes few arguments).
+    ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:func:`table_tuple`), ``f`` and
+    ``mk`` the color's rows of ``forbidden`` and ``mark`` (only these, so that a call passes few
+    arguments), ``feat`` its feature grid (:func:`set_features`).
 
-    Keeps the moves of ``src[s0:s0 + nsrc]`` whose piece is left and whose cells are free
-    (``feat``: :func:`set_features`), then appends the legal moves at the points
+    Keeps the moves of ``src[s0:s0 + nsrc]`` that are still legal (the sum of ``feat`` over
+    their record cells is below 64), then appends the legal moves at the points
     ``pts[first:npts]`` (new attach points, or the starting cells) not yet listed;
     writes them to ``out`` (which may be ``src``), and to ``wbuf`` the running sum of their
-    weights ``wt[class] * glocal[local value]`` (for :func:`draw`).  ``mk[m]`` is 1 exactly
-    for the moves in the list afterwards: a move of ``src`` that is not kept is
-    unmarked, a kept or new one marked (so ``src`` may be the color's current
-    list, or another list while ``mk`` is all 0).
+    weights ``wt[class] * glocal[feature sum]`` (for :func:`draw`; ``glocal`` is 0 from 64 on).
+    Marks: ``mk[m] == stamp`` for every move listed in this playout and for some illegal ones
+    (a move never becomes legal again), so a legal move is listed once; with ``fresh`` the
+    moves of ``src`` are not marked yet (``src`` is another list than the color's own).
     Returns (number of moves, sum of their weights).
     """
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
+    pieces = np.uint32(f.shape[0] + 1)
     n = 0
     total = 0.0
     # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
     # move is kept (about a third are dropped, unpredictably): each move is written at ``n``, which only
-    # advances when it is kept; a dropped move is unmarked
-    for i in range(nsrc):
-        m = np.uint32(src[s0 + i])
-        s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-        keep = np.uint32(s < 64) & np.uint32(lft[rec[m, 5]] != 0)
-        w = wt[rec[m, 6]] * glocal[s * keep]
-        total += w * keep
-        out[n] = m
-        wbuf[n] = total
-        mk[m] = keep
-        n += keep
+    # advances when it is kept; a dropped move's weight is 0
+    if fresh:
+        for i in range(nsrc):
+            m = np.uint32(src[s0 + i])
+            s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
+                 + feat[rec[m, 5]])
+            total += wt[rec[m, 6]] * glocal[s]
+            out[n] = m
+            wbuf[n] = total
+            mk[m] = stamp
+            n += np.uint32(s < 64)
+    else:
+        for i in range(nsrc):
+            m = np.uint32(src[s0 + i])
+            s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
+                 + feat[rec[m, 5]])
+            total += wt[rec[m, 6]] * glocal[s]
+            out[n] = m
+            wbuf[n] = total
+            n += np.uint32(s < 64)
     for i in range(first, npts):
         a = np.int64(pts[i])
         if f[a]:
             continue
         base = _point_key(a, f, width)
         for p in range(NUM_PIECES):
-            if lft[p] == 0:
-                continue
+            if feat[pieces + p]:
+                continue  # placed
             key = base + p
             for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
                 m = np.uint32(cp_list[k])
-                s = np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-                keep = np.uint32(mk[m] == 0) & np.uint32(s < 64)  # not listed yet, and legal
-                w = wt[rec[m, 6]] * glocal[s * keep]
-                total += w * keep
+                s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]]
+                     + feat[rec[m, 4]]) | (np.uint32(mk[m] == stamp) << 6)  # >= 64: illegal, or listed already
+                total += wt[rec[m, 6]] * glocal[s]
                 out[n] = m
                 wbuf[n] = total
-                mk[m] |= keep
-                n += keep
+                mk[m] = stamp  # listed now, or illegal
+                n += np.uint32(s < 64)
     return n, total
 
 
@@ -317,7 +355,7 @@ def root_moves(tables, arrays, marker, stamp, roots):
 
 
 @hot_inline
-def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf):
+def turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt, glocal, wbuf):
     """Color ``c``'s legal-move list for its turn, kept incrementally through a playout (Pentobi's scheme).
 
     On the color's first turn of the playout its list starts from ``start`` = (moves array,
@@ -327,7 +365,8 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, s
     :func:`refresh_moves` drops what became illegal and expands the attach points created
     since.  A list of starting moves is generated anew once the color has placed its first
     piece.  ``inited[c]`` (0 before the first turn, else the kind of the list; all 0 when a
-    playout starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features.
+    playout starts) and ``processed[c]`` track this; ``feat`` must hold ``c``'s features and
+    ``stamp`` be the playout's mark value (:func:`next_stamp`).
     Returns (number of moves, sum of their weights), the moves in ``lists[c]``, running sums of the weights in ``wbuf``.
     """
     src, s0, nsrc, sproc, skind = start
@@ -335,35 +374,37 @@ def turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, s
     attach_len = arrays[3]
     L = lists[c]
     rec, cp_start, cp_list = tables[9], tables[7], tables[8]
-    f, lft, mk = arrays[0][c], arrays[6][c], mark[c]
+    f, mk = arrays[0][c], mark[c]
     first = inited[c] == 0
     kind = skind if first else inited[c]
     if kind == 1 and arrays[7][c] > 0:
         if not first:
             for i in range(nlist[c]):
-                mk[L[i]] = 0
-        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, L, 0, 0, attach[c], 0, attach_len[c],
-                                 L, wt, glocal, wbuf)
+                mk[L[i]] = 0  # no longer listed (marked moves are then all illegal)
+        n, total = refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, L, 0, 0, False, attach[c], 0,
+                                 attach_len[c], L, wt, glocal, wbuf)
         inited[c] = 2
     elif first:
-        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, src, s0, nsrc, attach[c], sproc,
+        n, total = refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, True, attach[c], sproc,
                                  attach_len[c], L, wt, glocal, wbuf)
         inited[c] = skind
     else:
-        n, total = refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, L, 0, nlist[c], attach[c], processed[c],
-                                 attach_len[c], L, wt, glocal, wbuf)
+        n, total = refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, L, 0, nlist[c], False, attach[c],
+                                 processed[c], attach_len[c], L, wt, glocal, wbuf)
     processed[c] = attach_len[c]
     nlist[c] = n
     return n, total
 
 
-@hot
-def clear_marks(mark, lists, nlist, inited):
-    """Unmark the moves of every color's list (after a playout: all marks are 0 again)."""
-    for k in range(mark.shape[0]):
-        if inited[k]:
-            for i in range(nlist[k]):
-                mark[k, lists[k, i]] = 0
+def local_weights(local_gammas: np.ndarray | None = None) -> np.ndarray:
+    """``glocal`` for :func:`refresh_moves`: the weight factor by feature sum, ``local_gammas[min(s, last)]``
+    below 64 (all 1 without local points), 0 from 64 on (illegal moves)."""
+    table = np.zeros(512, dtype=np.float64)
+    if local_gammas is None:
+        table[:64] = 1.0
+    else:
+        table[:64] = local_gammas[np.minimum(np.arange(64), len(local_gammas) - 1)]
+    return table
 
 
 @njit(cache=True)
@@ -373,18 +414,17 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     Keeps one legal-move list per color incrementally (:func:`turn_moves`: on a color's
     turn its old list is re-filtered and only the attach points created since are
     expanded).  Moves are drawn uniformly (``uniform``) or with probability
-    proportional to ``weights[piece]``.  ``scratch`` is :func:`game_scratch`'s (its
-    marks are all 0 again on return).  Ply ``i`` is recorded in ``rec_*[i]`` when
+    proportional to ``weights[piece]``.  ``scratch`` is :func:`game_scratch`'s.  Ply ``i`` is recorded in ``rec_*[i]`` when
     they are long enough: color, placement (-1 = pass), number of legal placements.
     """
-    feat, mark, lists, nlist, wbuf, marker, stamp, roots = scratch
+    feat, mark, lists, nlist, wbuf, marker, stamp, roots, mstamp, glocal = scratch
     forbidden = arrays[0]
     done = arrays[9]
     nc = forbidden.shape[0]
     wt = np.empty(NUM_PIECES * 16, dtype=np.float64)
     for k in range(wt.shape[0]):
         wt[k] = 1.0 if uniform else weights[k >> 4]
-    glocal = np.ones(1, dtype=np.float64)
+    mark_value = next_stamp(mark, mstamp)
     inited = np.zeros(nc, dtype=np.int32)
     processed = np.zeros(nc, dtype=np.int32)
     root_moves(tables, arrays, marker, stamp, roots)
@@ -392,9 +432,10 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     c = to_move
     while c >= 0:
         L = lists[c]
-        set_features(forbidden[c], feat)
+        set_features(forbidden[c], arrays[6][c], feat)
         start = (roots[0][c], 0, roots[1][c], roots[2][c], roots[3][c])
-        n, total = turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf)
+        n, total = turn_moves(c, tables, arrays, feat, mark, mark_value, lists, nlist, inited, processed, start, wt,
+                              glocal, wbuf)
         if plies < rec_color.shape[0]:
             rec_color[plies] = c
             rec_count[plies] = n
@@ -412,7 +453,6 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
                 rec_move[plies] = m
         plies += 1
         c = next_color(c, done)
-    clear_marks(mark, lists, nlist, inited)
     return plies
 
 
@@ -442,14 +482,17 @@ def game_scratch(tables, nc, area):
     """The work arrays :func:`play_to_end` needs (shared by a series of games on one board).
 
     (feature grid, per-color move marks, per-color move lists, list lengths, weights of one list,
-    stamp marker of :func:`gen_moves` and its stamp, the start lists of :func:`root_moves`).
+    stamp marker of :func:`gen_moves` and its stamp, the start lists of :func:`root_moves`, the
+    last mark value (:func:`next_stamp`), the weight factors by feature sum without local points).
     """
     n_pl = tables[0].shape[0]
     roots = (np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
              np.zeros(nc, dtype=np.int32))
-    return (np.zeros(area + 1, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+    glocal = np.zeros(512, dtype=np.float64)
+    glocal[:64] = 1.0
+    return (np.zeros(area + 1 + NUM_PIECES, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
             np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64),
-            np.zeros(n_pl, dtype=np.int32), np.zeros(1, dtype=np.int64), roots)
+            np.zeros(n_pl, dtype=np.int32), np.zeros(1, dtype=np.int64), roots, np.zeros(1, dtype=np.int64), glocal)
 
 
 @njit(cache=True)

@@ -58,6 +58,10 @@ import time
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
@@ -190,6 +194,17 @@ EXPAND_THRESHOLD_INC = 0.5  # ... plus this per level below the root (Pentobi's 
 CHILD_MIN_COUNT = 3.0
 RAVE_WEIGHT = 0.7
 RAVE_CHILD_MAX = 2000.0
+
+
+@intrinsic
+def _trailing_zeros(typingctx, word):  # type: ignore[no-untyped-def]
+    """The number of trailing zero bits of a nonzero ``uint64`` (LLVM's ``cttz``)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64),
+                                                                                             ir.IntType(1)]),
+                                            "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+    return types.uint64(types.uint64), codegen
 
 
 @K.hot_inline
@@ -342,9 +357,9 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
 
     The moves come from the node's cached lists (:func:`_cache_lists`) when it has them.
     """
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max, local = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    marker, moves, gam, keep, grids, stamp = scratch
+    marker, moves, gam, keep, grids, stamp, bitmap, pos = scratch
     t_cache, pool, meta = cache[0], cache[1], cache[2]
     slot = t_cache[node] - 1
     if slot >= 0:
@@ -385,19 +400,32 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
             sum_g += gam[i]
             if gam[i] > max_g:
                 max_g = gam[i]
-    k = first
+    # the children in increasing move order (RAVE finds a child by binary search): a bit per move kept,
+    # read back word by word
     for i in range(n):
-        if not keep[i]:
+        if keep[i]:
+            m = np.uint32(moves[i])
+            pos[m] = i
+            bitmap[m >> 6] |= np.uint64(1) << np.uint64(m & 63)
+    k = first
+    for word in range(bitmap.shape[0]):
+        bits = bitmap[word]
+        if bits == 0:
             continue
-        t_move[k] = moves[i]
-        t_color[k] = c
-        t_first[k] = -1
-        t_nchild[k] = -1
-        t_value[k] = root_val * np.sqrt(gam[i] / max_g)
-        t_count[k] = CHILD_MIN_COUNT
-        t_prior[k] = gam[i] / sum_g / CHILD_MIN_COUNT
-        t_visits[k] = 0
-        k += 1
+        bitmap[word] = 0
+        while bits:
+            m = np.uint32(word * 64 + _trailing_zeros(bits))
+            bits &= bits - np.uint64(1)
+            i = pos[m]
+            t_move[k] = m
+            t_color[k] = c
+            t_first[k] = -1
+            t_nchild[k] = -1
+            t_value[k] = root_val * np.sqrt(gam[i] / max_g)
+            t_count[k] = CHILD_MIN_COUNT
+            t_prior[k] = gam[i] / sum_g / CHILD_MIN_COUNT
+            t_visits[k] = 0
+            k += 1
     t_first[node] = first
     t_nchild[node] = kept
     t_size[0] = k
@@ -406,25 +434,19 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
 
 @K.hot_inline
 def _mark_played(played, c, m, ply):
-    """Note that colour ``c`` played move ``m`` at ``ply`` of this simulation (for RAVE): a bit per
-    (colour, move), small enough to stay in the first-level cache, its ply, and a log to clear the bits."""
-    bits, plies, log, nlog = played
-    mu = np.uint32(m)
-    bits[c, mu >> 6] |= np.uint64(1) << np.uint64(mu & 63)
-    plies[c, mu] = ply
-    log[nlog[0]] = c * plies.shape[1] + m
-    nlog[0] += 1
+    """Note that colour ``c`` played move ``m`` at ``ply`` of this simulation (for RAVE), in a log in play order."""
+    moves, colors, plies, nlog = played
+    i = nlog[0]
+    moves[i] = m
+    colors[i] = c
+    plies[i] = ply
+    nlog[0] = i + 1
 
 
 @K.hot_inline
 def _clear_played(played):
-    """Clear the bits of the moves noted in this simulation."""
-    bits, plies, log, nlog = played
-    n_pl = plies.shape[1]
-    for i in range(nlog[0]):
-        c, m = divmod(log[i], n_pl)
-        bits[c, np.uint32(m) >> 6] = 0
-    nlog[0] = 0
+    """Empty the log of this simulation's moves."""
+    played[3][0] = 0
 
 
 @K.hot_inline
@@ -468,7 +490,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
     """
-    feat, mark, inited, processed = pw
+    feat, mark, inited, processed, mstamp = pw
+    stamp = K.next_stamp(mark, mstamp)
     geo = tables[10]
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     nc = forbidden.shape[0]
@@ -481,7 +504,7 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
     while c >= 0:
         L = lists[c]
         f = forbidden[c]
-        K.set_features(f, feat)
+        K.set_features(f, left[c], feat)
         if use_local:
             # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
             # their edge neighbours, worth 2 when they are our attach points too
@@ -503,7 +526,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
                             nl += 1
         wt = wtab[min(on_board, last_row)]
         start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
-        n, total = K.turn_moves(c, tables, arrays, feat, mark, lists, nlist, inited, processed, start, wt, glocal, wbuf)
+        n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
+                                glocal, wbuf)
         if n == 0:
             done[c] = 1
             if early and done[second[c]] and _player_behind(c, arrays, player_of, piece_sizes, monomino):
@@ -520,7 +544,6 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
             _mark_played(played, c, m, ply)
         ply += 1
         c = K.next_color(c, done)
-    K.clear_marks(mark, lists, nlist, inited)
     return ply
 
 
@@ -655,20 +678,19 @@ def _cache_lists(node, src, tables, arrays, pw, lists, wbuf, wt, glocal, cache):
     if state[2]:
         return -1  # the pool is full
     feat, mark = pw[0], pw[1]
+    stamp = K.next_stamp(mark, pw[4])
     forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
     rec, cp_start, cp_list = tables[9], tables[7], tables[8]
     nc = forbidden.shape[0]
     for k in range(nc):
-        f, lft, mk, L = forbidden[k], left[k], mark[k], lists[k]
-        K.set_features(f, feat)
+        f, mk, L = forbidden[k], mark[k], lists[k]
+        K.set_features(f, left[k], feat)
         off, cnt, proc, kind = meta[src, 0, k], meta[src, 1, k], meta[src, 2, k], meta[src, 3, k]
         if kind == 1 and placed[k] > 0:  # a list of starting moves, but the colour has placed: anew
             cnt = 0
             proc = 0
-        n, _ = K.refresh_moves(rec, cp_start, cp_list, f, lft, mk, feat, pool, off, cnt, attach[k], proc,
+        n, _ = K.refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, pool, off, cnt, True, attach[k], proc,
                                attach_len[k], L, wt, glocal, wbuf)
-        for i in range(n):
-            mk[L[i]] = 0
         sizes[k] = n
     slot = _new_slot(node, cache, sizes, nc)
     if slot < 0:
@@ -700,15 +722,14 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
     """
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max, use_local = P
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
      work_owner, work_recent) = play_scratch
-    use_local = glocal.shape[0] > 1
     nc = root_arrays[0].shape[0]
-    played_bits, played_ply = played[0], played[1]
+    log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
     if t_cache[0] == 0:
         K.root_moves(tables, root_arrays, marker, stamp, roots)
@@ -769,32 +790,36 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
                     root_stats[0, p] += res[c2]
                     root_stats[1, p] += 1.0
                     break
+        e0 = 0
         for d in range(depth + 1):
             nd = path[d]
             t_visits[nd] += 1
             if d > 0:
                 r = res[t_color[nd]]
                 _add_value(nd, r, 1.0, t_value, t_count, t_prior)
-            # RAVE: children of this node whose move their colour played later in this simulation
+            # RAVE: the children of this node whose move their colour played later in this simulation (the
+            # moves of the log after ply d; a node's children are moves of one colour, sorted, see _expand;
+            # the path's own child, played at ply d, had its real visit above)
+            while e0 < nlog[0] and log_ply[e0] <= d:
+                e0 += 1
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
-                span = end - d
+                step = RAVE_WEIGHT / (end - d + 1.0)
                 first = np.uint32(t_first[nd])
-                ck = np.uint32(t_color[first])  # the children of a node are moves of one colour
-                bits = played_bits[ck]
-                for k in range(first, first + np.uint32(t_nchild[nd])):
-                    if t_move[k] < 0:
+                stop = first + np.uint32(t_nchild[nd])
+                ck = t_color[first]
+                rk = res[ck]
+                for e in range(np.uint32(e0), np.uint32(nlog[0])):
+                    if log_color[e] != ck:
                         continue
-                    mk = np.uint32(t_move[k])
-                    if (bits[mk >> 6] >> (mk & 63)) & 1 == 0 or played_ply[ck, mk] < d:
+                    m = log_move[e]
+                    k = first  # its place among the sorted children: a count (vectorised; a binary search mispredicts)
+                    for j in range(first, stop):
+                        k += np.uint32(t_move[j] < m)
+                    if k == stop or t_move[k] != m or t_count[k] >= RAVE_CHILD_MAX:
                         continue
-                    if d + 1 <= depth and path[d + 1] == k:
-                        continue  # the real visit was counted above
-                    if t_count[k] >= RAVE_CHILD_MAX:
-                        continue
-                    w = RAVE_WEIGHT * (1.0 - (played_ply[ck, mk] - d) / (span + 1.0))
-                    if w <= 0.0:
-                        continue
-                    _add_value(k, res[ck], w, t_value, t_count, t_prior)
+                    w = RAVE_WEIGHT - (log_ply[e] - d) * step
+                    if w > 0.0:
+                        _add_value(k, rk, w, t_value, t_count, t_prior)
         _clear_played(played)
         done_count += 1
     return done_count
@@ -896,17 +921,18 @@ class _Workspace:
         self.tree = self.new_tree()
         self.scratch = (np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.float64),
                         np.zeros(n_pl, dtype=np.int32), np.zeros((5, max(n_pl, t.area)), dtype=np.float64),
-                        np.zeros(1, dtype=np.int64))
+                        np.zeros(1, dtype=np.int64), np.zeros((n_pl + 63) // 64, dtype=np.uint64),
+                        np.zeros(n_pl, dtype=np.int32))
         self.root = _Position(state)
         self.work = _Position(state)
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
-                     (np.zeros((nc, (n_pl + 63) // 64), dtype=np.uint64), np.zeros((nc, n_pl), dtype=np.int32),
-                      np.zeros(nc * NUM_PIECES, dtype=np.int64), np.zeros(1, dtype=np.int64)),  # log: placements
+                     (np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(nc * NUM_PIECES, dtype=np.int32),
+                      np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(1, dtype=np.int64)),  # the RAVE log
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                       np.zeros(nc, dtype=np.int32)),
-                     (np.zeros(t.area + 1, dtype=np.uint8),
-                      np.zeros((nc, n_pl), dtype=np.uint8), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32)),
+                     (np.zeros(K.feature_size(t.area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+                      np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
         if n_pl > np.iinfo(np.uint16).max:
@@ -1001,10 +1027,10 @@ class FastMCTSBot:
         if key not in self._params:
             params = self._params[key] = Params(state)
             gam = np.concatenate([params.gammas, [params.exploration]])
-            # playout weight factor by the local value a move covers (0..10: 1 or 2 per cell)
-            gloc = LOCAL_GAMMAS[np.minimum(np.arange(11), len(LOCAL_GAMMAS) - 1)] if self.local else np.ones(1)
+            # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
+            gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
-                             params.connect_pieces, params.width, gloc, params.rave_parent_max)
+                             params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local)
             self._work[key] = _Workspace(state, min(self.capacity, INITIAL_CAPACITY))
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
