@@ -320,8 +320,11 @@ def place(color, m, tables, arrays) -> None:
 def next_color(color, done) -> int:
     """The next color after ``color`` that still has turns, or -1 when none has."""
     ncolors = done.shape[0]
-    for step in range(1, ncolors + 1):
-        c = (color + step) % ncolors
+    c = color
+    for _ in range(ncolors):
+        c += 1
+        if c == ncolors:  # no modulo: an integer division costs more than the rest of this loop
+            c = 0
         if done[c] == 0:
             return c
     return -1
