@@ -83,17 +83,28 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="kibitz searches per position (median reported)")
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--runs", type=int, default=1, help="whole tables in a row (then the range of each ratio)")
+    parser.add_argument("--only", default="", help="positions to run, e.g. duo:12,classic:0 (default: all six)")
     args = parser.parse_args()
-    print("| position | kibitz sims | kibitz CPU s | kibitz sims/CPU-s | Pentobi sims | Pentobi CPU s | Pentobi sims/CPU-s | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
-    for variant, plies in POSITIONS:
-        state = position(variant, plies, args.seed)
-        ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
-        ks, kt = kibitz_rate(state, max(args.iterations, ps), args.repeat)
-        kr = ks / kt if kt > 0 else float("nan")
-        pr = ps / pt if pt > 0 else float("nan")
-        print(f"| {variant} ply {plies} | {ks} | {kt:.3f} | {kr:,.0f} | {ps} | {pt:.3f} | {pr:,.0f} | {kr / pr:.2f} |",
-              flush=True)
+    wanted = [(v, int(p)) for v, p in (spec.split(":") for spec in args.only.split(",") if spec)] or POSITIONS
+    ratios: dict[tuple[str, int], list[float]] = {pos: [] for pos in wanted}
+    for _ in range(args.runs):
+        print("| position | kibitz sims | kibitz CPU s | kibitz sims/CPU-s | Pentobi sims | Pentobi CPU s | Pentobi sims/CPU-s | ratio |")
+        print("|---|---|---|---|---|---|---|---|")
+        for variant, plies in wanted:
+            state = position(variant, plies, args.seed)
+            ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
+            ks, kt = kibitz_rate(state, max(args.iterations, ps), args.repeat)
+            kr = ks / kt if kt > 0 else float("nan")
+            pr = ps / pt if pt > 0 else float("nan")
+            ratios[(variant, plies)].append(kr / pr)
+            print(f"| {variant} ply {plies} | {ks} | {kt:.3f} | {kr:,.0f} | {ps} | {pt:.3f} | {pr:,.0f} | {kr / pr:.2f} |",
+                  flush=True)
+    if args.runs > 1:
+        print(f"\nratio over {args.runs} runs (min-median-max):")
+        for (variant, plies), values in ratios.items():
+            values.sort()
+            print(f"  {variant} ply {plies}: {values[0]:.2f}-{values[len(values) // 2]:.2f}-{values[-1]:.2f}")
 
 
 if __name__ == "__main__":
