@@ -4,7 +4,8 @@ Design (after Pentobi's ``libpentobi_mcts``: ``PriorKnowledge``, ``SharedConst``
 ``State``, ``Search``; the rules are ``docs/rules/blokus.md``):
 
 * **Tree** in flat numpy arrays (move, colour, first child, child count, value,
-  value count, prior, real visits); a node is expanded once its real visits
+  value count, prior, real visits; a node's children lie together, in
+  increasing move order); a node is expanded once its real visits
   exceed 1 + 0.5 per level below the root (the root at once).  The tree
   starts small and doubles when full (an iteration that finds no room is
   redone after the growth, so the search does not depend on it), up to
@@ -400,8 +401,8 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
             sum_g += gam[i]
             if gam[i] > max_g:
                 max_g = gam[i]
-    # the children in increasing move order (RAVE finds a child by binary search): a bit per move kept,
-    # read back word by word
+    # the children in increasing move order (RAVE finds a child by counting the smaller moves): a bit per
+    # move kept, read back word by word
     for i in range(n):
         if keep[i]:
             m = np.uint32(moves[i])
@@ -484,8 +485,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the deepest tree node on the path
-    that keeps them (list cache ``slot``, see :func:`_cache_lists`) and is kept by the kernel's :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the
-    random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
+    that keeps them (list cache ``slot``, see :func:`_cache_lists`) and is kept by the kernel's
+    :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
     points covered]`` as it goes.
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
@@ -935,8 +936,8 @@ class _Workspace:
                       np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
-        if n_pl > np.iinfo(np.uint16).max:
-            raise ValueError("the list cache keeps placements as uint16")
+        if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
+            raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
         # per slot and colour (offset, count, attach points processed, kind), (pool used, slots used, full),
         # slot -> node, and the list sizes of the slot being made
