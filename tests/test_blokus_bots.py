@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from puzzles.blokus import BlokusState
@@ -311,3 +312,24 @@ def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node()
             for child in range(t_first[node], t_first[node] + max(t_nchild[node], 0)):
                 stack.append((child, path + [int(t_move[child])]))
         assert checked > 10 and checked == work.cache[3][1]  # every slot belongs to a node of the tree
+
+
+def test_mcts_rave_tree_growth_leaves_the_search_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree starts small and doubles when full; an iteration that found no room is redone, so the
+    search is the one a big tree gives.  With a hard cap it stops growing and goes on without expanding."""
+    from solvers.blokus import mcts_fast
+
+    state = BlokusState("duo")
+    state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
+    big = mcts_fast.FastMCTSBot(iterations=600).search(state, 4)
+    monkeypatch.setattr(mcts_fast, "INITIAL_CAPACITY", 64)
+    bot = mcts_fast.FastMCTSBot(iterations=600)
+    grown = bot.search(state, 4)
+    work = next(iter(bot._work.values()))
+    assert work.capacity > 64 and work.tree[8][0] > 64  # it did grow
+    assert all(np.array_equal(x, y) for x, y in zip(big, grown))
+    capped = mcts_fast.FastMCTSBot(iterations=600, capacity=2000)
+    moves, visits, _ = capped.search(state, 4)
+    assert capped.last_iterations == 600 and visits.sum() == 600
+    assert 1000 < next(iter(capped._work.values())).tree[8][0] <= 2000  # full, and it went on
+    assert all(state.illegal_reason(state.tables.moves[int(m)]) is None for m in moves)
