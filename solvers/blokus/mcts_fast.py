@@ -991,11 +991,16 @@ class _Workspace:
         return True
 
 
+BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
+
+
 class FastMCTSBot:
     """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
 
-    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move (checked between chunks of
-    16 iterations, more when iterations take under a millisecond together).
+    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move, counted from the start of
+    ``choose`` (checked between chunks of 16 iterations, more when iterations take under a millisecond
+    together; the last chunk is cut to the iterations the time left allows at the rate measured so far,
+    and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -1035,8 +1040,13 @@ class FastMCTSBot:
             self._work[key] = _Workspace(state, min(self.capacity, INITIAL_CAPACITY))
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
-    def search(self, state: BlokusState, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Run the search; (child moves, child real visits, child values) of the root."""
+    def search(self, state: BlokusState, seed: int,
+               started: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run the search; (child moves, child real visits, child values) of the root.
+
+        A CPU-seconds budget counts from ``started`` (a ``time.process_time()``; default: now).
+        """
+        start = time.process_time() if started is None else started
         params, work, P = self._setup(state)
         history = [(c, m.index) for c, m, _ in state.history]
         self.reused = self.reuse_tree and work.reuse(history)
@@ -1064,14 +1074,19 @@ class FastMCTSBot:
         arrays, owner, recent = work.root.arrays, work.root.owner, work.root.recent
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
         K.seed_rng(seed & 0xFFFFFFFF)
-        start = time.process_time()
+        # 2% of the budget is kept for what follows the search (the answer, tree growth, a last chunk)
+        deadline = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE)
+        searching = time.process_time()
         done = 0
         chunk = 16
         while True:
             want = chunk if self.iterations is None else min(chunk, self.iterations - done)
+            before = time.process_time()
+            if deadline is not None and done:
+                per_iteration = (before - searching) / done
+                want = min(want, max(1, int((deadline - before) / per_iteration)))  # fit the time left
             if want <= 0:
                 break
-            before = time.process_time()
             grow = work.capacity < self.capacity
             done += run_iterations(want, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
                                    (params.wtab, params.pl_weight), params.player_of, params.num_players,
@@ -1084,17 +1099,18 @@ class FastMCTSBot:
                 work.grow(self.capacity)
                 tree = work.tree
             now = time.process_time()
-            if self.seconds is not None and now - start >= self.seconds:
+            if deadline is not None and now >= deadline:
                 break
             if now - before < 0.001 and chunk < 4096:
                 chunk *= 2  # short iterations (late in the game): fewer calls from Python
         self.last_iterations = done
-        self.last_seconds = time.process_time() - start
+        self.last_seconds = time.process_time() - searching  # the search loop alone
         first, n = int(tree[2][0]), int(tree[3][0])
         sl = slice(first, first + n)
         return tree[0][sl].copy(), tree[7][sl].copy(), tree[4][sl].copy() * tree[5][sl]
 
     def choose(self, game: GameState[Any], rng: random.Random) -> Move:
+        started = time.process_time()
         state = game
         if not isinstance(state, BlokusState):
             raise TypeError(f"a Blokus bot got a {type(state).__name__}")
@@ -1102,7 +1118,7 @@ class FastMCTSBot:
         if len(found) == 0:
             return PASS
         seed = rng.getrandbits(32)
-        moves, visits, wins = self.search(state, seed)
+        moves, visits, wins = self.search(state, seed, started)
         if len(moves) == 0:
             return state.tables.moves[int(found[0])]
         best = int(np.lexsort((-np.arange(len(moves)), visits, wins))[-1])
