@@ -219,26 +219,18 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
     total = 0.0
     # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
     # move is kept (about a third are dropped, unpredictably): each move is written at ``n``, which only
-    # advances when it is kept; a dropped move's weight is 0
-    if fresh:
-        for i in range(nsrc):
-            m = np.uint32(src[s0 + i])
-            s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-                 + feat[rec[m, 5]])
-            total += wt[rec[m, 6]] * glocal[s]
-            out[n] = m
-            wbuf[n] = total
+    # advances when it is kept; a dropped move's weight is 0.  ``fresh`` is a constant at every (inlined)
+    # call, so the compiler drops the test from the loop
+    for i in range(nsrc):
+        m = np.uint32(src[s0 + i])
+        s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
+             + feat[rec[m, 5]])
+        total += wt[rec[m, 6]] * glocal[s]
+        out[n] = m
+        wbuf[n] = total
+        if fresh:
             mk[m] = stamp
-            n += np.uint32(s < 64)
-    else:
-        for i in range(nsrc):
-            m = np.uint32(src[s0 + i])
-            s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-                 + feat[rec[m, 5]])
-            total += wt[rec[m, 6]] * glocal[s]
-            out[n] = m
-            wbuf[n] = total
-            n += np.uint32(s < 64)
+        n += np.uint32(s < 64)
     for i in range(first, npts):
         a = np.int64(pts[i])
         if f[a]:
