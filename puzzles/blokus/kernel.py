@@ -155,9 +155,15 @@ def move_geometry(tables, geo):
             geo[m, GEO_CORNERS + j] = pl_corners[m, j]
 
 
+@hot_inline
 def feature_size(area: int) -> int:
     """The size of a feature grid (:func:`set_features`) for a board of ``area`` cells."""
     return area + 1 + NUM_PIECES
+
+
+#: Entries of a weight table by feature sum (``glocal``, :func:`local_weights`): more than the largest sum,
+#: six record cells of at most 64 each (:func:`refresh_moves`)
+FEATURE_SUMS = 512
 
 
 @hot_inline
@@ -394,7 +400,7 @@ def turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, proce
 def local_weights(local_gammas: np.ndarray | None = None) -> np.ndarray:
     """``glocal`` for :func:`refresh_moves`: the weight factor by feature sum, ``local_gammas[min(s, last)]``
     below 64 (all 1 without local points), 0 from 64 on (illegal moves)."""
-    table = np.zeros(512, dtype=np.float64)
+    table = np.zeros(FEATURE_SUMS, dtype=np.float64)
     if local_gammas is None:
         table[:64] = 1.0
     else:
@@ -483,9 +489,9 @@ def game_scratch(tables, nc, area):
     n_pl = tables[0].shape[0]
     roots = (np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
              np.zeros(nc, dtype=np.int32))
-    glocal = np.zeros(512, dtype=np.float64)
-    glocal[:64] = 1.0
-    return (np.zeros(area + 1 + NUM_PIECES, dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+    glocal = np.zeros(FEATURE_SUMS, dtype=np.float64)
+    glocal[:64] = 1.0  # local_weights() without local points
+    return (np.zeros(feature_size(area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
             np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.empty(n_pl, dtype=np.float64),
             np.zeros(n_pl, dtype=np.int32), np.zeros(1, dtype=np.int64), roots, np.zeros(1, dtype=np.int64), glocal)
 
