@@ -652,7 +652,7 @@ def _new_slot(node, cache, sizes, nc):
 
 
 @K.hot
-def _cache_root(roots, arrays, cache):
+def _cache_root(roots, cache):
     """Keep the root's lists (``roots``, :func:`~puzzles.blokus.kernel.root_moves`) as node 0's cache slot."""
     pool, meta = cache[1], cache[2]
     lists, counts, processed, kinds = roots
@@ -734,7 +734,7 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     t_cache, pool, meta = cache[0], cache[1], cache[2]
     if t_cache[0] == 0:
         K.root_moves(tables, root_arrays, marker, stamp, roots)
-        _cache_root(roots, root_arrays, cache)
+        _cache_root(roots, cache)
     wt0 = wtab[0]
     done_count = 0
     for _ in range(count):
