@@ -21,6 +21,8 @@ kept), and returns the partial, in-order reduction with ``interrupted`` set; a
 second Ctrl-C during that exits at once (status 130).  A lost backend (Dask
 scheduler gone, worker pool broken) stops the run the same way, with
 ``failure`` saying what happened; the caller reports it as a one-line error.
+While other threads or processes run the tasks, Ctrl-C is only noted and acted on
+between waits (:func:`defer_interrupts`), never inside concurrent.futures' own code.
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    ALL_COMPLETED,
+    FIRST_COMPLETED,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +55,7 @@ SCHEDULER_TIMEOUT_S = 5.0
 PARENT_POLL_S = 0.5
 EXIT_INTERRUPTED = 130
 STOP_GRACE_S = 3.0  # at a time limit, how long running tasks get to hand in their partial counts
+INTERRUPT_POLL_S = 0.1  # while Ctrl-C is deferred, how often a wait looks at the flag
 
 
 class SerialExecutor(Executor):
@@ -293,6 +304,55 @@ def _read_records(path: Path, lines: Iterator[str], job: str) -> Iterator[tuple[
         yield task, result
 
 
+class DeferredInterrupt:
+    """A Ctrl-C caught by :func:`defer_interrupts`, raised again (as KeyboardInterrupt) only at safe points."""
+
+    def __init__(self) -> None:
+        self.caught = threading.Event()
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt here if Ctrl-C came since the last check."""
+        if self.caught.is_set():
+            self.caught.clear()
+            raise KeyboardInterrupt
+
+    def wait(self, futures: Sequence[Future[Any]], timeout: float | None = None,
+             return_when: str = ALL_COMPLETED) -> set[Future[Any]]:
+        """The finished futures, as :func:`concurrent.futures.wait`, waited for in short slices with a check between."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            self.check()
+            left = INTERRUPT_POLL_S if deadline is None else min(INTERRUPT_POLL_S, max(0.0, deadline - time.monotonic()))
+            done, not_done = wait(futures, timeout=left, return_when=return_when)
+            if not not_done or (done and return_when == FIRST_COMPLETED):
+                return done
+            if deadline is not None and time.monotonic() >= deadline:
+                return done
+
+
+@contextlib.contextmanager
+def defer_interrupts(enabled: bool = True) -> Iterator[DeferredInterrupt]:
+    """While waiting on futures that other threads complete: Ctrl-C only sets a flag, read by ``check``/``wait``.
+
+    Why: a KeyboardInterrupt raised inside concurrent.futures' own code can leave a future's lock
+    held (``wait`` takes the futures' locks one by one); the thread that completes that future then
+    blocks on it forever, and the process hangs in the next wait or at exit.  Only the main thread
+    gets signals, and only Python's own handler is replaced (an ignored Ctrl-C stays ignored).  A
+    Ctrl-C after the last check is dropped: the work it would have stopped is done.
+    """
+    deferred = DeferredInterrupt()
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    if not (enabled and main and previous is signal.default_int_handler):
+        yield deferred
+        return
+    signal.signal(signal.SIGINT, lambda _signum, _frame: deferred.caught.set())
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @contextlib.contextmanager
 def _second_interrupt_exits() -> Iterator[None]:
     """While cleaning up after a first Ctrl-C: a second one exits the process at once."""
@@ -413,47 +473,48 @@ def run_tasks(
         if not complete_part:
             stopped_by = "stop"
 
-    try:
-        window = _window(executor)
-        cursor = [0]  # the next task to start
-        ahead = total if max_ahead is None else max(window, max_ahead)
+    with defer_interrupts(enabled=not isinstance(executor, SerialExecutor)) as deferred:  # serial tasks run here: let Ctrl-C in
+        try:
+            window = _window(executor)
+            cursor = [0]  # the next task to start
+            ahead = total if max_ahead is None else max(window, max_ahead)
 
-        def fill() -> None:
-            cursor[0] = max(cursor[0], next_index)  # tasks before next_index are all folded
-            while len(pending) < window and cursor[0] < min(total, next_index + ahead):
-                index = cursor[0]
-                cursor[0] += 1
-                if index not in skip:
-                    pending[executor.submit(function, payloads[index])] = index
+            def fill() -> None:
+                cursor[0] = max(cursor[0], next_index)  # tasks before next_index are all folded
+                while len(pending) < window and cursor[0] < min(total, next_index + ahead):
+                    index = cursor[0]
+                    cursor[0] += 1
+                    if index not in skip:
+                        pending[executor.submit(function, payloads[index])] = index
 
-        fill()
-        if progress:
-            progress(done, total)
-        while pending:
-            finished, _ = wait(list(pending), timeout=0.25, return_when=FIRST_COMPLETED)
-            for future in finished:
-                take(future)
-            if stopped_by or (stop is not None and stop()):
-                stopped_by = "stop"
-                raise _Stop
             fill()
-    except (KeyboardInterrupt, _Stop) as reason:
-        if isinstance(reason, KeyboardInterrupt):
-            stopped_by = "interrupt"
-        with _second_interrupt_exits():
-            for future in list(pending):
-                if future.cancel():
-                    del pending[future]
-            if stopped_by == "stop":  # a limit: running tasks stop at the same deadline, keep their parts
-                with contextlib.suppress(_Stop):
-                    for future in wait(list(pending), timeout=STOP_GRACE_S).done:
-                        take(future)
-            if pending or stopped_by in ("interrupt", "lost"):
-                abort_executor(executor)
-    finally:
-        if log is not None:
-            with contextlib.suppress(OSError):  # a full disk was reported above
-                log.close()
+            if progress:
+                progress(done, total)
+            while pending:
+                finished = deferred.wait(list(pending), timeout=0.25, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    take(future)
+                if stopped_by or (stop is not None and stop()):
+                    stopped_by = "stop"
+                    raise _Stop
+                fill()
+        except (KeyboardInterrupt, _Stop) as reason:
+            if isinstance(reason, KeyboardInterrupt):
+                stopped_by = "interrupt"
+            with _second_interrupt_exits():
+                for future in list(pending):
+                    if future.cancel():
+                        del pending[future]
+                if stopped_by == "stop":  # a limit: running tasks stop at the same deadline, keep their parts
+                    with contextlib.suppress(_Stop):
+                        for future in wait(list(pending), timeout=STOP_GRACE_S).done:
+                            take(future)
+                if pending or stopped_by in ("interrupt", "lost"):
+                    abort_executor(executor)
+        finally:
+            if log is not None:
+                with contextlib.suppress(OSError):  # a full disk was reported above
+                    log.close()
     for index in sorted(waiting):  # task order, whatever order they finished in
         value = reduce(value, waiting[index])
     return RunReport(value, done, total, stopped_by == "interrupt", stopped_by, failure)

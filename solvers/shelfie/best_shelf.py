@@ -76,6 +76,7 @@ from puzzles.shelfie.rules import (
     common_goal_met,
     personal_goal_points,
 )
+from solvers.parallel import defer_interrupts
 from solvers.shelfie.model import (
     CLIQUE,
     PROBING,
@@ -229,88 +230,89 @@ def best_shelf(
             progress(top, float(bound), finished, len(opens))
 
     pool = ThreadPoolExecutor(max_workers=slots)
-    try:
-        while True:
-            top = best[1] if best else floor - 1
-            for potential, _, solver, _ in running.values():
-                if potential <= top:
-                    solver.stop_search()  # nothing better can come from it
-            while pending and pending[-1][0] <= top:
-                pending.pop()
-            while pending and len(running) + len(configs) <= slots and left() > 0.05:
-                potential, key = pending.pop()
-                piece = m.clone()
-                piece.clear_objective()
-                restrict(piece, fixed_parts, key, objective, top + 1)
-                if _TRACE:
-                    piece.export_to_file(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
-                races[pieces] = [potential, key, len(configs), False]
-                for level in configs:
-                    solver = cp_model.CpSolver()
-                    solver.parameters.catch_sigint_signal = False
-                    if time_limit is not None:
-                        solver.parameters.max_time_in_seconds = max(left(), 0.01)
-                    solver.parameters.num_workers = 1
-                    solver.parameters.random_seed = seed
-                    solver.parameters.linearization_level = level
-                    solver.parameters.probing_deterministic_time_limit = PROBING
-                    solver.parameters.merge_at_most_one_work_limit = CLIQUE
-                    running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver, pieces)
-                pieces += 1
-            if not running:
-                break
-            wait_s = None if time_limit is None else max(left(), 0.0) + 1.0
-            done, _ = wait(list(running), timeout=wait_s, return_when=FIRST_COMPLETED)
-            if not done:
-                timed_out = True
-                for _, _, solver, _ in running.values():
-                    solver.stop_search()
-                done, _ = wait(list(running))
-            for fut in done:
-                potential, key, solver, race = running.pop(fut)
-                status, seconds = fut.result()
-                finished += 1
-                state = races[race]
-                state[2] -= 1
-                if state[3]:
-                    continue  # the other run already answered
-                if _TRACE:
-                    print(f"  piece {potential} {key} (LP {solver.parameters.linearization_level}): "
-                          f"{solver.status_name(status)} {seconds:.2f} s")
-                if status not in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE):
-                    if state[2] == 0 and potential > (best[1] if best else floor - 1):
-                        timed_out = True
-                        pending.append((potential, key))  # unresolved: keeps it in the bound
-                    continue
-                state[3] = True
-                for _, _, other, other_race in running.values():
-                    if other_race == race:
-                        other.stop_search()
-                if status == cp_model.INFEASIBLE:
-                    continue
-                found = rescore(decode(solver))
-                if best is None or found[1] > best[1]:
-                    best = found
-                claimed = solver.value(objective)
-                if found[1] < claimed:  # over-count: cut it off and try the piece again
-                    if not cut_shared_groups(m, found[0], hexes, same, solver):
-                        raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {claimed}")
-                if found[1] < potential:  # the piece may hold better shelves: try it again
-                    pending.append((potential, key))
-                    pending.sort()
-            report()
-            if timed_out:
-                for _, _, solver, _ in running.values():
-                    solver.stop_search()
-                wait(list(running))
-                break
-    except KeyboardInterrupt:  # stop cleanly: the best shelf so far, unproven, its bound kept
-        interrupted = True
-        for _, _, solver, _ in running.values():
-            solver.stop_search()
-        wait(list(running))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with defer_interrupts() as deferred:  # Ctrl-C is raised between waits, never inside one
+        try:
+            while True:
+                top = best[1] if best else floor - 1
+                for potential, _, solver, _ in running.values():
+                    if potential <= top:
+                        solver.stop_search()  # nothing better can come from it
+                while pending and pending[-1][0] <= top:
+                    pending.pop()
+                while pending and len(running) + len(configs) <= slots and left() > 0.05:
+                    potential, key = pending.pop()
+                    piece = m.clone()
+                    piece.clear_objective()
+                    restrict(piece, fixed_parts, key, objective, top + 1)
+                    if _TRACE:
+                        piece.export_to_file(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
+                    races[pieces] = [potential, key, len(configs), False]
+                    for level in configs:
+                        solver = cp_model.CpSolver()
+                        solver.parameters.catch_sigint_signal = False
+                        if time_limit is not None:
+                            solver.parameters.max_time_in_seconds = max(left(), 0.01)
+                        solver.parameters.num_workers = 1
+                        solver.parameters.random_seed = seed
+                        solver.parameters.linearization_level = level
+                        solver.parameters.probing_deterministic_time_limit = PROBING
+                        solver.parameters.merge_at_most_one_work_limit = CLIQUE
+                        running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver, pieces)
+                    pieces += 1
+                if not running:
+                    break
+                wait_s = None if time_limit is None else max(left(), 0.0) + 1.0
+                done = deferred.wait(list(running), timeout=wait_s, return_when=FIRST_COMPLETED)
+                if not done:
+                    timed_out = True
+                    for _, _, solver, _ in running.values():
+                        solver.stop_search()
+                    done = deferred.wait(list(running))
+                for fut in done:
+                    potential, key, solver, race = running.pop(fut)
+                    status, seconds = fut.result()
+                    finished += 1
+                    state = races[race]
+                    state[2] -= 1
+                    if state[3]:
+                        continue  # the other run already answered
+                    if _TRACE:
+                        print(f"  piece {potential} {key} (LP {solver.parameters.linearization_level}): "
+                              f"{solver.status_name(status)} {seconds:.2f} s")
+                    if status not in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE):
+                        if state[2] == 0 and potential > (best[1] if best else floor - 1):
+                            timed_out = True
+                            pending.append((potential, key))  # unresolved: keeps it in the bound
+                        continue
+                    state[3] = True
+                    for _, _, other, other_race in running.values():
+                        if other_race == race:
+                            other.stop_search()
+                    if status == cp_model.INFEASIBLE:
+                        continue
+                    found = rescore(decode(solver))
+                    if best is None or found[1] > best[1]:
+                        best = found
+                    claimed = solver.value(objective)
+                    if found[1] < claimed:  # over-count: cut it off and try the piece again
+                        if not cut_shared_groups(m, found[0], hexes, same, solver):
+                            raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {claimed}")
+                    if found[1] < potential:  # the piece may hold better shelves: try it again
+                        pending.append((potential, key))
+                        pending.sort()
+                report()
+                if timed_out:
+                    for _, _, solver, _ in running.values():
+                        solver.stop_search()
+                    deferred.wait(list(running))
+                    break
+        except KeyboardInterrupt:  # stop cleanly: the best shelf so far, unproven, its bound kept
+            interrupted = True
+            for _, _, solver, _ in running.values():
+                solver.stop_search()
+            wait(list(running))
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     pending.sort()
     top = best[1] if best else floor - 1
     open_potentials = [p for p, _ in pending if p > top] + [p for p, *_ in running.values() if p > top]
