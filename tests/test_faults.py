@@ -342,100 +342,74 @@ def test_sigint_stops_fast_keeps_parts_and_resumes(tmp_path: Path) -> None:
     _interrupt_then_resume("5x12", "pentominoes", (4040, 1010), tmp_path, kill=False)
 
 
-def _slow_square(x: int) -> int:
-    time.sleep(0.01)
-    return x * x
-
-
-def test_ctrl_c_inside_a_futures_wait_leaves_no_future_locked(monkeypatch) -> None:
-    """Ctrl-C landing inside ``concurrent.futures.wait`` just after it locked a running future: the run
-    stops with its parts and the pool's manager thread ends.  It used to block forever on that lock
-    (KeyboardInterrupt left it held), and the CLI printed its partial count, then hung at exit."""
-    from concurrent.futures import _base
-
-    from solvers.parallel import WorkerPool
-
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    original = _base._AcquireFutures.__enter__
-    calls, leaked = [0], []
-
-    def enter_then_ctrl_c(self) -> None:
-        calls[0] += 1
-        if calls[0] != 20:
-            return original(self)
-        futures = sorted(self.futures, key=lambda future: future.done())  # a running one first
-        assert not futures[0].done()
-        futures[0]._condition.acquire()
-        leaked.append(futures[0]._condition)
-        signal.raise_signal(signal.SIGINT)
-        time.sleep(0.05)  # a Python handler runs in here: KeyboardInterrupt used to come out of it
-        for future in futures[1:]:
-            future._condition.acquire()
-        leaked.pop()
-        return None
-
-    monkeypatch.setattr(_base._AcquireFutures, "__enter__", enter_then_ctrl_c)
-    pool, managers, results = WorkerPool(2), [], []
-    try:
-        report = run_tasks_with(pool, managers, results)
-        manager = managers[0]
-        manager.join(5.0)
-        assert not manager.is_alive(), "the worker pool's manager thread is stuck"
-        assert not leaked
-    finally:
-        for condition in leaked:  # free a stuck manager thread so this test process can still exit
-            condition.release()
-        pool.abort()
-    assert calls[0] >= 20 and report.interrupted and report.stopped_by == "interrupt"
-    assert 0 < report.done < 2000 and report.value == sum(results)
-
-
-def run_tasks_with(pool, managers: list, results: list):
-    from solvers.parallel import run_tasks
-
-    return run_tasks(_slow_square, range(2000), lambda total, x: total + x, 0, pool,
-                     progress=lambda done, total: managers.append(pool._executor_manager_thread),
-                     on_result=lambda index, result: results.append(result))
-
-
+#: Python code that makes a ``concurrent.futures.wait`` (the third or later one over a running future)
+#: take a Ctrl-C just after it locked that future, as a real Ctrl-C may land; the job to run follows it.
 CTRL_C_INSIDE_A_WAIT = """
-import json, signal, time
+import json, signal, threading, time
 from concurrent.futures import _base
 original, calls, fired = _base._AcquireFutures.__enter__, [0], []
 
 def enter_then_ctrl_c(self):
     calls[0] += 1
-    futures = sorted(self.futures, key=lambda future: future.done())
+    futures = sorted(self.futures, key=lambda future: future.done())  # a running one first
     if calls[0] < 3 or fired or futures[0].done():
         return original(self)
     fired.append(calls[0])
     futures[0]._condition.acquire()
     signal.raise_signal(signal.SIGINT)
-    time.sleep(0.05)
+    time.sleep(0.05)  # a Python handler runs in here: KeyboardInterrupt used to come out of it
     for future in futures[1:]:
         future._condition.acquire()
 
 _base._AcquireFutures.__enter__ = enter_then_ctrl_c
-from solvers.shelfie.best_shelf import best_shelf
-result = best_shelf(5, ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE"), time_limit=None, workers=2)
-print(json.dumps({"status": result.status, "fired": bool(fired)}))
 """
 
 
-def test_best_shelf_ctrl_c_inside_a_futures_wait_returns() -> None:
-    """The same Ctrl-C inside a wait on CP-SAT threads: best_shelf returns its best shelf, interrupted
-    (the solver thread used to block on the locked future, and the wait for it never ended)."""
-    process = subprocess.Popen([sys.executable, "-c", CTRL_C_INSIDE_A_WAIT], cwd=ROOT, stdout=subprocess.PIPE,
+def _ctrl_c_inside_a_wait(job: str, what: str) -> dict:
+    """Run ``job`` after :data:`CTRL_C_INSIDE_A_WAIT` in a fresh process; the JSON it prints."""
+    process = subprocess.Popen([sys.executable, "-c", CTRL_C_INSIDE_A_WAIT + job], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
         out, err = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail("best_shelf hung after a Ctrl-C inside concurrent.futures.wait")
+        pytest.fail(f"{what} hung after a Ctrl-C inside concurrent.futures.wait")
     assert process.returncode == 0, err
-    data = json.loads(out)
-    assert data == {"status": "INTERRUPTED", "fired": True}
+    return json.loads(out)
+
+
+def test_ctrl_c_inside_a_futures_wait_leaves_no_future_locked() -> None:
+    """The run stops with its parts and no thread of the pool is left.  KeyboardInterrupt used to leave
+    the future locked, the pool's manager thread blocked on it, and the CLI printed its partial count
+    and then hung at exit."""
+    job = """
+from solvers.parallel import WorkerPool, run_tasks
+
+def slow_square(x):
+    time.sleep(0.01)
+    return x * x
+
+results = []
+report = run_tasks(slow_square, range(2000), lambda total, x: total + x, 0, WorkerPool(2),
+                   on_result=lambda index, result: results.append(result))
+left = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+print(json.dumps({"fired": bool(fired), "stopped_by": report.stopped_by, "some_parts": 0 < report.done < 2000,
+                  "sum_of_parts": report.value == sum(results), "threads_left": left}))
+"""
+    assert _ctrl_c_inside_a_wait(job, "run_tasks") == {"fired": True, "stopped_by": "interrupt", "some_parts": True,
+                                                       "sum_of_parts": True, "threads_left": []}
+
+
+def test_best_shelf_ctrl_c_inside_a_futures_wait_returns() -> None:
+    """The same Ctrl-C inside a wait on CP-SAT threads: best_shelf returns its best shelf, interrupted
+    (the solver thread used to block on the locked future, and the wait for it never ended)."""
+    job = """
+from solvers.shelfie.best_shelf import best_shelf
+result = best_shelf(5, ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE"), time_limit=None, workers=2)
+print(json.dumps({"status": result.status, "fired": bool(fired)}))
+"""
+    assert _ctrl_c_inside_a_wait(job, "best_shelf") == {"status": "INTERRUPTED", "fired": True}
 
 
 @pytest.mark.slow
