@@ -1,3 +1,2 @@
-"""kibitz's command groups, one module per game; cli.py registers them on the root group."""
-
-import cli  # noqa: F401  (load cli first: it imports these modules, and they import its helpers)
+"""kibitz's command groups, one module per game, and the helpers they share (:mod:`commands.common`);
+``cli.py`` adds the groups to the root group."""

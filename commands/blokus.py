@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from cli import (
+from commands.blokus_gtp import blokus_gtp, blokus_match
+from commands.common import (
     ProgressReporter,
     checkpoint_option,
     emit_json,
@@ -47,6 +48,8 @@ def _save_record(state: Any, moves: list[str], extra: dict[str, Any], as_json: b
 _SGF_OPTION = click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
                            help="Save the game (.blksgf as Pentobi SGF, .json as JSON).")
 add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show))
+blokus.add_command(blokus_gtp)
+blokus.add_command(blokus_match)
 
 
 _GAME_INDEX_OPTION = click.option("--game-index", type=click.IntRange(min=0), default=None,
@@ -319,4 +322,3 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, tim
     click.echo(f"status: found; all {result.placed} pieces placed on {geo.name} ({result.empty_cells} empty cells) "
                f"in {result.seconds:.1f} s ({mode}{', perfect' if perfect else ''}); "
                f"replayed move by move through the rule engine; scores {state.color_scores()}")
-from commands import blokus_gtp  # noqa: E402,F401,I001  (attaches `blokus gtp` and `blokus match`)

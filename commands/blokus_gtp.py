@@ -1,22 +1,22 @@
 """`kibitz blokus gtp` (a GTP engine in Pentobi's dialect) and `kibitz blokus match` (matches against GTP engines).
 
-Attached to the ``blokus`` group of :mod:`commands.blokus`; the logic is in
+:mod:`commands.blokus` adds both to its ``blokus`` group; the logic is in
 :mod:`solvers.blokus.gtp` and :mod:`solvers.blokus.match`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
 
-from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
-from commands.blokus import blokus
+from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
 
 GTP_VARIANTS = ["classic", "two-player", "three-player", "duo", "classic_2", "classic_3"]
 
 
-@blokus.command("gtp")
+@click.command("gtp")
 @click.option("--variant", "--game", "variant", default="classic", show_default=True,
               help="classic, two-player, three-player, duo (or Pentobi's ids classic_2, classic_3).")
 @click.option("--bot", "bot_spec", default="greedy", show_default=True, help="The bot that answers genmove (name[:budget]).")
@@ -27,13 +27,11 @@ def blokus_gtp(variant, bot_spec, seed):
     from solvers.blokus.gtp import GtpEngine
 
     engine = GtpEngine(variant, bot_spec, seed)
-    try:
+    with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         engine.run(sys.stdin, sys.stdout)
-    except (KeyboardInterrupt, BrokenPipeError):
-        pass
 
 
-@blokus.command("match")
+@click.command("match")
 @click.option("--variant", type=click.Choice(["duo", "two-player", "classic"]), default="duo", show_default=True)
 @click.option("--bots", "bots", default=None, help="Side A: a kibitz bot spec (name[:budget]).")
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
+from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
 
 
 @click.group("generate")

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from cli import (
+from commands.common import (
     ProgressReporter,
     checkpoint_option,
     emit_json,

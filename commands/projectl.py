@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cli import emit_json, friendly_errors
+from commands.common import emit_json, friendly_errors
 from commands.play import PlayHooks, add_play_commands
 
 

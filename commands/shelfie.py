@@ -8,11 +8,19 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
-from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, option_with_hidden_alias, quiet_option
+from commands.common import (
+    ProgressReporter,
+    emit_json,
+    exit_interrupted,
+    friendly_errors,
+    option_with_hidden_alias,
+    quiet_option,
+)
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -74,7 +82,7 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
         personal_goal_points,
     )
 
-    text = sys.stdin.read() if shelf_file == "-" else open(shelf_file).read()
+    text = sys.stdin.read() if shelf_file == "-" else Path(shelf_file).read_text()
     shelf = Bookshelf.from_text(text, strict=not loose)
     keys = _shelfie_goal_pair(goals) or COMMON_GOAL_KEYS
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from cli import ProgressReporter, checkpoint_option, emit_json, friendly_errors
+from commands.common import ProgressReporter, checkpoint_option, emit_json, friendly_errors
 
 
 @click.command()

@@ -13,7 +13,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from cli import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
+from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
 from commands.play import PlayHooks, add_play_commands
 
 
