@@ -11,6 +11,7 @@ Run: python bench/huge_playout_memory.py [--seconds 10]   (timings are wall-cloc
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -35,10 +36,8 @@ def resident(process: psutil.Process) -> tuple[int, list[psutil.Process]]:
     except psutil.Error:
         return 0, []
     for child in children:
-        try:
+        with contextlib.suppress(psutil.Error):
             total += child.memory_info().rss
-        except psutil.Error:
-            pass
     return total, children
 
 

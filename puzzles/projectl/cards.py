@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from puzzles.polyomino import Placed, Region, Shape, Tiling, is_connected, piece_set
@@ -83,14 +83,14 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-@lru_cache(maxsize=None)
+@cache
 def placements(shape: int) -> tuple[int, ...]:
     """All placements of a shape on the 5×5 card, as masks (rotations and flips allowed)."""
     board = Region.rectangle(SIZE, SIZE)
     return tuple(cells_mask(cells) for cells in board.placements(SHAPES[shape]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def placement_shape() -> dict[int, int]:
     """Mask of a placement → its shape index (a cell set determines its free shape)."""
     return {mask: s for s in range(NSHAPES) for mask in placements(s)}

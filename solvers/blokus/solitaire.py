@@ -60,7 +60,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from numba import njit
@@ -149,7 +149,7 @@ def _turner(k: int, size: int) -> Callable[[int, int], tuple[int, int]]:
     return lambda r, c: rotate(r, c, k, size)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4, symmetry: str | None = None) -> Geometry:
     """The (cached) :class:`Geometry`; ValueError for sides outside 5..26, colors outside 1..4, or a board
     with fewer cells than the colors' pieces (89 per color)."""

@@ -292,7 +292,7 @@ def finishable_this_turn(
                 continue
             needs = {i: list(c) for i, c in zip(subset, choice)}
             path: list[str] = []
-            if _plan(hand, needs, list(stock), list(supply), actions, master_available, revised, path):
+            if _TurnSearch(hand, needs, list(stock), list(supply), revised).plan(actions, master_available, path):
                 found = path
                 break
         if found is not None:
@@ -312,24 +312,55 @@ def _finish(hand, i, full, stock, supply, log) -> None:
     log.append(f"finish {hand[i].name or i} (+{SHAPE_NAMES[got] if got is not None else 'nothing'})")
 
 
-def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> bool:
-    """Depth-first over abstract actions; ``needs[i]`` = shapes still to place on puzzle i."""
-    if full is None:
-        full = {i: v[:] for i, v in needs.items()}
-    if not needs:
-        return True
-    remaining = sum(sum(v) for v in needs.values())
-    if left == 0 or remaining - (len(needs) - 1 if master else 0) > left:
-        return False
-    placing = remaining - (len(needs) - 1 if master else 0)
-    # the first puzzle to be finished gets no returned pieces before it completes: its missing
-    # pieces need one acquisition action each
-    first_missing = min(sum(max(0, v[s] - stock[s]) for s in range(NSHAPES)) for v in needs.values())
-    if placing + first_missing > left:
-        return False
-    deficit = [max(0, sum(v[s] for v in needs.values()) - stock[s]) for s in range(NSHAPES)]
+@dataclass
+class _TurnSearch:
+    """Depth-first search over one turn's abstract actions; ``needs[i]`` = shapes still to place on puzzle i.
 
-    def attempt(steps, changes, next_master, label) -> bool:
+    ``needs``, ``stock`` and ``supply`` are changed in place by each tried action and restored when it
+    fails; ``full`` keeps every puzzle's pieces for the turn, which come back when it is finished.
+    """
+
+    hand: Sequence[PuzzleInHand]
+    needs: dict[int, list[int]]
+    stock: list[int]
+    supply: list[int]
+    revised: bool
+    full: dict[int, list[int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.full = {i: v[:] for i, v in self.needs.items()}
+
+    def plan(self, left: int, master: bool, log: list[str]) -> bool:
+        """Whether the puzzles in ``needs`` can be finished in ``left`` actions; the actions go to ``log``."""
+        if not self.needs:
+            return True
+        if self._out_of_reach(left, master):
+            return False
+        needs, stock = self.needs, self.stock
+        deficit = [max(0, sum(v[s] for v in needs.values()) - stock[s]) for s in range(NSHAPES)]
+        if self._place_one(left, master, log) or self._master(left, master, log):
+            return True
+        # acquire pieces: only useful when something is missing
+        return any(deficit) and left >= 2 and (
+            self._take(left, master, log) or self._upgrade(left, master, log, deficit)
+        )
+
+    def _out_of_reach(self, left: int, master: bool) -> bool:
+        """Lower bounds: every piece needs an action (Master saves one per extra puzzle), and the
+        first puzzle to be finished gets no returned pieces before it completes, so each of its
+        missing pieces needs one acquisition action."""
+        needs, stock = self.needs, self.stock
+        remaining = sum(sum(v) for v in needs.values())
+        if left == 0 or remaining - (len(needs) - 1 if master else 0) > left:
+            return True
+        placing = remaining - (len(needs) - 1 if master else 0)
+        first_missing = min(sum(max(0, v[s] - stock[s]) for s in range(NSHAPES)) for v in needs.values())
+        return placing + first_missing > left
+
+    def _attempt(self, left: int, changes: list[tuple[int, int]], next_master: bool, label: str,
+                 log: list[str]) -> bool:
+        """Place the pieces ``changes`` as one action, finish what they complete, and search on."""
+        needs, stock, supply = self.needs, self.stock, self.supply
         s_stock, s_supply, s_needs = stock[:], supply[:], {k: v[:] for k, v in needs.items()}
         step_log = [label]
         for i, s in changes:
@@ -338,9 +369,9 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
         for i in {i for i, _ in changes}:
             if not any(needs[i]):
                 del needs[i]
-                _finish(hand, i, full, stock, supply, step_log)
+                _finish(self.hand, i, self.full, stock, supply, step_log)
         sub: list[str] = []
-        if _plan(hand, needs, stock, supply, left - 1, next_master, revised, sub, full):
+        if self.plan(left - 1, next_master, sub):
             log.extend(step_log + sub)
             return True
         stock[:], supply[:] = s_stock, s_supply
@@ -348,14 +379,22 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
         needs.update(s_needs)
         return False
 
-    # Place one piece
-    for i in list(needs):
-        for s in range(NSHAPES):
-            if needs[i][s] and stock[s]:
-                if attempt(1, [(i, s)], master, f"place {SHAPE_NAMES[s]} on {hand[i].name or i}"):
+    def _place_one(self, left: int, master: bool, log: list[str]) -> bool:
+        """Place: one piece on one puzzle."""
+        needs, hand = self.needs, self.hand
+        for i in list(needs):
+            for s in range(NSHAPES):
+                if needs[i][s] and self.stock[s] and self._attempt(
+                    left, [(i, s)], master, f"place {SHAPE_NAMES[s]} on {hand[i].name or i}", log
+                ):
                     return True
-    # Master: one piece on each of several puzzles
-    if master and len(needs) >= 2:
+        return False
+
+    def _master(self, left: int, master: bool, log: list[str]) -> bool:
+        """Master: one piece on each of several puzzles (at least two), once per turn."""
+        needs, hand, stock = self.needs, self.hand, self.stock
+        if not master or len(needs) < 2:
+            return False
         keys = list(needs)
         per = [[None] + [s for s in range(NSHAPES) if needs[i][s]] for i in keys]
         for pick in product(*per):
@@ -368,24 +407,32 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
             if any(use[s] > stock[s] for s in range(NSHAPES)):
                 continue
             label = "master " + ", ".join(f"{SHAPE_NAMES[s]} on {hand[i].name or i}" for i, s in chosen)
-            if attempt(1, chosen, False, label):
+            if self._attempt(left, chosen, False, label, log):
                 return True
-    # acquire pieces: only useful when something is missing
-    if any(deficit) and left >= 2:
-        if supply[0] > 0:
-            stock[0] += 1
-            supply[0] -= 1
-            sub: list[str] = []
-            if _plan(hand, needs, stock, supply, left - 1, master, revised, sub, full):
-                log.extend(["take O1"] + sub)
-                return True
-            stock[0] -= 1
-            supply[0] += 1
+        return False
+
+    def _take(self, left: int, master: bool, log: list[str]) -> bool:
+        """Take a level-1 piece from the supply."""
+        stock, supply = self.stock, self.supply
+        if supply[0] <= 0:
+            return False
+        stock[0] += 1
+        supply[0] -= 1
+        sub: list[str] = []
+        if self.plan(left - 1, master, sub):
+            log.extend(["take O1"] + sub)
+            return True
+        stock[0] -= 1
+        supply[0] += 1
+        return False
+
+    def _upgrade(self, left: int, master: bool, log: list[str], deficit: list[int]) -> bool:
+        """Upgrade/exchange one piece for a missing shape, or for a stepping stone toward one."""
+        stock, supply, revised = self.stock, self.supply, self.revised
         for s in range(NSHAPES):
             if not stock[s]:
                 continue
             for t in upgrade_targets(s, revised):
-                # useful if t is missing, or as a stepping stone toward a missing shape
                 if supply[t] <= 0:
                     continue
                 if not deficit[t] and (left < 3 or not any(deficit[u] for u in upgrade_targets(t, revised))):
@@ -394,15 +441,15 @@ def _plan(hand, needs, stock, supply, left, master, revised, log, full=None) -> 
                 supply[s] += 1
                 stock[t] += 1
                 supply[t] -= 1
-                sub = []
-                if _plan(hand, needs, stock, supply, left - 1, master, revised, sub, full):
+                sub: list[str] = []
+                if self.plan(left - 1, master, sub):
                     log.extend([f"upgrade {SHAPE_NAMES[s]} -> {SHAPE_NAMES[t]}"] + sub)
                     return True
                 stock[s] += 1
                 supply[s] -= 1
                 stock[t] -= 1
                 supply[t] += 1
-    return False
+        return False
 
 
 _QUICK: dict[tuple[int, int], tuple[tuple[int, int], ...] | None] = {}
