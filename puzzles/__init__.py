@@ -2,7 +2,13 @@
 
 :data:`GAMES` is the registry of the four games (see :mod:`puzzles.game`);
 reading it loads no engine.  This package never imports :mod:`solvers`.
+Importing it first points numba's on-disk cache at a directory keyed by the sources of every
+compiled module (:mod:`puzzles.numba_cache`), before any kernel is compiled.
 """
+
+from puzzles.numba_cache import use_source_keyed_cache
+
+use_source_keyed_cache()
 
 from puzzles.game import (
     CHANCE,
