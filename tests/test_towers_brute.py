@@ -51,7 +51,7 @@ def _to_move(b):
 
 
 @njit(cache=True)
-def _moves(b, out):
+def _moves(b, out):  # noqa: C901
     """Legal moves: 100 + line (pick), 1000 + code * 16 + tower * 2 + replace (place), 99 (pass)."""
     p = _to_move(b)
     n = 0

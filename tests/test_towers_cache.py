@@ -16,7 +16,8 @@ import json, random
 from numba.core.registry import CPUDispatcher
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState
-from solvers.towers import kernel as K
+from puzzles.towers import kernel as K
+from solvers.towers import search as X
 from solvers.towers.solver import Solver
 
 rng = random.Random(447362)
@@ -24,7 +25,7 @@ s = TowersState()
 while not (s.round == 1 and s.phase == "pick" and s.step == 0):
     s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
 res = Solver(16).solve(s, horizon="round")
-used = {name: d for name, d in vars(K).items() if isinstance(d, CPUDispatcher) and d.signatures}
+used = {name: d for mod in (K, X) for name, d in vars(mod).items() if isinstance(d, CPUDispatcher) and d.signatures}
 print(json.dumps({
     "value": res.value,
     "used": sorted(used),

@@ -166,7 +166,7 @@ def test_placement_order_alternates_starter_first() -> None:
 
 def test_hand_and_announcement() -> None:
     s = TowersState.from_setup(
-        ([S(x) for x in "R1 R2 J Y3 Y4 Y5 B1 B2 B3".split()], [S(x) for x in "O1 O2 O3 G1 G2 G3 P1 P2 J".split()]),
+        ([S(x) for x in ["R1", "R2", "J", "Y3", "Y4", "Y5", "B1", "B2", "B3"]], [S(x) for x in ["O1", "O2", "O3", "G1", "G2", "G3", "P1", "P2", "J"]]),
         ([S("R6"), S("Y6"), S("B6")], [S("O6"), S("G6"), S("P6")]),
     )
     s.apply(s.string_to_action("row1"))
@@ -273,9 +273,9 @@ def test_json_round_trip_through_a_game() -> None:
 
 
 def test_observation_hides_the_opponents_stones() -> None:
-    grid_p1 = [S(x) for x in "R1 R2 J Y3 Y4 Y5 B1 B2 B3".split()]
-    a = TowersState.from_setup((grid_p1, [S(x) for x in "O1 O2 O3 G1 G2 G3 P1 P2 J".split()]), ([S("R6"), S("Y6"), S("B6")], [S("O6"), S("G6"), S("P6")]))
-    b = TowersState.from_setup((grid_p1, [S(x) for x in "O1 O2 O3 P5 J G4 O5 P4 G5".split()]), ([S("R6"), S("Y6"), S("B6")], [S("J"), S("O4"), S("P3")]))
+    grid_p1 = [S(x) for x in ["R1", "R2", "J", "Y3", "Y4", "Y5", "B1", "B2", "B3"]]
+    a = TowersState.from_setup((grid_p1, [S(x) for x in ["O1", "O2", "O3", "G1", "G2", "G3", "P1", "P2", "J"]]), ([S("R6"), S("Y6"), S("B6")], [S("O6"), S("G6"), S("P6")]))
+    b = TowersState.from_setup((grid_p1, [S(x) for x in ["O1", "O2", "O3", "P5", "J", "G4", "O5", "P4", "G5"]]), ([S("R6"), S("Y6"), S("B6")], [S("J"), S("O4"), S("P3")]))
     for action in ("row1", "colors", "row1", "numbers", "R1>R"):
         a.apply(a.string_to_action(action))
         b.apply(b.string_to_action(action))

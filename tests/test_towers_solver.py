@@ -9,8 +9,9 @@ import pytest
 
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState, parse_stones
+from puzzles.towers import kernel as K
 from solvers.playout import make_job
-from solvers.towers import kernel as K
+from solvers.towers import search as X
 from solvers.towers.bots import fast_playouts, kernel_random_games, replay_kernel_game
 from solvers.towers.planner import TowerInfo, guaranteed_21_towers, max_21_towers
 from solvers.towers.solver import Solver, brute_force_value, kernel_to_action, pack
@@ -108,7 +109,7 @@ def test_endgame_from_round_five_is_solved(solver: Solver) -> None:
         end.apply(end.string_to_action(text))
     assert end.is_terminal()
     owned = end.towers_owned()
-    got = (K.WIN_VALUE if end.winner == 0 else -K.WIN_VALUE) if end.instant else K.SCALE * (owned[0] - owned[1])
+    got = (X.WIN_VALUE if end.winner == 0 else -X.WIN_VALUE) if end.instant else X.SCALE * (owned[0] - owned[1])
     assert got == res.value
 
 

@@ -29,7 +29,7 @@ def render_towers_text(pub: dict[str, Any]) -> str:
     lines = []
     for t in range(6):
         stones = []
-        for s, v in zip(pub["towers"][t], pub["values"][t]):
+        for s, v in zip(pub["towers"][t], pub["values"][t], strict=False):
             stones.append(f"J({v})" if s == "J" else s)
         total = sum(pub["values"][t])
         owner = _owner(pub, t)
@@ -134,7 +134,7 @@ def render_svg(obs: dict[str, Any], full: TowersState | None = None) -> str:
     for t in range(6):
         x = gap + t * (cell_w + gap)
         out.append(f'<rect x="{x}" y="{base}" width="{cell_w}" height="4" fill="{HEX[t]}"/>')
-        for i, (s, v) in enumerate(zip(pub["towers"][t], pub["values"][t])):
+        for i, (s, v) in enumerate(zip(pub["towers"][t], pub["values"][t], strict=False)):
             y = base - (i + 1) * stone_h
             label = f"J={v}" if s == "J" else s
             ring = OWNER_HEX[pub["placers"][t][i]]

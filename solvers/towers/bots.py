@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from puzzles.game import CHANCE, GameState
+from puzzles.towers import kernel as K
 from puzzles.towers.engine import (
     ANNOUNCE_MODES,
     LINE_CELLS,
@@ -49,21 +50,21 @@ from puzzles.towers.engine import (
 from puzzles.towers.stones import JOKER, announce_attr, player_set
 from solvers.bots import Bot, BotFactory, Budget, split_spec
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed
-from solvers.towers import kernel as K
+from solvers.towers import search as X
 from solvers.towers.solver import Solver, kernel_to_action, pack
 
 
 def heuristic_value(state: TowersState) -> int:
     """P1-side value used by greedy: instant win ±1000, else 64·margin + 4·(21-tower margin)."""
     if state.instant:
-        return K.WIN_VALUE if state.winner == 0 else -K.WIN_VALUE
+        return X.WIN_VALUE if state.winner == 0 else -X.WIN_VALUE
     v = 0
     for t in range(6):
         o = state.owner(t)
         if o < 0:
             continue
         sign = 1 if o == 0 else -1
-        v += sign * K.SCALE + (sign * 4 if state.tower_total(t) == 21 else 0)
+        v += sign * X.SCALE + (sign * 4 if state.tower_total(t) == 21 else 0)
     return v
 
 
@@ -255,7 +256,7 @@ class ISMCTSBot:
         while S[K.PHASE] != K.PHASE_DONE:  # random rollout to the horizon
             n = K.gen_moves(S, moves)
             K.make_move(S, moves[int(np_rng.integers(n))], undo)
-        r1 = 0.5 + 0.5 * math.tanh(K.evaluate(S) / 128.0)
+        r1 = 0.5 + 0.5 * math.tanh(X.evaluate(S) / 128.0)
         for nd, p in path:
             nd.visits += 1
             nd.reward += r1 if p == 0 else 1.0 - r1

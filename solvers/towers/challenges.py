@@ -106,9 +106,9 @@ def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
     target = rng.randint(lo, hi)
     s = TowersState.new_game(seed)
     while not s.is_terminal() and s.round <= rnd:
-        if s.round == rnd and s.current_player() in (0, 1) and not (s.phase == "pick" and s.step % 2 == 1):
-            if plies_left(s) == target:
-                return s
+        decision = s.round == rnd and s.current_player() in (0, 1) and not (s.phase == "pick" and s.step % 2 == 1)
+        if decision and plies_left(s) == target:
+            return s
         s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
     return None
 

@@ -31,9 +31,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from puzzles.towers import kernel as K
 from puzzles.towers.engine import Announce, TowersState, replace_ok
 from puzzles.towers.stones import COLORS, JOKER, allowed_towers, stone_str, value_of
-from solvers.towers import kernel as K
 from solvers.towers.solver import Solver, pack
 
 

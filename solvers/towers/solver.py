@@ -1,7 +1,7 @@
 """Exact play of Rainbow Blackjack with full information (both grids and hands known).
 
 Alpha-beta minimax with a transposition table (compiled in
-:mod:`solvers.towers.kernel`) over the true game from a full state.  The
+:mod:`solvers.towers.search`, over the rule kernel :mod:`puzzles.towers.kernel`) over the true game from a full state.  The
 search covers the rest of the current round (``horizon="round"``) or the
 game up to the next chance node (``horizon="game"``: to the end of round 6 from
 grid 2, to the end of round 3 from grid 1, since the second grid is dealt by
@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from puzzles.game import IllegalActionError
+from puzzles.towers import kernel as K
 from puzzles.towers.engine import PASS, Announce, PickLine, Place, TowersAction, TowersState
 from puzzles.towers.stones import JOKER
-from solvers.towers import kernel as K
+from solvers.towers import search as X
 
 
 @dataclass
@@ -46,14 +47,14 @@ class SolveResult:
 
     @property
     def instant(self) -> bool:
-        return abs(self.value) >= K.WIN_VALUE
+        return abs(self.value) >= X.WIN_VALUE
 
     @property
     def margin(self) -> int:
         """Tower margin P1 − P2 at the horizon (±6 stands for an instant win)."""
         if self.instant:
             return 6 if self.value > 0 else -6
-        return int(round(self.value / K.SCALE))
+        return int(round(self.value / X.SCALE))
 
     @property
     def outcome(self) -> str:
@@ -115,8 +116,9 @@ def pack(state: TowersState, horizon: str | int = "round", mode: int = 0) -> np.
         S[K.LINE + p] = state.line[p]
     S[K.ROUND] = state.round
     S[K.PHASE] = K.PHASE_PICK if state.phase == "pick" else K.PHASE_PLACE
-    S[K.STEP] = (state.step // 2) if state.phase == "pick" else state.step
+    S[K.STEP] = state.step
     S[K.WIN] = -1
+    S[K.QUIET] = 1
     if horizon == "round":
         last = state.round
     elif horizon == "game":
@@ -177,13 +179,13 @@ def warm_up() -> None:
     K.mover(S)
     K.make_move(S.copy(), int(moves[0]), undo)
     K.unmake_move(S.copy(), int(moves[0]), undo)
-    K.evaluate(S)
+    X.evaluate(S)
     S[K.PHASE] = K.PHASE_DONE
-    fr = np.zeros((K.MAXD, K.FW), dtype=np.int64)
-    ctl = np.zeros(K.NC, dtype=np.int64)
+    fr = np.zeros((X.MAXD, X.FW), dtype=np.int64)
+    ctl = np.zeros(X.NC, dtype=np.int64)
     tt = np.zeros((2, 3), dtype=np.int64)
-    K.ab_start(fr, ctl, -K.INF, K.INF)
-    K.ab_run(S, tt, 1, 1, fr, ctl, 10, np.zeros((2, K.NHIST), dtype=np.int64))
+    X.ab_start(fr, ctl, -X.INF, X.INF)
+    X.ab_run(S, tt, 1, 1, fr, ctl, 10, np.zeros((2, X.NHIST), dtype=np.int64))
     _WARM = True
 
 
@@ -204,9 +206,9 @@ class Solver:
         self.tt = np.zeros((size, 3), dtype=np.int64)
         self.gen = 0
         self.counter = np.zeros(1, dtype=np.int64)
-        self.fr = np.zeros((K.MAXD, K.FW), dtype=np.int64)
-        self.ctl = np.zeros(K.NC, dtype=np.int64)
-        self.hist = np.zeros((2, K.NHIST), dtype=np.int64)  # history heuristic: cutoffs by (seat, stone and tower)
+        self.fr = np.zeros((X.MAXD, X.FW), dtype=np.int64)
+        self.ctl = np.zeros(X.NC, dtype=np.int64)
+        self.hist = np.zeros((2, X.NHIST), dtype=np.int64)  # history heuristic: cutoffs by (seat, stone and tower)
         self.time_limit = time_limit
         self.deadline = float("inf")
         self.chunk = chunk
@@ -228,24 +230,24 @@ class Solver:
     def _ab(self, S: np.ndarray, alpha: int, beta: int) -> int:
         """One alpha-beta search of a copy of ``S`` on ``(alpha, beta)``, run in chunks (limits checked between)."""
         work = S.copy()
-        K.ab_start(self.fr, self.ctl, alpha, beta)
-        self.ctl[K.C_NODES] = 0
+        X.ab_start(self.fr, self.ctl, alpha, beta)
+        self.ctl[X.C_NODES] = 0
         try:
-            while not K.ab_run(work, self.tt, self.gen, self.mask, self.fr, self.ctl, self.chunk, self.hist):
-                self.counter[0] += self.ctl[K.C_NODES]
-                self.ctl[K.C_NODES] = 0
+            while not X.ab_run(work, self.tt, self.gen, self.mask, self.fr, self.ctl, self.chunk, self.hist):
+                self.counter[0] += self.ctl[X.C_NODES]
+                self.ctl[X.C_NODES] = 0
                 if self.progress is not None:
                     self.progress(int(self.counter[0]))
                 if time.perf_counter() >= self.deadline:
                     raise SearchStopped("time limit")
         except KeyboardInterrupt:
             raise SearchStopped("interrupted") from None
-        self.counter[0] += self.ctl[K.C_NODES]
-        return int(self.ctl[K.C_VAL])
+        self.counter[0] += self.ctl[X.C_NODES]
+        return int(self.ctl[X.C_VAL])
 
     def mtdf(self, S: np.ndarray, guess: int = 0, bounds: list[int] | None = None) -> int:
         """Exact minimax value by MTD(f): null-window probes around ``guess`` (``bounds`` gets [lo, hi] as they close)."""
-        lo, hi = -K.INF, K.INF
+        lo, hi = -X.INF, X.INF
         g = guess
         while lo < hi:
             beta = g + 1 if g == lo else g
@@ -258,12 +260,12 @@ class Solver:
                 bounds[:] = [lo, hi]
         return g
 
-    def value(self, S: np.ndarray, alpha: int = -K.INF, beta: int = K.INF, fresh: bool = True) -> int:
+    def value(self, S: np.ndarray, alpha: int = -X.INF, beta: int = X.INF, fresh: bool = True) -> int:
         """Minimax value of the packed state ``S`` (fail-soft outside ``(alpha, beta)``)."""
         if fresh:
             self.new_generation()
             self.start_clock()
-        if alpha <= -K.INF and beta >= K.INF:
+        if alpha <= -X.INF and beta >= X.INF:
             return self.mtdf(S)
         return self._ab(S, alpha, beta)
 
@@ -298,7 +300,7 @@ class Solver:
         self.counter[0] = 0
         if state.is_terminal():
             ret = state.returns()
-            v = (K.WIN_VALUE if ret[0] > ret[1] else -K.WIN_VALUE) if state.instant else K.SCALE * (
+            v = (X.WIN_VALUE if ret[0] > ret[1] else -X.WIN_VALUE) if state.instant else X.SCALE * (
                 state.towers_owned()[0] - state.towers_owned()[1]
             )
             return SolveResult(v, None, None, exact_game=True, horizon_round=5)
@@ -314,13 +316,13 @@ class Solver:
         horizon_round = min(last, 2) if work.round < 3 else last
         p = int(K.mover(S))
         done: list[tuple[int, int]] = []
-        bounds = [-K.INF, K.INF]
+        bounds = [-X.INF, X.INF]
         try:
             if all_moves:
                 moves, vals = self.root_values(S, done=done, bounds=bounds)
                 i = max(range(len(vals)), key=lambda k: vals[k]) if p == 0 else min(range(len(vals)), key=lambda k: vals[k])
                 value, best_m = vals[i], moves[i]
-                mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals)}
+                mv = {state.action_to_string(kernel_to_action(S, m)): v for m, v in zip(moves, vals, strict=True)}
             else:
                 value = self.value(S)
                 best_m, mv = self._move_achieving(S, value, p), {}
@@ -395,9 +397,9 @@ def brute_force_value(state: TowersState, last_round: int | None = None) -> int:
 
     def leaf(s: TowersState) -> int:
         if s.instant:
-            return K.WIN_VALUE if s.winner == 0 else -K.WIN_VALUE
+            return X.WIN_VALUE if s.winner == 0 else -X.WIN_VALUE
         owned = s.towers_owned()
-        return K.SCALE * (owned[0] - owned[1])
+        return X.SCALE * (owned[0] - owned[1])
 
     def rec(s: TowersState) -> int:
         if s.phase in ("end", "deal") or s.round > last:

@@ -1,22 +1,15 @@
-"""Compiled (numba) core of Rainbow Blackjack: a flat state array, move generation, make/unmake,
-the alpha-beta search with a transposition table, and whole random games.
+"""Compiled alpha-beta search of Rainbow Blackjack over the rule kernel's core (:mod:`puzzles.towers.kernel`).
 
-The flat state ``S`` (int64 array, layout below) holds what play needs from the
-current grid on: tower summaries (total, effective top value, top-is-joker,
-owner), both players' *current* grids, line direction and used-line mask, the
-hands, round, phase and step.  Stone contents of the towers are not needed for
-the rules: a joker's value is the top value, replacement needs only total and
-top value.  :func:`solvers.towers.solver.pack` builds ``S`` from an engine state.
+Leaf values, static value bounds, the transposition-table key, move ordering
+and the resumable explicit-stack alpha-beta.  Moves are generated, made and
+taken back by the rule kernel (``gen_moves``, ``make_move``, ``unmake_move``
+on a core with ``QUIET`` set), so the search holds no rules of its own.
 
-Kernel moves (ints): ``100 + line`` picks a line (announcements are skipped:
-they carry no weight with full information); ``slot*16 + tower*2 + repl``
-places hand slot ``slot`` on ``tower`` (``repl`` = replace the top joker);
-``99`` passes.  Identical stones (jokers) in one hand give one move only, like
-the engine's ``legal_actions``.
-
-Values are from player 1's side: ``WIN`` (1000) for an instant win,
+Values are from player 1's side: ``WIN_VALUE`` (1000) for an instant win,
 ``SCALE * (towers P1 - towers P2)`` otherwise, plus — only at a horizon leaf in
-heuristic mode — ``4 * (P1's towers at 21 - P2's towers at 21)``.
+heuristic mode — ``4 * (P1's towers at 21 - P2's towers at 21)``.  The leaf
+mode is ``core[MODE]``: 0 exact margin, 1 heuristic leaves, 2 target tower
+``core[TGT]`` for seat ``core[TGT_P]``, 3 count of that seat's towers at 21.
 """
 
 from __future__ import annotations
@@ -24,205 +17,45 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-JOKER = 36
-# layout of the state array
-TOT, TOP, JK, OWN = 0, 6, 12, 18
-GRID = 24  # + 9*p + cell
-DIR = 42  # + p
-USED = 44  # + p
-HAND = 46  # + 3*p + slot (code or -1)
-ROUND, PHASE, STEP, WIN, LAST, LINE = 52, 53, 54, 55, 56, 57  # LINE + p
-MODE = 59  # 0 exact margin, 1 heuristic leaves, 2 target tower (see TGT), 3 count 21-towers of TGT_P
-TGT, TGT_P = 60, 61
-NS = 64
-PHASE_PICK, PHASE_PLACE, PHASE_DONE = 0, 1, 2
+from puzzles.towers.kernel import (
+    DIR,
+    HAND,
+    JK,
+    JOKER,
+    LAST,
+    LINE,
+    MAXM,
+    MODE,
+    MOVE_PASS,
+    MOVE_PICK,
+    OWN,
+    PHASE,
+    PHASE_DONE,
+    PHASE_PICK,
+    PHASE_PLACE,
+    ROUND,
+    STARTERS,
+    STEP,
+    TGT,
+    TGT_P,
+    TOP,
+    TOT,
+    USED,
+    WIN,
+    gen_moves,
+    make_move,
+    mover,
+    unmake_move,
+)
+
 WIN_VALUE = 1000
 SCALE = 64
-MOVE_PASS = 99
-MOVE_PICK = 100
-MAXM = 24
 EXACT, LOWER, UPPER = 0, 1, 2
 MAXD = 64  # search depth bound (a game has at most 48 plies)
-WORKW = 2 * MAXM + 16  # per-depth scratch: moves, ordering scores, undo record
-
-STARTERS = np.array([0, 1, 0, 0, 1, 0], dtype=np.int64)
-LINE_CELLS = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
 
 
 @njit(cache=True)
-def mover(S):
-    """Seat to act in ``S``."""
-    st = STARTERS[S[ROUND]]
-    if S[PHASE] == PHASE_PICK:
-        return st if S[STEP] == 0 else 1 - st
-    return st if S[STEP] % 2 == 0 else 1 - st
-
-
-@njit(cache=True)
-def _allowed(code, t):
-    c = code // 6
-    d = (t - c) % 6
-    return d == 0 or d == 1 or d == 5
-
-
-@njit(cache=True)
-def _replace_ok(tot, top, v):
-    rep = tot - top + v
-    return abs(rep - 21) < abs(tot - 21) and tot + v > 21
-
-
-@njit(cache=True)
-def gen_moves(S, out):
-    """Legal kernel moves of the seat to act into ``out``; returns their number."""
-    p = mover(S)
-    n = 0
-    if S[PHASE] == PHASE_PICK:
-        d = S[DIR + p]
-        used = S[USED + p]
-        for ln in range(6):
-            if d >= 0 and ln // 3 != d:
-                continue
-            if (used >> ln) & 1:
-                continue
-            out[n] = MOVE_PICK + ln
-            n += 1
-        return n
-    for slot in range(3):
-        code = S[HAND + 3 * p + slot]
-        if code < 0:
-            continue
-        dup = False
-        for k in range(slot):
-            if S[HAND + 3 * p + k] == code:
-                dup = True
-        if dup:
-            continue
-        if code == JOKER:
-            for t in range(6):
-                if S[OWN + t] >= 0 and S[JK + t] == 0:
-                    out[n] = slot * 16 + t * 2
-                    n += 1
-        else:
-            v = code % 6 + 1
-            for t in range(6):
-                if _allowed(code, t):
-                    out[n] = slot * 16 + t * 2
-                    n += 1
-                    if S[JK + t] == 1 and _replace_ok(S[TOT + t], S[TOP + t], v):
-                        out[n] = slot * 16 + t * 2 + 1
-                        n += 1
-    if n == 0:
-        out[0] = MOVE_PASS
-        n = 1
-    return n
-
-
-@njit(cache=True)
-def _end_round(S):
-    """Discard hands and move to the next round (or mark the end of the searched horizon)."""
-    for i in range(6):
-        S[HAND + i] = -1
-    S[LINE] = -1
-    S[LINE + 1] = -1
-    S[ROUND] += 1
-    S[STEP] = 0
-    r = S[ROUND]
-    if r == 6 or r == 3 or r > S[LAST]:
-        S[PHASE] = PHASE_DONE
-    else:
-        S[PHASE] = PHASE_PICK
-
-
-@njit(cache=True)
-def make_move(S, m, undo):
-    """Apply kernel move ``m``; ``undo`` (int64[16]) receives what :func:`unmake_move` needs."""
-    undo[0] = S[PHASE]
-    undo[1] = S[STEP]
-    undo[2] = S[ROUND]
-    for i in range(6):
-        undo[3 + i] = S[HAND + i]
-    undo[9] = S[LINE]
-    undo[10] = S[LINE + 1]
-    p = mover(S)
-    if m >= MOVE_PICK:
-        ln = m - MOVE_PICK
-        undo[11] = S[DIR + p]
-        undo[12] = S[USED + p]
-        if S[DIR + p] < 0:
-            S[DIR + p] = ln // 3
-        S[USED + p] |= 1 << ln
-        S[LINE + p] = ln
-        for k in range(3):
-            S[HAND + 3 * p + k] = S[GRID + 9 * p + LINE_CELLS[ln, k]]
-        if S[STEP] == 0:
-            S[STEP] = 1
-        else:
-            S[PHASE] = PHASE_PLACE
-            S[STEP] = 0
-        return
-    if m != MOVE_PASS:
-        slot = m // 16
-        t = (m % 16) // 2
-        repl = m % 2
-        undo[11] = t
-        undo[12] = S[TOT + t]
-        undo[13] = S[TOP + t]
-        undo[14] = S[JK + t]
-        undo[15] = S[OWN + t]
-        code = S[HAND + 3 * p + slot]
-        S[HAND + 3 * p + slot] = -1
-        if code == JOKER:
-            v = S[TOP + t]
-            S[TOT + t] += v
-            S[JK + t] = 1
-        else:
-            v = code % 6 + 1
-            if repl == 1:
-                S[TOT + t] = S[TOT + t] - S[TOP + t] + v
-            else:
-                S[TOT + t] += v
-            S[TOP + t] = v
-            S[JK + t] = 0
-        S[OWN + t] = p
-        cnt = 0
-        for x in range(6):
-            if S[OWN + x] == p and S[TOT + x] == 21:
-                cnt += 1
-        if cnt >= 3:
-            S[WIN] = p
-            S[PHASE] = PHASE_DONE
-            return
-    S[STEP] += 1
-    if S[STEP] == 6:
-        _end_round(S)
-
-
-@njit(cache=True)
-def unmake_move(S, m, undo):
-    """Take back ``m`` using ``undo`` from :func:`make_move`."""
-    S[PHASE] = undo[0]
-    S[STEP] = undo[1]
-    S[ROUND] = undo[2]
-    for i in range(6):
-        S[HAND + i] = undo[3 + i]
-    S[LINE] = undo[9]
-    S[LINE + 1] = undo[10]
-    S[WIN] = -1
-    p = mover(S)
-    if m >= MOVE_PICK:
-        S[DIR + p] = undo[11]
-        S[USED + p] = undo[12]
-        return
-    if m != MOVE_PASS:
-        t = undo[11]
-        S[TOT + t] = undo[12]
-        S[TOP + t] = undo[13]
-        S[JK + t] = undo[14]
-        S[OWN + t] = undo[15]
-
-
-@njit(cache=True)
-def evaluate(S):
+def evaluate(S):  # noqa: C901
     """Value of a leaf (game end, instant win, or end of the searched horizon) from P1's side."""
     mode = S[MODE]
     if mode == 2:  # target tower: 1 if TGT_P owns tower TGT at 21 (or wins instantly), else 0; P1 side
@@ -450,7 +283,7 @@ def _tt_store(S, tt, gen, fr, d, best):
         flag = UPPER
     elif best >= fr[d, F_B0]:
         flag = LOWER
-    depth = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
+    depth = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] // 2 if S[PHASE] == PHASE_PICK else 6 - S[STEP])
     if depth < 0:
         depth = 0
     base = fr[d, F_BASE]
@@ -462,7 +295,7 @@ def _tt_store(S, tt, gen, fr, d, best):
 
 
 @njit(cache=True)
-def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
+def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):  # noqa: C901
     """Fail-soft alpha-beta (seat 0 maximises P1 values) with a transposition table, as an explicit stack.
 
     Runs at most ``budget`` nodes and returns 0 (suspended: call again to go on),
@@ -575,7 +408,7 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
                 fr[d, F_B] = val
         i += 1
         if fr[d, F_A] >= fr[d, F_B]:
-            rem = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] if S[PHASE] == PHASE_PICK else 6 - S[STEP])
+            rem = (S[LAST] - S[ROUND]) * 8 + (8 - S[STEP] // 2 if S[PHASE] == PHASE_PICK else 6 - S[STEP])
             hk = _hist_key(S, m, fr[d, F_P])
             hist[fr[d, F_P], hk] = min(hist[fr[d, F_P], hk] + (np.int64(1) << min(rem, 20)), HIST_W - 1)
         if fr[d, F_A] < fr[d, F_B] and i < fr[d, F_N]:
@@ -589,124 +422,3 @@ def ab_run(S, tt, gen, mask, fr, ctl, budget, hist):
             val = fr[d, F_BEST]
             if fr[d, F_BASE] >= 0:
                 _tt_store(S, tt, gen, fr, d, val)
-
-
-# ---------------------------------------------------------------------------
-# whole random games (deal + uniformly random legal actions), for playout speed
-# ---------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _player_set(p, out):
-    k = 0
-    for c in range(6):
-        if c % 2 == p:  # seat 0: red(0), yellow(2), blue(4); seat 1: orange, green, purple
-            for v in range(6):
-                out[k] = c * 6 + v
-                k += 1
-    for _ in range(3):
-        out[k] = JOKER
-        k += 1
-
-
-@njit(cache=True)
-def random_game(S, grids2, trace, moves, undo):
-    """Play one random game from a freshly dealt ``S`` (grid 1 set, grid 2 in ``grids2``); returns ply count.
-
-    Picks and placements are uniform over the legal kernel moves (= the engine's
-    distinct legal actions); the announcement is not drawn (it does not change play).
-    ``trace`` receives the moves, the value 200 marking the grid-2 deal.
-    """
-    n_tr = 0
-    while True:
-        if S[PHASE] == PHASE_DONE:
-            if S[WIN] >= 0 or S[ROUND] >= 6:
-                break
-            # round 3 boundary: lay grid 2 and continue
-            for p in range(2):
-                for c in range(9):
-                    S[GRID + 9 * p + c] = grids2[p, c]
-                S[DIR + p] = -1
-                S[USED + p] = 0
-            S[PHASE] = PHASE_PICK
-            trace[n_tr] = 200
-            n_tr += 1
-            continue
-        n = gen_moves(S, moves)
-        m = moves[np.random.randint(n)]
-        trace[n_tr] = m
-        n_tr += 1
-        make_move(S, m, undo)
-    return n_tr
-
-
-@njit(cache=True)
-def deal(S, grids1, grids2, removed):
-    """Random deal into a fresh state array (exact full-game horizon)."""
-    pool = np.empty(21, dtype=np.int64)
-    for i in range(NS):
-        S[i] = 0
-    for t in range(6):
-        S[OWN + t] = -1
-    for p in range(2):
-        _player_set(p, pool)
-        np.random.shuffle(pool)
-        for c in range(9):
-            grids1[p, c] = pool[c]
-            S[GRID + 9 * p + c] = pool[c]
-        for c in range(3):
-            removed[p, c] = pool[9 + c]
-        for c in range(9):
-            grids2[p, c] = pool[12 + c]
-        S[DIR + p] = -1
-        S[USED + p] = 0
-        S[LINE + p] = -1
-    for i in range(6):
-        S[HAND + i] = -1
-    S[WIN] = -1
-    S[LAST] = 5
-    S[PHASE] = PHASE_PICK
-
-
-@njit(cache=True)
-def random_playouts(seeds, results):
-    """One random game per seed (so a game depends only on its seed, not on the batch);
-    ``results[g]`` = (winner or -1, instant flag, towers P1, towers P2)."""
-    n_games = seeds.shape[0]
-    S = np.empty(NS, dtype=np.int64)
-    grids1 = np.empty((2, 9), dtype=np.int64)
-    grids2 = np.empty((2, 9), dtype=np.int64)
-    removed = np.empty((2, 3), dtype=np.int64)
-    trace = np.empty(128, dtype=np.int64)
-    moves = np.empty(MAXM, dtype=np.int64)
-    undo = np.empty(16, dtype=np.int64)
-    for g in range(n_games):
-        np.random.seed(seeds[g])
-        deal(S, grids1, grids2, removed)
-        random_game(S, grids2, trace, moves, undo)
-        o0 = 0
-        o1 = 0
-        for t in range(6):
-            if S[OWN + t] == 0:
-                o0 += 1
-            elif S[OWN + t] == 1:
-                o1 += 1
-        w = S[WIN]
-        inst = 1 if w >= 0 else 0
-        if w < 0:
-            w = 0 if o0 > o1 else (1 if o1 > o0 else -1)
-        results[g, 0] = w
-        results[g, 1] = inst
-        results[g, 2] = o0
-        results[g, 3] = o1
-
-
-@njit(cache=True)
-def random_game_trace(seed, grids1, grids2, removed, trace):
-    """One seeded random game with its deal and move trace (to replay in the Python engine)."""
-    np.random.seed(seed)
-    S = np.empty(NS, dtype=np.int64)
-    moves = np.empty(MAXM, dtype=np.int64)
-    undo = np.empty(16, dtype=np.int64)
-    deal(S, grids1, grids2, removed)
-    return random_game(S, grids2, trace, moves, undo)
