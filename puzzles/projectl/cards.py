@@ -179,68 +179,79 @@ def _is_grid_row(text: str) -> bool:
     return len(text) == SIZE and all(ch in "#.xX" for ch in text)
 
 
+_Header = tuple[str, int, str, int]  # card id, points, reward shape name, line of the header
+
+
+def _deck_error(source: str, lineno: int, message: str) -> ValueError:
+    return ValueError(f"{source}:{lineno}: {message}")
+
+
+def _card_header(line: str, lineno: int, seen: dict[str, int], source: str) -> _Header:
+    """The ``ID POINTS REWARD`` line of a card (a ``#`` starts a comment); ValueError if it is malformed."""
+    fields = line.split("#", 1)[0].split()
+    if len(fields) != 3:
+        raise _deck_error(source, lineno, f"expected 'ID POINTS REWARD' (e.g. 'W07 2 L3'), got {line!r}")
+    cid, points_text, reward = fields
+    if cid[0].upper() not in "WB":
+        raise _deck_error(source, lineno, f"card id {cid!r} must start with W (white) or B (black)")
+    if cid in seen:
+        raise _deck_error(source, lineno, f"duplicate card id {cid} (first on line {seen[cid]})")
+    if not points_text.isdigit():
+        raise _deck_error(source, lineno, f"points must be a non-negative integer, got {points_text!r}")
+    if reward.upper() not in SHAPE_INDEX:
+        raise _deck_error(source, lineno, f"unknown reward shape {reward!r}; known: {', '.join(SHAPE_NAMES)}")
+    return cid, int(points_text), reward.upper(), lineno
+
+
+def _card_from_rows(header: _Header, rows: list[str], source: str) -> Card:
+    """The card of a header and its five grid rows; ValueError (at the header's line) for an empty or
+    disconnected recess."""
+    cid, points, reward, hline = header
+    recess = filled = 0
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch in "#xX":
+                recess |= bit(r, c)
+            if ch in "xX":
+                filled |= bit(r, c)
+    if not recess:
+        raise _deck_error(source, hline, f"card {cid} has no recess cells ('#')")
+    if not is_connected(mask_cells(recess)):
+        raise _deck_error(source, hline, f"card {cid}: the recess is not one connected region")
+    return Card(cid, points, reward, recess, filled)
+
+
 def parse_deck(text: str, source: str = "<deck>") -> list[Card]:
     """Parse the deck format; raise ``ValueError("source:LINE: problem")`` on the first error."""
     cards: list[Card] = []
     seen: dict[str, int] = {}
-    header: tuple[str, int, str, int] | None = None  # id, points, reward, header line
+    header: _Header | None = None
     rows: list[str] = []
-
-    def fail(lineno: int, message: str) -> None:
-        raise ValueError(f"{source}:{lineno}: {message}")
-
-    def finish(lineno: int) -> None:
-        nonlocal header, rows
-        assert header is not None
-        cid, points, reward, hline = header
-        recess = filled = 0
-        for r, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                if ch in "#xX":
-                    recess |= bit(r, c)
-                if ch in "xX":
-                    filled |= bit(r, c)
-        if not recess:
-            fail(hline, f"card {cid} has no recess cells ('#')")
-        if not is_connected(mask_cells(recess)):
-            fail(hline, f"card {cid}: the recess is not one connected region")
-        cards.append(Card(cid, points, reward, recess, filled))
-        header, rows = None, []
-
     lines = text.splitlines()
     for lineno, raw in enumerate(lines, start=1):
         line = raw.strip()
         if header is not None and len(rows) < SIZE:
             if not _is_grid_row(line):
-                fail(lineno, f"card {header[0]}: grid row {len(rows) + 1} must be 5 characters of '#', '.', 'x' (got {line!r})")
+                raise _deck_error(source, lineno, f"card {header[0]}: grid row {len(rows) + 1} must be 5 characters"
+                                                  f" of '#', '.', 'x' (got {line!r})")
             rows.append(line)
             if len(rows) == SIZE:
-                finish(lineno)
+                cards.append(_card_from_rows(header, rows, source))
+                header, rows = None, []
             continue
         if not line:
             continue
         if _is_grid_row(line):
-            fail(lineno, "grid row outside a card (a 6th row, or a missing 'ID POINTS REWARD' line?)")
+            raise _deck_error(source, lineno,
+                              "grid row outside a card (a 6th row, or a missing 'ID POINTS REWARD' line?)")
         if line.startswith("#"):
             continue
-        fields = line.split("#", 1)[0].split()
-        if len(fields) != 3:
-            fail(lineno, f"expected 'ID POINTS REWARD' (e.g. 'W07 2 L3'), got {line!r}")
-        cid, points_text, reward = fields
-        if cid[0].upper() not in "WB":
-            fail(lineno, f"card id {cid!r} must start with W (white) or B (black)")
-        if cid in seen:
-            fail(lineno, f"duplicate card id {cid} (first on line {seen[cid]})")
-        if not points_text.isdigit():
-            fail(lineno, f"points must be a non-negative integer, got {points_text!r}")
-        if reward.upper() not in SHAPE_INDEX:
-            fail(lineno, f"unknown reward shape {reward!r}; known: {', '.join(SHAPE_NAMES)}")
-        seen[cid] = lineno
-        header = (cid, int(points_text), reward.upper(), lineno)
+        header = _card_header(line, lineno, seen, source)
+        seen[header[0]] = lineno
     if header is not None:
-        fail(len(lines) + 1, f"card {header[0]}: file ends after {len(rows)} of 5 grid rows")
+        raise _deck_error(source, len(lines) + 1, f"card {header[0]}: file ends after {len(rows)} of 5 grid rows")
     if not cards:
-        fail(1, "no cards found")
+        raise _deck_error(source, 1, "no cards found")
     return cards
 
 

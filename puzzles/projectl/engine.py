@@ -266,6 +266,17 @@ def _placement(kind: type[Placement], slot: int, s: int, mask: int) -> Placement
     return action
 
 
+def _add_placements(out: list[Action], kind: type[Placement], puzzles: list[Puzzle], stock: Sequence[int],
+                    skip: int) -> None:
+    """Append the ``kind`` actions of every piece in stock on every puzzle whose slot bit is not in ``skip``."""
+    for slot, (_, empty, _) in enumerate(puzzles):
+        if not skip >> slot & 1:
+            per_shape = _slot_actions(kind, slot, empty)
+            for s in range(NSHAPES):
+                if stock[s]:
+                    out += per_shape[s]
+
+
 def upgrade_targets(s: int, revised: bool) -> tuple[int, ...]:
     """Shapes a piece of shape ``s`` may become by one Upgrade action."""
     lvl = LEVEL[s]
@@ -475,54 +486,47 @@ class ProjectLState(GameState[Action]):
         puzzles = self.puzzles[p]
         out: list[Action] = []
         if self.phase == "touch":
-            for slot, (_, empty, _) in enumerate(puzzles):
-                per_shape = _slot_actions(Touch, slot, empty)
-                for s in range(NSHAPES):
-                    if stock[s]:
-                        out += per_shape[s]
+            _add_placements(out, Touch, puzzles, stock, 0)
             out.append(DONE)
             return out
         if self.in_master:
-            for slot, (_, empty, _) in enumerate(puzzles):
-                if not self.master_slots >> slot & 1:
-                    per_shape = _slot_actions(MasterPlace, slot, empty)
-                    for s in range(NSHAPES):
-                        if stock[s]:
-                            out += per_shape[s]
+            _add_placements(out, MasterPlace, puzzles, stock, self.master_slots)
             out.append(MASTER_END)
             return out
         if len(puzzles) < MAX_PUZZLES:
-            if self.solo:
-                out += [_TAKES["G"][i] for i, c in enumerate(self.white_row) if c >= 0]
-            else:
-                out += [_TAKES["W"][i] for i, c in enumerate(self.white_row) if c >= 0]
-                if not (self.revised and self.trigger_round >= 0 and self.blacks_taken):
-                    out += [_TAKES["B"][i] for i, c in enumerate(self.black_row) if c >= 0]
+            self._add_takes(out)
         supply = self.supply
         if supply[0] > 0:
             out.append(PIECE)
         ups = _UPGRADE_ACTIONS[self.revised]
         for s in range(NSHAPES):
             if stock[s]:
-                for up in ups[s]:
-                    if supply[up.new] > 0:
-                        out.append(up)
+                out += [up for up in ups[s] if supply[up.new] > 0]
         before = len(out)
-        for slot, (_, empty, _) in enumerate(puzzles):
-            per_shape = _slot_actions(Place, slot, empty)
-            for s in range(NSHAPES):
-                if stock[s]:
-                    out += per_shape[s]
+        _add_placements(out, Place, puzzles, stock, 0)
         if len(out) > before and not self.master_used:
             out.append(MASTER)
         if self.revised and not self.solo:
-            if self.white_deck and any(c >= 0 for c in self.white_row):
-                out.append(_RECYCLE["W"])
-            if self.black_deck and any(c >= 0 for c in self.black_row):
-                out.append(_RECYCLE["B"])
+            self._add_recycles(out)
         if not out:
             out.append(PASS)
         return out
+
+    def _add_takes(self, out: list[Action]) -> None:
+        """The Take actions of the face-up cards (the caller checks the four-puzzle limit)."""
+        if self.solo:
+            out += [_TAKES["G"][i] for i, c in enumerate(self.white_row) if c >= 0]
+        else:
+            out += [_TAKES["W"][i] for i, c in enumerate(self.white_row) if c >= 0]
+            if not (self.revised and self.trigger_round >= 0 and self.blacks_taken):
+                out += [_TAKES["B"][i] for i, c in enumerate(self.black_row) if c >= 0]
+
+    def _add_recycles(self, out: list[Action]) -> None:
+        """Recycle of each row whose deck and row both still hold cards (revised rules, not solo)."""
+        if self.white_deck and any(c >= 0 for c in self.white_row):
+            out.append(_RECYCLE["W"])
+        if self.black_deck and any(c >= 0 for c in self.black_row):
+            out.append(_RECYCLE["B"])
 
     def illegal_reason(self, action: Action) -> str | None:
         try:
@@ -542,77 +546,99 @@ class ProjectLState(GameState[Action]):
         stock = self.stock[p]
         puzzles = self.puzzles[p]
         if self.phase == "touch":
-            if kind is Done:
-                return
-            if kind is not Touch:
-                raise IllegalActionError("finishing touches: only 'touch SLOT SHAPE CELLS' or 'done'")
-            self._check_place(action, puzzles, stock)
+            self._check_touch_step(action, puzzles, stock)
             return
         if self.in_master:
-            if kind is MasterEnd:
-                return
-            if kind is not MasterPlace:
-                raise IllegalActionError("during the Master action: only 'mplace SLOT SHAPE CELLS' or 'mend'")
-            self._check_place(action, puzzles, stock)
-            if self.master_slots >> action.slot & 1:
-                raise IllegalActionError("the Master action places at most one piece on each puzzle")
+            self._check_master_step(action, puzzles, stock)
             return
         if kind is Take:
-            row, slot = action.row, action.slot
-            if len(puzzles) >= MAX_PUZZLES:
-                raise IllegalActionError("you already have 4 unfinished puzzles")
-            if self.solo != (row == "G"):
-                raise IllegalActionError("take from row W or B" if not self.solo else "solo: take from the grid, row G")
-            cards = self.white_row if row in ("W", "G") else self.black_row if row == "B" else None
-            if cards is None or not isinstance(slot, int) or not 0 <= slot < len(cards):
-                raise IllegalActionError(f"no such face-up slot: {row} {slot}")
-            if cards[slot] < 0:
-                raise IllegalActionError(f"slot {row} {slot} is empty")
-            if row == "B" and self.revised and self.trigger_round >= 0 and self.blacks_taken:
-                raise IllegalActionError("after the end trigger at most one black puzzle may be taken per turn")
+            self._check_take(action, puzzles)
             return
         if kind is TakePiece:
             if self.supply[0] <= 0:
                 raise IllegalActionError("no level-1 piece left in the supply")
             return
         if kind is Upgrade:
-            s, t = action.old, action.new
-            if not (isinstance(s, int) and isinstance(t, int) and 0 <= s < NSHAPES and 0 <= t < NSHAPES):
-                raise IllegalActionError("unknown shape")
-            if not stock[s]:
-                raise IllegalActionError(f"you have no {SHAPE_NAMES[s]}")
-            if t not in _UPGRADES[self.revised][s]:
-                lower = " or any lower level" if self.revised else ""
-                raise IllegalActionError(f"{SHAPE_NAMES[s]} may become another shape of its level, one level higher"
-                                         f"{lower}, not {SHAPE_NAMES[t]}")
-            if self.supply[t] <= 0:
-                raise IllegalActionError(f"no {SHAPE_NAMES[t]} left in the supply")
+            self._check_upgrade(action, stock)
             return
         if kind is Place:
             self._check_place(action, puzzles, stock)
             return
         if kind is Master:
-            if self.master_used:
-                raise IllegalActionError("the Master action is allowed once per turn")
-            if not any(fits(e, s) for _, e, _ in puzzles for s in range(NSHAPES) if stock[s]):
-                raise IllegalActionError("Master: no piece of yours fits any of your puzzles")
+            self._check_master(puzzles, stock)
             return
         if kind is Recycle:
-            if not self.revised or self.solo:
-                raise IllegalActionError("Recycle belongs to the revised rule set (not solo)")
-            if action.row not in ("W", "B"):
-                raise IllegalActionError("recycle row W or B")
-            deck, row_cards = self._deck_and_row(action.row)
-            if not deck:
-                raise IllegalActionError("that deck is empty")
-            if not any(c >= 0 for c in row_cards):
-                raise IllegalActionError("that row is empty")
+            self._check_recycle(action)
             return
         if kind is Pass:
             if not self._must_pass():
                 raise IllegalActionError("you may pass only when no other action is legal")
             return
         raise IllegalActionError(f"not an action here: {action}")
+
+    def _check_touch_step(self, action: Any, puzzles: list[Puzzle], stock: list[int]) -> None:
+        """The finishing-touches phase: a Touch or Done."""
+        kind = type(action)
+        if kind is Done:
+            return
+        if kind is not Touch:
+            raise IllegalActionError("finishing touches: only 'touch SLOT SHAPE CELLS' or 'done'")
+        self._check_place(action, puzzles, stock)
+
+    def _check_master_step(self, action: Any, puzzles: list[Puzzle], stock: list[int]) -> None:
+        """Inside the Master action: a MasterPlace on a puzzle it has not placed on yet, or MasterEnd."""
+        kind = type(action)
+        if kind is MasterEnd:
+            return
+        if kind is not MasterPlace:
+            raise IllegalActionError("during the Master action: only 'mplace SLOT SHAPE CELLS' or 'mend'")
+        self._check_place(action, puzzles, stock)
+        if self.master_slots >> action.slot & 1:
+            raise IllegalActionError("the Master action places at most one piece on each puzzle")
+
+    def _check_take(self, action: Take, puzzles: list[Puzzle]) -> None:
+        row, slot = action.row, action.slot
+        if len(puzzles) >= MAX_PUZZLES:
+            raise IllegalActionError("you already have 4 unfinished puzzles")
+        if self.solo != (row == "G"):
+            raise IllegalActionError("take from row W or B" if not self.solo else "solo: take from the grid, row G")
+        cards = self.white_row if row in ("W", "G") else self.black_row if row == "B" else None
+        if cards is None or not isinstance(slot, int) or not 0 <= slot < len(cards):
+            raise IllegalActionError(f"no such face-up slot: {row} {slot}")
+        if cards[slot] < 0:
+            raise IllegalActionError(f"slot {row} {slot} is empty")
+        if row == "B" and self.revised and self.trigger_round >= 0 and self.blacks_taken:
+            raise IllegalActionError("after the end trigger at most one black puzzle may be taken per turn")
+
+    def _check_upgrade(self, action: Upgrade, stock: list[int]) -> None:
+        s, t = action.old, action.new
+        if not (isinstance(s, int) and isinstance(t, int) and 0 <= s < NSHAPES and 0 <= t < NSHAPES):
+            raise IllegalActionError("unknown shape")
+        if not stock[s]:
+            raise IllegalActionError(f"you have no {SHAPE_NAMES[s]}")
+        if t not in _UPGRADES[self.revised][s]:
+            lower = " or any lower level" if self.revised else ""
+            raise IllegalActionError(f"{SHAPE_NAMES[s]} may become another shape of its level, one level higher"
+                                     f"{lower}, not {SHAPE_NAMES[t]}")
+        if self.supply[t] <= 0:
+            raise IllegalActionError(f"no {SHAPE_NAMES[t]} left in the supply")
+
+    def _check_master(self, puzzles: list[Puzzle], stock: list[int]) -> None:
+        if self.master_used:
+            raise IllegalActionError("the Master action is allowed once per turn")
+        if not any(fits(e, s) for _, e, _ in puzzles for s in range(NSHAPES) if stock[s]):
+            raise IllegalActionError("Master: no piece of yours fits any of your puzzles")
+
+    def _check_recycle(self, action: Recycle) -> None:
+        if not self.revised or self.solo:
+            raise IllegalActionError("Recycle belongs to the revised rule set (not solo)")
+        if action.row not in ("W", "B"):
+            raise IllegalActionError("recycle row W or B")
+        deck, row_cards = self._deck_and_row(action.row)
+        if not deck:
+            raise IllegalActionError("that deck is empty")
+        if not any(c >= 0 for c in row_cards):
+            raise IllegalActionError("that row is empty")
 
     def _deck_and_row(self, row: str) -> tuple[list[int], list[int]]:
         return (self.white_deck, self.white_row) if row in ("W", "G") else (self.black_deck, self.black_row)
@@ -669,51 +695,17 @@ class ProjectLState(GameState[Action]):
         self.history.append(action)
         p = self.player
         if type(action) is Place or type(action) is MasterPlace or type(action) is Touch:
-            slot, s, mask = action.slot, action.shape, action.mask
-            self.stock[p][s] -= 1
-            puzzle = self.puzzles[p][slot]
-            puzzle[1] &= ~mask
-            puzzle[2].append((s, mask))
-            if type(action) is MasterPlace:
-                self.master_slots |= 1 << slot
+            if self._apply_placement(p, action):
                 return
-            if type(action) is Touch:
-                self.penalty[p] += 1
-                if puzzle[1] == 0:
-                    self.touched[p].append([puzzle[0], puzzle[2]])
-                    del self.puzzles[p][slot]
-                return
-            if puzzle[1] == 0:
-                self._complete(p, slot)
         elif type(action) is MasterEnd:
-            self.in_master = False
-            for slot in range(len(self.puzzles[p]) - 1, -1, -1):
-                if self.puzzles[p][slot][1] == 0:
-                    self._complete(p, slot)
+            self._end_master(p)
         elif type(action) is Master:
             self.master_used = True
             self.in_master = True
             self.master_slots = 0
             return
         elif type(action) is Take:
-            row, slot = action.row, action.slot
-            if row == "B":
-                card = self.black_row[slot]
-                self.blacks_taken += 1
-                self.black_row[slot] = self._draw("B")
-                if self.black_row[slot] < 0:
-                    self._trigger()
-            else:
-                card = self.white_row[slot]
-                self.white_row[slot] = self._draw(row)
-                if row == "G":
-                    column = slot % 3
-                    if self.locks[column]:
-                        self.locks[column] -= 1
-                        self.opp_supply += 1
-                    if self.white_row[slot] < 0:
-                        self._trigger()
-            self.puzzles[p].append([card, self.cards[card].recess, []])
+            self._apply_take(p, action)
         elif type(action) is TakePiece:
             self.supply[0] -= 1
             self.stock[p][0] += 1
@@ -724,19 +716,76 @@ class ProjectLState(GameState[Action]):
             self.supply[t] -= 1
             self.stock[p][t] += 1
         elif type(action) is Recycle:
-            deck, row_cards = self._deck_and_row(action.row)
-            recycled = [c for c in reversed(row_cards) if c >= 0]
-            deck[0:0] = recycled
-            for i in range(len(row_cards)):
-                row_cards[i] = deck.pop() if deck else -1
-            if action.row == "W":
-                self.white_known = min(self.white_known + len(recycled), len(deck))
-            else:
-                self.black_known = min(self.black_known + len(recycled), len(deck))
+            self._apply_recycle(action.row)
         elif type(action) is Done:
             self._next_toucher()
             return
-        if type(action) is Pass:
+        self._count_action(type(action) is Pass)
+
+    def _apply_placement(self, p: int, action: Placement) -> bool:
+        """Place the piece; True when the placement is not a turn action of its own (a Master
+        sub-step or a finishing touch)."""
+        slot, s, mask = action.slot, action.shape, action.mask
+        self.stock[p][s] -= 1
+        puzzle = self.puzzles[p][slot]
+        puzzle[1] &= ~mask
+        puzzle[2].append((s, mask))
+        if type(action) is MasterPlace:
+            self.master_slots |= 1 << slot
+            return True
+        if type(action) is Touch:
+            self.penalty[p] += 1
+            if puzzle[1] == 0:
+                self.touched[p].append([puzzle[0], puzzle[2]])
+                del self.puzzles[p][slot]
+            return True
+        if puzzle[1] == 0:
+            self._complete(p, slot)
+        return False
+
+    def _end_master(self, p: int) -> None:
+        """Close the Master action: the puzzles it filled are completed, last slot first."""
+        self.in_master = False
+        for slot in range(len(self.puzzles[p]) - 1, -1, -1):
+            if self.puzzles[p][slot][1] == 0:
+                self._complete(p, slot)
+
+    def _apply_take(self, p: int, action: Take) -> None:
+        """Take a face-up card; its slot is refilled from the deck (solo: the column's lock pays out)."""
+        row, slot = action.row, action.slot
+        if row == "B":
+            card = self.black_row[slot]
+            self.blacks_taken += 1
+            self.black_row[slot] = self._draw("B")
+            if self.black_row[slot] < 0:
+                self._trigger()
+        else:
+            card = self.white_row[slot]
+            self.white_row[slot] = self._draw(row)
+            if row == "G":
+                column = slot % 3
+                if self.locks[column]:
+                    self.locks[column] -= 1
+                    self.opp_supply += 1
+                if self.white_row[slot] < 0:
+                    self._trigger()
+        self.puzzles[p].append([card, self.cards[card].recess, []])
+
+    def _apply_recycle(self, row: str) -> None:
+        """Put a row's cards under its deck and deal the row afresh; the recycled cards become known."""
+        deck, row_cards = self._deck_and_row(row)
+        recycled = [c for c in reversed(row_cards) if c >= 0]
+        deck[0:0] = recycled
+        for i in range(len(row_cards)):
+            row_cards[i] = deck.pop() if deck else -1
+        if row == "W":
+            self.white_known = min(self.white_known + len(recycled), len(deck))
+        else:
+            self.black_known = min(self.black_known + len(recycled), len(deck))
+
+    def _count_action(self, passed: bool) -> None:
+        """One of the turn's three actions is spent; a whole round of passes ends play."""
+        if passed:
             self.passes += 1
             if self.passes >= 3 * self.num_players and not self.solo:
                 # a whole round of passes: nothing can ever change again, so play stops now

@@ -258,37 +258,16 @@ class GreedyBot:
     def _acquire(self, st: ProjectLState) -> Action | None:
         """Upgrade toward the shapes the easiest puzzle is missing, else take a level-1 piece."""
         p = st.player
-        stock = st.stock[p]
         if st.puzzles[p]:
-            _, empty, _ = min(st.puzzles[p], key=lambda t: t[1].bit_count())
-            generous = [n + 4 for n in stock]
-            way = quick_way(empty, generous) or ()
-            want = [0] * NSHAPES
-            for s, _ in way:
-                want[s] += 1
-            deficit = [max(0, want[s] - stock[s]) for s in range(NSHAPES)]
-            spare = [max(0, stock[s] - want[s]) for s in range(NSHAPES)]
-            # upgrade a spare piece straight into a missing shape
-            for s in sorted(range(NSHAPES), key=lambda s: -LEVEL[s]):
-                if not spare[s]:
-                    continue
-                for t in upgrade_targets(s, st.revised):
-                    if deficit[t] and st.supply[t] > 0 and LEVEL[t] >= LEVEL[s]:
-                        return Upgrade(s, t)
-            # or climb one level toward a missing bigger shape
-            missing = [t for t in range(NSHAPES) if deficit[t]]
-            if missing:
-                target_level = max(LEVEL[t] for t in missing)
-                for s in range(NSHAPES):
-                    if spare[s] and LEVEL[s] < target_level:
-                        ups = [t for t in SHAPES_BY_LEVEL.get(LEVEL[s] + 1, ()) if st.supply[t] > 0]
-                        if ups:
-                            return Upgrade(s, ups[0])
+            up = _upgrade_toward_easiest(st, p)
+            if up is not None:
+                return up
         if st.supply[0] > 0:
             return PIECE
         if st.puzzles[p]:
             return None  # climbing blindly can leave only big pieces for small holes (no way down in classic)
         # nothing open yet: grow the smallest piece one level
+        stock = st.stock[p]
         for s in sorted(range(NSHAPES), key=lambda s: LEVEL[s]):
             if stock[s]:
                 for t in SHAPES_BY_LEVEL.get(LEVEL[s] + 1, ()):
@@ -315,6 +294,37 @@ class GreedyBot:
 
 #: Default iterations per decision of ``mcts`` (``mcts:N`` for another budget).
 MCTS_ITERATIONS = 24
+
+
+def _upgrade_toward_easiest(st: ProjectLState, p: int) -> Upgrade | None:
+    """An upgrade toward the shapes missing from one filling of player ``p``'s easiest puzzle (fewest
+    empty cells): a spare piece straight into a missing shape, else one level up toward the biggest."""
+    stock = st.stock[p]
+    _, empty, _ = min(st.puzzles[p], key=lambda t: t[1].bit_count())
+    generous = [n + 4 for n in stock]
+    way = quick_way(empty, generous) or ()
+    want = [0] * NSHAPES
+    for s, _ in way:
+        want[s] += 1
+    deficit = [max(0, want[s] - stock[s]) for s in range(NSHAPES)]
+    spare = [max(0, stock[s] - want[s]) for s in range(NSHAPES)]
+    # upgrade a spare piece straight into a missing shape
+    for s in sorted(range(NSHAPES), key=lambda s: -LEVEL[s]):
+        if not spare[s]:
+            continue
+        for t in upgrade_targets(s, st.revised):
+            if deficit[t] and st.supply[t] > 0 and LEVEL[t] >= LEVEL[s]:
+                return Upgrade(s, t)
+    # or climb one level toward a missing bigger shape
+    missing = [t for t in range(NSHAPES) if deficit[t]]
+    if missing:
+        target_level = max(LEVEL[t] for t in missing)
+        for s in range(NSHAPES):
+            if spare[s] and LEVEL[s] < target_level:
+                ups = [t for t in SHAPES_BY_LEVEL.get(LEVEL[s] + 1, ()) if st.supply[t] > 0]
+                if ups:
+                    return Upgrade(s, ups[0])
+    return None
 
 
 def evaluate(st: ProjectLState, p: int) -> float:
