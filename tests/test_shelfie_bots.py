@@ -7,18 +7,18 @@ import random
 import numpy as np
 import pytest
 
-from puzzles.shelfie import Bookshelf, Refill, ShelfieState, common_goal_met, new_game
+from puzzles.shelfie import Bookshelf, Refill, ShelfieState, new_game
+from puzzles.shelfie.components import COMMON_GOAL_KEYS, EMPTY, personal_goal_grid
 from puzzles.shelfie.kernel import (
     GOAL_IDS,
     MAX_MOVES,
     adjacency,
     gen_moves,
     goal_met,
-    kernel_state,
-    move_from_row,
     personal_points,
+    seat_score,
+    winner,
 )
-from puzzles.shelfie.rules import COMMON_GOAL_KEYS, EMPTY, adjacency_points, personal_goal_grid, personal_goal_points
 from solvers.bots import RandomBot, make_bot
 from solvers.playout import PlayoutStats, make_job, play_game, playout_range, run_playouts, seating, wilson_interval
 from solvers.shelfie.bots import (
@@ -28,9 +28,12 @@ from solvers.shelfie.bots import (
     best_move_now,
     determinize_cards,
     fast_playouts,
+    move_from_row,
     move_points,
     play_logged_game,
 )
+from tests import shelfie_reference as reference
+from tests.shelfie_reference import adjacency_points, common_goal_met, personal_goal_points
 
 
 def random_positions(count: int, players: int = 3, seed: int = 0) -> list[ShelfieState]:
@@ -48,17 +51,17 @@ def random_positions(count: int, players: int = 3, seed: int = 0) -> list[Shelfi
     return out[:count]
 
 
-def test_kernel_moves_equal_engine_moves() -> None:
+def test_kernel_moves_equal_reference_moves() -> None:
     for state in random_positions(40):
-        arrays = kernel_state(state)
         moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
-        n = gen_moves(arrays[1], arrays[2][state.to_move], moves)
+        n = gen_moves(state.arrays.board, state.arrays.shelves[state.to_move], moves)
         kernel = [move_from_row(moves[i]) for i in range(n)]
         assert len(kernel) == len(set(kernel))
-        assert set(kernel) == set(state.legal_actions())
+        assert set(kernel) == set(reference.legal_actions(state))
+        assert state.legal_actions() == kernel == reference.legal_actions(state)  # the same order too
 
 
-def test_kernel_scoring_equals_scoring_api() -> None:
+def test_kernel_scoring_equals_reference_scoring() -> None:
     rng = np.random.default_rng(0)
     for k in range(400):
         grid = rng.integers(-1, 6, size=(6, 5)).astype(np.int8)
@@ -94,12 +97,9 @@ def test_kernel_games_replay_through_the_engine(players: int, rule: str) -> None
                 mi += 1
             assert state.tile_counts() == [22] * 6
         assert state.is_terminal()
-        meta, board, shelves, bag, tokens, stacks, cards = arrays
-        assert np.array_equal(state.shelves, shelves)
-        from puzzles.shelfie.kernel import seat_score, winner
-
-        assert state.scores() == [float(seat_score(meta, shelves, tokens, cards, s)) for s in range(players)]
-        assert state.winner() == winner(meta, shelves, tokens, cards)
+        assert np.array_equal(state.shelves, arrays.shelves)
+        assert state.scores() == [float(seat_score(arrays, s)) for s in range(players)]
+        assert state.winner() == winner(arrays)
 
 
 def test_best_move_now_is_the_best_points_this_turn() -> None:

@@ -25,6 +25,7 @@ from puzzles.shelfie import (
 from puzzles.shelfie.rules import LETTERS
 from solvers.bots import RandomBot
 from solvers.playout import play_game
+from tests import shelfie_reference as reference
 
 
 def started(num_players: int = 2, seed: int = 0, **options) -> ShelfieState:
@@ -348,3 +349,24 @@ def test_string_to_action_parses_without_checking() -> None:
     for text in ("refill:XYZ", "z9 1", "d4", "d4 9"):
         with pytest.raises(ValueError):
             state.string_to_action(text)
+
+
+@pytest.mark.parametrize("players,options", [(2, {}), (3, {"refill_rule": "four_or_fewer"}),
+                                             (4, {"squares_inside_groups": True, "squares_same_type": True})])
+def test_engine_turns_equal_the_reference_rules(players: int, options: dict) -> None:
+    """Every position of random games: the same legal moves in the same order, the same turn played."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = new_game(players, seed=seed, **options)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = state.legal_actions()
+            assert moves == reference.legal_actions(state)
+            move = rng.choice(moves)
+            ref = reference.ReferenceState(state)
+            ref.apply(move)
+            state.apply(move)
+            assert reference.engine_public(state) == ref.public()
+        assert state.scores() == ref.scores()

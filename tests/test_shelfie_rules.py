@@ -15,6 +15,7 @@ from puzzles.shelfie import (
     personal_goal_card,
     personal_goal_points,
 )
+from tests import shelfie_reference as reference
 
 RULEBOOK = ["PP...", "PPPP.", "FFPPB", "FGGGB", "FTCCC", "TTTCC"]
 
@@ -26,7 +27,10 @@ def S(*rows: str, strict: bool = True) -> Bookshelf:
 
 
 def met(key: str, shelf: Bookshelf, **options: bool) -> bool:
-    return common_goal_met(key, shelf, **options)
+    """The kernel's answer (through the scoring API), checked against the plain-Python reference."""
+    answer = common_goal_met(key, shelf, **options)
+    assert answer == reference.common_goal_met(key, shelf, **options)
+    return answer
 
 
 # --- Bookshelf -----------------------------------------------------------------------------------
@@ -37,6 +41,7 @@ def test_rulebook_adjacency_example_scores_21() -> None:
     assert adjacency_points(shelf) == 21 == load_data()["rulebook_adjacency_example"]["points"]
     sizes = sorted(len(cells) for _, cells in groups(shelf))
     assert sizes == [2, 3, 4, 4, 5, 8]  # B2 G3 F4 T4 C5 P8: 0+2+3+3+5+8
+    assert groups(shelf) == reference.groups(shelf) and reference.adjacency_points(shelf) == 21
 
 
 @pytest.mark.parametrize("size,points", [(1, 0), (2, 0), (3, 2), (4, 3), (5, 5), (6, 8), (7, 8), (10, 8)])

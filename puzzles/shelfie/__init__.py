@@ -1,4 +1,4 @@
-"""My Shelfie: rules, scoring API, rule engine and rendering.
+"""My Shelfie: the compiled rules, the scoring API, the game engine over them and rendering.
 
 >>> from puzzles.shelfie import Bookshelf, adjacency_points
 >>> adjacency_points(Bookshelf.from_rows(["PP...", "PPPP.", "FFPPB", "FGGGB", "FTCCC", "TTTCC"]))
@@ -6,23 +6,23 @@
 """
 
 from puzzles.shelfie.engine import (
-    REFILL_RULES,
     Move,
     Refill,
     ShelfieState,
-    board_mask,
     board_needs_refill,
     cell_name,
     new_game,
     parse_cell,
     pick_error,
 )
+from puzzles.shelfie.kernel import REFILL_RULES
 from puzzles.shelfie.rules import (
     COMMON_GOAL_KEYS,
     EMPTY,
     LETTERS,
     Bookshelf,
     adjacency_points,
+    board_mask,
     common_goal_met,
     goals_met,
     groups,

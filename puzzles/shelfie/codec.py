@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from puzzles.codec import action_mask
+from puzzles.shelfie.components import COLS, COMMON_GOAL_KEYS, EMPTY, LETTERS, NUM_TYPES, ROWS
 from puzzles.shelfie.engine import BOARD_SIZE, Move, Refill, ShelfieState, usable_cells
-from puzzles.shelfie.rules import COLS, COMMON_GOAL_KEYS, EMPTY, LETTERS, NUM_TYPES, ROWS
 
 Cell = tuple[int, int]
 

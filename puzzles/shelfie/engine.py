@@ -1,7 +1,10 @@
 """The My Shelfie rule engine: :class:`ShelfieState`, a :class:`puzzles.game.GameState`.
 
-The state is small numpy arrays (a 9x9 living room, one 6x5 shelf per seat) plus the bag as
-per-type counts, so bots and the numba kernel (:mod:`puzzles.shelfie.kernel`) can read it directly.
+A typed wrapper over the compiled rules: the state is a :class:`puzzles.shelfie.kernel.ShelfieArrays`
+(``state.arrays``) and every rule (legal moves, a turn, refills, goals, scores) runs in the kernel;
+this class adds the game protocol: typed actions, text, JSON, observations, resampling, pictures
+and one-line reasons for illegal actions.  Its views (``board``, ``shelves``, ``bag``, ``tokens``,
+``stacks``, ``to_move``...) read and write the kernel arrays.
 
 Flow of a game
 --------------
@@ -36,7 +39,6 @@ Rule decisions (see ``docs/rules/my-shelfie.md``)
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from dataclasses import dataclass
@@ -45,26 +47,21 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError
-from puzzles.shelfie.rules import (
-    BOARD_MASKS,
+from puzzles.shelfie import kernel
+from puzzles.shelfie.components import (
     COLS,
     COMMON_GOAL_KEYS,
     EMPTY,
     END_GAME_TOKEN,
     LETTERS,
     NUM_TYPES,
-    ROWS,
-    SCORING_TOKENS,
-    TILES_PER_TYPE,
-    Bookshelf,
-    adjacency_points,
+    board_mask,
     check_goal_key,
-    common_goal_met,
-    personal_goal_points,
 )
+from puzzles.shelfie.kernel import REFILL_RULES, cells_row, row_cells
+from puzzles.shelfie.rules import Bookshelf
 
 BOARD_SIZE = 9
-REFILL_RULES = ("isolated", "four_or_fewer")
 COL_LETTERS = "abcdefghi"
 Cell = tuple[int, int]
 
@@ -105,13 +102,6 @@ class Refill:
         return "refill:" + "".join(LETTERS[t] if t >= 0 else "." for t in self.tiles)
 
 
-def board_mask(num_players: int) -> np.ndarray:
-    """The usable cells of the living room for 2..4 players (9x9 bool, row 0 = top)."""
-    if num_players not in BOARD_MASKS:
-        raise ValueError(f"My Shelfie is for 2 to 4 players, got {num_players}")
-    return BOARD_MASKS[num_players]
-
-
 def usable_cells(num_players: int) -> list[Cell]:
     mask = board_mask(num_players)
     return [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if mask[r, c]]
@@ -127,38 +117,13 @@ def _tile(board: np.ndarray, r: int, c: int) -> int:
     return EMPTY
 
 
-def free_cells(board: np.ndarray) -> set[Cell]:
-    """Tiles with at least one free side (an empty, unusable or off-board neighbour)."""
-    return {(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE)
-            if board[r, c] != EMPTY and any(_tile(board, y, x) == EMPTY for y, x in _neighbours(r, c))}
-
-
 def board_needs_refill(board: np.ndarray, rule: str = "isolated") -> bool:
-    """Whether the refill rule fires on ``board`` (see the module docstring)."""
-    tiles = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if board[r, c] != EMPTY]
-    if rule == "four_or_fewer":
-        return len(tiles) <= 4
-    return not any(_tile(board, y, x) != EMPTY for r, c in tiles for y, x in _neighbours(r, c))
+    """Whether the refill rule fires on the 9x9 ``board`` (see the module docstring)."""
+    flat = np.ascontiguousarray(board, dtype=np.int8).reshape(-1)
+    return bool(kernel.board_needs_refill(flat, REFILL_RULES.index(rule)))
 
 
-def pick_lines(board: np.ndarray, max_len: int = 3) -> list[tuple[Cell, ...]]:
-    """All straight lines of 1..max_len adjacent free tiles (cells sorted), in reading order."""
-    free = free_cells(board)
-    lines: list[tuple[Cell, ...]] = []
-    for r, c in sorted(free):
-        lines.append(((r, c),))
-        for dr, dc in ((0, 1), (1, 0)):
-            line = [(r, c)]
-            for k in range(1, max_len):
-                nxt = (r + dr * k, c + dc * k)
-                if nxt not in free:
-                    break
-                line.append(nxt)
-                lines.append(tuple(line))
-    return [line for line in lines if len(line) <= max_len]
-
-
-def pick_error(board: np.ndarray, cells: tuple[Cell, ...]) -> str | None:
+def pick_error(board: np.ndarray, cells: tuple[Cell, ...]) -> str | None:  # noqa: C901
     """Why taking ``cells`` from ``board`` breaks the rules, or None if it is a legal pick."""
     if not 1 <= len(cells) <= 3:
         return f"take 1, 2 or 3 tiles, not {len(cells)}"
@@ -179,6 +144,28 @@ def pick_error(board: np.ndarray, cells: tuple[Cell, ...]) -> str | None:
     if span != len(cells) - 1:
         return "the tiles are not adjacent to each other"
     return None
+
+
+class ArrayList(list[Any]):
+    """A list copy of a kernel array whose item assignments write through (``state.bag[t] -= 1``).
+
+    Rows of a 2-d array are ArrayLists too, so ``state.tokens[s][g] = 8`` and ``state.tokens[s] =
+    [8, 0]`` both reach the kernel state; the list compares and prints as a plain list.
+    """
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        super().__init__(array.tolist() if array.ndim == 1 else [ArrayList(row) for row in array])
+        self._array = array
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._array[index] = value
+        super().__setitem__(index, value if self._array.ndim == 1 else ArrayList(self._array[index]))
+
+
+#: Room for the moves of one position (the kernel fills it; never read concurrently).
+_MOVES = np.empty((kernel.MAX_MOVES, 5), dtype=np.int64)
 
 
 class ShelfieState(GameState[Move | Refill]):
@@ -205,54 +192,140 @@ class ShelfieState(GameState[Move | Refill]):
         if len(cards) != num_players or len(set(cards)) != num_players or not all(1 <= c <= 12 for c in cards):
             raise ValueError(f"need {num_players} different personal goal cards in 1..12, got {personal_cards!r}")
         self.num_players = num_players
-        self.common_goals = goals
-        self.personal_cards = cards
-        self.refill_rule = refill_rule
-        self.squares_inside_groups = squares_inside_groups
-        self.squares_same_type = squares_same_type
-        self.board = np.full((BOARD_SIZE, BOARD_SIZE), EMPTY, dtype=np.int8)
-        self.shelves = np.full((num_players, ROWS, COLS), EMPTY, dtype=np.int8)
-        self.bag = [TILES_PER_TYPE] * NUM_TYPES
-        self.stacks = [list(SCORING_TOKENS[num_players]) for _ in goals]
-        self.tokens = [[0, 0] for _ in range(num_players)]  # token taken per (seat, goal); 0 = none
-        self.end_token: int | None = None
-        self.to_move = 0
-        self.needs_refill = True
-        self.game_over = False
-        self.turn = 0
+        self.common_goals: tuple[str, str] = (goals[0], goals[1])
+        self._cards = cards
+        self.arrays = kernel.new_state(num_players, (kernel.GOAL_IDS[goals[0]], kernel.GOAL_IDS[goals[1]]), cards,
+                                       REFILL_RULES.index(refill_rule), squares_inside_groups, squares_same_type)
+        self._board = self.arrays.board.reshape(BOARD_SIZE, BOARD_SIZE)
         self.refills = 0
         self.last_move: Move | None = None
 
+    # -- views of the kernel state ---------------------------------------------------------------
+    @property
+    def refill_rule(self) -> str:
+        return REFILL_RULES[int(self.arrays.meta[kernel.M_RULE])]
+
+    @property
+    def squares_inside_groups(self) -> bool:
+        return bool(self.arrays.meta[kernel.M_SQIN])
+
+    @property
+    def squares_same_type(self) -> bool:
+        return bool(self.arrays.meta[kernel.M_SQSAME])
+
+    @property
+    def personal_cards(self) -> tuple[int, ...]:
+        return self._cards
+
+    @personal_cards.setter
+    def personal_cards(self, cards: tuple[int, ...]) -> None:
+        self._cards = tuple(int(c) for c in cards)
+        self.arrays.cards[:] = kernel.card_grids(self._cards)
+
+    @property
+    def board(self) -> np.ndarray:
+        """The 9x9 living room (a view: writes change the game), EMPTY for empty or unusable cells."""
+        return self._board
+
+    @property
+    def shelves(self) -> np.ndarray:
+        """int8[seats, 6, 5] (a view: writes change the game)."""
+        return self.arrays.shelves
+
+    @shelves.setter
+    def shelves(self, value: Any) -> None:
+        self.arrays.shelves[:] = value
+
+    @property
+    def bag(self) -> list[int]:
+        """Tiles per type in the bag."""
+        return ArrayList(self.arrays.bag)
+
+    @bag.setter
+    def bag(self, value: Any) -> None:
+        self.arrays.bag[:] = value
+
+    @property
+    def tokens(self) -> list[list[int]]:
+        """The token each seat took per common goal (0: none)."""
+        return ArrayList(self.arrays.tokens)
+
+    @tokens.setter
+    def tokens(self, value: Any) -> None:
+        self.arrays.tokens[:] = value
+
+    @property
+    def stacks(self) -> list[list[int]]:
+        """The tokens left on each common goal, top first."""
+        meta, stacks = self.arrays.meta, self.arrays.stacks
+        return [stacks[g, meta[kernel.M_SP0 + g]:meta[kernel.M_NTOK]].tolist() for g in range(2)]
+
+    @stacks.setter
+    def stacks(self, value: list[list[int]]) -> None:
+        meta = self.arrays.meta
+        for g, stack in enumerate(value):
+            start = int(meta[kernel.M_NTOK]) - len(stack)
+            self.arrays.stacks[g, start:meta[kernel.M_NTOK]] = stack
+            meta[kernel.M_SP0 + g] = start
+
+    @property
+    def end_token(self) -> int | None:
+        seat = int(self.arrays.meta[kernel.M_END])
+        return None if seat < 0 else seat
+
+    @end_token.setter
+    def end_token(self, seat: int | None) -> None:
+        self.arrays.meta[kernel.M_END] = -1 if seat is None else seat
+
+    @property
+    def to_move(self) -> int:
+        return int(self.arrays.meta[kernel.M_TO_MOVE])
+
+    @to_move.setter
+    def to_move(self, seat: int) -> None:
+        self.arrays.meta[kernel.M_TO_MOVE] = seat
+
+    @property
+    def needs_refill(self) -> bool:
+        return bool(self.arrays.meta[kernel.M_REFILL])
+
+    @needs_refill.setter
+    def needs_refill(self, due: bool) -> None:
+        self.arrays.meta[kernel.M_REFILL] = int(due)
+
+    @property
+    def game_over(self) -> bool:
+        return bool(self.arrays.meta[kernel.M_OVER])
+
+    @game_over.setter
+    def game_over(self, over: bool) -> None:
+        self.arrays.meta[kernel.M_OVER] = int(over)
+
+    @property
+    def turn(self) -> int:
+        return int(self.arrays.meta[kernel.M_TURN])
+
+    @turn.setter
+    def turn(self, turn: int) -> None:
+        self.arrays.meta[kernel.M_TURN] = turn
+
     # -- protocol: whose turn ---------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.game_over:
+        meta = self.arrays.meta
+        if meta[kernel.M_OVER]:
             return TERMINAL
-        if self.needs_refill:
+        if meta[kernel.M_REFILL]:
             return CHANCE
-        return self.to_move
+        return int(meta[kernel.M_TO_MOVE])
 
     # -- moves ----------------------------------------------------------------------------------
     def column_free(self, seat: int, column: int) -> int:
-        return int((self.shelves[seat, :, column] == EMPTY).sum())
+        return int(kernel.column_free(self.arrays.shelves[seat], column))
 
     def legal_actions(self) -> list[Move | Refill]:
         """The moves of the seat to move; empty at a chance node (refills are sampled) and at the end."""
-        player = self.current_player()
-        if player in (TERMINAL, CHANCE):
-            return []
-        free = [self.column_free(player, c) for c in range(COLS)]
-        moves: list[Move | Refill] = []
-        for line in pick_lines(self.board, min(3, max(free))):
-            seen: set[tuple[int, ...]] = set()
-            for order in itertools.permutations(line):
-                types = tuple(int(self.board[cell]) for cell in order)
-                if types in seen:
-                    continue
-                seen.add(types)
-                for column in range(COLS):
-                    if free[column] >= len(order):
-                        moves.append(Move(order, column))
-        return moves
+        n = kernel.legal_moves(self.arrays, _MOVES)
+        return [Move(row_cells(row), row[4]) for row in _MOVES[:n].tolist()]
 
     def move_error(self, move: Move) -> str | None:
         """Why ``move`` is illegal now (one line), or None."""
@@ -287,32 +360,8 @@ class ShelfieState(GameState[Move | Refill]):
         error = self.move_error(action)
         if error:
             raise IllegalActionError(error)
-        seat = self.to_move
-        shelf = self.shelves[seat]
-        height = ROWS - self.column_free(seat, action.column)
-        for cell in action.cells:
-            shelf[ROWS - 1 - height, action.column] = self.board[cell]
-            self.board[cell] = EMPTY
-            height += 1
+        kernel.apply_move(self.arrays, cells_row(action.cells, action.column))
         self.last_move = action
-        self.turn += 1
-        self._score_common_goals(seat)
-        if self.end_token is None and bool((shelf != EMPTY).all()):
-            self.end_token = seat
-        if self.end_token is not None and seat == self.num_players - 1:
-            self.game_over = True
-            return
-        self.to_move = (seat + 1) % self.num_players
-        self.needs_refill = board_needs_refill(self.board, self.refill_rule)
-
-    def _score_common_goals(self, seat: int) -> None:
-        shelf = Bookshelf(self.shelves[seat])
-        for g, key in enumerate(self.common_goals):
-            if self.tokens[seat][g] or not self.stacks[g]:
-                continue
-            if common_goal_met(key, shelf, squares_inside_groups=self.squares_inside_groups,
-                               squares_same_type=self.squares_same_type):
-                self.tokens[seat][g] = self.stacks[g].pop(0)
 
     # -- chance -----------------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Move | Refill, float]]:
@@ -321,10 +370,9 @@ class ShelfieState(GameState[Move | Refill]):
 
     def refill_pool(self) -> list[int]:
         """Tile counts available to a refill: the bag plus the tiles still on the board."""
-        pool = list(self.bag)
-        for t in self.board[self.board != EMPTY].tolist():
-            pool[t] += 1
-        return pool
+        board = self.arrays.board
+        counts = np.bincount(board[board >= 0], minlength=NUM_TYPES)
+        return (self.arrays.bag + counts).tolist()
 
     def sample_chance(self, rng: random.Random) -> Refill:
         """Draw a refill: every usable cell gets a random tile while the bag lasts."""
@@ -369,24 +417,15 @@ class ShelfieState(GameState[Move | Refill]):
         error = self.refill_error(refill)
         if error:
             raise IllegalActionError(error)
-        self.bag = self.refill_pool()
-        self.board[:, :] = EMPTY
-        for (r, c), t in zip(usable_cells(self.num_players), refill.tiles):
-            if t != EMPTY:
-                self.board[r, c] = t
-                self.bag[t] -= 1
-        self.needs_refill = False
+        kernel.apply_refill(self.arrays, np.array(refill.tiles, dtype=np.int8))
         self.refills += 1
 
     # -- search helpers ---------------------------------------------------------------------------
     def clone(self) -> Self:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other.board = self.board.copy()
-        other.shelves = self.shelves.copy()
-        other.bag = list(self.bag)
-        other.stacks = [list(s) for s in self.stacks]
-        other.tokens = [list(t) for t in self.tokens]
+        other.arrays = kernel.ShelfieArrays._make([a.copy() for a in self.arrays])
+        other._board = other.arrays.board.reshape(BOARD_SIZE, BOARD_SIZE)
         return other
 
     # -- outcome ----------------------------------------------------------------------------------
@@ -395,24 +434,22 @@ class ShelfieState(GameState[Move | Refill]):
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Points of ``seat`` by source (complete once the game is over)."""
-        shelf = Bookshelf(self.shelves[seat])
+        st = self.arrays
         parts = {
-            "common_goals": sum(self.tokens[seat]),
+            "common_goals": int(st.tokens[seat].sum()),
             "end_token": END_GAME_TOKEN if self.end_token == seat else 0,
-            "personal_goal": personal_goal_points(self.personal_cards[seat], shelf),
-            "adjacency": adjacency_points(shelf),
+            "personal_goal": int(kernel.personal_points(st.cards[seat], st.shelves[seat])),
+            "adjacency": int(kernel.adjacency(st.shelves[seat])),
         }
         parts["total"] = sum(parts.values())
         return parts
 
     def scores(self) -> list[float]:
-        return [float(self.score_breakdown(s)["total"]) for s in range(self.num_players)]
+        return [float(kernel.seat_score(self.arrays, s)) for s in range(self.num_players)]
 
     def winner(self) -> int:
         """The winning seat: best score; ties go to the seat latest in turn order."""
-        scores = self.scores()
-        best = max(scores)
-        return max(s for s in range(self.num_players) if scores[s] == best)
+        return int(kernel.winner(self.arrays))
 
     def returns(self) -> list[float]:
         win = self.winner()
@@ -420,12 +457,10 @@ class ShelfieState(GameState[Move | Refill]):
 
     def tile_counts(self) -> list[int]:
         """Tiles per type in bag + board + shelves (22 each while the rules are kept)."""
-        counts = list(self.bag)
-        for t in self.board[self.board != EMPTY].tolist():
-            counts[t] += 1
-        for t in self.shelves[self.shelves != EMPTY].tolist():
-            counts[t] += 1
-        return counts
+        st = self.arrays
+        on_board = np.bincount(st.board[st.board >= 0], minlength=NUM_TYPES)
+        in_shelves = np.bincount(st.shelves[st.shelves >= 0], minlength=NUM_TYPES)
+        return (st.bag + on_board + in_shelves).tolist()
 
     # -- views and serialisation ------------------------------------------------------------------
     def board_rows(self) -> list[str]:
@@ -440,12 +475,12 @@ class ShelfieState(GameState[Move | Refill]):
             "squares_inside_groups": self.squares_inside_groups,
             "squares_same_type": self.squares_same_type,
             "common_goals": list(self.common_goals),
-            "token_stacks": [list(s) for s in self.stacks],
-            "tokens": [list(t) for t in self.tokens],
+            "token_stacks": self.stacks,
+            "tokens": self.arrays.tokens.tolist(),
             "end_token": self.end_token,
             "board": self.board_rows(),
             "shelves": [Bookshelf(s).rows() for s in self.shelves],
-            "bag": {LETTERS[t]: self.bag[t] for t in range(NUM_TYPES)},
+            "bag": {LETTERS[t]: n for t, n in enumerate(self.arrays.bag.tolist())},
             "to_move": self.to_move,
             "needs_refill": self.needs_refill,
             "game_over": self.game_over,
@@ -473,7 +508,7 @@ class ShelfieState(GameState[Move | Refill]):
         data["player"] = player
         data["personal_cards"] = [c if s == player else None for s, c in enumerate(self.personal_cards)]
         data["public_points"] = [sum(self.tokens[s]) + (END_GAME_TOKEN if self.end_token == s else 0)
-                                 + adjacency_points(Bookshelf(self.shelves[s])) for s in range(self.num_players)]
+                                 + int(kernel.adjacency(self.shelves[s])) for s in range(self.num_players)]
         return data
 
     def to_json(self) -> dict[str, Any]:
@@ -503,6 +538,7 @@ class ShelfieState(GameState[Move | Refill]):
         state.refills = data.get("refills", 0)
         state.last_move = state.string_to_move(data["last_move"], check=False) if data.get("last_move") else None
         return state
+
 
     # -- text forms ----------------------------------------------------------------------------
     def action_to_string(self, action: Move | Refill) -> str:

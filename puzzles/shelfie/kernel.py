@@ -1,53 +1,91 @@
-"""A numba kernel of the My Shelfie rules, for playouts and search (same rules as the engine).
+"""The My Shelfie rules, compiled with numba: the only implementation of them that kibitz plays.
 
-State layout (all numpy, so it can be copied cheaply and passed to ``@njit`` code):
+Everything that decides a game lives here: the legal moves, playing a move, the refill rule and
+the refill itself, adjacency groups, personal goals, the twelve common goals, tokens, the end-game
+token, the end of the game and the winner (``docs/rules/my-shelfie.md`` has the rules in words).
+:class:`puzzles.shelfie.engine.ShelfieState` wraps a :class:`ShelfieArrays` for the game protocol,
+the scoring API of :mod:`puzzles.shelfie.rules` calls the shelf functions, and the bots of
+:mod:`solvers.shelfie.bots` play whole games on it.
 
-* ``meta``   int64[META_SIZE]: seats, seat to move, end-token holder (-1: none), game over,
-  refill due, refill rule, the two TWO_SQUARES options, turn, the two goal ids, the two stack
-  positions and tokens per stack (see the ``M_*`` indices);
-* ``board``  int8[81]: -2 unusable, -1 empty, 0..5 a tile (row-major, row 0 = top);
-* ``shelves`` int8[n, 6, 5], -1 empty; ``bag`` int64[6]; ``tokens`` int64[n, 2] (token taken per goal);
-* ``stacks`` int64[2, 4] token values (top first); ``cards`` int8[n, 6, 5] personal goal grids.
+State (:class:`ShelfieArrays`, a ``NamedTuple`` of numpy arrays, so numba compiles it and it copies
+cheaply): ``meta`` holds the scalars by the ``M_*`` indices (seats, seat to move, end-token holder,
+game over, refill due, turn, the two goal ids, the stack positions and tokens per stack) and the rule
+options (refill rule, the two TWO_SQUARES options), set once at the start; ``board`` is the 9x9
+living room flattened (row-major, row 0 = top; -1 empty or unusable, 0..5 a tile) and ``usable`` its
+mask; ``shelves`` int8[n, 6, 5] (-1 empty); ``bag`` tiles per type; ``tokens`` int64[n, 2] the token
+each seat took per goal (0: none); ``stacks`` int64[2, 4] the token values (top first);
+``cards`` int8[n, 6, 5] the personal goal grids.
 
 A move is an int64 row ``(L, c0, c1, c2, column)``: L board cells (flat indices) in placement
-order (first lands lowest) and the shelf column.  Move generation lists the same moves as
-:meth:`puzzles.shelfie.engine.ShelfieState.legal_actions` (orders with equal type sequences
-merged); tests check both agree and replay kernel games through the engine.
+order (the first lands lowest) and the shelf column.  :func:`gen_moves` lists each distinct result
+once: lines of free tiles in reading order of their first cell (the tile alone, then lines to the
+right, then down), each line's orders in ``itertools.permutations`` order with orders giving the
+same type sequence merged, then the columns with room.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from puzzles.shelfie.rules import COMMON_GOAL_KEYS, EMPTY, SCORING_TOKENS, personal_goal_grid
+from puzzles.shelfie.components import (
+    COMMON_GOAL_KEYS,
+    EMPTY,
+    SCORING_TOKENS,
+    TILES_PER_TYPE,
+    board_mask,
+    personal_goal_grid,
+)
 
-if TYPE_CHECKING:
-    from puzzles.shelfie.engine import Move
-
-UNUSABLE = -2
 N_CELLS = 81
 MAX_MOVES = 4096
 
+# indices of ``ShelfieArrays.meta``
 M_N, M_TO_MOVE, M_END, M_OVER, M_REFILL, M_RULE, M_SQIN, M_SQSAME, M_TURN = range(9)
 M_G0, M_G1, M_SP0, M_SP1, M_NTOK = range(9, 14)
 META_SIZE = 14
 
+#: Refill rules, by their code in ``meta[M_RULE]``: refill when no tile has a neighbour tile, or when
+#: 4 or fewer tiles remain.
+REFILL_RULES = ("isolated", "four_or_fewer")
 RULE_ISOLATED, RULE_FOUR = 0, 1
 
+# common goals, by their id (index in COMMON_GOAL_KEYS)
+GOAL_SIX_PAIRS = 0
+GOAL_DIAGONAL = 1
+GOAL_FOUR_GROUPS_OF_FOUR = 2
+GOAL_FOUR_ROWS_MAX3 = 3
+GOAL_FOUR_CORNERS = 4
+GOAL_TWO_COLUMNS_ALL_DIFFERENT = 5
+GOAL_TWO_SQUARES = 6
+GOAL_TWO_ROWS_ALL_DIFFERENT = 7
+GOAL_THREE_COLUMNS_MAX3 = 8
+GOAL_X_SHAPE = 9
+GOAL_EIGHT_SAME = 10
+GOAL_STAIRCASE = 11
+
 GOAL_IDS = {key: i for i, key in enumerate(COMMON_GOAL_KEYS)}
-assert COMMON_GOAL_KEYS == (
-    "SIX_PAIRS", "DIAGONAL", "FOUR_GROUPS_OF_FOUR", "FOUR_ROWS_MAX3", "FOUR_CORNERS",
-    "TWO_COLUMNS_ALL_DIFFERENT", "TWO_SQUARES", "TWO_ROWS_ALL_DIFFERENT", "THREE_COLUMNS_MAX3",
-    "X_SHAPE", "EIGHT_SAME", "STAIRCASE",
-)
+assert all(GOAL_IDS[key] == globals()[f"GOAL_{key}"] for key in COMMON_GOAL_KEYS)
 
 PERSONAL_PTS = np.array([0, 1, 2, 4, 6, 9, 12], dtype=np.int64)
 GROUP_PTS = np.array([0, 0, 0, 2, 3, 5, 8], dtype=np.int64)
 PERM2 = np.array([[0, 1], [1, 0]], dtype=np.int64)
 PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
+
+
+class ShelfieArrays(NamedTuple):
+    """The kernel state of one game (field layout in the module docstring)."""
+
+    meta: np.ndarray  # int64[META_SIZE]
+    board: np.ndarray  # int8[81]
+    usable: np.ndarray  # bool[81]
+    shelves: np.ndarray  # int8[n, 6, 5]
+    bag: np.ndarray  # int64[6]
+    tokens: np.ndarray  # int64[n, 2]
+    stacks: np.ndarray  # int64[2, 4]
+    cards: np.ndarray  # int8[n, 6, 5]
 
 
 def _neighbour_table() -> np.ndarray:
@@ -70,8 +108,8 @@ NB = _neighbour_table()
 
 
 @njit(cache=True)
-def label_groups(shelf, labels, sizes, boxes):
-    """Label the same-type groups of ``shelf``; returns their number.
+def label_groups(shelf, labels, sizes, boxes):  # noqa: C901
+    """Label the same-type groups of ``shelf`` in reading order of their first cell; returns their number.
 
     ``labels`` int64[30] gets the group of each cell (-1 empty), ``sizes`` int64[30] the sizes and
     ``boxes`` int64[30, 4] the bounding boxes (rmin, rmax, cmin, cmax).
@@ -86,7 +124,6 @@ def label_groups(shelf, labels, sizes, boxes):
         if t < 0 or labels[start] >= 0:
             continue
         labels[start] = n
-        top = 0
         stack[0] = start
         top = 1
         size = 0
@@ -140,6 +177,7 @@ def adjacency(shelf):
 
 @njit(cache=True)
 def personal_matches(card, shelf):
+    """How many cells of the personal goal grid ``card`` hold the type it asks for."""
     m = 0
     for r in range(6):
         for c in range(5):
@@ -154,17 +192,6 @@ def personal_points(card, shelf):
 
 
 @njit(cache=True)
-def _same5(shelf, rs, cs):
-    t = shelf[rs[0], cs[0]]
-    if t < 0:
-        return False
-    for k in range(1, len(rs)):
-        if shelf[rs[k], cs[k]] != t:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _distinct(line):
     seen = np.zeros(6, dtype=np.int64)
     d = 0
@@ -176,137 +203,192 @@ def _distinct(line):
 
 
 @njit(cache=True)
-def goal_met(gid, shelf, sq_inside, sq_same):
-    """Common goal ``gid`` (index in COMMON_GOAL_KEYS) on ``shelf``; options as in the rules."""
-    if gid == 0 or gid == 2 or (gid == 6 and not sq_inside):
-        labels = np.empty(30, dtype=np.int64)
-        sizes = np.empty(30, dtype=np.int64)
-        boxes = np.empty((30, 4), dtype=np.int64)
-        n = label_groups(shelf, labels, sizes, boxes)
-        if gid == 0:
-            k = 0
-            for g in range(n):
-                if sizes[g] >= 2:
-                    k += 1
-            return k >= 6
-        if gid == 2:
-            k = 0
-            for g in range(n):
-                if sizes[g] >= 4:
-                    k += 1
-            return k >= 4
-        # exact squares: groups of 4 with a 2x2 bounding box
-        first = -1
+def _is_square(sizes, boxes, g):
+    return sizes[g] == 4 and boxes[g, 1] - boxes[g, 0] == 1 and boxes[g, 3] - boxes[g, 2] == 1
+
+
+@njit(cache=True)
+def _group_goal(gid, shelf, sq_same):  # noqa: C901
+    """SIX_PAIRS, FOUR_GROUPS_OF_FOUR, and TWO_SQUARES as two groups that are exactly 2x2 squares."""
+    labels = np.empty(30, dtype=np.int64)
+    sizes = np.empty(30, dtype=np.int64)
+    boxes = np.empty((30, 4), dtype=np.int64)
+    n = label_groups(shelf, labels, sizes, boxes)
+    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR:
+        least, need = (2, 6) if gid == GOAL_SIX_PAIRS else (4, 4)
+        k = 0
         for g in range(n):
-            if sizes[g] == 4 and boxes[g, 1] - boxes[g, 0] == 1 and boxes[g, 3] - boxes[g, 2] == 1:
-                t = shelf[boxes[g, 0], boxes[g, 2]]
-                if not sq_same:
-                    if first >= 0:
-                        return True
-                    first = g
-                else:
-                    for h in range(g):
-                        if (sizes[h] == 4 and boxes[h, 1] - boxes[h, 0] == 1 and boxes[h, 3] - boxes[h, 2] == 1
-                                and shelf[boxes[h, 0], boxes[h, 2]] == t):
-                            return True
-        return False
-    if gid == 6:  # squares anywhere, non-overlapping
-        sr = np.empty(20, dtype=np.int64)
-        sc = np.empty(20, dtype=np.int64)
-        st = np.empty(20, dtype=np.int64)
-        k = 0
-        for r in range(5):
-            for c in range(4):
-                t = shelf[r, c]
-                if t >= 0 and shelf[r, c + 1] == t and shelf[r + 1, c] == t and shelf[r + 1, c + 1] == t:
-                    for j in range(k):
-                        if (abs(sr[j] - r) >= 2 or abs(sc[j] - c) >= 2) and (not sq_same or st[j] == t):
-                            return True
-                    sr[k] = r
-                    sc[k] = c
-                    st[k] = t
-                    k += 1
-        return False
-    if gid == 1:  # DIAGONAL
-        for d in range(4):
-            off = d % 2
-            t = shelf[off, 0] if d < 2 else shelf[off, 4]
-            if t < 0:
-                continue
-            ok = True
-            for i in range(5):
-                c = i if d < 2 else 4 - i
-                if shelf[i + off, c] != t:
-                    ok = False
-                    break
-            if ok:
-                return True
-        return False
-    if gid == 4:  # FOUR_CORNERS
-        t = shelf[0, 0]
-        return t >= 0 and shelf[0, 4] == t and shelf[5, 0] == t and shelf[5, 4] == t
-    if gid == 10:  # EIGHT_SAME
-        counts = np.zeros(6, dtype=np.int64)
-        for r in range(6):
-            for c in range(5):
-                if shelf[r, c] >= 0:
-                    counts[shelf[r, c]] += 1
-        return counts.max() >= 8
-    if gid == 9:  # X_SHAPE
-        for r in range(4):
-            for c in range(3):
-                t = shelf[r, c]
-                if (t >= 0 and shelf[r, c + 2] == t and shelf[r + 1, c + 1] == t and shelf[r + 2, c] == t
-                        and shelf[r + 2, c + 2] == t):
+            if sizes[g] >= least:
+                k += 1
+        return k >= need
+    first = -1
+    for g in range(n):
+        if _is_square(sizes, boxes, g):
+            if not sq_same:
+                if first >= 0:
                     return True
-        return False
-    if gid == 3 or gid == 7:  # rows
-        k = 0
-        for r in range(6):
-            full = True
-            for c in range(5):
-                if shelf[r, c] < 0:
-                    full = False
-            if full:
-                d = _distinct(shelf[r, :])
-                if (gid == 3 and d <= 3) or (gid == 7 and d == 5):
-                    k += 1
-        return k >= (4 if gid == 3 else 2)
-    if gid == 8 or gid == 5:  # columns
-        k = 0
-        for c in range(5):
-            full = True
-            for r in range(6):
-                if shelf[r, c] < 0:
-                    full = False
-            if full:
-                d = _distinct(shelf[:, c])
-                if (gid == 8 and d <= 3) or (gid == 5 and d == 6):
-                    k += 1
-        return k >= (3 if gid == 8 else 2)
-    if gid == 11:  # STAIRCASE
-        h = np.empty(5, dtype=np.int64)
-        for c in range(5):
-            cnt = 0
-            for r in range(6):
-                if shelf[r, c] >= 0:
-                    cnt += 1
-            for r in range(6):
-                if (shelf[r, c] >= 0) != (r >= 6 - cnt):
-                    return False
-            h[c] = cnt
-        for k0 in range(1, 3):
-            up = True
-            down = True
-            for c in range(5):
-                if h[c] != k0 + c:
-                    up = False
-                if h[c] != k0 + 4 - c:
-                    down = False
-            if up or down:
-                return True
-        return False
+                first = g
+            else:
+                t = shelf[boxes[g, 0], boxes[g, 2]]
+                for h in range(g):
+                    if _is_square(sizes, boxes, h) and shelf[boxes[h, 0], boxes[h, 2]] == t:
+                        return True
     return False
+
+
+@njit(cache=True)
+def _squares_anywhere(shelf, sq_same):
+    """TWO_SQUARES with ``squares_inside_groups``: two non-overlapping same-type 2x2 squares."""
+    sr = np.empty(20, dtype=np.int64)
+    sc = np.empty(20, dtype=np.int64)
+    st = np.empty(20, dtype=np.int64)
+    k = 0
+    for r in range(5):
+        for c in range(4):
+            t = shelf[r, c]
+            if t >= 0 and shelf[r, c + 1] == t and shelf[r + 1, c] == t and shelf[r + 1, c + 1] == t:
+                for j in range(k):
+                    if (abs(sr[j] - r) >= 2 or abs(sc[j] - c) >= 2) and (not sq_same or st[j] == t):
+                        return True
+                sr[k] = r
+                sc[k] = c
+                st[k] = t
+                k += 1
+    return False
+
+
+@njit(cache=True)
+def _diagonal(shelf):
+    for d in range(4):
+        off = d % 2
+        t = shelf[off, 0] if d < 2 else shelf[off, 4]
+        if t < 0:
+            continue
+        ok = True
+        for i in range(5):
+            c = i if d < 2 else 4 - i
+            if shelf[i + off, c] != t:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _four_corners(shelf):
+    t = shelf[0, 0]
+    return t >= 0 and shelf[0, 4] == t and shelf[5, 0] == t and shelf[5, 4] == t
+
+
+@njit(cache=True)
+def _eight_same(shelf):
+    counts = np.zeros(6, dtype=np.int64)
+    for r in range(6):
+        for c in range(5):
+            if shelf[r, c] >= 0:
+                counts[shelf[r, c]] += 1
+    return counts.max() >= 8
+
+
+@njit(cache=True)
+def _x_shape(shelf):
+    for r in range(4):
+        for c in range(3):
+            t = shelf[r, c]
+            if (t >= 0 and shelf[r, c + 2] == t and shelf[r + 1, c + 1] == t and shelf[r + 2, c] == t
+                    and shelf[r + 2, c + 2] == t):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _line_counts(line, most):
+    """Whether a full line has at most ``most`` types (``most`` < 0: all different); False if not full."""
+    for v in line:
+        if v < 0:
+            return False
+    d = _distinct(line)
+    return d <= most if most >= 0 else d == len(line)
+
+
+@njit(cache=True)
+def _full_rows(shelf, most, need):
+    """At least ``need`` full rows with at most ``most`` types (``most`` < 0: all different)."""
+    k = 0
+    for r in range(6):
+        if _line_counts(shelf[r, :], most):
+            k += 1
+    return k >= need
+
+
+@njit(cache=True)
+def _full_columns(shelf, most, need):
+    """At least ``need`` full columns with at most ``most`` types (``most`` < 0: all different)."""
+    k = 0
+    for c in range(5):
+        if _line_counts(shelf[:, c], most):
+            k += 1
+    return k >= need
+
+
+@njit(cache=True)
+def _staircase(shelf):
+    h = np.empty(5, dtype=np.int64)
+    for c in range(5):
+        cnt = 0
+        for r in range(6):
+            if shelf[r, c] >= 0:
+                cnt += 1
+        for r in range(6):
+            if (shelf[r, c] >= 0) != (r >= 6 - cnt):
+                return False  # a hole: the column has no height
+        h[c] = cnt
+    for k0 in range(1, 3):
+        up = True
+        down = True
+        for c in range(5):
+            if h[c] != k0 + c:
+                up = False
+            if h[c] != k0 + 4 - c:
+                down = False
+        if up or down:
+            return True
+    return False
+
+
+@njit(cache=True)
+def goal_met(gid, shelf, sq_inside, sq_same):  # noqa: C901
+    """Common goal ``gid`` (a ``GOAL_*`` id) on ``shelf``; the TWO_SQUARES options as in the rules."""
+    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR or (gid == GOAL_TWO_SQUARES and not sq_inside):
+        return _group_goal(gid, shelf, sq_same)
+    if gid == GOAL_TWO_SQUARES:
+        return _squares_anywhere(shelf, sq_same)
+    if gid == GOAL_DIAGONAL:
+        return _diagonal(shelf)
+    if gid == GOAL_FOUR_CORNERS:
+        return _four_corners(shelf)
+    if gid == GOAL_EIGHT_SAME:
+        return _eight_same(shelf)
+    if gid == GOAL_X_SHAPE:
+        return _x_shape(shelf)
+    if gid == GOAL_FOUR_ROWS_MAX3:
+        return _full_rows(shelf, 3, 4)
+    if gid == GOAL_TWO_ROWS_ALL_DIFFERENT:
+        return _full_rows(shelf, -1, 2)
+    if gid == GOAL_THREE_COLUMNS_MAX3:
+        return _full_columns(shelf, 3, 3)
+    if gid == GOAL_TWO_COLUMNS_ALL_DIFFERENT:
+        return _full_columns(shelf, -1, 2)
+    if gid == GOAL_STAIRCASE:
+        return _staircase(shelf)
+    return False
+
+
+@njit(cache=True)
+def meets_goal(st, g, shelf):
+    """Whether ``shelf`` meets the game's common goal ``g`` (0 or 1) under the game's options."""
+    return goal_met(st.meta[M_G0 + g], shelf, st.meta[M_SQIN] != 0, st.meta[M_SQSAME] != 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,6 +398,7 @@ def goal_met(gid, shelf, sq_inside, sq_same):
 
 @njit(cache=True)
 def is_free(board, i):
+    """Whether the tile at ``i`` has a free side (an empty, unusable or off-board neighbour)."""
     for k in range(4):
         j = NB[i, k]
         if j < 0 or board[j] < 0:
@@ -333,7 +416,7 @@ def column_free(shelf, c):
 
 
 @njit(cache=True)
-def _emit(board, cells, L, free, out, n):
+def _emit(board, cells, L, free, out, n):  # noqa: C901
     types = np.empty(6, dtype=np.int64)  # encoded type sequences of kept orders
     kept = 0
     nperm = 1 if L == 1 else (2 if L == 2 else 6)
@@ -370,7 +453,7 @@ def _emit(board, cells, L, free, out, n):
 
 
 @njit(cache=True)
-def gen_moves(board, shelf, out):
+def gen_moves(board, shelf, out):  # noqa: C901
     """Fill ``out`` (int64[MAX_MOVES, 5]) with the legal moves for ``shelf``; returns how many."""
     free = np.empty(5, dtype=np.int64)
     maxfree = 0
@@ -391,8 +474,7 @@ def gen_moves(board, shelf, out):
         cells[0] = i
         n = _emit(board, cells, 1, free, out, n)
         r, c = i // 9, i % 9
-        # right, then down (as the engine's pick_lines)
-        for d in range(2):
+        for d in range(2):  # right, then down
             step = 1 if d == 0 else 9
             for L in range(2, maxlen + 1):
                 rr = r + (L - 1) * (0 if d == 0 else 1)
@@ -405,6 +487,14 @@ def gen_moves(board, shelf, out):
                 cells[L - 1] = j
                 n = _emit(board, cells, L, free, out, n)
     return n
+
+
+@njit(cache=True)
+def legal_moves(st, out):
+    """:func:`gen_moves` for the seat to move; 0 at a chance node or when the game is over."""
+    if st.meta[M_OVER] != 0 or st.meta[M_REFILL] != 0:
+        return 0
+    return gen_moves(st.board, st.shelves[st.meta[M_TO_MOVE]], out)
 
 
 @njit(cache=True)
@@ -421,6 +511,7 @@ def place(shelf, board, mv):
 
 @njit(cache=True)
 def board_needs_refill(board, rule):
+    """Whether refill rule ``rule`` (``RULE_*``) fires on ``board``."""
     if rule == RULE_FOUR:
         n = 0
         for i in range(N_CELLS):
@@ -437,20 +528,25 @@ def board_needs_refill(board, rule):
 
 
 @njit(cache=True)
-def refill(board, bag):
-    """Return the board's tiles to ``bag`` and refill every usable cell at random (np.random)."""
+def refill(st):
+    """Return the board's tiles to the bag and refill every usable cell at random (numba's np.random).
+
+    When the bag runs short, which cells get a tile is drawn first.  Clears the refill flag.
+    """
+    board = st.board
+    bag = st.bag
     nu = 0
     for i in range(N_CELLS):
-        if board[i] >= 0:
-            bag[board[i]] += 1
-            board[i] = -1
-        if board[i] == -1:
+        if st.usable[i]:
+            if board[i] >= 0:
+                bag[board[i]] += 1
+                board[i] = -1
             nu += 1
     total = bag.sum()
     cells = np.empty(nu, dtype=np.int64)
     k = 0
     for i in range(N_CELLS):
-        if board[i] == -1:
+        if st.usable[i]:
             cells[k] = i
             k += 1
     if total < nu:  # choose which cells get a tile
@@ -468,21 +564,38 @@ def refill(board, bag):
         bag[t] -= 1
         total -= 1
         board[cells[k]] = t
+    st.meta[M_REFILL] = 0
+
+
+@njit(cache=True)
+def apply_refill(st, tiles):
+    """Play a drawn refill: the board's tiles go back to the bag, then usable cell k (row-major)
+    gets ``tiles[k]`` (-1: left empty).  No checks (the engine checks the outcome first)."""
+    k = 0
+    for i in range(N_CELLS):
+        if st.usable[i]:
+            if st.board[i] >= 0:
+                st.bag[st.board[i]] += 1
+            st.board[i] = tiles[k]
+            if tiles[k] >= 0:
+                st.bag[tiles[k]] -= 1
+            k += 1
+    st.meta[M_REFILL] = 0
 
 
 # ---------------------------------------------------------------------------------------------
-# whole turns
+# whole turns and the outcome
 # ---------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def score_goals(meta, shelves, tokens, stacks, seat):
+def score_goals(st, seat):
     """Give ``seat`` the top token of each common goal it meets now and has not scored."""
     for g in range(2):
-        if tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]:
-            if goal_met(meta[M_G0 + g], shelves[seat], meta[M_SQIN] != 0, meta[M_SQSAME] != 0):
-                tokens[seat, g] = stacks[g, meta[M_SP0 + g]]
-                meta[M_SP0 + g] += 1
+        if st.tokens[seat, g] == 0 and st.meta[M_SP0 + g] < st.meta[M_NTOK]:
+            if meets_goal(st, g, st.shelves[seat]):
+                st.tokens[seat, g] = st.stacks[g, st.meta[M_SP0 + g]]
+                st.meta[M_SP0 + g] += 1
 
 
 @njit(cache=True)
@@ -494,41 +607,57 @@ def shelf_full(shelf):
 
 
 @njit(cache=True)
-def apply_move(meta, board, shelves, tokens, stacks, mv):
+def apply_move(st, mv):
     """Play ``mv`` for the seat to move: place, goals, end token, next seat, refill check."""
+    meta = st.meta
     seat = meta[M_TO_MOVE]
-    place(shelves[seat], board, mv)
+    place(st.shelves[seat], st.board, mv)
     meta[M_TURN] += 1
-    score_goals(meta, shelves, tokens, stacks, seat)
-    if meta[M_END] < 0 and shelf_full(shelves[seat]):
+    score_goals(st, seat)
+    if meta[M_END] < 0 and shelf_full(st.shelves[seat]):
         meta[M_END] = seat
     if meta[M_END] >= 0 and seat == meta[M_N] - 1:
         meta[M_OVER] = 1
         return
     meta[M_TO_MOVE] = (seat + 1) % meta[M_N]
-    if board_needs_refill(board, meta[M_RULE]):
+    if board_needs_refill(st.board, meta[M_RULE]):
         meta[M_REFILL] = 1
 
 
 @njit(cache=True)
-def seat_score(meta, shelves, tokens, cards, seat):
-    s = tokens[seat, 0] + tokens[seat, 1]
-    if meta[M_END] == seat:
+def seat_score(st, seat):
+    """Tokens, end-game token, personal goal and adjacency points of ``seat``."""
+    s = st.tokens[seat, 0] + st.tokens[seat, 1]
+    if st.meta[M_END] == seat:
         s += 1
-    return s + personal_points(cards[seat], shelves[seat]) + adjacency(shelves[seat])
+    return s + personal_points(st.cards[seat], st.shelves[seat]) + adjacency(st.shelves[seat])
 
 
 @njit(cache=True)
-def winner(meta, shelves, tokens, cards):
+def winner(st):
     """Best score; ties go to the highest seat (furthest from the first player)."""
     best = -1
     win = 0
-    for s in range(meta[M_N]):
-        v = seat_score(meta, shelves, tokens, cards, s)
+    for s in range(st.meta[M_N]):
+        v = seat_score(st, s)
         if v >= best:
             best = v
             win = s
     return win
+
+
+@njit(cache=True)
+def copy_state(st):
+    """An independent copy of ``st``."""
+    return ShelfieArrays(st.meta.copy(), st.board.copy(), st.usable.copy(), st.shelves.copy(), st.bag.copy(),
+                         st.tokens.copy(), st.stacks.copy(), st.cards.copy())
+
+
+@njit(cache=True)
+def with_cards(st, cards):
+    """A copy of ``st`` whose personal goal grids are ``cards`` (a determinization)."""
+    return ShelfieArrays(st.meta.copy(), st.board.copy(), st.usable.copy(), st.shelves.copy(), st.bag.copy(),
+                         st.tokens.copy(), st.stacks.copy(), cards)
 
 
 @njit(cache=True)
@@ -537,65 +666,60 @@ def seed_numba(seed):
 
 
 # ---------------------------------------------------------------------------------------------
-# conversion from/to the engine
+# building a state, and moves from/to the engine's cells
 # ---------------------------------------------------------------------------------------------
 
 
-def new_kernel_state(num_players: int, goals: tuple[str, str], cards: tuple[int, ...], refill_rule: str = "isolated",
-                     squares_inside_groups: bool = False, squares_same_type: bool = False) -> tuple:
-    """Kernel arrays of a fresh game (board empty, refill due)."""
-    from puzzles.shelfie.engine import board_mask
-
+def new_state(num_players: int, goal_ids: tuple[int, int], cards: tuple[int, ...], rule: int = RULE_ISOLATED,
+              squares_inside_groups: bool = False, squares_same_type: bool = False) -> ShelfieArrays:
+    """The kernel state of a fresh game (board empty, refill due, full token stacks)."""
     meta = np.zeros(META_SIZE, dtype=np.int64)
     meta[M_N] = num_players
     meta[M_END] = -1
     meta[M_REFILL] = 1
-    meta[M_RULE] = RULE_FOUR if refill_rule == "four_or_fewer" else RULE_ISOLATED
+    meta[M_RULE] = rule
     meta[M_SQIN] = int(squares_inside_groups)
     meta[M_SQSAME] = int(squares_same_type)
-    meta[M_G0], meta[M_G1] = GOAL_IDS[goals[0]], GOAL_IDS[goals[1]]
+    meta[M_G0], meta[M_G1] = goal_ids
     meta[M_NTOK] = len(SCORING_TOKENS[num_players])
     stacks = np.zeros((2, 4), dtype=np.int64)
-    for g in range(2):
-        stacks[g, : meta[M_NTOK]] = SCORING_TOKENS[num_players]
-    board = np.where(board_mask(num_players).ravel(), -1, UNUSABLE).astype(np.int8)
-    shelves = np.full((num_players, 6, 5), EMPTY, dtype=np.int8)
-    bag = np.full(6, 22, dtype=np.int64)
-    tokens = np.zeros((num_players, 2), dtype=np.int64)
-    card_grids = np.stack([personal_goal_grid(c) for c in cards]).astype(np.int8)
-    return meta, board, shelves, bag, tokens, stacks, card_grids
+    stacks[:, : meta[M_NTOK]] = SCORING_TOKENS[num_players]
+    usable = board_mask(num_players).ravel().copy()
+    return ShelfieArrays(
+        meta=meta,
+        board=np.full(N_CELLS, EMPTY, dtype=np.int8),
+        usable=usable,
+        shelves=np.full((num_players, 6, 5), EMPTY, dtype=np.int8),
+        bag=np.full(6, TILES_PER_TYPE, dtype=np.int64),
+        tokens=np.zeros((num_players, 2), dtype=np.int64),
+        stacks=stacks,
+        cards=card_grids(cards),
+    )
 
 
-def kernel_state(state) -> tuple:
-    """Kernel arrays for a :class:`~puzzles.shelfie.engine.ShelfieState` (copies)."""
-    meta, board, shelves, bag, tokens, stacks, cards = new_kernel_state(
-        state.num_players, state.common_goals, state.personal_cards, state.refill_rule,
-        state.squares_inside_groups, state.squares_same_type)
-    board[:] = np.where(state.mask.ravel(), state.board.ravel(), UNUSABLE)
-    shelves[:] = state.shelves
-    bag[:] = state.bag
-    tokens[:] = np.array(state.tokens, dtype=np.int64)
-    for g in range(2):
-        meta[M_SP0 + g] = meta[M_NTOK] - len(state.stacks[g])
-    meta[M_END] = -1 if state.end_token is None else state.end_token
-    meta[M_TO_MOVE] = state.to_move
-    meta[M_OVER] = int(state.game_over)
-    meta[M_REFILL] = int(state.needs_refill)
-    meta[M_TURN] = state.turn
-    return meta, board, shelves, bag, tokens, stacks, cards
+def card_grids(cards: tuple[int, ...]) -> np.ndarray:
+    """The personal goal grids of ``cards`` (one per seat) as int8[n, 6, 5]."""
+    return np.stack([personal_goal_grid(c) for c in cards]).astype(np.int8)
 
 
-def move_from_row(row) -> Move:
-    """The engine :class:`Move` of a kernel move row."""
-    from puzzles.shelfie.engine import Move
-
-    return Move(tuple((int(row[1 + k]) // 9, int(row[1 + k]) % 9) for k in range(int(row[0]))), int(row[4]))
+#: The cells of a move row ``(L, c0, c1, c2)``, by row, filled as rows are met.
+_CELLS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
 
-def move_to_row(move) -> np.ndarray:
+def row_cells(row: list[int]) -> tuple[tuple[int, int], ...]:
+    """The board cells (row, column) of a move row (a list ``[L, c0, c1, c2, column]``)."""
+    key = (row[0], row[1], row[2], row[3])
+    cells = _CELLS.get(key)
+    if cells is None:
+        cells = _CELLS[key] = tuple((row[1 + k] // 9, row[1 + k] % 9) for k in range(row[0]))
+    return cells
+
+
+def cells_row(cells: tuple[tuple[int, int], ...], column: int) -> np.ndarray:
+    """The move row of taking ``cells`` (in placement order) into ``column``."""
     row = np.full(5, -1, dtype=np.int64)
-    row[0] = len(move.cells)
-    for k, (r, c) in enumerate(move.cells):
+    row[0] = len(cells)
+    for k, (r, c) in enumerate(cells):
         row[1 + k] = r * 9 + c
-    row[4] = move.column
+    row[4] = column
     return row

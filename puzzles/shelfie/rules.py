@@ -1,7 +1,9 @@
-"""My Shelfie component data, the :class:`Bookshelf` and the stand-alone scoring functions.
+"""The :class:`Bookshelf` and the stand-alone scoring functions of My Shelfie.
 
-Everything here is plain Python over small numpy grids so it can be used on its own, for analysis
-and tests (the engine and the fast numba kernel are checked against it).
+A plain-Python face for analysis, the CLI and the solvers; every rule it states (groups, adjacency,
+personal goals, the common goals) is computed by the compiled kernel (:mod:`puzzles.shelfie.kernel`),
+the one implementation of the rules.  The component data and constants are in
+:mod:`puzzles.shelfie.components` (re-exported here).
 
 Conventions
 -----------
@@ -25,84 +27,42 @@ Rule decisions (see ``docs/rules/my-shelfie.md``)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
-EMPTY = -1
-ROWS, COLS = 6, 5
-LETTERS = "CBGFTP"
-TYPE_NAMES = ("cats", "books", "games", "frames", "trophies", "plants")
-NUM_TYPES = 6
-TILES_PER_TYPE = 22
-EMPTY_CHARS = ".-_ "
+from puzzles.shelfie import kernel
+from puzzles.shelfie.components import (
+    BOARD_MASKS,
+    COLS,
+    COMMON_GOAL_KEYS,
+    EMPTY,
+    EMPTY_CHARS,
+    END_GAME_TOKEN,
+    GROUP_POINTS,
+    LETTERS,
+    NUM_TYPES,
+    PERSONAL_POINTS,
+    ROWS,
+    SCORING_TOKENS,
+    TILES_PER_TYPE,
+    TYPE_NAMES,
+    board_mask,
+    check_goal_key,
+    load_data,
+    personal_goal_card,
+    personal_goal_grid,
+    type_index,
+)
 
-#: Points for 0..6 matching personal goal cells.
-PERSONAL_POINTS = (0, 1, 2, 4, 6, 9, 12)
-#: Points for an adjacency group of size 0..6 (6 or more: 8).
-GROUP_POINTS = (0, 0, 0, 2, 3, 5, 8)
-
-
-@lru_cache(maxsize=1)
-def load_data() -> dict[str, Any]:
-    """The component data file shipped with the package (board masks, cards, tokens)."""
-    text = resources.files("puzzles.shelfie.data").joinpath("my_shelfie.json").read_text()
-    return json.loads(text)
-
-
-def _data_constants() -> tuple[tuple[str, ...], dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
-    data = load_data()
-    keys = tuple(data["common_goal_keys"])
-    masks = {int(n): np.array([[ch == "#" for ch in row] for row in rows], dtype=bool)
-             for n, rows in data["living_room_masks"].items()}
-    tokens = {int(n): tuple(v) for n, v in data["scoring_tokens"].items()}
-    assert "".join(data["tile_types"]) == LETTERS
-    assert tuple(data["personal_goal_points"]) == PERSONAL_POINTS
-    return keys, masks, tokens
-
-
-#: Canonical common goal keys, in the data file's order (their index is the goal id of the kernel).
-COMMON_GOAL_KEYS, BOARD_MASKS, SCORING_TOKENS = _data_constants()
-END_GAME_TOKEN = int(load_data()["end_game_token"])
-
-
-def type_index(letter: str) -> int:
-    """The type number of a tile letter (C, B, G, F, T, P; case-insensitive)."""
-    index = LETTERS.find(letter.upper())
-    if index < 0 or len(letter) != 1:
-        raise ValueError(f"unknown tile letter {letter!r} (expected one of {LETTERS} or '.')")
-    return index
-
-
-@lru_cache(maxsize=None)
-def personal_goal_card(card: int) -> tuple[tuple[int, int, int], ...]:
-    """The 6 (row, column, type) cells of personal goal card ``card`` (1..12)."""
-    cards = load_data()["personal_goal_cards"]
-    if str(card) not in cards:
-        raise ValueError(f"unknown personal goal card {card!r} (expected 1..{len(cards)})")
-    cells = tuple((r, c, type_index(ch)) for r, row in enumerate(cards[str(card)])
-                  for c, ch in enumerate(row) if ch not in EMPTY_CHARS)
-    return cells
-
-
-def personal_goal_grid(card: int) -> np.ndarray:
-    """Personal goal card ``card`` as a 6x5 int8 grid (EMPTY where the card shows nothing)."""
-    grid = np.full((ROWS, COLS), EMPTY, dtype=np.int8)
-    for r, c, t in personal_goal_card(card):
-        grid[r, c] = t
-    return grid
-
-
-def check_goal_key(key: str) -> str:
-    """Normalise and validate a common goal key; raise ValueError naming the valid keys."""
-    norm = key.strip().upper().replace("-", "_")
-    if norm not in COMMON_GOAL_KEYS:
-        raise ValueError(f"unknown common goal {key!r}; keys: {', '.join(COMMON_GOAL_KEYS)}")
-    return norm
+__all__ = [
+    "BOARD_MASKS", "COLS", "COMMON_GOAL_KEYS", "EMPTY", "EMPTY_CHARS", "END_GAME_TOKEN", "GROUP_POINTS",
+    "LETTERS", "NUM_TYPES", "PERSONAL_POINTS", "ROWS", "SCORING_TOKENS", "TILES_PER_TYPE", "TYPE_NAMES",
+    "Bookshelf", "adjacency_points", "as_shelf", "board_mask", "check_goal_key", "common_goal_met", "goals_met",
+    "group_points", "groups", "load_data", "personal_goal_card", "personal_goal_grid", "personal_goal_matches",
+    "personal_goal_points", "shelf_points", "type_index",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,30 +207,23 @@ def as_shelf(shelf: Bookshelf | Sequence[str] | np.ndarray) -> Bookshelf:
 
 
 # ---------------------------------------------------------------------------------------------
-# groups and scoring
+# groups and scoring (computed by the kernel)
 # ---------------------------------------------------------------------------------------------
 
 
 def groups(shelf: Bookshelf | Sequence[str] | np.ndarray) -> list[tuple[int, list[tuple[int, int]]]]:
     """The connected same-type groups as (type, cells) pairs, in reading order of first cell."""
     grid = as_shelf(shelf).grid
-    seen = np.zeros((ROWS, COLS), dtype=bool)
-    found = []
-    for r in range(ROWS):
-        for c in range(COLS):
-            t = int(grid[r, c])
-            if t == EMPTY or seen[r, c]:
-                continue
-            cells, stack = [], [(r, c)]
-            seen[r, c] = True
-            while stack:
-                y, x = stack.pop()
-                cells.append((y, x))
-                for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-                    if 0 <= ny < ROWS and 0 <= nx < COLS and not seen[ny, nx] and grid[ny, nx] == t:
-                        seen[ny, nx] = True
-                        stack.append((ny, nx))
-            found.append((t, sorted(cells)))
+    labels = np.empty(ROWS * COLS, dtype=np.int64)
+    sizes = np.empty(ROWS * COLS, dtype=np.int64)
+    boxes = np.empty((ROWS * COLS, 4), dtype=np.int64)
+    n = int(kernel.label_groups(grid, labels, sizes, boxes))
+    found: list[tuple[int, list[tuple[int, int]]]] = [(EMPTY, []) for _ in range(n)]
+    for i, g in enumerate(labels.tolist()):
+        if g >= 0:
+            r, c = divmod(i, COLS)
+            found[g] = (int(grid[r, c]), found[g][1])
+            found[g][1].append((r, c))
     return found
 
 
@@ -281,73 +234,17 @@ def group_points(size: int) -> int:
 
 def adjacency_points(shelf: Bookshelf | Sequence[str] | np.ndarray) -> int:
     """Points for groups of adjacent same-type tiles (the rulebook example scores 21)."""
-    return sum(group_points(len(cells)) for _, cells in groups(shelf))
+    return int(kernel.adjacency(as_shelf(shelf).grid))
 
 
 def personal_goal_matches(card: int, shelf: Bookshelf | Sequence[str] | np.ndarray) -> int:
     """How many of the 6 cells of personal goal ``card`` hold the required type."""
-    grid = as_shelf(shelf).grid
-    return sum(1 for r, c, t in personal_goal_card(card) if grid[r, c] == t)
+    return int(kernel.personal_matches(personal_goal_grid(card), as_shelf(shelf).grid))
 
 
 def personal_goal_points(card: int, shelf: Bookshelf | Sequence[str] | np.ndarray) -> int:
     """Points of personal goal ``card`` (1..12): 0/1/2/4/6/9/12 for 0..6 matching cells."""
     return PERSONAL_POINTS[personal_goal_matches(card, shelf)]
-
-
-def column_height(grid: np.ndarray, c: int) -> int | None:
-    """Height of column ``c`` when its tiles are a bottom-aligned stack, else None."""
-    filled = [bool(grid[r, c] != EMPTY) for r in range(ROWS)]
-    h = sum(filled)
-    return h if filled == [False] * (ROWS - h) + [True] * h else None
-
-
-def _squares(grid: np.ndarray) -> list[tuple[int, int, int]]:
-    """All 2x2 same-type squares as (row, col, type) of their top-left cell."""
-    out = []
-    for r in range(ROWS - 1):
-        for c in range(COLS - 1):
-            t = grid[r, c]
-            if t != EMPTY and grid[r, c + 1] == t and grid[r + 1, c] == t and grid[r + 1, c + 1] == t:
-                out.append((r, c, int(t)))
-    return out
-
-
-def _two_squares(grid: np.ndarray, shelf: Bookshelf, inside_groups: bool, same_type: bool) -> bool:
-    if inside_groups:
-        squares = _squares(grid)
-    else:
-        squares = []
-        for t, cells in groups(shelf):
-            if len(cells) == 4:
-                rs = {r for r, _ in cells}
-                cs = {c for _, c in cells}
-                if len(rs) == 2 and len(cs) == 2:
-                    squares.append((min(rs), min(cs), t))
-    for i, (r1, c1, t1) in enumerate(squares):
-        for r2, c2, t2 in squares[i + 1:]:
-            disjoint = abs(r1 - r2) >= 2 or abs(c1 - c2) >= 2
-            if disjoint and (t1 == t2 or not same_type):
-                return True
-    return False
-
-
-def _lines_full(grid: np.ndarray, axis: int) -> list[np.ndarray]:
-    lines = [grid[r, :] for r in range(ROWS)] if axis == 0 else [grid[:, c] for c in range(COLS)]
-    return [line for line in lines if (line != EMPTY).all()]
-
-
-DIAGONALS = (
-    tuple((i, i) for i in range(5)),
-    tuple((i + 1, i) for i in range(5)),
-    tuple((i, 4 - i) for i in range(5)),
-    tuple((i + 1, 4 - i) for i in range(5)),
-)
-
-
-def _same_type(grid: np.ndarray, cells: Iterable[tuple[int, int]]) -> bool:
-    values = {int(grid[r, c]) for r, c in cells}
-    return len(values) == 1 and EMPTY not in values
 
 
 def common_goal_met(
@@ -361,39 +258,8 @@ def common_goal_met(
 
     ``squares_inside_groups`` and ``squares_same_type`` select the TWO_SQUARES variants.
     """
-    key = check_goal_key(key)
-    shelf = as_shelf(shelf)
-    grid = shelf.grid
-    if key == "SIX_PAIRS":
-        return sum(1 for _, cells in groups(shelf) if len(cells) >= 2) >= 6
-    if key == "FOUR_GROUPS_OF_FOUR":
-        return sum(1 for _, cells in groups(shelf) if len(cells) >= 4) >= 4
-    if key == "TWO_SQUARES":
-        return _two_squares(grid, shelf, squares_inside_groups, squares_same_type)
-    if key == "FOUR_CORNERS":
-        return _same_type(grid, [(0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1)])
-    if key == "EIGHT_SAME":
-        return max(shelf.counts()) >= 8
-    if key == "DIAGONAL":
-        return any(_same_type(grid, diag) for diag in DIAGONALS)
-    if key == "X_SHAPE":
-        return any(_same_type(grid, [(r, c), (r, c + 2), (r + 1, c + 1), (r + 2, c), (r + 2, c + 2)])
-                   for r in range(ROWS - 2) for c in range(COLS - 2))
-    if key == "FOUR_ROWS_MAX3":
-        return sum(1 for line in _lines_full(grid, 0) if len(set(line.tolist())) <= 3) >= 4
-    if key == "THREE_COLUMNS_MAX3":
-        return sum(1 for line in _lines_full(grid, 1) if len(set(line.tolist())) <= 3) >= 3
-    if key == "TWO_ROWS_ALL_DIFFERENT":
-        return sum(1 for line in _lines_full(grid, 0) if len(set(line.tolist())) == COLS) >= 2
-    if key == "TWO_COLUMNS_ALL_DIFFERENT":
-        return sum(1 for line in _lines_full(grid, 1) if len(set(line.tolist())) == ROWS) >= 2
-    if key == "STAIRCASE":
-        heights = [column_height(grid, c) for c in range(COLS)]
-        if None in heights:
-            return False
-        return any(heights == list(range(k, k + COLS)) or heights == list(range(k + COLS - 1, k - 1, -1))
-                   for k in (1, 2))
-    raise AssertionError(key)  # pragma: no cover
+    gid = kernel.GOAL_IDS[check_goal_key(key)]
+    return bool(kernel.goal_met(gid, as_shelf(shelf).grid, bool(squares_inside_groups), bool(squares_same_type)))
 
 
 def goals_met(shelf: Bookshelf | Sequence[str] | np.ndarray, keys: Iterable[str] | None = None,

@@ -1,6 +1,6 @@
 """My Shelfie bots (random, greedy, lookahead, mcts), "best move now" and compiled playouts.
 
-The policies are numba functions over the kernel arrays of :mod:`puzzles.shelfie.kernel`; the bot
+The policies are numba functions over the kernel state (:class:`puzzles.shelfie.kernel.ShelfieArrays`); the bot
 classes wrap them for the :class:`~puzzles.shelfie.engine.ShelfieState` protocol, and
 :func:`fast_playouts` plays whole games inside numba for :mod:`solvers.playout`.
 
@@ -35,7 +35,8 @@ import numpy as np
 from numba import njit
 
 from puzzles.game import GameState
-from puzzles.shelfie.engine import Move, ShelfieState, board_mask, deal
+from puzzles.shelfie.components import personal_goal_grid
+from puzzles.shelfie.engine import Move, ShelfieState, deal
 from puzzles.shelfie.kernel import (
     GOAL_IDS,
     M_END,
@@ -44,30 +45,26 @@ from puzzles.shelfie.kernel import (
     M_NTOK,
     M_OVER,
     M_REFILL,
-    M_RULE,
     M_SP0,
-    M_SQIN,
-    M_SQSAME,
     M_TO_MOVE,
     MAX_MOVES,
     PERSONAL_PTS,
-    RULE_FOUR,
-    RULE_ISOLATED,
+    ShelfieArrays,
     adjacency,
     apply_move,
     column_free,
+    copy_state,
     gen_moves,
-    goal_met,
-    kernel_state,
     label_groups,
-    move_from_row,
+    meets_goal,
     personal_matches,
     refill,
+    row_cells,
     seat_score,
     seed_numba,
     winner,
+    with_cards,
 )
-from puzzles.shelfie.rules import SCORING_TOKENS, personal_goal_grid
 from solvers.bots import Bot, BotFactory, Budget, HumanBot
 from solvers.mcts import MCTSBot
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed, seating
@@ -116,15 +113,16 @@ def same_pairs(shelf):
 
 
 @njit(cache=True)
-def move_gain(meta, board, shelves, tokens, stacks, cards, seat, mv, base, tmp):
+def move_gain(st, seat, mv, base, tmp):
     """Points ``seat`` scores this turn with ``mv`` (``base`` = adjacency + personal now); fills ``tmp``."""
-    tmp[:, :] = shelves[seat]
-    place_types(tmp, board, mv)
-    gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(cards[seat], tmp)] - base
+    tmp[:, :] = st.shelves[seat]
+    place_types(tmp, st.board, mv)
+    gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(st.cards[seat], tmp)] - base
+    meta = st.meta
     for g in range(2):
-        if tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]:
-            if goal_met(meta[M_G0 + g], tmp, meta[M_SQIN] != 0, meta[M_SQSAME] != 0):
-                gain += stacks[g, meta[M_SP0 + g]]
+        if st.tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]:
+            if meets_goal(st, g, tmp):
+                gain += st.stacks[g, meta[M_SP0 + g]]
     if meta[M_END] < 0:
         full = True
         for c in range(5):
@@ -136,7 +134,7 @@ def move_gain(meta, board, shelves, tokens, stacks, cards, seat, mv, base, tmp):
 
 
 @njit(cache=True)
-def potential(shelf, card, meta, tokens, seat):
+def potential(shelf, card):
     """Heuristic value of what ``shelf`` may still score (not counting points already there)."""
     labels = np.empty(30, dtype=np.int64)
     sizes = np.empty(30, dtype=np.int64)
@@ -187,17 +185,17 @@ def random_move(board, shelf, moves):
 
 
 @njit(cache=True)
-def greedy_move(meta, board, shelves, tokens, stacks, cards, moves):
+def greedy_move(st, moves):
     """Index in ``moves`` of the greedy choice for the seat to move (``moves`` filled here)."""
-    seat = meta[M_TO_MOVE]
-    n = gen_moves(board, shelves[seat], moves)
-    base = adjacency(shelves[seat]) + PERSONAL_PTS[personal_matches(cards[seat], shelves[seat])]
+    seat = st.meta[M_TO_MOVE]
+    n = gen_moves(st.board, st.shelves[seat], moves)
+    base = _base_points(st, seat)
     tmp = np.empty((6, 5), dtype=np.int8)
     best = -1
     best_key = -1
     ties = 0
     for i in range(n):
-        gain = move_gain(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, tmp)
+        gain = move_gain(st, seat, moves[i], base, tmp)
         key = gain * 10000 + same_pairs(tmp) * 10 + moves[i, 0]
         if key > best_key:
             best_key = key
@@ -211,9 +209,15 @@ def greedy_move(meta, board, shelves, tokens, stacks, cards, moves):
 
 
 @njit(cache=True)
-def _eval_move(meta, board, shelves, tokens, stacks, cards, seat, mv, base, pot_w, tmp):
-    gain = move_gain(meta, board, shelves, tokens, stacks, cards, seat, mv, base, tmp)
-    return gain + pot_w * potential(tmp, cards[seat], meta, tokens, seat)
+def _base_points(st, seat):
+    """Adjacency and personal goal points of ``seat``'s shelf now."""
+    return adjacency(st.shelves[seat]) + PERSONAL_PTS[personal_matches(st.cards[seat], st.shelves[seat])]
+
+
+@njit(cache=True)
+def _eval_move(st, seat, mv, base, pot_w, tmp):
+    gain = move_gain(st, seat, mv, base, tmp)
+    return gain + pot_w * potential(tmp, st.cards[seat])
 
 
 @njit(cache=True)
@@ -256,19 +260,52 @@ def determinize_cards(cards, seat, out):
 
 
 @njit(cache=True)
-def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, params):
+def _future_value(st, seat, mv, cards, pot_w, opp_w, omoves, tmp):
+    """One sampled future of ``mv`` under the determinized ``cards``: points now, the opponents'
+    greedy replies (refills drawn) against it, then the win/loss or the best next move."""
+    f = with_cards(st, cards)
+    score0 = seat_score(f, seat)
+    apply_move(f, mv)
+    my_now = seat_score(f, seat) - score0
+    opp_gain = 0.0
+    # opponents reply greedily until it is our turn again (or the game ends)
+    while f.meta[M_OVER] == 0 and not (f.meta[M_TO_MOVE] == seat and f.meta[M_REFILL] == 0):
+        if f.meta[M_REFILL] == 1:
+            refill(f)
+            continue
+        other = f.meta[M_TO_MOVE]
+        before = seat_score(f, other)
+        j = greedy_move(f, omoves)
+        apply_move(f, omoves[j])
+        opp_gain += seat_score(f, other) - before
+    value = my_now - opp_w * opp_gain / max(1, f.meta[M_N] - 1)
+    if f.meta[M_OVER] == 1:
+        return value + 100.0 * (winner(f) == seat) - 50.0
+    # our best next move, valued with the potential
+    n2 = gen_moves(f.board, f.shelves[seat], omoves)
+    base2 = _base_points(f, seat)
+    nxt = -1e18
+    for j in range(n2):
+        v = _eval_move(f, seat, omoves[j], base2, pot_w, tmp)
+        if v > nxt:
+            nxt = v
+    return value + nxt
+
+
+@njit(cache=True)
+def lookahead_move(st, moves, params):
     """Index in ``moves`` of the lookahead choice for the seat to move (``moves`` filled here)."""
     keep = int(params[0])
     samples = int(params[1])
     pot_w = params[2]
     opp_w = params[3]
-    seat = meta[M_TO_MOVE]
-    n = gen_moves(board, shelves[seat], moves)
-    base = adjacency(shelves[seat]) + PERSONAL_PTS[personal_matches(cards[seat], shelves[seat])]
+    seat = st.meta[M_TO_MOVE]
+    n = gen_moves(st.board, st.shelves[seat], moves)
+    base = _base_points(st, seat)
     tmp = np.empty((6, 5), dtype=np.int8)
     first = np.empty(n, dtype=np.float64)
     for i in range(n):
-        first[i] = _eval_move(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, pot_w, tmp)
+        first[i] = _eval_move(st, seat, moves[i], base, pot_w, tmp)
         first[i] += 1e-6 * _randint(1000)  # random tie-break
     order = np.argsort(-first)
     k = min(keep, n)
@@ -276,51 +313,16 @@ def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, para
         return order[0]
     omoves = np.empty((MAX_MOVES, 5), dtype=np.int64)
     # one determinization of the opponents' cards per sampled future, shared by all candidates
-    drawn = np.empty((samples, cards.shape[0], 6, 5), dtype=np.int8)
+    drawn = np.empty((samples, st.cards.shape[0], 6, 5), dtype=np.int8)
     for s in range(samples):
-        determinize_cards(cards, seat, drawn[s])
+        determinize_cards(st.cards, seat, drawn[s])
     best = order[0]
     best_val = -1e18
     for ci in range(k):
         i = order[ci]
         total = 0.0
         for s in range(samples):
-            dc = drawn[s]  # the opponents' cards of this future (own card unchanged)
-            m2 = meta.copy()
-            b2 = board.copy()
-            sh2 = shelves.copy()
-            bag2 = bag.copy()
-            tk2 = tokens.copy()
-            st2 = stacks.copy()
-            score0 = seat_score(m2, sh2, tk2, dc, seat)
-            apply_move(m2, b2, sh2, tk2, st2, moves[i])
-            my_now = seat_score(m2, sh2, tk2, dc, seat) - score0
-            opp_gain = 0.0
-            # opponents reply greedily until it is our turn again (or the game ends)
-            while m2[M_OVER] == 0 and not (m2[M_TO_MOVE] == seat and m2[M_REFILL] == 0):
-                if m2[M_REFILL] == 1:
-                    refill(b2, bag2)
-                    m2[M_REFILL] = 0
-                    continue
-                other = m2[M_TO_MOVE]
-                before = seat_score(m2, sh2, tk2, dc, other)
-                j = greedy_move(m2, b2, sh2, tk2, st2, dc, omoves)
-                apply_move(m2, b2, sh2, tk2, st2, omoves[j])
-                opp_gain += seat_score(m2, sh2, tk2, dc, other) - before
-            value = my_now - opp_w * opp_gain / max(1, m2[M_N] - 1)
-            if m2[M_OVER] == 1:
-                value += 100.0 * (winner(m2, sh2, tk2, dc) == seat) - 50.0
-            else:
-                # our best next move, valued with the potential
-                n2 = gen_moves(b2, sh2[seat], omoves)
-                base2 = adjacency(sh2[seat]) + PERSONAL_PTS[personal_matches(dc[seat], sh2[seat])]
-                nxt = -1e18
-                for j in range(n2):
-                    v = _eval_move(m2, b2, sh2, tk2, st2, dc, seat, omoves[j], base2, pot_w, tmp)
-                    if v > nxt:
-                        nxt = v
-                value += nxt
-            total += value
+            total += _future_value(st, seat, moves[i], drawn[s], pot_w, opp_w, omoves, tmp)
         val = total / samples
         if val > best_val:
             best_val = val
@@ -329,83 +331,61 @@ def lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, para
 
 
 @njit(cache=True)
-def choose(policy, meta, board, shelves, bag, tokens, stacks, cards, moves, params):
+def choose(policy, st, moves, params):
     if policy == 0:
-        return random_move(board, shelves[meta[M_TO_MOVE]], moves)
+        return random_move(st.board, st.shelves[st.meta[M_TO_MOVE]], moves)
     if policy == 1:
-        return greedy_move(meta, board, shelves, tokens, stacks, cards, moves)
-    return lookahead_move(meta, board, shelves, bag, tokens, stacks, cards, moves, params)
+        return greedy_move(st, moves)
+    return lookahead_move(st, moves, params)
 
 
 @njit(cache=True)
-def play_kernel_game(meta, board, shelves, bag, tokens, stacks, cards, policies, params,
-                     events, move_log, refill_log):
+def play_kernel_game(st, policies, params, events, move_log, refill_log):
     """Play to the end in place; log events (0 refill, 1 move) if ``events`` is non-empty."""
     moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
     record = events.shape[0] > 0
     ne = 0
     nm = 0
     nr = 0
-    while meta[M_OVER] == 0:
-        if meta[M_REFILL] == 1:
-            refill(board, bag)
-            meta[M_REFILL] = 0
+    while st.meta[M_OVER] == 0:
+        if st.meta[M_REFILL] == 1:
+            refill(st)
             if record:
                 events[ne] = 0
                 ne += 1
-                refill_log[nr, :] = board
+                refill_log[nr, :] = st.board
                 nr += 1
             continue
-        i = choose(policies[meta[M_TO_MOVE]], meta, board, shelves, bag, tokens, stacks, cards, moves, params)
+        i = choose(policies[st.meta[M_TO_MOVE]], st, moves, params)
         if record:
             events[ne] = 1
             ne += 1
             move_log[nm, :] = moves[i]
             nm += 1
-        apply_move(meta, board, shelves, tokens, stacks, moves[i])
+        apply_move(st, moves[i])
     return ne
 
 
 @njit(cache=True)
-def run_kernel_games(num_players, goal_ids, card_ids_all, card_grids, rule, sq_in, sq_same, ntok, stack_vals,
-                     policies_all, params, seeds, scores_out, winners_out):
-    """Play ``len(winners_out)`` games; game g uses goals ``goal_ids[g]``, cards ``card_ids_all[g]``
-    and the random stream seeded with ``seeds[g]``."""
+def run_kernel_games(start, goal_ids, card_ids_all, card_grids, policies_all, params, seeds, scores_out, winners_out):
+    """Play ``len(winners_out)`` games from the fresh state ``start`` (its seats and rule options);
+    game g uses goals ``goal_ids[g]``, cards ``card_ids_all[g]`` and numba's random stream seeded with
+    ``seeds[g]``."""
     empty_ev = np.empty(0, dtype=np.int64)
     empty_mv = np.empty((0, 5), dtype=np.int64)
     empty_rf = np.empty((0, 81), dtype=np.int8)
+    num_players = start.meta[M_N]
     for g in range(winners_out.shape[0]):
         seed_numba(seeds[g])
-        meta = np.zeros(14, dtype=np.int64)
-        meta[M_N] = num_players
-        meta[M_END] = -1
-        meta[M_REFILL] = 1
-        meta[M_RULE] = rule
-        meta[M_SQIN] = sq_in
-        meta[M_SQSAME] = sq_same
-        meta[M_G0] = goal_ids[g, 0]
-        meta[M_G0 + 1] = goal_ids[g, 1]
-        meta[M_NTOK] = ntok
-        board = np.empty(81, dtype=np.int8)
-        shelves = np.full((num_players, 6, 5), -1, dtype=np.int8)
-        bag = np.full(6, 22, dtype=np.int64)
-        tokens = np.zeros((num_players, 2), dtype=np.int64)
-        cards = np.empty((num_players, 6, 5), dtype=np.int8)
+        st = copy_state(start)
+        st.meta[M_G0] = goal_ids[g, 0]
+        st.meta[M_G0 + 1] = goal_ids[g, 1]
         for s in range(num_players):
-            cards[s] = card_grids[card_ids_all[g, s] - 1]
-        board[:] = MASK_BOARDS[num_players - 2]
-        play_kernel_game(meta, board, shelves, bag, tokens, stack_vals.copy(), cards, policies_all[g], params,
-                         empty_ev, empty_mv, empty_rf)
+            st.cards[s] = card_grids[card_ids_all[g, s] - 1]
+        play_kernel_game(st, policies_all[g], params, empty_ev, empty_mv, empty_rf)
         for s in range(num_players):
-            scores_out[g, s] = seat_score(meta, shelves, tokens, cards, s)
-        winners_out[g] = winner(meta, shelves, tokens, cards)
-
-
-def _mask_boards() -> np.ndarray:
-    return np.stack([np.where(board_mask(n).ravel(), -1, -2).astype(np.int8) for n in (2, 3, 4)])
-
-
-MASK_BOARDS = _mask_boards()
+            scores_out[g, s] = seat_score(st, s)
+        winners_out[g] = winner(st)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,9 +393,10 @@ MASK_BOARDS = _mask_boards()
 # ---------------------------------------------------------------------------------------------
 
 
-# ---------------------------------------------------------------------------------------------
-# Python-facing API
-# ---------------------------------------------------------------------------------------------
+def move_from_row(row: np.ndarray) -> Move:
+    """The engine :class:`Move` of a kernel move row."""
+    values = row.tolist()
+    return Move(row_cells(values), values[4])
 
 
 def _seed_from(rng: random.Random) -> None:
@@ -425,27 +406,24 @@ def _seed_from(rng: random.Random) -> None:
 def best_move_now(state: ShelfieState, rng: random.Random | None = None) -> tuple[Move, int]:
     """The pick + column + order scoring the most points this turn (greedy tie-break), and its points."""
     _seed_from(rng or random.Random(0))
-    meta, board, shelves, bag, tokens, stacks, cards = kernel_state(state)
+    st = state.arrays
     moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
-    i = greedy_move(meta, board, shelves, tokens, stacks, cards, moves)
+    i = greedy_move(st, moves)
     seat = state.to_move
-    base = adjacency(shelves[seat]) + PERSONAL_PTS[personal_matches(cards[seat], shelves[seat])]
     tmp = np.empty((6, 5), dtype=np.int8)
-    gain = move_gain(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, tmp)
+    gain = move_gain(st, seat, moves[i], _base_points(st, seat), tmp)
     return move_from_row(moves[i]), int(gain)
 
 
 def move_points(state: ShelfieState) -> list[tuple[Move, int]]:
     """Every legal move with the points it scores this turn (best first)."""
-    meta, board, shelves, bag, tokens, stacks, cards = kernel_state(state)
+    st = state.arrays
     moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
     seat = state.to_move
-    n = gen_moves(board, shelves[seat], moves)
-    base = adjacency(shelves[seat]) + PERSONAL_PTS[personal_matches(cards[seat], shelves[seat])]
+    n = gen_moves(st.board, st.shelves[seat], moves)
+    base = _base_points(st, seat)
     tmp = np.empty((6, 5), dtype=np.int8)
-    out = [(move_from_row(moves[i]),
-            int(move_gain(meta, board, shelves, tokens, stacks, cards, seat, moves[i], base, tmp)))
-           for i in range(n)]
+    out = [(move_from_row(moves[i]), int(move_gain(st, seat, moves[i], base, tmp))) for i in range(n)]
     return sorted(out, key=lambda mp: -mp[1])
 
 
@@ -465,10 +443,10 @@ class KernelBot:
 
     def choose(self, state: GameState[Any], rng: random.Random) -> Move:
         """The policy's move for the seat to move (the lookahead redraws the cards it cannot see)."""
+        assert isinstance(state, ShelfieState)
         _seed_from(rng)
-        meta, board, shelves, bag, tokens, stacks, cards = kernel_state(state)
         moves = np.empty((MAX_MOVES, 5), dtype=np.int64)
-        i = choose(POLICIES[self.policy], meta, board, shelves, bag, tokens, stacks, cards, moves, self.params)
+        i = choose(POLICIES[self.policy], state.arrays, moves, self.params)
         return move_from_row(moves[i])
 
 
@@ -499,12 +477,12 @@ def lookahead_params(budget: Budget | None) -> np.ndarray:
 
 def greedy_rollout(state: GameState[Any], rng: random.Random) -> list[float]:
     """MCTS rollout: the (determinized) state played to the end by compiled greedy bots; its returns."""
+    assert isinstance(state, ShelfieState)
     _seed_from(rng)
-    arrays = kernel_state(state)
-    meta, _, shelves, _, tokens, _, cards = arrays
+    st = copy_state(state.arrays)
     policies = np.full(state.num_players, POLICIES["greedy"], dtype=np.int64)
-    play_kernel_game(*arrays, policies, DEFAULT_PARAMS, _NO_EVENTS, _NO_MOVES, _NO_REFILLS)  # type: ignore[call-arg]
-    win = int(winner(meta, shelves, tokens, cards))
+    play_kernel_game(st, policies, DEFAULT_PARAMS, _NO_EVENTS, _NO_MOVES, _NO_REFILLS)
+    win = int(winner(st))
     return [1.0 if s == win else 0.0 for s in range(state.num_players)]
 
 
@@ -584,16 +562,15 @@ BOTS: dict[str, BotFactory] = {
 
 
 def play_logged_game(state: ShelfieState, policies: list[str], seed: int, params: np.ndarray | None = None
-                     ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], tuple[np.ndarray, ...]]:
+                     ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], ShelfieArrays]:
     """Play ``state`` to the end in the kernel, returning (events, moves, refill boards, final arrays)."""
-    arrays = kernel_state(state)
+    arrays = copy_state(state.arrays)
     seed_numba(seed)
     events = np.zeros(4096, dtype=np.int64)
     move_log = np.zeros((2048, 5), dtype=np.int64)
     refill_log = np.zeros((512, 81), dtype=np.int8)
     pol = np.array([POLICIES[p] for p in policies], dtype=np.int64)
-    ne = play_kernel_game(*arrays, pol, DEFAULT_PARAMS if params is None else params,  # type: ignore[call-arg]
-                          events, move_log, refill_log)
+    ne = play_kernel_game(arrays, pol, DEFAULT_PARAMS if params is None else params, events, move_log, refill_log)
     ev = events[:ne].tolist()
     return ev, list(move_log[: ev.count(1)]), list(refill_log[: ev.count(0)]), arrays
 
@@ -649,14 +626,9 @@ def fast_playouts(job: PlayoutJob, start: int, stop: int) -> PlayoutStats | None
         seats_of[g] = seating(n, index, job.rotate)
         seeds[g] = game_seed(job.seed, index) % (2**31)
     policies_all = np.array(policies, dtype=np.int64)[seats_of]
-    ntok = len(SCORING_TOKENS[n])
-    stack_vals = np.zeros((2, 4), dtype=np.int64)
-    stack_vals[:, :ntok] = SCORING_TOKENS[n]
     scores = np.zeros((games, n), dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
-    run_kernel_games(n, goal_ids, card_ids, ALL_CARD_GRIDS, RULE_FOUR if first.refill_rule == "four_or_fewer"
-                     else RULE_ISOLATED, int(first.squares_inside_groups), int(first.squares_same_type), ntok,
-                     stack_vals, policies_all, params, seeds, scores, winners)
+    run_kernel_games(first.arrays, goal_ids, card_ids, ALL_CARD_GRIDS, policies_all, params, seeds, scores, winners)
     for g in range(games):
         returns = [1.0 if s == winners[g] else 0.0 for s in range(n)]
         stats.add_result(returns, [float(x) for x in scores[g]], seats_of[g].tolist())
