@@ -181,49 +181,12 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
         check_output_path(svg_out)
     if probes:
         data = estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth, time_limit)
-        if as_json:
-            emit_json(data)
-        else:
-            click.echo(f"estimate from {data['probes']} random paths of the canonical search (exact below "
-                       f"{data['exact_depth']} pieces), {data['cpu_seconds']:.1f} CPU-s; status: {data['status']} "
-                       "(± one standard error)")
-            click.echo(f"  raw tilings (coloured drawings):            {data['raw']:.4g} ± {data['raw_stderr']:.2g}")
-            click.echo(f"  up to colour permutations:                  {data['canonical']:.4g} ± {data['canonical_stderr']:.2g}")
-            click.echo(f"  up to the region's symmetries:              {data['symmetry']:.4g} ± {data['symmetry_stderr']:.2g}")
-            click.echo(f"  up to symmetries and colour permutations:   {data['symmetry_colors']:.4g} "
-                       f"± {data['symmetry_colors_stderr']:.2g}")
-            click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
+        _print_tetromino_estimate(data, as_json)
         if data["interrupted"]:
             exit_interrupted()
         return
     if do_count:
-        progress = ProgressReporter(None, "subproblems", enabled=not as_json)
-        first = [True]
-
-        def on_part(done, total, raw):
-            if first[0]:
-                progress.set_total(total)
-                first[0] = False
-            progress.advance(done - progress.done, f"{raw} tilings")
-
-        try:
-            result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
-                                   engine=engine, time_limit=time_limit)
-        finally:
-            progress.close()
-        if as_json:
-            emit_json(result.to_json())
-        else:
-            if result.complete:
-                click.echo(f"status: proved (exhaustive count, engine {engine})")
-                click.echo(f"raw tilings: {result.raw}")
-                click.echo(f"up to the region's symmetries: {result.symmetry}")
-                click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
-            else:
-                click.echo(f"status: {result.status}: {result.parts_done}/{result.parts_total} subproblems; "
-                           "rerun with --checkpoint to resume")
-                click.echo(f"raw tilings: at least {result.raw} (lower bound)")
-            click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
+        result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json)
         if result.stopped_by == "interrupt":
             exit_interrupted()
         return
@@ -248,6 +211,55 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     else:
         click.echo(to_tiling(problem.region, pieces).to_text())
         click.echo(f"status: found with {backend} in {seconds:.2f} s, verified")
+
+
+def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
+    """``solitaire tetrominoes --estimate``: the Knuth estimates with their standard errors."""
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"estimate from {data['probes']} random paths of the canonical search (exact below "
+               f"{data['exact_depth']} pieces), {data['cpu_seconds']:.1f} CPU-s; status: {data['status']} "
+               "(± one standard error)")
+    click.echo(f"  raw tilings (coloured drawings):            {data['raw']:.4g} ± {data['raw_stderr']:.2g}")
+    click.echo(f"  up to colour permutations:                  {data['canonical']:.4g} ± {data['canonical_stderr']:.2g}")
+    click.echo(f"  up to the region's symmetries:              {data['symmetry']:.4g} ± {data['symmetry_stderr']:.2g}")
+    click.echo(f"  up to symmetries and colour permutations:   {data['symmetry_colors']:.4g} "
+               f"± {data['symmetry_colors_stderr']:.2g}")
+    click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
+
+
+def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int, scheduler: str | None,
+                             checkpoint: str | None, time_limit: float | None, as_json: bool) -> Any:
+    """``solitaire tetrominoes --count``: count with progress, print the counts, return the result."""
+    progress = ProgressReporter(None, "subproblems", enabled=not as_json)
+    first = [True]
+
+    def on_part(done: int, total: int, raw: int) -> None:
+        if first[0]:
+            progress.set_total(total)
+            first[0] = False
+        progress.advance(done - progress.done, f"{raw} tilings")
+
+    try:
+        result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
+                               engine=engine, time_limit=time_limit)
+    finally:
+        progress.close()
+    if as_json:
+        emit_json(result.to_json())
+        return result
+    if result.complete:
+        click.echo(f"status: proved (exhaustive count, engine {engine})")
+        click.echo(f"raw tilings: {result.raw}")
+        click.echo(f"up to the region's symmetries: {result.symmetry}")
+        click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
+    else:
+        click.echo(f"status: {result.status}: {result.parts_done}/{result.parts_total} subproblems; "
+                   "rerun with --checkpoint to resume")
+        click.echo(f"raw tilings: at least {result.raw} (lower bound)")
+    click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
+    return result
 
 
 @blokus_solitaire.command("all-pieces")

@@ -100,21 +100,13 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
     def play(players: int | None, bots: list[str] | None, seed: int, load: str | None, svg: str | None,
              as_json: bool, **rest: Any) -> None:
         from puzzles.game import CHANCE
-        from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list, state_text
+        from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list
         from solvers.playout import play_game
 
         options = _typed_options(game, rest)
-        moves: list[str] = []
         for path in [svg, *(value for name, value in rest.items() if name.endswith("_out"))]:
-            if path is not None:
-                check_writable(path)
-        if load is not None:
-            state, saved = _load_game(game, load, players, seed, options)
-            moves = list(saved.get("moves", []))
-            seed = int(saved.get("seed", seed))
-            bots = bots or saved.get("bots")
-        else:
-            state = info.new_game(players, seed, **options)
+            check_writable(path)
+        state, moves, seed, bots = _starting_game(game, load, players, seed, bots, options)
         if bots is None:  # the default line-up, its last bot repeated to fill every seat
             defaults = default_bots.split(",")
             bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
@@ -123,14 +115,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         hint_spec = "greedy" if "greedy" in bot_factories(game) else "mcts:200"
         for bot in seat_bots:
             if isinstance(bot, HumanBot):
-                if hooks.show is not None:
-                    bot.show = hooks.show
-                if hooks.notation is not None:
-                    bot.notation = hooks.notation
-                bot.hinter = make_bot(game, hint_spec)
-                if as_json:  # stdout carries only the JSON result; the human's view goes to stderr
-                    bot.stream = sys.stderr
-                bot.save_extra = lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves}
+                _seat_human(bot, hooks, make_bot(game, hint_spec), as_json,
+                            lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves})
         if not as_json:
             click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"
                        f"{f' (continued from {load})' if load else ''}")
@@ -161,15 +147,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         if svg is not None:
             Path(svg).write_text(str(state._repr_svg_()), encoding="utf-8")
             extra["svg"] = svg
-        result = {"game": game, "status": status, "interrupted": status == "interrupted", "seed": seed,
-                  "bots": specs, "options": options, "moves": moves, "scores": state.scores(),
-                  "returns": state.returns() if state.is_terminal() else None, **extra}
-        if as_json:
-            emit_json(result)
-        else:
-            click.echo(state_text(state))
-            scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
-            click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
+        _print_game(game, state, status, seed, specs, options, moves, extra, as_json)
         if status == "interrupted":
             exit_interrupted()
 
@@ -192,13 +170,57 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         _apply(decorators, friendly_errors(play)))
 
 
-def check_writable(path: str) -> None:
-    """Refuse an output path that cannot be written before any work is done (ValueError, one line)."""
+def _seat_human(bot: Any, hooks: PlayHooks, hinter: Any, as_json: bool, save_extra: Callable[[], dict[str, Any]]) -> None:
+    """Set up a human seat: the game's board view and move notation, a hint bot, where its view goes,
+    and what ``save FILE`` writes besides the state."""
+    if hooks.show is not None:
+        bot.show = hooks.show
+    if hooks.notation is not None:
+        bot.notation = hooks.notation
+    bot.hinter = hinter
+    if as_json:  # stdout carries only the JSON result; the human's view goes to stderr
+        bot.stream = sys.stderr
+    bot.save_extra = save_extra
+
+
+def _print_game(game: str, state: Any, status: str, seed: int, specs: list[str], options: dict[str, Any],
+                moves: list[str], extra: dict[str, Any], as_json: bool) -> None:
+    """The end of ``play``: the moves and the result as JSON, or the final board and the scores."""
+    from solvers.bots import state_text
+
+    result = {"game": game, "status": status, "interrupted": status == "interrupted", "seed": seed,
+              "bots": specs, "options": options, "moves": moves, "scores": state.scores(),
+              "returns": state.returns() if state.is_terminal() else None, **extra}
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(state_text(state))
+    scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
+    click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
+
+
+def check_writable(path: str | None) -> None:
+    """Refuse an output path that cannot be written before any work is done (ValueError, one line);
+    None (no output asked for) passes."""
+    if path is None:
+        return
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"{path} is a directory")
     if not target.parent.exists():
         raise ValueError(f"cannot write {path}: no directory {target.parent}")
+
+
+def _starting_game(game: str, load: str | None, players: int | None, seed: int, bots: list[str] | None,
+                   options: dict[str, Any]) -> tuple[Any, list[str], int, list[str] | None]:
+    """The state to play from, the moves made so far, the seed and the bots: a new game, or one saved
+    with ``save FILE`` (its seed, and its bots unless ``--bots`` names others)."""
+    from puzzles.game import GAMES
+
+    if load is None:
+        return GAMES[game].new_game(players, seed, **options), [], seed, bots
+    state, saved = _load_game(game, load, players, seed, options)
+    return state, list(saved.get("moves", [])), int(saved.get("seed", seed)), bots or saved.get("bots")
 
 
 def _load_game(game: str, path: str, players: int | None, seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

@@ -167,32 +167,48 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
     """Solve an exact-cover problem in Knuth's DLX/XCC text format."""
     from pathlib import Path
 
-    from solvers.exact_cover import SearchLimits, parse_knuth
-    from solvers.tiling import STATUS_TEXT, answer_status, read_text_file
+    from solvers.exact_cover import parse_knuth
+    from solvers.tiling import read_text_file
 
     problem = parse_knuth(read_text_file(Path(path), "exact-cover file"))
-    limits = SearchLimits(time_limit=time_limit)
     if do_count:
-        progress = ProgressReporter(None, "nodes (millions)", enabled=not as_json)
-        try:
-            result = problem.count(
-                time_limit=time_limit,
-                progress=lambda nodes, count: progress.advance(nodes // 1_000_000 - progress.done, f"{count} solutions"),
-            )
-        finally:
-            progress.close()
-        status = answer_status(result.complete, result.stopped_by)
-        if as_json:
-            emit_json({"count": result.count, "complete": result.complete, "status": status,
-                       "lower_bound": not result.complete, "interrupted": result.stopped_by == "interrupt",
-                       "nodes": result.nodes, "seconds": round(result.seconds, 3)})
-        elif result.complete:
-            click.echo(f"{result.count} solutions (proved: exhaustive count)")
-        else:
-            click.echo(f"at least {result.count} solutions ({STATUS_TEXT[status]}: a lower bound)")
-        if result.stopped_by == "interrupt":
-            sys.exit(130)
-        return
+        _count_solutions(problem, time_limit, as_json)
+    else:
+        _list_solutions(problem, show_all, limit, time_limit, as_json)
+
+
+def _count_solutions(problem, time_limit, as_json):
+    """``cover --count``: the count with its status (exact, or a lower bound at a limit or on Ctrl-C)."""
+    from solvers.tiling import STATUS_TEXT, answer_status
+
+    progress = ProgressReporter(None, "nodes (millions)", enabled=not as_json)
+    try:
+        result = problem.count(
+            time_limit=time_limit,
+            progress=lambda nodes, count: progress.advance(nodes // 1_000_000 - progress.done, f"{count} solutions"),
+        )
+    finally:
+        progress.close()
+    status = answer_status(result.complete, result.stopped_by)
+    if as_json:
+        emit_json({"count": result.count, "complete": result.complete, "status": status,
+                   "lower_bound": not result.complete, "interrupted": result.stopped_by == "interrupt",
+                   "nodes": result.nodes, "seconds": round(result.seconds, 3)})
+    elif result.complete:
+        click.echo(f"{result.count} solutions (proved: exhaustive count)")
+    else:
+        click.echo(f"at least {result.count} solutions ({STATUS_TEXT[status]}: a lower bound)")
+    if result.stopped_by == "interrupt":
+        sys.exit(130)
+
+
+def _list_solutions(problem, show_all, limit, time_limit, as_json):
+    """``cover`` and ``cover --all``: solutions printed as they are found (text, or one JSON document
+    streamed), then the status."""
+    from solvers.exact_cover import SearchLimits
+    from solvers.tiling import STATUS_TEXT, answer_status
+
+    limits = SearchLimits(time_limit=time_limit)
     number, stopped_by = 0, ""
     search = problem.compile()
     if as_json:
