@@ -50,11 +50,11 @@ class Search:
         if len(found) == 0:
             if c == 0:
                 return None
-            placed = [PIECE_NAMES[p] for p in range(21) if not s.arrays[6][c, p]]
+            placed = [PIECE_NAMES[p] for p in range(21) if not s.arrays.left[c, p]]
             used = {k: sum(1 for p in placed if CATEGORY[p] == k) for k in range(1, 6)}
             return [-1] if used == QUOTA[c] else None
         if c == 0:
-            if int(s.arrays[7][0]) < 20:
+            if int(s.arrays.placed[0]) < 20:
                 found = found[t.pl_piece[found] != MONOMINO]
             if len(found) == 0:
                 return None
@@ -63,7 +63,7 @@ class Search:
             keys = keys * 8 + np.array([rng.randrange(8) for _ in found])
             order = np.argsort(-keys)[: self.width]
             return [int(found[i]) for i in order]
-        placed = [PIECE_NAMES[p] for p in range(21) if not s.arrays[6][c, p]]
+        placed = [PIECE_NAMES[p] for p in range(21) if not s.arrays.left[c, p]]
         used = {k: sum(1 for p in placed if CATEGORY[p] == k) for k in range(1, 6)}
         sizes = t.pl_size[found]
         ok = np.array([used[int(k)] < QUOTA[c][int(k)] for k in sizes])

@@ -83,7 +83,7 @@ def brute_force_legal(state: BlokusState) -> set[str]:
             own.update(move.cells)
             first = False
     left = set(state.pieces_left(color))
-    starts = {t.unflat(int(q)) for q in state.arrays[4][color, : state.arrays[5][color]]}
+    starts = {t.unflat(int(q)) for q in state.arrays.starts[color, : state.arrays.nstarts[color]]}
     legal = set()
     for move in t.moves:
         if move.piece not in left:
@@ -136,7 +136,7 @@ def check_invariants(state: BlokusState) -> None:
             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 assert (r + dr, c + dc) not in own_before, "same-color edge contact"
         if not pieces[color]:
-            starts = {t.unflat(int(q)) for q in state.arrays[4][color, : state.arrays[5][color]]}
+            starts = {t.unflat(int(q)) for q in state.arrays.starts[color, : state.arrays.nstarts[color]]}
             assert starts & set(move.cells), "first piece misses the start"
         else:
             assert any((r + dr, c + dc) in own_before for r, c in move.cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)))
@@ -239,7 +239,7 @@ def test_illegal_moves_are_refused_with_reason_and_leave_board_unchanged() -> No
     play(state, "t20,t19,s19,s18,s17")  # yellow
     play(state, "t1")  # red monomino
     play(state, "a1")  # green monomino
-    before = (state.dumps(), [a.copy() for a in state.arrays], state.owner.copy())
+    before = (state.dumps(), state.arrays.copy(), state.owner.copy())
     for text, reason in (
         ("a20", "occupied by blue"),
         ("d18", "edge"),  # touches blue's c18 along an edge
@@ -271,15 +271,16 @@ def test_undo_restores_everything() -> None:
     state = BlokusState()
     snapshots = []
     while not state.is_terminal():
-        snapshots.append((state.dumps(), [a.copy() for a in state.arrays], state.owner.copy(), state.legal_actions()))
+        snapshots.append((state.dumps(), state.arrays.copy(), state.owner.copy(), state.legal_actions()))
         state.apply(rng.choice(state.legal_actions()))
     for dumped, arrays, owner, legal in reversed(snapshots):
         state.undo()
         assert state.dumps() == dumped
         # the attach list is append-only: entries past attach_len are scratch
-        assert all((a == b).all() for i, (a, b) in enumerate(zip(state.arrays, arrays)) if i != 2)
-        for c, n in enumerate(arrays[3]):
-            assert (state.arrays[2][c, :n] == arrays[2][c, :n]).all()
+        assert all((getattr(state.arrays, name) == getattr(arrays, name)).all()
+                   for name in arrays._fields if name != "attach")
+        for c, n in enumerate(arrays.attach_len):
+            assert (state.arrays.attach[c, :n] == arrays.attach[c, :n]).all()
         assert (state.owner == owner).all()
         assert state.legal_actions() == legal
 

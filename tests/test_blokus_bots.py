@@ -243,7 +243,7 @@ def test_kernel_packed_tables_match_the_board_tables() -> None:
 
     state = BlokusState("duo")
     t = state.tables
-    rec, geo = state.ktables[9], state.ktables[10]
+    rec, geo = state.ktables.rec, state.ktables.geo
     assert rec.shape == (t.num_placements, 8) and geo.shape == (t.num_placements, 32)
     for m in (0, 1, t.num_placements // 2, t.num_placements - 1):
         size = int(t.pl_size[m])
@@ -255,7 +255,7 @@ def test_kernel_packed_tables_match_the_board_tables() -> None:
         assert list(geo[m, K.GEO_ADJ:K.GEO_ADJ + nadj]) == list(t.pl_adj[m, :nadj])
         assert list(geo[m, K.GEO_CORNERS:K.GEO_CORNERS + ncorners]) == list(t.pl_corners[m, :ncorners])
     assert geo.ctypes.data % 64 == 0  # one cache line per row
-    assert state.ktables[9] is BlokusState("duo").ktables[9]  # made once per board
+    assert state.ktables.rec is BlokusState("duo").ktables.rec  # made once per board
 
 
 def test_playout_lists_are_the_legal_moves_at_every_ply() -> None:

@@ -103,7 +103,7 @@ class BlokusCodec:
         planes = np.zeros(self.observation_shape, dtype=np.float32)
         owner = state.owner[self._inner].reshape(n, n)
         first = max(state.to_move, 0)
-        left = state.arrays[6]
+        left = state.arrays.left
         for k in range(c):
             color = (first + k) % c
             planes[k] = owner == color

@@ -148,6 +148,8 @@ REASONS = {
 DEFAULT_VARIANTS = {4: "classic", 3: "three-player", 2: "two-player"}
 
 Snapshot = tuple[Any, ...]
+#: The arrays a move changes, saved before it (the attach lists only grow: their lengths restore them).
+_SNAPSHOT = ("forbidden", "is_attach", "attach_len", "left", "placed", "last_piece", "done")
 
 
 class BlokusState(GameState[Move]):
@@ -162,7 +164,7 @@ class BlokusState(GameState[Move]):
         self.free_corners = free_corners
         self.num_players = self.variant.num_players
         self.tables: BoardTables = board_tables(self.variant.width, self.variant.height)
-        self.ktables = K.table_tuple(self.tables)
+        self.ktables: K.KernelTables = K.kernel_tables(self.tables)
         nc, area = self.variant.num_colors, self.tables.area
         forbidden = np.repeat(self.tables.border[None, :], nc, axis=0)
         starts = np.zeros((nc, 4), dtype=np.int32)
@@ -172,17 +174,17 @@ class BlokusState(GameState[Move]):
             for i, (r, col) in enumerate(cells):
                 starts[c, i] = self.tables.flat(r, col)
             nstarts[c] = len(cells)
-        self.arrays: tuple[np.ndarray, ...] = (
-            forbidden,
-            np.zeros((nc, area), dtype=np.uint8),  # is_attach
-            np.zeros((nc, area), dtype=np.int32),  # attach
-            np.zeros(nc, dtype=np.int32),  # attach_len
-            starts,
-            nstarts,
-            np.ones((nc, NUM_PIECES), dtype=np.uint8),  # left
-            np.zeros(nc, dtype=np.int32),  # placed
-            np.full(nc, -1, dtype=np.int32),  # last_piece
-            np.zeros(nc, dtype=np.uint8),  # done
+        self.arrays = K.BlokusArrays(
+            forbidden=forbidden,
+            is_attach=np.zeros((nc, area), dtype=np.uint8),
+            attach=np.zeros((nc, area), dtype=np.int32),
+            attach_len=np.zeros(nc, dtype=np.int32),
+            starts=starts,
+            nstarts=nstarts,
+            left=np.ones((nc, NUM_PIECES), dtype=np.uint8),
+            placed=np.zeros(nc, dtype=np.int32),
+            last_piece=np.full(nc, -1, dtype=np.int32),
+            done=np.zeros(nc, dtype=np.uint8),
         )
         self.owner = np.full(area, -1, dtype=np.int8)
         self.to_move = 0
@@ -210,14 +212,14 @@ class BlokusState(GameState[Move]):
         if self.variant.is_solitaire:
             return 0
         if name == "three-player" and color == 3:
-            return int(self.arrays[7][3]) % 3
+            return int(self.arrays.placed[3]) % 3
         return color
 
     def current_player(self) -> int:
         return TERMINAL if self.to_move < 0 else self.player_of_color(self.to_move)
 
     def pieces_left(self, color: int) -> list[str]:
-        return [PIECE_NAMES[p] for p in range(NUM_PIECES) if self.arrays[6][color, p]]
+        return [PIECE_NAMES[p] for p in range(NUM_PIECES) if self.arrays.left[color, p]]
 
     @property
     def moves_played(self) -> list[tuple[int, Move]]:
@@ -270,7 +272,7 @@ class BlokusState(GameState[Move]):
                 who = self.owner[self.tables.flat(r, c)]
                 if who >= 0:
                     return f"cell {cell_name(r, c, self.tables.rows)} is occupied by {self.color_names[who]}"
-        size, cells = self.tables.rows, self.arrays[4][color, : self.arrays[5][color]]
+        size, cells = self.tables.rows, self.arrays.starts[color, : self.arrays.nstarts[color]]
         starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in cells)
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
@@ -287,15 +289,15 @@ class BlokusState(GameState[Move]):
     def _apply_unchecked(self, move: Move) -> None:
         color = self.to_move
         a = self.arrays
-        snapshot = (a[0].copy(), a[1].copy(), a[3].copy(), a[6].copy(), a[7].copy(), a[8].copy(), a[9].copy(), color)
+        snapshot = tuple(getattr(a, name).copy() for name in _SNAPSHOT) + (color,)
         if move.is_pass:
-            a[9][color] = 1
+            a.done[color] = 1
         else:
             K.place(color, move.index, self.ktables, a)
             cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
             self.owner[cells] = color
         self.history.append((color, move, snapshot))
-        self.to_move = K.next_color(color, a[9])
+        self.to_move = K.next_color(color, a.done)
         self._legal = None
 
     def undo(self) -> None:
@@ -303,18 +305,18 @@ class BlokusState(GameState[Move]):
             raise IndexError("no move to undo")
         color, move, snap = self.history.pop()
         a = self.arrays
-        for dst, src in zip((a[0], a[1], a[3], a[6], a[7], a[8], a[9]), snap[:7]):
-            dst[...] = src
+        for name, src in zip(_SNAPSHOT, snap):
+            getattr(a, name)[...] = src
         if not move.is_pass:
             cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
             self.owner[cells] = -1
-        self.to_move = snap[7]
+        self.to_move = snap[len(_SNAPSHOT)]
         self._legal = None
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.arrays = tuple(x.copy() for x in self.arrays)
+        new.arrays = self.arrays.copy()
         new.owner = self.owner.copy()
         new.history = list(self.history)
         new._legal = self._legal
@@ -324,7 +326,8 @@ class BlokusState(GameState[Move]):
     def color_scores(self) -> list[int]:
         """Official score of every color (meaningful at the end; partial before)."""
         sizes = self.tables.piece_sizes
-        return [int(K.color_score(c, self.arrays[6], self.arrays[8], sizes, MONOMINO)) for c in range(self.num_colors)]
+        a = self.arrays
+        return [int(K.color_score(c, a.left, a.last_piece, sizes, MONOMINO)) for c in range(self.num_colors)]
 
     def scores(self) -> list[float]:
         return self.seat_scores(self.color_scores())

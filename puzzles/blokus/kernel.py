@@ -6,10 +6,10 @@ engine and the playouts cannot disagree about the rules.  Playouts (the random
 games here and mcts-rave's in :mod:`solvers.blokus.mcts_fast`) keep their legal-move
 lists with one upkeep, :func:`turn_moves` / :func:`refresh_moves`.
 
-``tables`` is the tuple :func:`table_tuple` builds from :class:`BoardTables` (its nine
-arrays, then the packed :func:`move_records` and :func:`move_geometry` rows);
-``arrays`` is the per-state tuple ``(forbidden, is_attach, attach, attach_len,
-starts, nstarts, left, placed, last_piece, done)``:
+``tables`` is the :class:`KernelTables` that :func:`kernel_tables` builds from a
+:class:`~puzzles.blokus.tables.BoardTables` (its placement arrays, then the packed
+:func:`move_records` and :func:`move_geometry` rows); ``arrays`` is a position's
+:class:`BlokusArrays`:
 
 * ``forbidden[c, q]`` — 1 when cell ``q`` is off the board, occupied, or
   edge-adjacent to a piece of color ``c``;
@@ -25,7 +25,7 @@ starts, nstarts, left, placed, last_piece, done)``:
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -45,19 +45,55 @@ GEO_SIZE, GEO_NADJ, GEO_NCORNERS, GEO_PIECE, GEO_CELLS, GEO_ADJ, GEO_CORNERS = 0
 _DERIVED: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
-def table_tuple(t) -> tuple:
-    """The arrays of a :class:`BoardTables` in the order the kernels expect, then two packed copies made
-    here (once per board): :func:`move_records` and :func:`move_geometry`."""
-    base = (t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners, t.cp_start, t.cp_list)
+class KernelTables(NamedTuple):
+    """A board's arrays as the kernels read them (one per board, shared by every state; see
+    :class:`~puzzles.blokus.tables.BoardTables` for the placement arrays and the ``cp_*`` lists)."""
+
+    pl_piece: np.ndarray
+    pl_size: np.ndarray
+    pl_cells: np.ndarray
+    pl_adj: np.ndarray
+    pl_nadj: np.ndarray
+    pl_corners: np.ndarray
+    pl_ncorners: np.ndarray
+    cp_start: np.ndarray
+    cp_list: np.ndarray
+    rec: np.ndarray  #: :func:`move_records`: one 16-byte row per placement
+    geo: np.ndarray  #: :func:`move_geometry`: one 64-byte row per placement
+
+
+class BlokusArrays(NamedTuple):
+    """A position's arrays (the module docstring says what each holds); colors index the rows."""
+
+    forbidden: np.ndarray  #: uint8 [colors, area]
+    is_attach: np.ndarray  #: uint8 [colors, area]
+    attach: np.ndarray  #: int32 [colors, area]
+    attach_len: np.ndarray  #: int32 [colors]
+    starts: np.ndarray  #: int32 [colors, 4]
+    nstarts: np.ndarray  #: int32 [colors]
+    left: np.ndarray  #: uint8 [colors, pieces]
+    placed: np.ndarray  #: int32 [colors]
+    last_piece: np.ndarray  #: int32 [colors]
+    done: np.ndarray  #: uint8 [colors]
+
+    def copy(self) -> BlokusArrays:
+        """A copy of every array."""
+        return BlokusArrays(*(a.copy() for a in self))
+
+
+def kernel_tables(t: Any) -> KernelTables:
+    """The :class:`KernelTables` of a :class:`~puzzles.blokus.tables.BoardTables`; the two packed copies
+    (:func:`move_records`, :func:`move_geometry`) are made here once per board."""
     derived = _DERIVED.get(t)
     if derived is None:
         n = t.pl_piece.shape[0]
         buf = np.zeros(n * 32 + 32, dtype=np.uint16)
         skip = (-buf.ctypes.data % 64) // 2  # rows start on 64-byte cache lines
         geo = buf[skip:skip + n * 32].reshape(n, 32)
-        move_geometry(base, geo)
-        derived = _DERIVED[t] = (move_records(base, t.area), geo)
-    return base + derived
+        move_geometry(t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners, geo)
+        derived = _DERIVED[t] = (move_records(t.pl_piece, t.pl_size, t.pl_cells, t.pl_ncorners, t.area), geo)
+    return KernelTables(t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners,
+                        t.cp_start, t.cp_list, *derived)
 
 
 @hot
@@ -68,20 +104,19 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     pieces left, looks up the placements of that piece covering that cell, and
     de-duplicates with ``marker`` (entries equal to ``stamp`` were seen).
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    f = forbidden[color]
-    lft = left[color]
+    f = arrays.forbidden[color]
+    lft = arrays.left[color]
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
-    if placed[color] == 0:
-        pts = starts[color]
-        npts = nstarts[color]
+    if arrays.placed[color] == 0:
+        pts = arrays.starts[color]
+        npts = arrays.nstarts[color]
     else:
-        pts = attach[color]
-        npts = attach_len[color]
+        pts = arrays.attach[color]
+        npts = arrays.attach_len[color]
     n = 0
     for i in range(npts):
-        n = _moves_at_point(pts[i], f, lft, width, cp_start, cp_list, pl_cells, marker, stamp, out, n)
+        n = _moves_at_point(pts[i], f, lft, width, tables.cp_start, tables.cp_list, tables.pl_cells, marker, stamp,
+                            out, n)
     return n
 
 
@@ -115,7 +150,7 @@ def _moves_at_point(a, f, lft, width, cp_start, cp_list, pl_cells, marker, stamp
 
 
 @njit(cache=True)
-def move_records(tables, area):
+def move_records(pl_piece, pl_size, pl_cells, pl_ncorners, area):
     """One 16-byte row per placement for the list upkeep of the playouts (:func:`refresh_moves`).
 
     ``rec[m, :5]`` its cells, padded with ``area`` (a cell past the board whose
@@ -124,7 +159,6 @@ def move_records(tables, area):
     one sum over the six gives legality); ``rec[m, 6]`` its weight class
     ``piece * 16 + corner points``; ``rec[m, 7]`` its size.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     n = pl_piece.shape[0]
     rec = np.empty((n, 8), dtype=np.uint16)
     for m in range(n):
@@ -137,11 +171,10 @@ def move_records(tables, area):
 
 
 @njit(cache=True)
-def move_geometry(tables, geo):
+def move_geometry(pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, geo):
     """Fill ``geo[m]`` (32 ``uint16``, one cache line per placement): size, number of edge
     neighbours, number of corner points, piece, then its cells (from ``GEO_CELLS``), edge
     neighbours (``GEO_ADJ``, at most 12) and corner points (``GEO_CORNERS``, at most 8)."""
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
     for m in range(pl_piece.shape[0]):
         geo[m, GEO_SIZE] = pl_size[m]
         geo[m, GEO_NADJ] = pl_nadj[m]
@@ -205,7 +238,7 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
                   wbuf):
     """One turn's upkeep of a color's legal-move list (Pentobi's ``State::update_moves``).
 
-    ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:func:`table_tuple`), ``f`` and
+    ``rec``, ``cp_start``, ``cp_list`` are the board's tables (:class:`KernelTables`), ``f`` and
     ``mk`` the color's rows of ``forbidden`` and ``mark`` (only these, so that a call passes few
     arguments), ``feat`` its feature grid (:func:`set_features`).
 
@@ -265,23 +298,21 @@ def check_move(color, m, tables, arrays) -> int:
     1: piece already placed; 2: a cell is occupied or edge-adjacent to own color;
     3: first piece misses the starting cell(s); 4: no corner contact with own color.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    if left[color, pl_piece[m]] == 0:
+    if arrays.left[color, tables.pl_piece[m]] == 0:
         return 1  # piece already placed
-    size = pl_size[m]
-    cells = pl_cells[m]
+    size = tables.pl_size[m]
+    cells = tables.pl_cells[m]
     for j in range(size):
-        if forbidden[color, cells[j]]:
+        if arrays.forbidden[color, cells[j]]:
             return 2  # occupied, or edge contact with own color
-    if placed[color] == 0:
+    if arrays.placed[color] == 0:
         for j in range(size):
-            for i in range(nstarts[color]):
-                if cells[j] == starts[color, i]:
+            for i in range(arrays.nstarts[color]):
+                if cells[j] == arrays.starts[color, i]:
                     return 0
         return 3  # first piece must cover a starting cell
     for j in range(size):
-        if is_attach[color, cells[j]]:
+        if arrays.is_attach[color, cells[j]]:
             return 0
     return 4  # no corner contact with own color
 
@@ -289,8 +320,8 @@ def check_move(color, m, tables, arrays) -> int:
 @hot_inline
 def place(color, m, tables, arrays) -> None:
     """Put placement ``m`` of ``color`` on the board (no legality check)."""
-    geo = tables[10]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    geo = tables.geo
+    forbidden, is_attach, attach, attach_len = arrays.forbidden, arrays.is_attach, arrays.attach, arrays.attach_len
     ncolors = forbidden.shape[0]
     mu = np.uint32(m)  # unsigned indices: numba checks signed ones for wraparound
     for j in range(geo[mu, GEO_SIZE]):
@@ -307,11 +338,11 @@ def place(color, m, tables, arrays) -> None:
             attach[color, attach_len[color]] = q
             attach_len[color] += 1
     p = geo[mu, GEO_PIECE]
-    left[color, p] = 0
-    placed[color] += 1
-    last_piece[color] = p
-    if placed[color] == NUM_PIECES:
-        done[color] = 1
+    arrays.left[color, p] = 0
+    arrays.placed[color] += 1
+    arrays.last_piece[color] = p
+    if arrays.placed[color] == NUM_PIECES:
+        arrays.done[color] = 1
 
 
 @hot_inline
@@ -348,11 +379,11 @@ def root_moves(tables, arrays, marker, stamp, roots):
     """Every color's legal moves at the start of a series of playouts into ``roots`` =
     (lists, their lengths, attach points processed, list kind: 1 starting cells, 2 attach points)."""
     lists, counts, processed, kinds = roots
-    for k in range(arrays[0].shape[0]):
+    for k in range(arrays.forbidden.shape[0]):
         stamp[0] += 1
         counts[k] = gen_moves(k, tables, arrays, marker, stamp[0], lists[k])
-        processed[k] = arrays[3][k]
-        kinds[k] = 1 if arrays[7][k] == 0 else 2
+        processed[k] = arrays.attach_len[k]
+        kinds[k] = 1 if arrays.placed[k] == 0 else 2
 
 
 @hot_inline
@@ -371,14 +402,14 @@ def turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, proce
     Returns (number of moves, sum of their weights), the moves in ``lists[c]``, running sums of the weights in ``wbuf``.
     """
     src, s0, nsrc, sproc, skind = start
-    attach = arrays[2]
-    attach_len = arrays[3]
+    attach = arrays.attach
+    attach_len = arrays.attach_len
     L = lists[c]
-    rec, cp_start, cp_list = tables[9], tables[7], tables[8]
-    f, mk = arrays[0][c], mark[c]
+    rec, cp_start, cp_list = tables.rec, tables.cp_start, tables.cp_list
+    f, mk = arrays.forbidden[c], mark[c]
     first = inited[c] == 0
     kind = skind if first else inited[c]
-    if kind == 1 and arrays[7][c] > 0:
+    if kind == 1 and arrays.placed[c] > 0:
         if not first:
             for i in range(nlist[c]):
                 mk[L[i]] = 0  # no longer listed (marked moves are then all illegal)
@@ -419,8 +450,8 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     they are long enough: color, placement (-1 = pass), number of legal placements.
     """
     feat, mark, lists, nlist, wbuf, marker, stamp, roots, mstamp, glocal = scratch
-    forbidden = arrays[0]
-    done = arrays[9]
+    forbidden = arrays.forbidden
+    done = arrays.done
     nc = forbidden.shape[0]
     wt = np.empty(NUM_PIECES * 16, dtype=np.float64)
     for k in range(wt.shape[0]):
@@ -433,7 +464,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
     c = to_move
     while c >= 0:
         L = lists[c]
-        set_features(forbidden[c], arrays[6][c], feat)
+        set_features(forbidden[c], arrays.left[c], feat)
         start = (roots[0][c], 0, roots[1][c], roots[2][c], roots[3][c])
         n, total = turn_moves(c, tables, arrays, feat, mark, mark_value, lists, nlist, inited, processed, start, wt,
                               glocal, wbuf)
@@ -486,7 +517,7 @@ def game_scratch(tables, nc, area):
     stamp marker of :func:`gen_moves` and its stamp, the start lists of :func:`root_moves`, the
     last mark value (:func:`next_stamp`), the weight factors by feature sum without local points).
     """
-    n_pl = tables[0].shape[0]
+    n_pl = tables.pl_piece.shape[0]
     roots = (np.empty((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
              np.zeros(nc, dtype=np.int32))
     glocal = np.zeros(FEATURE_SUMS, dtype=np.float64)
@@ -499,15 +530,13 @@ def game_scratch(tables, nc, area):
 @njit(cache=True)
 def _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores_out):
     """Play one game on a copy of the initial arrays, its color scores into ``scores_out``; return its plies."""
-    arrays = (
-        init_arrays[0].copy(), init_arrays[1].copy(), init_arrays[2].copy(), init_arrays[3].copy(),
-        init_arrays[4], init_arrays[5], init_arrays[6].copy(), init_arrays[7].copy(), init_arrays[8].copy(),
-        init_arrays[9].copy(),
-    )
+    a = init_arrays
+    arrays = BlokusArrays(a.forbidden.copy(), a.is_attach.copy(), a.attach.copy(), a.attach_len.copy(), a.starts,
+                          a.nstarts, a.left.copy(), a.placed.copy(), a.last_piece.copy(), a.done.copy())
     none = np.empty(0, dtype=np.int32)
     nplies = play_to_end(tables, arrays, 0, weights, uniform, scratch, none, none, none)
     for c in range(scores_out.shape[0]):
-        scores_out[c] = color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+        scores_out[c] = color_score(c, arrays.left, arrays.last_piece, piece_sizes, monomino)
     return nplies
 
 
@@ -515,8 +544,9 @@ def _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, mono
 def play_batch(tables, init_arrays, games, seed, weights, uniform, piece_sizes, monomino):
     """Play ``games`` games from the initial arrays on one random stream; return their color scores and plies."""
     np.random.seed(seed)
-    scratch = game_scratch(tables, init_arrays[0].shape[0], init_arrays[0].shape[1])
-    scores = np.zeros((games, init_arrays[0].shape[0]), dtype=np.int32)
+    nc, area = init_arrays.forbidden.shape
+    scratch = game_scratch(tables, nc, area)
+    scores = np.zeros((games, nc), dtype=np.int32)
     plies = np.zeros(games, dtype=np.int32)
     for g in range(games):
         plies[g] = _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores[g])
@@ -530,8 +560,9 @@ def play_seeded(tables, init_arrays, seeds, weights, uniform, piece_sizes, monom
     Game ``g`` depends only on ``seeds[g]`` (not on the games before it), so a
     series cut into ranges gives the same games.  Returns color scores [games, colors].
     """
-    scratch = game_scratch(tables, init_arrays[0].shape[0], init_arrays[0].shape[1])
-    scores = np.zeros((seeds.shape[0], init_arrays[0].shape[0]), dtype=np.int32)
+    nc, area = init_arrays.forbidden.shape
+    scratch = game_scratch(tables, nc, area)
+    scores = np.zeros((seeds.shape[0], nc), dtype=np.int32)
     for g in range(seeds.shape[0]):
         np.random.seed(seeds[g])
         _play_copy(tables, init_arrays, weights, uniform, scratch, piece_sizes, monomino, scores[g])

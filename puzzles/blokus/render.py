@@ -29,7 +29,7 @@ def board_text(state: BlokusState, color: bool | None = None, pieces: bool = Tru
     n, w = t.rows, t.cols
     last = state.last_move()
     last_cells = set(last[1].cells) if last else set()
-    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
+    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays.starts[c, : state.arrays.nstarts[c]]}
     names = state.color_names
     lines = ["    " + " ".join(COLUMN_LETTERS[:w])]
     for r in range(n):
@@ -54,7 +54,7 @@ def pieces_text(state: BlokusState) -> list[str]:
     out = []
     for c, name in enumerate(state.color_names):
         left = state.pieces_left(c)
-        squares = int(sum(int(sizes[p]) for p in range(len(sizes)) if state.arrays[6][c, p]))
+        squares = int(sum(int(sizes[p]) for p in range(len(sizes)) if state.arrays.left[c, p]))
         out.append(f"{name} ({squares} squares): {' '.join(left) if left else 'all placed'}")
     return out
 
@@ -72,7 +72,7 @@ def board_svg(state: BlokusState, size: int = 18) -> str:
     ]
     last = state.last_move()
     last_cells = set(last[1].cells) if last else set()
-    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays[4][c, : state.arrays[5][c]]}
+    starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays.starts[c, : state.arrays.nstarts[c]]}
     for r in range(n):
         parts.append(f'<text x="{pad - 2}" y="{r * size + size * 0.7}" font-size="9" text-anchor="end">{n - r}</text>')
     for c in range(w):

@@ -65,7 +65,7 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     ``(color, placement or -1 for a pass, number of legal placements)``.
     """
     scratch = _Scratch.get(state)
-    arrays = tuple(a.copy() for a in state.arrays)
+    arrays = state.arrays.copy()
     size = MAX_PLIES if record else 0
     rec_c = np.zeros(size, dtype=np.int32)
     rec_m = np.zeros(size, dtype=np.int32)
@@ -78,7 +78,7 @@ def playout(state: BlokusState, seed: int, weights: np.ndarray | None = None, re
     else:
         plies = K.play_to_end(state.ktables, arrays, state.to_move, w, uniform, scratch, rec_c, rec_m, rec_n)
     sizes = state.tables.piece_sizes
-    scores = [int(K.color_score(c, arrays[6], arrays[8], sizes, MONOMINO)) for c in range(state.num_colors)]
+    scores = [int(K.color_score(c, arrays.left, arrays.last_piece, sizes, MONOMINO)) for c in range(state.num_colors)]
     if record:
         return scores, list(zip(rec_c[:plies].tolist(), rec_m[:plies].tolist(), rec_n[:plies].tolist()))
     return scores
@@ -142,8 +142,8 @@ class FastRandomBot:
 @njit(cache=True)
 def _greedy_keys(color, moves, tables, arrays, out):  # type: ignore[no-untyped-def]
     """Per move: size * 1000 + (new own attach points) - (opponent attach points it covers)."""
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    pl_size, pl_cells, pl_corners, pl_ncorners = tables.pl_size, tables.pl_cells, tables.pl_corners, tables.pl_ncorners
+    forbidden, is_attach, done = arrays.forbidden, arrays.is_attach, arrays.done
     nc = forbidden.shape[0]
     f = forbidden[color]
     for i in range(moves.shape[0]):

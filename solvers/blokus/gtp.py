@@ -208,7 +208,7 @@ class GtpEngine:
             move = self.state.string_to_action(text)
         except ValueError:
             raise GtpError("invalid move") from None
-        if self.state.arrays[6][color, self.state.tables.pl_piece[move.index]] == 0:
+        if self.state.arrays.left[color, self.state.tables.pl_piece[move.index]] == 0:
             raise GtpError("piece already played")
         saved = len(self.state.history)
         skip_to(self.state, color)

@@ -159,7 +159,7 @@ class Params:
             self.pl_weight = 5.0 ** sizes
         # the same weights by move class (piece * 16 + corner points, kernel.move_records), one row per
         # number of pieces on board with the pieces Pentobi does not consider yet at 0
-        rec = state.ktables[9]
+        rec = state.ktables.rec
         piece, corners = np.divmod(np.arange(NUM_PIECES * 16), 16)
         class_size = np.array(PIECE_SIZES, dtype=np.float64)[piece]
         if self.duo:
@@ -212,7 +212,7 @@ def _trailing_zeros(typingctx, word):  # type: ignore[no-untyped-def]
 def _place(c, m, tables, arrays, owner, recent, nonboard):
     """Play placement ``m`` for colour ``c``: kernel arrays, owner grid, the last three moves, pieces on board."""
     K.place(c, m, tables, arrays)
-    geo = tables[10]
+    geo = tables.geo
     for j in range(geo[m, K.GEO_SIZE]):
         owner[geo[m, K.GEO_CELLS + j]] = c
     _push_recent(recent, c, m)
@@ -245,8 +245,8 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
 
     Returns the number of moves kept.
     """
-    pl_piece, pl_size, pl_cells, pl_adj, pl_nadj, pl_corners, pl_ncorners, cp_start, cp_list = tables[:9]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    pl_corners, pl_ncorners = tables.pl_corners, tables.pl_ncorners
+    forbidden, is_attach, attach, attach_len = arrays.forbidden, arrays.is_attach, arrays.attach, arrays.attach_len
     nc = forbidden.shape[0]
     area = forbidden.shape[1]
     sc = second[c]
@@ -307,7 +307,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     check_connect = nonboard < connect_pieces
     min_dist = 1e18
     has_connect = False
-    geo = tables[10]  # one cache line per move (kernel.move_geometry)
+    geo = tables.geo  # one cache line per move (kernel.move_geometry)
     for i in range(n):
         m = np.uint32(moves[i])  # unsigned indices: no wraparound checks
         g = 1.0
@@ -387,7 +387,7 @@ def _expand(node, c, tables, arrays, owner, recent, nonboard, P, tree, scratch, 
         t_nchild[node] = 1
         t_size[0] = first + 1
         return True
-    n = _filter_considered(moves, n, tables[0], consider, nonboard[0])
+    n = _filter_considered(moves, n, tables.pl_piece, consider, nonboard[0])
     if first + n > t_move.shape[0]:
         return False  # the tree is full (checked before the priors are computed: a full tree fails often)
     kept = compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard[0], gammas, second, dist,
@@ -493,8 +493,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
     """
     feat, mark, inited, processed, mstamp = pw
     stamp = K.next_stamp(mark, mstamp)
-    geo = tables[10]
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
+    geo = tables.geo
+    forbidden, is_attach, left, done = arrays.forbidden, arrays.is_attach, arrays.left, arrays.done
     nc = forbidden.shape[0]
     for k in range(nc):
         inited[k] = 0
@@ -552,8 +552,8 @@ def _playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played,
 def _player_behind(c, arrays, player_of, piece_sizes, monomino):
     """Whether the player of colour ``c`` has a lower score than the other player now (two players)."""
     diff = 0
-    for k in range(arrays[0].shape[0]):
-        s = K.color_score(k, arrays[6], arrays[8], piece_sizes, monomino)
+    for k in range(arrays.forbidden.shape[0]):
+        s = K.color_score(k, arrays.left, arrays.last_piece, piece_sizes, monomino)
         diff += s if player_of[k] == player_of[c] else -s
     return diff < 0
 
@@ -575,7 +575,7 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_va
 
     ``seat_val`` is work space (2 x players).
     """
-    nc = arrays[0].shape[0]
+    nc = arrays.forbidden.shape[0]
     seat = seat_val[0]
     val = seat_val[1]
     for p in range(num_players):
@@ -583,7 +583,7 @@ def _results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_va
     for c in range(nc):
         p = player_of[c]
         if p >= 0:
-            seat[p] += K.color_score(c, arrays[6], arrays[8], piece_sizes, monomino)
+            seat[p] += K.color_score(c, arrays.left, arrays.last_piece, piece_sizes, monomino)
     for p in range(num_players):
         below = 0.0
         best_other = -1e9
@@ -609,9 +609,9 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
     attach lists, see :class:`_Position`) and the used part of each attach list."""
     for i in range(root_blob.shape[0]):
         work_blob[i] = root_blob[i]
-    src = root_arrays[2]
-    dst = work_arrays[2]
-    lengths = root_arrays[3]
+    src = root_arrays.attach
+    dst = work_arrays.attach
+    lengths = root_arrays.attach_len
     for c in range(lengths.shape[0]):
         for i in range(lengths[c]):
             dst[c, i] = src[c, i]
@@ -680,8 +680,9 @@ def _cache_lists(node, src, tables, arrays, pw, lists, wbuf, wt, glocal, cache):
         return -1  # the pool is full
     feat, mark = pw[0], pw[1]
     stamp = K.next_stamp(mark, pw[4])
-    forbidden, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = arrays
-    rec, cp_start, cp_list = tables[9], tables[7], tables[8]
+    forbidden, attach, attach_len, left, placed = (arrays.forbidden, arrays.attach, arrays.attach_len, arrays.left,
+                                                   arrays.placed)
+    rec, cp_start, cp_list = tables.rec, tables.cp_start, tables.cp_list
     nc = forbidden.shape[0]
     for k in range(nc):
         f, mk, L = forbidden[k], mark[k], lists[k]
@@ -729,7 +730,7 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     stamp = scratch[5]
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
      work_owner, work_recent) = play_scratch
-    nc = root_arrays[0].shape[0]
+    nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
     if t_cache[0] == 0:
@@ -766,14 +767,14 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
             child = _select(node, tree, gammas[N_GAMMAS])
             m = t_move[child]
             if m < 0:
-                arrays[9][c] = 1
+                arrays.done[c] = 1
             else:
                 _place(c, m, tables, arrays, work_owner, work_recent, nonboard)
                 _mark_played(played, c, m, depth)
             depth += 1
             path[depth] = child
             node = child
-            c = K.next_color(c, arrays[9])
+            c = K.next_color(c, arrays.done)
         if full and (grow or depth == 0):
             t_size[1] = 1
             _clear_played(played)
@@ -886,22 +887,24 @@ class _Position:
         parts: list[tuple[Any, tuple[int, ...]]] = [(a.dtype, a.shape) for a in state.arrays]
         parts += [(state.owner.dtype, state.owner.shape), (np.dtype(np.int64), (3, 2))]
         offsets, total = [], 0
+        outside = K.BlokusArrays._fields.index("attach")  # the attach lists (only their used part is copied)
         for k, (dtype, shape) in enumerate(parts):
             offsets.append(total)
-            if k != 2:  # the attach lists live outside the blob (only their used part is copied)
+            if k != outside:
                 total += -(-int(np.prod(shape)) * np.dtype(dtype).itemsize // 8) * 8
         self.blob = np.zeros(max(total // 8, 1), dtype=np.uint64)
         raw = self.blob.view(np.uint8)
         views = []
         for k, ((dtype, shape), off) in enumerate(zip(parts, offsets)):
-            if k == 2:
+            if k == outside:
                 views.append(np.zeros(shape, dtype=dtype))
             else:
                 size = int(np.prod(shape)) * np.dtype(dtype).itemsize
                 views.append(raw[off:off + size].view(dtype).reshape(shape))
-        self.arrays: tuple[np.ndarray, ...] = tuple(views[:10])
-        self.owner: np.ndarray = views[10]
-        self.recent: np.ndarray = views[11]
+        fields = len(K.BlokusArrays._fields)
+        self.arrays = K.BlokusArrays(*views[:fields])
+        self.owner: np.ndarray = views[fields]
+        self.recent: np.ndarray = views[fields + 1]
 
     def load(self, state: BlokusState, recent: np.ndarray) -> None:
         """Copy ``state`` (and its last three moves) in."""
