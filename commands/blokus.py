@@ -170,11 +170,11 @@ def blokus_solitaire() -> None:
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
                                  workers, threads, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
+    from puzzles.polyomino import Region
     from solvers.blokus.tetromino_search import estimate_canonical
     from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
-    from solvers.tiling import load_region
 
-    problem = ColoredTilingProblem(load_region(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
+    problem = ColoredTilingProblem(Region.from_spec(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
     if not problem.area_ok:
         raise click.ClickException(f"the region has {problem.region.area} cells, the pieces {4 * len(problem.pieces)}")
     if svg_out:

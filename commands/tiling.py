@@ -37,14 +37,15 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     Every answer states its status: found, proved (exhaustive: a count is exact, "no tiling
     exists" is a proof), unknown (time limit: counts are lower bounds) or incomplete (Ctrl-C).
     """
+    from puzzles.polyomino import Region
     from solvers.parallel import check_output_path
-    from solvers.tiling import TilingProblem, load_pieces, load_region
+    from solvers.tiling import TilingProblem, load_pieces
 
     if (do_count or show_all) and backend != "dlx":
         raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
     if checkpoint:
         check_output_path(checkpoint, "checkpoint")
-    problem = TilingProblem.from_spec(load_region(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
+    problem = TilingProblem.from_spec(Region.from_spec(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
     if do_count:
         counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json)
         _print_counts(counts, unique, as_json)
@@ -167,8 +168,8 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
     """Solve an exact-cover problem in Knuth's DLX/XCC text format."""
     from pathlib import Path
 
+    from puzzles.polyomino import read_text_file
     from solvers.exact_cover import parse_knuth
-    from solvers.tiling import read_text_file
 
     problem = parse_knuth(read_text_file(Path(path), "exact-cover file"))
     if do_count:

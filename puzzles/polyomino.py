@@ -7,6 +7,8 @@ rotations and reflections identified) compare through :meth:`Shape.canonical`.
 
 ASCII art: ``#`` (or any letter/digit) is a cell, ``.``/space is empty; rows
 are separated by newlines or ``/`` (``"##./.##"`` is the S tetromino).
+:meth:`Region.from_spec` is the one parser of a region as users write it (``WxH``,
+inline ASCII art or a file); solvers take :class:`Region` objects.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 Cell = tuple[int, int]
 Transform = Callable[[int, int], Cell]
@@ -241,6 +244,31 @@ def piece(name: str, family: str = "blokus") -> Shape:
 # --------------------------------------------------------------------------
 
 
+#: The characters of a region written inline (cells, holes, row breaks); anything else is no region.
+INLINE_ART = frozenset("#.*@ _-/\n")
+
+
+def existing_file(spec: str) -> Path | None:
+    """``spec`` as a path if it names a file; a folder is an error; a name too long for a path is no file."""
+    path = Path(spec)
+    try:
+        if path.is_dir():
+            raise ValueError(f"{spec} is a folder, not a file")
+        return path if path.is_file() else None
+    except OSError:  # e.g. a 300-character inline region: not a file name
+        return None
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A text file's content, or a one-line ValueError (unreadable, not text); ``what`` names it in the error."""
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {path} is not a text file") from None
+    except OSError as error:
+        raise ValueError(f"cannot read {what} {path}: {error.strerror or error}") from None
+
+
 @dataclass(frozen=True)
 class Region:
     """A set of board cells to fill: a rectangle, or ASCII art with holes."""
@@ -264,8 +292,15 @@ class Region:
         return cls(norm, 1 + max(r for r, _ in norm), 1 + max(c for _, c in norm))
 
     @classmethod
-    def parse(cls, spec: str) -> Region:
-        """``WxH`` (e.g. ``6x10``: 6 columns, 10 rows) or ASCII art."""
+    def from_spec(cls, spec: str) -> Region:
+        """A region as a user writes it: ``WxH`` (e.g. ``6x10``: 6 columns, 10 rows), inline ASCII art
+        (rows joined by ``/``, ``#`` = cell, ``.`` = hole) or the name of a file of ASCII art.
+
+        A spec that is none of these (e.g. a mistyped file name) is a one-line ValueError, never read as art.
+        """
+        path = existing_file(spec)
+        if path is not None:
+            return cls.from_ascii(read_text_file(path, "region file"))
         text = spec.strip()
         parts = text.lower().split("x")
         if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
@@ -273,8 +308,10 @@ class Region:
             if width * height > MAX_REGION_CELLS:
                 raise ValueError(f"region {width}x{height} has {width * height:,} cells; at most {MAX_REGION_CELLS:,}")
             return cls.rectangle(width, height)
-        if any(ch.isdigit() for ch in text) and "\n" not in text and "/" not in text:
-            raise ValueError(f"malformed region {spec!r}: use WxH (e.g. 6x10) or ASCII art")
+        if not text or not set(text) <= INLINE_ART:
+            shown = spec if len(spec) <= 60 else spec[:57] + "..."
+            raise ValueError(f"malformed region {shown!r} (and no such file): use WxH (e.g. 6x10), ASCII art of '#' "
+                             f"cells and '.' holes with '/' between rows, or a file")
         return cls.from_ascii(text)
 
     def without(self, cells: Iterable[Cell]) -> Region:

@@ -30,7 +30,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from puzzles.polyomino import SQUARE_SYMMETRIES, Cell, Placed, Region, Shape, Tiling, piece, piece_set
+from puzzles.polyomino import (
+    SQUARE_SYMMETRIES,
+    Cell,
+    Placed,
+    Region,
+    Shape,
+    Tiling,
+    existing_file,
+    piece,
+    piece_set,
+    read_text_file,
+)
 from solvers.exact_cover import (
     BitsetCover,
     ExactCoverProblem,
@@ -188,56 +199,13 @@ def parse_pieces(spec: str) -> list[Shape]:
     return shapes
 
 
-INLINE_ART = frozenset("#.*@ _-/\n")
-
-
-def _existing_file(spec: str) -> Path | None:
-    """``spec`` as a path if it names a file; a folder is an error; a name too long for a path is no file."""
-    path = Path(spec)
-    try:
-        if path.is_dir():
-            raise ValueError(f"{spec} is a folder, not a file")
-        return path if path.is_file() else None
-    except OSError:  # e.g. a 300-character inline region: not a file name
-        return None
-
-
-def read_text_file(path: Path, what: str) -> str:
-    """A text file's content, or a one-line ValueError (unreadable, not text)."""
-    try:
-        return path.read_text()
-    except UnicodeDecodeError:
-        raise ValueError(f"{what} {path} is not a text file") from None
-    except OSError as error:
-        raise ValueError(f"cannot read {what} {path}: {error.strerror or error}") from None
-
-
-def load_region(spec: str) -> Region:
-    """A region from ``WxH``, inline ASCII art (rows joined by ``/``, ``#`` = cell, ``.`` = hole) or a file of ASCII art.
-
-    A spec that is neither (e.g. a mistyped file name) is an error, never read as art.
-    """
-    path = _existing_file(spec)
-    if path is not None:
-        return Region.from_ascii(read_text_file(path, "region file"))
-    text = spec.strip()
-    parts = text.lower().split("x")
-    if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-        return Region.parse(text)
-    if not text or not set(text) <= INLINE_ART:
-        shown = spec if len(spec) <= 60 else spec[:57] + "..."
-        raise ValueError(f"malformed region {shown!r} (and no such file): use WxH (e.g. 6x10), ASCII art of '#' cells "
-                         f"and '.' holes with '/' between rows, or a file")
-    return Region.parse(text)
-
-
 def load_pieces(spec: str) -> list[Shape]:
     """Pieces from a spec (see :func:`parse_pieces`) or a file of ASCII-art blocks.
 
     In a file, blocks are separated by blank lines; a block may start with
     ``name: X``; blocks without a name are called P1, P2, ...; equal names are copies.
     """
-    path = _existing_file(spec)
+    path = existing_file(spec)
     if path is None:
         return parse_pieces(spec)
     shapes = []
@@ -310,8 +278,9 @@ class TilingProblem:
 
     @classmethod
     def from_spec(cls, region: str | Region, pieces: str | Sequence[Shape], mode: str = "exact", free: bool = True) -> TilingProblem:
-        """Convenience: ``TilingProblem.from_spec("6x10", "pentominoes")``."""
-        region = Region.parse(region) if isinstance(region, str) else region
+        """Convenience: ``TilingProblem.from_spec("6x10", "pentominoes")``; a region given as text is read by
+        :meth:`Region.from_spec`, the one region parser."""
+        region = Region.from_spec(region) if isinstance(region, str) else region
         shapes = parse_pieces(pieces) if isinstance(pieces, str) else list(pieces)
         return cls(region, specs_from_shapes(shapes, mode), free)
 

@@ -25,7 +25,7 @@ def test_tile_find_prints_a_verified_tiling(run_cli) -> None:
     data = json.loads(result.output)
     assert result.exit_code == 0 and data["found"]
     cells = [tuple(c) for p in data["tiling"]["pieces"] for c in p["cells"]]
-    assert sorted(cells) == sorted(Region.parse("6x10").cells)
+    assert sorted(cells) == sorted(Region.from_spec("6x10").cells)
     assert sorted(p["name"] for p in data["tiling"]["pieces"]) == sorted("FILNPTUVWXYZ")
     text = run_cli("tile", "3x20", "--backend", "sat").output
     assert len(text.splitlines()) == 21 and text.splitlines()[-1].startswith("found: one tiling, verified")

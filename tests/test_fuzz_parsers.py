@@ -49,11 +49,10 @@ def _parsers() -> dict[str, tuple]:
     """name -> (strategy, parse function)."""
     from puzzles.polyomino import Region, Shape
     from solvers.exact_cover import parse_knuth
-    from solvers.tiling import load_region, parse_pieces
+    from solvers.tiling import parse_pieces
 
     parsers: dict[str, tuple] = {
-        "region": (ART, load_region),
-        "region_parse": (ART, Region.parse),
+        "region": (ART, Region.from_spec),
         "pieces": (PIECES, parse_pieces),
         "shape": (ART, Shape.from_ascii),
         "knuth": (KNUTH, parse_knuth),

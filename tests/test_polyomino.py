@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from puzzles.polyomino import PIECE_SETS, Placed, Region, Shape, Tiling, piece, piece_set
@@ -46,20 +48,38 @@ def test_non_polyomino_is_rejected() -> None:
 
 
 def test_region_parsing_and_symmetry_groups() -> None:
-    assert Region.parse("6x10").area == 60
-    assert (Region.parse("6x10").width, Region.parse("6x10").height) == (6, 10)
-    assert Region.parse("6x10").symmetries() == [0, 2, 4, 5]
-    assert len(Region.parse("8x8").symmetries()) == 8
+    assert Region.from_spec("6x10").area == 60
+    assert (Region.from_spec("6x10").width, Region.from_spec("6x10").height) == (6, 10)
+    assert Region.from_spec("6x10").symmetries() == [0, 2, 4, 5]
+    assert len(Region.from_spec("8x8").symmetries()) == 8
     holed = Region.rectangle(8, 8).without([(3, 3), (3, 4), (4, 3), (4, 4)])
     assert holed.area == 60 and len(holed.symmetries()) == 8
     corner_missing = Region.rectangle(8, 8).without([(0, 0)])
     assert corner_missing.symmetries() == [0, 6]  # only the main diagonal survives
-    assert Region.parse("##./###").area == 5
+    assert Region.from_spec("##./###").area == 5
     with pytest.raises(ValueError):
-        Region.parse("6x")
+        Region.from_spec("6x")
     with pytest.raises(ValueError):
-        Region.parse("0x4")
+        Region.from_spec("0x4")
 
+
+
+def test_region_from_spec_reads_sizes_inline_art_and_files(tmp_path) -> None:
+    """The one region parser: WxH, inline art and a file of art give the same regions; bad input is one line."""
+    art = tmp_path / "region.txt"
+    art.write_text("##.\n###\n")
+    assert Region.from_spec(str(art)) == Region.from_spec("##./###") == Region.rectangle(3, 2).without([(0, 2)])
+    assert Region.from_spec(" 6X10 ") == Region.rectangle(6, 10)
+    binary = tmp_path / "region.bin"
+    binary.write_bytes(b"\xff\xfe#")
+    cases = [("6x1q", "malformed region '6x1q' (and no such file): use WxH"), ("   ", "malformed region '   '"),
+             (str(tmp_path), "is a folder, not a file"), (str(binary), "is not a text file"),
+             ("1001x1000", "region 1001x1000 has 1,001,000 cells; at most 1,000,000"),
+             ("0x4", "a rectangle needs positive sides, got 0x4"), ("._./...", "the region has no cells")]
+    for spec, message in cases:
+        with pytest.raises(ValueError, match=re.escape(message)) as caught:
+            Region.from_spec(spec)
+        assert "\n" not in str(caught.value)
 
 def test_placements_counts() -> None:
     board = Region.rectangle(20, 20)
