@@ -1,7 +1,11 @@
 """Rule engine of Rainbow Blackjack ("Colorful 21"), the tower game.
 
-Implements :class:`puzzles.game.GameState`; the rules as implemented and every
-rule decision are written up in ``docs/rules/rainbow-blackjack.md``.  Seat 0 is
+Implements :class:`puzzles.game.GameState` over the compiled rule kernel
+:mod:`puzzles.towers.kernel` (the only implementation of the rules: legal
+actions, apply, end of round and of the game, scores); this module adds the
+typed actions, their text, JSON, observations and reasons for illegal actions.
+The rules as implemented and every rule decision are written up in
+``docs/rules/rainbow-blackjack.md``.  Seat 0 is
 player 1 (primary colours), seat 1 is player 2 (secondary colours).
 
 Actions are frozen dataclasses: :class:`Draw` (a chance draw of the deal),
@@ -58,7 +62,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError, shared_win_returns
+from puzzles.towers import kernel as K
 from puzzles.towers.stones import (
     COLORS,
     JOKER,
@@ -138,17 +145,9 @@ def line_direction(line: int) -> int:
     return line // 3
 
 
-def joker_place_ok(stones: list[int]) -> bool:
-    """A joker may go on a tower that is not empty and whose top is not a joker."""
-    return bool(stones) and stones[-1] != JOKER
-
-
 def replace_ok(total: int, top_value: int, top_is_joker: bool, value: int) -> bool:
     """Joker replacement: (a) replacing is strictly closer to 21 and (b) stacking on top would exceed 21."""
-    if not top_is_joker:
-        return False
-    replaced = total - top_value + value
-    return abs(replaced - 21) < abs(total - 21) and total + value > 21
+    return top_is_joker and bool(K.replace_ok(total, top_value, value))
 
 
 def new_game(players: int = 2, seed: int = 0) -> TowersState:
@@ -162,37 +161,82 @@ def new_game(players: int = 2, seed: int = 0) -> TowersState:
     return TowersState.new_game(seed)
 
 
+PHASE_NAMES = {K.PHASE_PICK: "pick", K.PHASE_PLACE: "place", K.PHASE_DONE: "end", K.PHASE_DEAL: "deal"}
+PHASE_CODES = {name: code for code, name in PHASE_NAMES.items()}
+
+
+def _action_table() -> list[TowersAction]:
+    """Every action by its kernel id (see :mod:`puzzles.towers.kernel`); ids of no action hold PASS."""
+    table: list[TowersAction] = [PASS] * K.NUM_ACTIONS
+    for code in range(JOKER + 1):
+        for t in range(6):
+            table[code * 16 + t * 2] = Place(code, t)
+            table[code * 16 + t * 2 + 1] = Place(code, t, True)
+    for ln in range(6):
+        table[K.A_PICK + ln] = PickLine(ln)
+    for i, mode in enumerate(ANNOUNCE_MODES):
+        table[K.A_ANNOUNCE + i] = Announce(mode)
+    for code in range(JOKER + 1):
+        table[K.A_DRAW + code] = Draw(code)
+    return table
+
+
+ACTIONS = _action_table()
+
+
+def _small(x: object, hi: int) -> int | None:
+    """``x`` as an int in 0..hi-1, or None."""
+    if isinstance(x, bool) or not isinstance(x, int | np.integer):
+        return None
+    v = int(x)
+    return v if 0 <= v < hi else None
+
+
+def action_id(action: object) -> int | None:
+    """Kernel id of ``action``, or None when it names no action of the game."""
+    if isinstance(action, Place):
+        code, t = _small(action.stone, JOKER + 1), _small(action.tower, 6)
+        if code is None or t is None:
+            return None
+        return code * 16 + t * 2 + (1 if action.replace else 0)
+    if isinstance(action, PickLine):
+        ln = _small(action.line, 6)
+        return None if ln is None else K.A_PICK + ln
+    if isinstance(action, Pass):
+        return K.A_PASS
+    if isinstance(action, Announce):
+        return K.A_ANNOUNCE + ANNOUNCE_MODES.index(action.mode) if action.mode in ANNOUNCE_MODES else None
+    if isinstance(action, Draw):
+        code = _small(action.stone, JOKER + 1)
+        return None if code is None else K.A_DRAW + code
+    return None
+
+
 class TowersState(GameState[TowersAction]):
-    """A full position of Rainbow Blackjack (both players' hidden stones included)."""
+    """A full position of Rainbow Blackjack (both players' hidden stones included).
+
+    The position lives in the compiled rule kernel's buffer (:mod:`puzzles.towers.kernel`);
+    this class adds what only a record needs (the log, the announcements as said,
+    a second deal fixed by hand) and the Python forms of everything.
+    """
 
     game_name: ClassVar[str] = "towers"
     num_players = 2
 
     def __init__(self) -> None:
-        # -- public --
-        self.round = 0
-        self.phase = "deal"  # deal | pick | place | end
-        self.step = 0  # deal: index in schedule; pick: 0..3 (pick, announce, pick, announce); place: ply 0..5
-        self.direction = [[-1, -1], [-1, -1]]  # per player per grid: -1 free, 0 rows, 1 columns
-        self.used_lines: list[list[list[int]]] = [[[], []], [[], []]]
-        self.line = [-1, -1]  # current round's line per player
+        self.buf = K.new_buffer()
+        self.core = self.buf[: K.NS]
+        self._views: K.Towers | None = None
         self.announcements: list[dict[str, Any]] = []
-        self.towers: list[list[int]] = [[] for _ in range(6)]  # stone codes, bottom first
-        self.values: list[list[int]] = [[] for _ in range(6)]  # effective values
-        self.placers: list[list[int]] = [[] for _ in range(6)]
-        self.out: list[list[int]] = []  # [code, placer, remover, tower] of replaced jokers
-        self.revealed: list[list[list[int]]] = [[[] for _ in range(NUM_ROUNDS)] for _ in range(2)]
-        self.hand_size = [0, 0]
-        self.winner = -1
-        self.instant = False
         self.log: list[str] = []
-        # -- private --
-        self.grids: list[list[list[int] | None]] = [[None, None], [None, None]]
-        self.removed: list[list[int]] = [[], []]
-        self.hands: list[list[int]] = [[], []]
-        self.pools: list[list[int]] = [player_set(0), player_set(1)]
-        self._partial: list[list[int]] = [[], []]  # grid cells drawn so far during a deal
         self._preset_grid2: tuple[list[int], list[int]] | None = None  # second grids fixed by from_setup
+
+    @property
+    def arrays(self) -> K.Towers:
+        """The named arrays of the position (views of its buffer)."""
+        if self._views is None:
+            self._views = K.arrays(self.buf)
+        return self._views
 
     # ------------------------------------------------------------------
     # construction helpers
@@ -239,17 +283,124 @@ class TowersState(GameState[TowersAction]):
         s = cls.new_game(0)
         for a in (PickLine(0), Announce("colors"), PickLine(0), Announce("colors")):
             s.apply(a)
+        data = s.to_json()
+        pub = data["public"]
         for t in range(6):
-            s.towers[t], s.values[t], s.placers[t] = [], [], []
-            for text, placer in towers.get(t, []):
-                code = parse_stone(text)
-                s.towers[t].append(code)
-                s.values[t].append(s.values[t][-1] if code == JOKER else value_of(code))
-                s.placers[t].append(placer)
-        s.hands = [[parse_stone(x) for x in hands[0]], [parse_stone(x) for x in hands[1]]]
-        s.hand_size = [len(hands[0]), len(hands[1])]
-        s.step = step
-        return s
+            codes = [parse_stone(text) for text, _ in towers.get(t, [])]
+            values: list[int] = []
+            for code in codes:
+                values.append(values[-1] if code == JOKER else value_of(code))
+            pub["towers"][t] = [stone_str(c) for c in codes]
+            pub["values"][t] = values
+            pub["placers"][t] = [placer for _, placer in towers.get(t, [])]
+        for p in (0, 1):
+            data["private"][p]["hand"] = [stone_str(parse_stone(x)) for x in hands[p]]
+        pub["hand_size"] = [len(hands[0]), len(hands[1])]
+        pub["step"] = step
+        return cls.from_json_unchecked(data)
+
+    # ------------------------------------------------------------------
+    # the position, by name
+    # ------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        return int(self.core[K.ROUND])
+
+    @property
+    def phase(self) -> str:
+        """``deal``, ``pick`` (line picks and announcements), ``place`` or ``end``."""
+        return PHASE_NAMES[int(self.core[K.PHASE])]
+
+    @property
+    def step(self) -> int:
+        """deal: index in the deal; pick: 0..3 (pick, announce, pick, announce); place: placement 0..5."""
+        return int(self.core[K.STEP])
+
+    @property
+    def winner(self) -> int:
+        """Winning seat once the game is over (-1: a draw, or not over)."""
+        return int(self.buf[K.O_RESULT])
+
+    @property
+    def instant(self) -> bool:
+        """True when the game ended by an instant win."""
+        return bool(self.buf[K.O_RESULT + 1])
+
+    @property
+    def direction(self) -> list[list[int]]:
+        """Per player per grid: -1 free, 0 rows, 1 columns."""
+        return self.arrays.direction.tolist()
+
+    @property
+    def used_lines(self) -> list[list[list[int]]]:
+        a = self.arrays
+        return [[a.used[p, g, : a.nused[p, g]].tolist() for g in (0, 1)] for p in (0, 1)]
+
+    @property
+    def line(self) -> list[int]:
+        """This round's line per player (-1 before the pick)."""
+        return self.core[K.LINE : K.LINE + 2].tolist()
+
+    @property
+    def towers(self) -> list[list[int]]:
+        """Stone codes per tower, bottom first."""
+        a = self.arrays
+        return [a.stones[t, : a.height[t]].tolist() for t in range(6)]
+
+    @property
+    def values(self) -> list[list[int]]:
+        """Effective values per tower, bottom first."""
+        a = self.arrays
+        return [a.values[t, : a.height[t]].tolist() for t in range(6)]
+
+    @property
+    def placers(self) -> list[list[int]]:
+        a = self.arrays
+        return [a.placers[t, : a.height[t]].tolist() for t in range(6)]
+
+    @property
+    def out(self) -> list[list[int]]:
+        """Replaced jokers: [code, placer, remover, tower]."""
+        a = self.arrays
+        return a.out[: a.nout[0]].tolist()
+
+    @property
+    def revealed(self) -> list[list[list[int]]]:
+        """Stones each player showed, by round (placed, then discarded)."""
+        a = self.arrays
+        return [[a.revealed[p, r, : a.nrevealed[p, r]].tolist() for r in range(NUM_ROUNDS)] for p in (0, 1)]
+
+    @property
+    def hands(self) -> list[list[int]]:
+        h = self.core[K.HAND : K.HAND + 6].tolist()
+        return [[c for c in h[:3] if c >= 0], [c for c in h[3:] if c >= 0]]
+
+    @property
+    def hand_size(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    @property
+    def grids(self) -> list[list[list[int] | None]]:
+        """Per player, both grids (None before a grid is dealt)."""
+        g = self.arrays.grids.tolist()
+        return [[None if cells[0] < 0 else cells for cells in p] for p in g]
+
+    @property
+    def removed(self) -> list[list[int]]:
+        a = self.arrays
+        return [a.removed[p, : a.nremoved[p]].tolist() for p in (0, 1)]
+
+    @property
+    def pools(self) -> list[list[int]]:
+        """Stones not dealt yet, in order."""
+        a = self.arrays
+        return [a.pools[p, : a.npool[p]].tolist() for p in (0, 1)]
+
+    @property
+    def _partial(self) -> list[list[int]]:
+        """Grid cells drawn so far during a deal."""
+        a = self.arrays
+        return [a.partial[p, : a.npartial[p]].tolist() for p in (0, 1)]
 
     # ------------------------------------------------------------------
     # whose turn
@@ -259,24 +410,31 @@ class TowersState(GameState[TowersAction]):
         return STARTERS[min(self.round, NUM_ROUNDS - 1)]
 
     def current_player(self) -> int:
-        if self.phase == "end":
+        ph = self.core[K.PHASE]
+        if ph == K.PHASE_DONE:
             return TERMINAL
-        if self.phase == "deal":
+        if ph == K.PHASE_DEAL:
             return CHANCE
-        if self.phase == "pick":
-            return self.starter if self.step < 2 else 1 - self.starter
-        return self.starter if self.step % 2 == 0 else 1 - self.starter
+        return int(K.mover(self.core))
 
     def grid_index(self) -> int:
         """0 for rounds 1-3, 1 for rounds 4-6."""
         return 0 if self.round < 3 else 1
 
-    def _schedule(self) -> tuple[tuple[int, str], ...]:
-        return SETUP_SCHEDULE if self.round == 0 else GRID2_SCHEDULE
+    def _deal_player(self) -> int:
+        return self.step // 12 if self.round == 0 else self.step // 9
 
     # ------------------------------------------------------------------
     # legal actions
     # ------------------------------------------------------------------
+    def _legal_ids(self) -> list[int]:
+        out = np.empty(K.MAXM + JOKER + 1, dtype=np.int64)
+        n = K.legal_actions_buf(self.buf, out)
+        return out[:n].tolist()
+
+    def legal_actions(self) -> list[TowersAction]:
+        return [ACTIONS[i] for i in self._legal_ids()]
+
     def legal_lines(self, player: int) -> list[int]:
         """Lines the player may pick now in their current grid (direction lock applied)."""
         g = self.grid_index()
@@ -285,75 +443,44 @@ class TowersState(GameState[TowersAction]):
         cands = range(6) if d < 0 else range(3 * d, 3 * d + 3)
         return [ln for ln in cands if ln not in used]
 
-    def placement_actions(self, player: int) -> list[TowersAction]:
-        """Placements and replacements available to ``player`` from their hand (``[PASS]`` if none)."""
-        actions: list[TowersAction] = []
-        for code in sorted(set(self.hands[player])):
-            if code == JOKER:
-                for t in range(6):
-                    if joker_place_ok(self.towers[t]):
-                        actions.append(Place(JOKER, t))
-                continue
-            v = value_of(code)
-            for t in allowed_towers(code):
-                actions.append(Place(code, t))
-                st = self.towers[t]
-                if st and st[-1] == JOKER and replace_ok(sum(self.values[t]), self.values[t][-1], True, v):
-                    actions.append(Place(code, t, True))
-        return actions or [PASS]
-
-    def legal_actions(self) -> list[TowersAction]:
-        if self.phase == "end":
-            return []
-        if self.phase == "deal":
-            player, _ = self._schedule()[self.step]
-            return [Draw(c) for c in sorted(set(self.pools[player]))]
-        player = self.current_player()
-        if self.phase == "pick":
-            if self.step % 2 == 0:
-                return [PickLine(ln) for ln in self.legal_lines(player)]
-            return [Announce(m) for m in ANNOUNCE_MODES]
-        return self.placement_actions(player)
-
     def chance_outcomes(self) -> list[tuple[TowersAction, float]]:
         if self.phase != "deal":
             return []
-        player, _ = self._schedule()[self.step]
-        counts = Counter(self.pools[player])
-        n = len(self.pools[player])
+        pool = self.pools[self._deal_player()]
+        counts = Counter(pool)
+        n = len(pool)
         return [(Draw(c), counts[c] / n) for c in sorted(counts)]
 
     def sample_chance(self, rng: random.Random) -> TowersAction:
         if self.phase != "deal":
             raise ValueError("not a chance node")
-        player, _ = self._schedule()[self.step]
-        return Draw(rng.choice(self.pools[player]))
+        return Draw(rng.choice(self.pools[self._deal_player()]))
 
     # ------------------------------------------------------------------
-    # legality
+    # legality (the kernel decides; these say why not)
     # ------------------------------------------------------------------
     def illegal_reason(self, action: TowersAction) -> str | None:
         """Why ``action`` is illegal here (one line), or None if it is legal."""
+        aid = action_id(action)
+        if aid is not None and aid in self._legal_ids():
+            return None
+        return self._why_not(action) or f"{action!r} is not legal here"
+
+    def _why_not(self, action: TowersAction) -> str | None:
         if self.phase == "end":
             return "the game is over"
         if self.phase == "deal":
             if not isinstance(action, Draw):
                 return f"a chance draw is due, not {action!r}"
-            player, _ = self._schedule()[self.step]
-            if action.stone not in self.pools[player]:
-                return f"{_stone_name(action.stone)} is not in P{player + 1}'s pool"
-            return None
+            player = self._deal_player()
+            return f"{_stone_name(action.stone)} is not in P{player + 1}'s pool"
         player = self.current_player()
         if self.phase == "pick":
             if self.step % 2 == 0:
                 return self._line_reason(player, action)
-            if not isinstance(action, Announce) or action.mode not in ANNOUNCE_MODES:
-                return f"P{player + 1} must announce 'colors' or 'numbers'"
-            return None
+            return f"P{player + 1} must announce 'colors' or 'numbers'"
         if isinstance(action, Pass):
-            if self.placement_actions(player) != [PASS]:
-                return "you may pass only when no stone in hand can be placed"
-            return None
+            return "you may pass only when no stone in hand can be placed"
         if not isinstance(action, Place):
             return f"P{player + 1} must place a stone, e.g. R6>R (or pass when stuck)"
         return self._place_reason(player, action)
@@ -362,8 +489,6 @@ class TowersState(GameState[TowersAction]):
         if not isinstance(action, PickLine):
             return f"P{player + 1} must pick a line (row1..row3, col1..col3)"
         ln = action.line
-        if ln in self.legal_lines(player):
-            return None
         g = self.grid_index()
         d = self.direction[player][g]
         name = LINE_NAMES[ln] if isinstance(ln, int) and 0 <= ln < 6 else repr(ln)
@@ -383,156 +508,83 @@ class TowersState(GameState[TowersAction]):
             return f"no such tower: {t!r}"
         if code not in self.hands[player]:
             return f"{_stone_name(code)} is not in your hand"
-        st = self.towers[t]
+        top = self.arrays.height[t]
+        top_joker = top > 0 and self.arrays.stones[t, top - 1] == JOKER
         if code == JOKER:
             if action.replace:
                 return "a joker cannot replace a joker"
-            if not st:
+            if not top:
                 return "a joker may not be the first stone of a tower"
-            if st[-1] == JOKER:
-                return "a joker may not lie directly on another joker"
-            return None
+            return "a joker may not lie directly on another joker"
         if t not in allowed_towers(code):
             return f"{stone_str(code)} may go only to the {', '.join(COLORS[x] for x in allowed_towers(code))} towers"
-        if action.replace:
-            total, value = self.tower_total(t), value_of(code)
-            if not st or st[-1] != JOKER:
-                return "replacement needs a joker on top of the tower"
-            if not replace_ok(total, self.values[t][-1], True, value):
-                return (
-                    f"replacing needs {total - self.values[t][-1] + value} strictly closer to 21 than {total}"
-                    f" and {total} + {value} > 21"
-                )
-        return None
+        if not top_joker:
+            return "replacement needs a joker on top of the tower"
+        total, value, top_value = self.tower_total(t), value_of(code), int(self.core[K.TOP + t])
+        return (
+            f"replacing needs {total - top_value + value} strictly closer to 21 than {total}"
+            f" and {total} + {value} > 21"
+        )
 
     # ------------------------------------------------------------------
     # applying actions
     # ------------------------------------------------------------------
     def apply(self, action: TowersAction) -> None:
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        if isinstance(action, Draw):
-            self._apply_draw(action.stone)
+        aid = action_id(action)
+        ph, r = int(self.core[K.PHASE]), int(self.core[K.ROUND])
+        player = -1 if ph == K.PHASE_DEAL else int(K.mover(self.core))
+        before = self.hands if ph == K.PHASE_PLACE and self.core[K.STEP] == 5 else None
+        if aid is None or not K.apply_action_buf(self.buf, aid):
+            raise IllegalActionError(self.illegal_reason(action) or f"{action!r} is not legal here")
+        if ph == K.PHASE_DEAL:
+            if self.core[K.PHASE] == K.PHASE_PICK:
+                self.log.append(f"round {self.round + 1}")
         elif isinstance(action, PickLine):
-            self._apply_line(action.line)
+            self.log.append(f"P{player + 1} {LINE_NAMES[action.line]}")
         elif isinstance(action, Announce):
-            self._apply_announce(action.mode)
-        elif isinstance(action, Place):
-            self._apply_place(action)
+            self._record_announcement(player, action.mode)
         else:
-            self.log.append(f"P{self.current_player() + 1} pass")
-            self._after_placement(self.current_player())
+            self.log.append(f"P{player + 1} {'pass' if isinstance(action, Pass) else action_to_string(action)}")
+            if self.instant:
+                self.log.append(f"P{player + 1} wins instantly with three towers at 21")
+            elif self.round != r and before is not None:
+                self._after_round(before, player, action)
 
-    def _apply_draw(self, code: int) -> None:
-        player, target = self._schedule()[self.step]
-        self.pools[player].remove(code)
-        if target == "rm":
-            self.removed[player].append(code)
-        else:
-            self._partial[player].append(code)
-            if len(self._partial[player]) == 9:
-                self.grids[player][int(target[1])] = self._partial[player]
-                self._partial[player] = []
-        self.step += 1
-        if target == "rm" and len(self.removed[player]) == 3:
-            self.removed[player].sort()
-        if self.step == len(self._schedule()):
-            self.phase, self.step = "pick", 0
-            self.log.append(f"round {self.round + 1}")
-
-    def _apply_line(self, ln: int) -> None:
-        player = self.current_player()
-        g = self.grid_index()
-        if self.direction[player][g] < 0:
-            self.direction[player][g] = line_direction(ln)
-        self.used_lines[player][g].append(ln)
-        self.line[player] = ln
-        grid = self.grids[player][g]
-        assert grid is not None
-        self.hands[player] = [grid[c] for c in LINE_CELLS[ln]]
-        self.hand_size[player] = 3
-        self.log.append(f"P{player + 1} {LINE_NAMES[ln]}")
-        self.step += 1
-
-    def _apply_announce(self, mode: str) -> None:
-        player = self.current_player()
+    def _record_announcement(self, player: int, mode: str) -> None:
         attrs = sort_attrs([announce_attr(c, mode) for c in self.hands[player]])
         self.announcements.append(
             {"round": self.round, "player": player, "line": self.line[player], "mode": mode, "values": attrs}
         )
         self.log.append(f"P{player + 1} {mode}: {' '.join(str(a) for a in attrs)}")
-        self.step += 1
-        if self.step == 4:
-            self.phase, self.step = "place", 0
 
-    def tower_total(self, t: int) -> int:
-        return sum(self.values[t])
-
-    def owner(self, t: int) -> int:
-        """Seat that placed the top stone of tower ``t``, -1 when empty."""
-        return self.placers[t][-1] if self.placers[t] else -1
-
-    def _apply_place(self, action: Place) -> None:
-        player = self.current_player()
-        code, t = action.stone, action.tower
-        st = self.towers[t]
-        value = self.values[t][-1] if code == JOKER else value_of(code)
-        if action.replace:
-            st.pop()
-            self.values[t].pop()
-            old_placer = self.placers[t].pop()
-            self.out.append([JOKER, old_placer, player, t])
-        st.append(code)
-        self.values[t].append(value)
-        self.placers[t].append(player)
-        self.hands[player].remove(code)
-        self.hand_size[player] -= 1
-        self.revealed[player][self.round].append(code)
-        self.log.append(f"P{player + 1} {self.action_to_string(action)}")
-        if sum(1 for x in range(6) if self.owner(x) == player and self.tower_total(x) == 21) >= 3:
-            self.winner, self.instant, self.phase = player, True, "end"
-            self.log.append(f"P{player + 1} wins instantly with three towers at 21")
-            return
-        self._after_placement(player)
-
-    def _after_placement(self, player: int) -> None:
-        self.step += 1
-        if self.step < 6:
-            return
-        for p in (0, 1):  # discard what is left in hand: revealed
-            if self.hands[p]:
-                self.revealed[p][self.round].extend(self.hands[p])
-                self.log.append(f"P{p + 1} discards {' '.join(stone_str(c) for c in self.hands[p])}")
-            self.hands[p] = []
-            self.hand_size[p] = 0
-        self.line = [-1, -1]
-        self.round += 1
-        if self.round == NUM_ROUNDS:
-            self.phase = "end"
-            s = self.scores()
-            self.winner = 0 if s[0] > s[1] else 1 if s[1] > s[0] else -1
-            return
-        if self.round == 3:
-            self.phase, self.step = "deal", 0
+    def _after_round(self, before: list[list[int]], player: int, action: TowersAction) -> None:
+        """Log the discards and start what comes next (the preset second deal, or the next round)."""
+        if isinstance(action, Place):
+            before[player].remove(action.stone)
+        for p in (0, 1):
+            if before[p]:
+                self.log.append(f"P{p + 1} discards {' '.join(stone_str(c) for c in before[p])}")
+        if self.phase == "deal":
             if self._preset_grid2 is not None:
                 for p in (0, 1):
                     for code in self._preset_grid2[p]:
                         self.apply(Draw(code))
-            return
-        self.phase, self.step = "pick", 0
-        self.log.append(f"round {self.round + 1}")
+        elif self.phase == "pick":
+            self.log.append(f"round {self.round + 1}")
+
+    def tower_total(self, t: int) -> int:
+        return int(self.core[K.TOT + t])
+
+    def owner(self, t: int) -> int:
+        """Seat that placed the top stone of tower ``t``, -1 when empty."""
+        return int(self.core[K.OWN + t])
 
     # ------------------------------------------------------------------
     # outcome
     # ------------------------------------------------------------------
     def towers_owned(self) -> list[int]:
-        owned = [0, 0]
-        for t in range(6):
-            o = self.owner(t)
-            if o >= 0:
-                owned[o] += 1
-        return owned
+        own = self.core[K.OWN : K.OWN + 6].tolist()
+        return [own.count(0), own.count(1)]
 
     def scores(self) -> list[float]:
         return [float(x) for x in self.towers_owned()]
@@ -555,26 +607,19 @@ class TowersState(GameState[TowersAction]):
     # ------------------------------------------------------------------
     def clone(self) -> TowersState:
         new = TowersState.__new__(TowersState)
-        new.round, new.phase, new.step = self.round, self.phase, self.step
-        new.direction = [d[:] for d in self.direction]
-        new.used_lines = [[u[:] for u in p] for p in self.used_lines]
-        new.line = self.line[:]
+        new.buf = self.buf.copy()
+        new.core = new.buf[: K.NS]
+        new._views = None
         new.announcements = self.announcements[:]  # entries are never mutated
-        new.towers = [t[:] for t in self.towers]
-        new.values = [t[:] for t in self.values]
-        new.placers = [t[:] for t in self.placers]
-        new.out = self.out[:]
-        new.revealed = [[r[:] for r in p] for p in self.revealed]
-        new.hand_size = self.hand_size[:]
-        new.winner, new.instant = self.winner, self.instant
         new.log = self.log[:]
-        new.grids = [[None if g is None else g[:] for g in p] for p in self.grids]
-        new.removed = [r[:] for r in self.removed]
-        new.hands = [h[:] for h in self.hands]
-        new.pools = [p[:] for p in self.pools]
-        new._partial = [p[:] for p in self._partial]
         new._preset_grid2 = self._preset_grid2
         return new
+
+    def set_private(self, player: int, grids: list[list[int] | None], hand: list[int], removed: list[int],
+                    pool: list[int], partial: list[int]) -> None:
+        """Replace ``player``'s hidden stones (for :func:`puzzles.towers.infoset.resample_hidden`)."""
+        _write_private(self, player, grids, hand, removed, pool, partial)
+        self._preset_grid2 = None  # a hand-set second deal is hidden information too
 
     def resample(self, player: int, rng: random.Random) -> TowersState:
         """A full state ``player`` cannot tell from this one: the opponent's hidden stones redrawn with ``rng``.
@@ -592,16 +637,16 @@ class TowersState(GameState[TowersAction]):
             "round": self.round,
             "phase": self.phase,
             "step": self.step,
-            "direction": copy.deepcopy(self.direction),
-            "used_lines": copy.deepcopy(self.used_lines),
-            "line": self.line[:],
+            "direction": self.direction,
+            "used_lines": self.used_lines,
+            "line": self.line,
             "announcements": copy.deepcopy(self.announcements),
             "towers": [[stone_str(c) for c in t] for t in self.towers],
-            "values": copy.deepcopy(self.values),
-            "placers": copy.deepcopy(self.placers),
-            "out": copy.deepcopy(self.out),
+            "values": self.values,
+            "placers": self.placers,
+            "out": self.out,
             "revealed": [[[stone_str(c) for c in r] for r in p] for p in self.revealed],
-            "hand_size": self.hand_size[:],
+            "hand_size": self.hand_size,
             "winner": self.winner,
             "instant": self.instant,
             "log": self.log[:],
@@ -625,35 +670,11 @@ class TowersState(GameState[TowersAction]):
 
     @classmethod
     def _from_json(cls, data: dict[str, Any], check: bool) -> TowersState:
-        pub, priv = data["public"], data["private"]
-        s = cls()
-        s.round, s.phase, s.step = int(pub["round"]), pub["phase"], int(pub["step"])
-        s.direction = [list(d) for d in pub["direction"]]
-        s.used_lines = [[list(u) for u in p] for p in pub["used_lines"]]
-        s.line = list(pub["line"])
-        s.announcements = copy.deepcopy(pub["announcements"])
-        s.towers = [[parse_stone(x) for x in t] for t in pub["towers"]]
-        s.values = [list(v) for v in pub["values"]]
-        s.placers = [list(v) for v in pub["placers"]]
-        s.out = [list(o) for o in pub["out"]]
-        s.revealed = [[[parse_stone(x) for x in r] for r in p] for p in pub["revealed"]]
-        s.hand_size = list(pub["hand_size"])
-        s.winner, s.instant = int(pub["winner"]), bool(pub["instant"])
-        s.log = list(pub.get("log", []))
-        for p in (0, 1):
-            pr = priv[p]
-            s.grids[p] = [None if g is None else [parse_stone(x) for x in g] for g in pr["grids"]]
-            s.removed[p] = [parse_stone(x) for x in pr["removed"]]
-            s.hands[p] = [parse_stone(x) for x in pr["hand"]]
-            s.pools[p] = [parse_stone(x) for x in pr["pool"]]
-            s._partial[p] = [parse_stone(x) for x in pr.get("partial", [])]
-        if "preset_grid2" in data:
-            g0, g1 = ([parse_stone(x) for x in g] for g in data["preset_grid2"])
-            s._preset_grid2 = (g0, g1)
-        if s.phase not in ("deal", "pick", "place", "end"):
-            raise ValueError(f"unknown phase {s.phase!r}")
+        f = _Fields.parse(data)
         if check:
-            s.validate()
+            _validate(f)
+        s = cls()
+        _write(s, f)
         return s
 
     @classmethod
@@ -738,11 +759,140 @@ class TowersState(GameState[TowersAction]):
         return render_svg(self.observation(self.current_player() if self.current_player() in (0, 1) else 0), full=self)
 
 
+class _Fields:
+    """A state read from JSON as Python values, checked by :func:`_validate` before it is written to a buffer."""
+
+    round: int
+    phase: str
+    step: int
+    direction: list[list[int]]
+    used_lines: list[list[list[int]]]
+    line: list[int]
+    announcements: list[dict[str, Any]]
+    towers: list[list[int]]
+    values: list[list[int]]
+    placers: list[list[int]]
+    out: list[list[int]]
+    revealed: list[list[list[int]]]
+    hand_size: list[int]
+    winner: int
+    instant: bool
+    log: list[str]
+    grids: list[list[list[int] | None]]
+    removed: list[list[int]]
+    hands: list[list[int]]
+    pools: list[list[int]]
+    _partial: list[list[int]]
+    _preset_grid2: tuple[list[int], list[int]] | None
+
+    @property
+    def starter(self) -> int:
+        return STARTERS[min(self.round, NUM_ROUNDS - 1)]
+
+    def grid_index(self) -> int:
+        return 0 if self.round < 3 else 1
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> _Fields:
+        pub, priv = data["public"], data["private"]
+        s = cls()
+        s.round, s.phase, s.step = int(pub["round"]), pub["phase"], int(pub["step"])
+        s.direction = [list(d) for d in pub["direction"]]
+        s.used_lines = [[list(u) for u in p] for p in pub["used_lines"]]
+        s.line = list(pub["line"])
+        s.announcements = copy.deepcopy(pub["announcements"])
+        s.towers = [[parse_stone(x) for x in t] for t in pub["towers"]]
+        s.values = [list(v) for v in pub["values"]]
+        s.placers = [list(v) for v in pub["placers"]]
+        s.out = [list(o) for o in pub["out"]]
+        s.revealed = [[[parse_stone(x) for x in r] for r in p] for p in pub["revealed"]]
+        s.hand_size = list(pub["hand_size"])
+        s.winner, s.instant = int(pub["winner"]), bool(pub["instant"])
+        s.log = list(pub.get("log", []))
+        s.grids, s.removed, s.hands, s.pools, s._partial = [[], []], [[], []], [[], []], [[], []], [[], []]
+        for p in (0, 1):
+            pr = priv[p]
+            s.grids[p] = [None if g is None else [parse_stone(x) for x in g] for g in pr["grids"]]
+            s.removed[p] = [parse_stone(x) for x in pr["removed"]]
+            s.hands[p] = [parse_stone(x) for x in pr["hand"]]
+            s.pools[p] = [parse_stone(x) for x in pr["pool"]]
+            s._partial[p] = [parse_stone(x) for x in pr.get("partial", [])]
+        s._preset_grid2 = None
+        if "preset_grid2" in data:
+            g0, g1 = ([parse_stone(x) for x in g] for g in data["preset_grid2"])
+            s._preset_grid2 = (g0, g1)
+        if s.phase not in PHASE_CODES:
+            raise ValueError(f"unknown phase {s.phase!r}")
+        return s
+
+
+def _fill(row: np.ndarray, items: list[Any], what: str) -> int:
+    """Write ``items`` at the start of ``row``; their number (ValueError when they do not fit)."""
+    if len(items) > len(row):
+        raise ValueError(f"too many {what}")
+    row[: len(items)] = items
+    return len(items)
+
+
+def _write(s: TowersState, f: _Fields) -> None:
+    """Write the fields read from JSON into the kernel buffer of ``s`` (a fresh state)."""
+    if not (_is_int(f.round, 0, NUM_ROUNDS) and _is_int(f.step, 0, 10**6)):
+        raise ValueError(f"round {f.round!r} or step {f.step!r} out of range")
+    if f.phase != "end" and (f.round == NUM_ROUNDS or f.step > 23):
+        raise ValueError(f"round {f.round + 1}, step {f.step} out of range in phase {f.phase}")
+    a, core = s.arrays, s.core
+    core[K.ROUND], core[K.PHASE], core[K.STEP] = f.round, PHASE_CODES[f.phase], f.step
+    a.result[:] = (f.winner, int(f.instant))
+    core[K.WIN] = f.winner if f.instant else -1
+    for t in range(6):
+        stones, values, placers = f.towers[t], f.values[t], f.placers[t]
+        if not len(stones) == len(values) == len(placers):
+            raise ValueError(f"{COLORS[t]} tower: stones, values and placers differ in length")
+        a.height[t] = _fill(a.stones[t], stones, "stones on a tower")
+        _fill(a.values[t], values, "values")
+        _fill(a.placers[t], placers, "placers")
+        core[K.TOT + t] = sum(values)
+        core[K.TOP + t] = values[-1] if values else 0
+        core[K.JK + t] = 1 if stones and stones[-1] == JOKER else 0
+        core[K.OWN + t] = placers[-1] if placers else -1
+    a.nout[0] = _fill(a.out, f.out, "replaced jokers") if f.out else 0
+    for p in (0, 1):
+        for g in (0, 1):
+            a.direction[p, g] = f.direction[p][g]
+            a.nused[p, g] = _fill(a.used[p, g], f.used_lines[p][g], "used lines")
+        for r in range(NUM_ROUNDS):
+            a.nrevealed[p, r] = _fill(a.revealed[p, r], f.revealed[p][r], "revealed stones")
+    s.announcements, s.log, s._preset_grid2 = f.announcements, f.log, f._preset_grid2
+    core[K.LINE : K.LINE + 2] = f.line
+    for p in (0, 1):
+        _write_private(s, p, f.grids[p], f.hands[p], f.removed[p], f.pools[p], f._partial[p])
+
+
+def _write_private(s: TowersState, p: int, grids: list[list[int] | None], hand: list[int], removed: list[int],
+                   pool: list[int], partial: list[int]) -> None:
+    """Write ``p``'s hidden stones into ``s`` (grids, hand slots, removed, pool, cells dealt so far)."""
+    a, core = s.arrays, s.core
+    for g in (0, 1):
+        cells = grids[g]
+        if cells is not None and len(cells) != 9:
+            raise ValueError(f"P{p + 1}'s grid {g + 1} must have 9 cells")
+        a.grids[p, g] = -1 if cells is None else cells
+    a.nremoved[p] = _fill(a.removed[p], removed, "removed stones")
+    a.npool[p] = _fill(a.pools[p], pool, "stones in a pool")
+    a.npartial[p] = _fill(a.partial[p], partial, "cells dealt")
+    core[K.HAND + 3 * p : K.HAND + 3 * p + 3] = -1
+    _fill(core[K.HAND + 3 * p : K.HAND + 3 * p + 3], hand, "stones in a hand")
+    g = 0 if core[K.ROUND] < 3 else 1
+    core[K.GRID + 9 * p : K.GRID + 9 * p + 9] = a.grids[p, g]
+    core[K.DIR + p] = a.direction[p, g]
+    core[K.USED + p] = sum(1 << int(ln) for ln in a.used[p, g, : a.nused[p, g]])
+
+
 def _is_int(x: object, lo: int, hi: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
 
 
-def _validate(s: TowersState) -> None:
+def _validate(s: TowersState | _Fields) -> None:
     """The checks of :meth:`TowersState.validate`."""
 
     def need(ok: bool, what: str) -> None:

@@ -110,19 +110,16 @@ def resample_hidden(state: TowersState, player: int, rng: random.Random) -> Towe
     if len(pool) != expected_pool:
         raise ValueError("the state is inconsistent: wrong number of unseen stones")
     new = state.clone()
-    new._preset_grid2 = None  # a hand-set second deal is hidden information too
-    new.grids[opp] = grids
-    new.hands[opp] = hand
-    new.removed[opp] = removed
-    new.pools[opp] = pool
-    new._partial[opp] = partial
+    new.set_private(opp, grids, hand, removed, pool, partial)  # drops a hand-set second deal: hidden too
     return new
 
 
 def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
     """A full state drawn from the information set of an observation (``TowersState.observation``)."""
     me = obs["player"]
-    blank = {"grids": [None, None], "removed": [], "hand": [], "pool": [], "partial": []}
+    # the opponent's hand size is public: placeholders keep it until resample_hidden draws the stones
+    hidden_hand = ["J"] * int(obs["public"]["hand_size"][1 - me])
+    blank = {"grids": [None, None], "removed": [], "hand": hidden_hand, "pool": [], "partial": []}
     private = [obs["private"], blank] if me == 0 else [blank, obs["private"]]
     state = TowersState.from_json_unchecked({"game": "towers", "public": obs["public"], "private": private})
     return resample_hidden(state, me, rng)

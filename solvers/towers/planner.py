@@ -221,14 +221,15 @@ def guaranteed_for_hands(state: TowersState, seat: int, my_hand: list[int], opp_
         raise ValueError("a hand holds at most 3 stones")
     if state.phase not in ("pick", "place"):
         raise ValueError(f"the state must be in a round (phase is {state.phase!r})")
-    work = state.clone()
-    if work.phase == "pick":
-        work.phase, work.step = "place", 0
+    data = state.to_json()
+    pub, priv = data["public"], data["private"]
+    if state.phase == "pick":
+        pub["phase"], pub["step"] = "place", 0
         for p in (0, 1):
-            g = work.grid_index()
-            if work.grids[p][g] is None:
-                work.grids[p][g] = [JOKER] * 9
-    work.hands[seat] = list(my_hand)
-    work.hands[1 - seat] = list(opp_hand)
-    work.hand_size = [len(work.hands[0]), len(work.hands[1])]
+            if priv[p]["grids"][state.grid_index()] is None:
+                priv[p]["grids"][state.grid_index()] = [stone_str(JOKER)] * 9
+    priv[seat]["hand"] = [stone_str(c) for c in my_hand]
+    priv[1 - seat]["hand"] = [stone_str(c) for c in opp_hand]
+    pub["hand_size"] = [len(priv[0]["hand"]), len(priv[1]["hand"])]
+    work = TowersState.from_json_unchecked(data)
     return guaranteed_21_towers(work, seat)

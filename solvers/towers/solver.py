@@ -25,7 +25,6 @@ import numpy as np
 from puzzles.game import IllegalActionError
 from puzzles.towers import kernel as K
 from puzzles.towers.engine import PASS, Announce, PickLine, Place, TowersAction, TowersState
-from puzzles.towers.stones import JOKER
 from solvers.towers import search as X
 
 
@@ -94,30 +93,9 @@ def pack(state: TowersState, horizon: str | int = "round", mode: int = 0) -> np.
         raise ValueError(f"nothing to solve in phase {state.phase!r}")
     if state.phase == "pick" and state.step % 2 == 1:
         raise ValueError("an announcement is pending; apply it first")
-    S = np.zeros(K.NS, dtype=np.int64)
-    g = state.grid_index()
-    for t in range(6):
-        vals = state.values[t]
-        S[K.TOT + t] = sum(vals)
-        S[K.TOP + t] = vals[-1] if vals else 0
-        S[K.JK + t] = 1 if state.towers[t] and state.towers[t][-1] == JOKER else 0
-        S[K.OWN + t] = state.owner(t)
-    for p in (0, 1):
-        grid = state.grids[p][g]
-        if grid is None:
-            raise ValueError("the current grid is not dealt")
-        for c in range(9):
-            S[K.GRID + 9 * p + c] = grid[c]
-        S[K.DIR + p] = state.direction[p][g]
-        S[K.USED + p] = sum(1 << ln for ln in state.used_lines[p][g])
-        hand = state.hands[p]
-        for k in range(3):
-            S[K.HAND + 3 * p + k] = hand[k] if k < len(hand) else -1
-        S[K.LINE + p] = state.line[p]
-    S[K.ROUND] = state.round
-    S[K.PHASE] = K.PHASE_PICK if state.phase == "pick" else K.PHASE_PLACE
-    S[K.STEP] = state.step
-    S[K.WIN] = -1
+    if state.core[K.GRID] < 0 or state.core[K.GRID + 9] < 0:
+        raise ValueError("the current grid is not dealt")
+    S = state.core.copy()
     S[K.QUIET] = 1
     if horizon == "round":
         last = state.round

@@ -1,0 +1,868 @@
+"""Reference rules of Rainbow Blackjack in plain Python, for tests only.
+
+The production rules are the compiled kernel :mod:`puzzles.towers.kernel` behind
+:class:`puzzles.towers.engine.TowersState`; this readable engine is what the
+kernel is checked against (``tests/test_towers_kernel.py``: the same legal actions
+in the same order, the same JSON after every action, the same reasons).
+
+Implements :class:`puzzles.game.GameState`; the rules as implemented and every
+rule decision are written up in ``docs/rules/rainbow-blackjack.md``.  Seat 0 is
+player 1 (primary colours), seat 1 is player 2 (secondary colours).
+
+Actions are frozen dataclasses: :class:`Draw` (a chance draw of the deal),
+:class:`PickLine`, :class:`Announce`, :class:`Place` (``replace=True`` swaps
+the joker on top of the tower) and :class:`Pass`.
+
+Flow of a game
+--------------
+* **Setup (chance).**  For seat 0 then seat 1: the 9 cells of the first 3×3
+  grid are drawn one at a time from the player's 21 stones, then the 3 removed
+  stones are drawn from the remaining 12; the last 9 form the player's *pool*
+  for the second grid.  Each draw is one chance node whose outcomes are the
+  distinct stone codes left, weighted by multiplicity, so a game is a pure
+  function of the chance draws (seeded with ``sample_chance(rng)``).
+* **Second grid (chance).**  At the start of round 4 the 9 pool stones of seat
+  0, then seat 1, are laid cell by cell into a fresh grid (as in the original
+  program: the player sees their second grid only from round 4).
+* **Rounds.**  Starters by round: P1, P2, P1, P1, P2, P1.  The starter picks a
+  line (``row1..row3``/``col1..col3``), then announces ``colors`` or
+  ``numbers``; then the other player does the same.  Then 6 placements,
+  starter first, alternating.
+* **Placement.**  ``R6>O`` puts R6 on the orange tower; ``R6xO`` *replaces* the
+  joker on top of the orange tower by R6 (the joker leaves the game);
+  ``J>O`` puts a joker; ``pass`` when nothing in hand can be placed.
+* **End.**  Instant win is checked after every placement (for the player who
+  placed: 3 owned towers at exactly 21); otherwise after round 6 more owned
+  towers wins, equal counts draw.
+
+Rule decisions
+--------------
+* No legal placement: the player passes that placement (the only legal action
+  is ``pass``); stones left in a hand at the end of a round are discarded and
+  revealed.  Only an all-joker hand can be stuck (a coloured stone always fits
+  its own tower).
+* A joker's value is the effective value of the stone directly below it
+  (always a coloured stone, since a joker may not lie on a joker).
+* Replacement is a separate action from placing on top; both can be legal for
+  the same stone and tower.  The replacer becomes the tower's owner.  The
+  removed joker is public (listed under ``out``).
+* An announcement is the *sorted multiset* of the three colours (joker =
+  ``grey``) or numbers (joker = 0) of the picked line — the order within the
+  line is not announced.
+* The owner of stones knows which 3 of their stones were removed; the opponent
+  does not.  Which line was picked is public.
+* ``scores()`` are the numbers of towers owned; ``returns()`` give 1 to an
+  instant winner regardless of tower counts.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError, shared_win_returns
+from puzzles.towers.stones import (
+    COLORS,
+    JOKER,
+    LETTERS,
+    allowed_towers,
+    announce_attr,
+    parse_stone,
+    parse_tower,
+    player_set,
+    stone_str,
+    value_of,
+)
+
+STARTERS = (0, 1, 0, 0, 1, 0)
+NUM_ROUNDS = 6
+LINE_NAMES = ("row1", "row2", "row3", "col1", "col2", "col3")
+LINE_CELLS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
+ANNOUNCE_MODES = ("colors", "numbers")
+
+# Deal schedules: (player, target) with target 'g0'/'g1' (grid cells in order) or 'rm' (removed).
+SETUP_SCHEDULE = tuple([(0, "g0")] * 9 + [(0, "rm")] * 3 + [(1, "g0")] * 9 + [(1, "rm")] * 3)
+GRID2_SCHEDULE = tuple([(0, "g1")] * 9 + [(1, "g1")] * 9)
+
+
+# ---------------------------------------------------------------------------
+# actions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Draw:
+    """Chance: the next stone of the deal (a stone code, see :mod:`puzzles.towers.stones`)."""
+
+    stone: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PickLine:
+    """Pick a line of the current grid: 0-2 are ``row1..row3``, 3-5 are ``col1..col3``."""
+
+    line: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Announce:
+    """Announce the ``colors`` or the ``numbers`` of the picked line."""
+
+    mode: str
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place:
+    """Put ``stone`` from the hand on ``tower`` (0-5, wheel order); ``replace``: swap the joker on top instead."""
+
+    stone: int
+    tower: int
+    replace: bool = False
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Pass:
+    """Pass a placement: allowed only when no stone in hand can be placed."""
+
+
+PASS = Pass()
+TowersAction = Draw | PickLine | Announce | Place | Pass
+
+
+def sort_attrs(attrs: list[Any]) -> list[Any]:
+    """Announcement order: colours in wheel order then grey; numbers ascending."""
+    order = {c: i for i, c in enumerate(LETTERS + "X")}
+    return sorted(attrs, key=lambda a: a if isinstance(a, int) else order.get(a, 6))
+
+
+def line_direction(line: int) -> int:
+    """0 for rows, 1 for columns."""
+    return line // 3
+
+
+def joker_place_ok(stones: list[int]) -> bool:
+    """A joker may go on a tower that is not empty and whose top is not a joker."""
+    return bool(stones) and stones[-1] != JOKER
+
+
+def replace_ok(total: int, top_value: int, top_is_joker: bool, value: int) -> bool:
+    """Joker replacement: (a) replacing is strictly closer to 21 and (b) stacking on top would exceed 21."""
+    if not top_is_joker:
+        return False
+    replaced = total - top_value + value
+    return abs(replaced - 21) < abs(total - 21) and total + value > 21
+
+
+def new_game(players: int = 2, seed: int = 0) -> TowersState:
+    """The registry factory: a two-player game whose opening deal is drawn from ``seed``.
+
+    The second grids are dealt by chance at the start of round 4 (the caller's
+    random stream resolves those chance nodes).
+    """
+    if players != 2:
+        raise ValueError(f"Rainbow Blackjack is played by 2 players, not {players}")
+    return TowersState.new_game(seed)
+
+
+class TowersState(GameState[TowersAction]):
+    """A full position of Rainbow Blackjack (both players' hidden stones included)."""
+
+    game_name: ClassVar[str] = "towers"
+    num_players = 2
+
+    def __init__(self) -> None:
+        # -- public --
+        self.round = 0
+        self.phase = "deal"  # deal | pick | place | end
+        self.step = 0  # deal: index in schedule; pick: 0..3 (pick, announce, pick, announce); place: ply 0..5
+        self.direction = [[-1, -1], [-1, -1]]  # per player per grid: -1 free, 0 rows, 1 columns
+        self.used_lines: list[list[list[int]]] = [[[], []], [[], []]]
+        self.line = [-1, -1]  # current round's line per player
+        self.announcements: list[dict[str, Any]] = []
+        self.towers: list[list[int]] = [[] for _ in range(6)]  # stone codes, bottom first
+        self.values: list[list[int]] = [[] for _ in range(6)]  # effective values
+        self.placers: list[list[int]] = [[] for _ in range(6)]
+        self.out: list[list[int]] = []  # [code, placer, remover, tower] of replaced jokers
+        self.revealed: list[list[list[int]]] = [[[] for _ in range(NUM_ROUNDS)] for _ in range(2)]
+        self.hand_size = [0, 0]
+        self.winner = -1
+        self.instant = False
+        self.log: list[str] = []
+        # -- private --
+        self.grids: list[list[list[int] | None]] = [[None, None], [None, None]]
+        self.removed: list[list[int]] = [[], []]
+        self.hands: list[list[int]] = [[], []]
+        self.pools: list[list[int]] = [player_set(0), player_set(1)]
+        self._partial: list[list[int]] = [[], []]  # grid cells drawn so far during a deal
+        self._preset_grid2: tuple[list[int], list[int]] | None = None  # second grids fixed by from_setup
+
+    # ------------------------------------------------------------------
+    # construction helpers
+    # ------------------------------------------------------------------
+    @classmethod
+    def new_game(cls, seed: int | None = None) -> TowersState:
+        """A fresh game at its first chance node; with ``seed``, the deal is resolved at once."""
+        state = cls()
+        if seed is not None:
+            rng = random.Random(seed)
+            while state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+        return state
+
+    @classmethod
+    def from_setup(
+        cls,
+        grids1: tuple[list[int], list[int]],
+        removed: tuple[list[int], list[int]],
+        grids2: tuple[list[int], list[int]] | None = None,
+    ) -> TowersState:
+        """A game dealt by hand: first grids (9 codes each, row by row) and removed stones per seat.
+
+        ``grids2`` (optional) is applied when round 4 starts; the stones must be
+        exactly each player's remaining 9.
+        """
+        state = cls()
+        for p in (0, 1):
+            for code in list(grids1[p]) + list(removed[p]):
+                state.apply(Draw(code))
+        state._preset_grid2 = grids2
+        return state
+
+    @classmethod
+    def placement_position(
+        cls, towers: dict[int, list[tuple[str, int]]], hands: tuple[list[str], list[str]], step: int = 0
+    ) -> TowersState:
+        """A round-1 placement position set up by hand, for demos and tests.
+
+        ``towers`` maps a tower index to its stones bottom first as ``(stone, placer seat)``
+        (a joker copies the value below); ``hands`` are the two hands; ``step`` the placement
+        number (0 = the starter, P1, to place).  Grids are those of ``new_game(0)``.
+        """
+        s = cls.new_game(0)
+        for a in (PickLine(0), Announce("colors"), PickLine(0), Announce("colors")):
+            s.apply(a)
+        for t in range(6):
+            s.towers[t], s.values[t], s.placers[t] = [], [], []
+            for text, placer in towers.get(t, []):
+                code = parse_stone(text)
+                s.towers[t].append(code)
+                s.values[t].append(s.values[t][-1] if code == JOKER else value_of(code))
+                s.placers[t].append(placer)
+        s.hands = [[parse_stone(x) for x in hands[0]], [parse_stone(x) for x in hands[1]]]
+        s.hand_size = [len(hands[0]), len(hands[1])]
+        s.step = step
+        return s
+
+    # ------------------------------------------------------------------
+    # whose turn
+    # ------------------------------------------------------------------
+    @property
+    def starter(self) -> int:
+        return STARTERS[min(self.round, NUM_ROUNDS - 1)]
+
+    def current_player(self) -> int:
+        if self.phase == "end":
+            return TERMINAL
+        if self.phase == "deal":
+            return CHANCE
+        if self.phase == "pick":
+            return self.starter if self.step < 2 else 1 - self.starter
+        return self.starter if self.step % 2 == 0 else 1 - self.starter
+
+    def grid_index(self) -> int:
+        """0 for rounds 1-3, 1 for rounds 4-6."""
+        return 0 if self.round < 3 else 1
+
+    def _schedule(self) -> tuple[tuple[int, str], ...]:
+        return SETUP_SCHEDULE if self.round == 0 else GRID2_SCHEDULE
+
+    # ------------------------------------------------------------------
+    # legal actions
+    # ------------------------------------------------------------------
+    def legal_lines(self, player: int) -> list[int]:
+        """Lines the player may pick now in their current grid (direction lock applied)."""
+        g = self.grid_index()
+        used = self.used_lines[player][g]
+        d = self.direction[player][g]
+        cands = range(6) if d < 0 else range(3 * d, 3 * d + 3)
+        return [ln for ln in cands if ln not in used]
+
+    def placement_actions(self, player: int) -> list[TowersAction]:
+        """Placements and replacements available to ``player`` from their hand (``[PASS]`` if none)."""
+        actions: list[TowersAction] = []
+        for code in sorted(set(self.hands[player])):
+            if code == JOKER:
+                for t in range(6):
+                    if joker_place_ok(self.towers[t]):
+                        actions.append(Place(JOKER, t))
+                continue
+            v = value_of(code)
+            for t in allowed_towers(code):
+                actions.append(Place(code, t))
+                st = self.towers[t]
+                if st and st[-1] == JOKER and replace_ok(sum(self.values[t]), self.values[t][-1], True, v):
+                    actions.append(Place(code, t, True))
+        return actions or [PASS]
+
+    def legal_actions(self) -> list[TowersAction]:
+        if self.phase == "end":
+            return []
+        if self.phase == "deal":
+            player, _ = self._schedule()[self.step]
+            return [Draw(c) for c in sorted(set(self.pools[player]))]
+        player = self.current_player()
+        if self.phase == "pick":
+            if self.step % 2 == 0:
+                return [PickLine(ln) for ln in self.legal_lines(player)]
+            return [Announce(m) for m in ANNOUNCE_MODES]
+        return self.placement_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[TowersAction, float]]:
+        if self.phase != "deal":
+            return []
+        player, _ = self._schedule()[self.step]
+        counts = Counter(self.pools[player])
+        n = len(self.pools[player])
+        return [(Draw(c), counts[c] / n) for c in sorted(counts)]
+
+    def sample_chance(self, rng: random.Random) -> TowersAction:
+        if self.phase != "deal":
+            raise ValueError("not a chance node")
+        player, _ = self._schedule()[self.step]
+        return Draw(rng.choice(self.pools[player]))
+
+    # ------------------------------------------------------------------
+    # legality
+    # ------------------------------------------------------------------
+    def illegal_reason(self, action: TowersAction) -> str | None:
+        """Why ``action`` is illegal here (one line), or None if it is legal."""
+        if self.phase == "end":
+            return "the game is over"
+        if self.phase == "deal":
+            if not isinstance(action, Draw):
+                return f"a chance draw is due, not {action!r}"
+            player, _ = self._schedule()[self.step]
+            if action.stone not in self.pools[player]:
+                return f"{_stone_name(action.stone)} is not in P{player + 1}'s pool"
+            return None
+        player = self.current_player()
+        if self.phase == "pick":
+            if self.step % 2 == 0:
+                return self._line_reason(player, action)
+            if not isinstance(action, Announce) or action.mode not in ANNOUNCE_MODES:
+                return f"P{player + 1} must announce 'colors' or 'numbers'"
+            return None
+        if isinstance(action, Pass):
+            if self.placement_actions(player) != [PASS]:
+                return "you may pass only when no stone in hand can be placed"
+            return None
+        if not isinstance(action, Place):
+            return f"P{player + 1} must place a stone, e.g. R6>R (or pass when stuck)"
+        return self._place_reason(player, action)
+
+    def _line_reason(self, player: int, action: TowersAction) -> str | None:
+        if not isinstance(action, PickLine):
+            return f"P{player + 1} must pick a line (row1..row3, col1..col3)"
+        ln = action.line
+        if ln in self.legal_lines(player):
+            return None
+        g = self.grid_index()
+        d = self.direction[player][g]
+        name = LINE_NAMES[ln] if isinstance(ln, int) and 0 <= ln < 6 else repr(ln)
+        if not (isinstance(ln, int) and 0 <= ln < 6):
+            why = "no such line"
+        elif ln in self.used_lines[player][g]:
+            why = "that line was already used in this grid"
+        elif d >= 0 and line_direction(ln) != d:
+            why = f"this grid is locked to {'rows' if d == 0 else 'columns'}"
+        else:
+            why = "not allowed"
+        return f"{name}: {why}"
+
+    def _place_reason(self, player: int, action: Place) -> str | None:
+        code, t = action.stone, action.tower
+        if not isinstance(t, int) or not 0 <= t < 6:
+            return f"no such tower: {t!r}"
+        if code not in self.hands[player]:
+            return f"{_stone_name(code)} is not in your hand"
+        st = self.towers[t]
+        if code == JOKER:
+            if action.replace:
+                return "a joker cannot replace a joker"
+            if not st:
+                return "a joker may not be the first stone of a tower"
+            if st[-1] == JOKER:
+                return "a joker may not lie directly on another joker"
+            return None
+        if t not in allowed_towers(code):
+            return f"{stone_str(code)} may go only to the {', '.join(COLORS[x] for x in allowed_towers(code))} towers"
+        if action.replace:
+            total, value = self.tower_total(t), value_of(code)
+            if not st or st[-1] != JOKER:
+                return "replacement needs a joker on top of the tower"
+            if not replace_ok(total, self.values[t][-1], True, value):
+                return (
+                    f"replacing needs {total - self.values[t][-1] + value} strictly closer to 21 than {total}"
+                    f" and {total} + {value} > 21"
+                )
+        return None
+
+    # ------------------------------------------------------------------
+    # applying actions
+    # ------------------------------------------------------------------
+    def apply(self, action: TowersAction) -> None:
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(action, Draw):
+            self._apply_draw(action.stone)
+        elif isinstance(action, PickLine):
+            self._apply_line(action.line)
+        elif isinstance(action, Announce):
+            self._apply_announce(action.mode)
+        elif isinstance(action, Place):
+            self._apply_place(action)
+        else:
+            self.log.append(f"P{self.current_player() + 1} pass")
+            self._after_placement(self.current_player())
+
+    def _apply_draw(self, code: int) -> None:
+        player, target = self._schedule()[self.step]
+        self.pools[player].remove(code)
+        if target == "rm":
+            self.removed[player].append(code)
+        else:
+            self._partial[player].append(code)
+            if len(self._partial[player]) == 9:
+                self.grids[player][int(target[1])] = self._partial[player]
+                self._partial[player] = []
+        self.step += 1
+        if target == "rm" and len(self.removed[player]) == 3:
+            self.removed[player].sort()
+        if self.step == len(self._schedule()):
+            self.phase, self.step = "pick", 0
+            self.log.append(f"round {self.round + 1}")
+
+    def _apply_line(self, ln: int) -> None:
+        player = self.current_player()
+        g = self.grid_index()
+        if self.direction[player][g] < 0:
+            self.direction[player][g] = line_direction(ln)
+        self.used_lines[player][g].append(ln)
+        self.line[player] = ln
+        grid = self.grids[player][g]
+        assert grid is not None
+        self.hands[player] = [grid[c] for c in LINE_CELLS[ln]]
+        self.hand_size[player] = 3
+        self.log.append(f"P{player + 1} {LINE_NAMES[ln]}")
+        self.step += 1
+
+    def _apply_announce(self, mode: str) -> None:
+        player = self.current_player()
+        attrs = sort_attrs([announce_attr(c, mode) for c in self.hands[player]])
+        self.announcements.append(
+            {"round": self.round, "player": player, "line": self.line[player], "mode": mode, "values": attrs}
+        )
+        self.log.append(f"P{player + 1} {mode}: {' '.join(str(a) for a in attrs)}")
+        self.step += 1
+        if self.step == 4:
+            self.phase, self.step = "place", 0
+
+    def tower_total(self, t: int) -> int:
+        return sum(self.values[t])
+
+    def owner(self, t: int) -> int:
+        """Seat that placed the top stone of tower ``t``, -1 when empty."""
+        return self.placers[t][-1] if self.placers[t] else -1
+
+    def _apply_place(self, action: Place) -> None:
+        player = self.current_player()
+        code, t = action.stone, action.tower
+        st = self.towers[t]
+        value = self.values[t][-1] if code == JOKER else value_of(code)
+        if action.replace:
+            st.pop()
+            self.values[t].pop()
+            old_placer = self.placers[t].pop()
+            self.out.append([JOKER, old_placer, player, t])
+        st.append(code)
+        self.values[t].append(value)
+        self.placers[t].append(player)
+        self.hands[player].remove(code)
+        self.hand_size[player] -= 1
+        self.revealed[player][self.round].append(code)
+        self.log.append(f"P{player + 1} {self.action_to_string(action)}")
+        if sum(1 for x in range(6) if self.owner(x) == player and self.tower_total(x) == 21) >= 3:
+            self.winner, self.instant, self.phase = player, True, "end"
+            self.log.append(f"P{player + 1} wins instantly with three towers at 21")
+            return
+        self._after_placement(player)
+
+    def _after_placement(self, player: int) -> None:
+        self.step += 1
+        if self.step < 6:
+            return
+        for p in (0, 1):  # discard what is left in hand: revealed
+            if self.hands[p]:
+                self.revealed[p][self.round].extend(self.hands[p])
+                self.log.append(f"P{p + 1} discards {' '.join(stone_str(c) for c in self.hands[p])}")
+            self.hands[p] = []
+            self.hand_size[p] = 0
+        self.line = [-1, -1]
+        self.round += 1
+        if self.round == NUM_ROUNDS:
+            self.phase = "end"
+            s = self.scores()
+            self.winner = 0 if s[0] > s[1] else 1 if s[1] > s[0] else -1
+            return
+        if self.round == 3:
+            self.phase, self.step = "deal", 0
+            if self._preset_grid2 is not None:
+                for p in (0, 1):
+                    for code in self._preset_grid2[p]:
+                        self.apply(Draw(code))
+            return
+        self.phase, self.step = "pick", 0
+        self.log.append(f"round {self.round + 1}")
+
+    # ------------------------------------------------------------------
+    # outcome
+    # ------------------------------------------------------------------
+    def towers_owned(self) -> list[int]:
+        owned = [0, 0]
+        for t in range(6):
+            o = self.owner(t)
+            if o >= 0:
+                owned[o] += 1
+        return owned
+
+    def scores(self) -> list[float]:
+        return [float(x) for x in self.towers_owned()]
+
+    def returns(self) -> list[float]:
+        if self.instant:
+            return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
+        return shared_win_returns(self.scores())
+
+    def result_text(self) -> str:
+        """``P1 wins``, ``P2 wins (instant: three towers at 21)``, ``draw`` (or ``in progress``)."""
+        if not self.is_terminal():
+            return "in progress"
+        if self.winner < 0:
+            return "draw"
+        return f"P{self.winner + 1} wins" + (" (instant: three towers at 21)" if self.instant else "")
+
+    # ------------------------------------------------------------------
+    # cloning, information and (de)serialisation
+    # ------------------------------------------------------------------
+    def clone(self) -> TowersState:
+        new = TowersState.__new__(TowersState)
+        new.round, new.phase, new.step = self.round, self.phase, self.step
+        new.direction = [d[:] for d in self.direction]
+        new.used_lines = [[u[:] for u in p] for p in self.used_lines]
+        new.line = self.line[:]
+        new.announcements = self.announcements[:]  # entries are never mutated
+        new.towers = [t[:] for t in self.towers]
+        new.values = [t[:] for t in self.values]
+        new.placers = [t[:] for t in self.placers]
+        new.out = self.out[:]
+        new.revealed = [[r[:] for r in p] for p in self.revealed]
+        new.hand_size = self.hand_size[:]
+        new.winner, new.instant = self.winner, self.instant
+        new.log = self.log[:]
+        new.grids = [[None if g is None else g[:] for g in p] for p in self.grids]
+        new.removed = [r[:] for r in self.removed]
+        new.hands = [h[:] for h in self.hands]
+        new.pools = [p[:] for p in self.pools]
+        new._partial = [p[:] for p in self._partial]
+        new._preset_grid2 = self._preset_grid2
+        return new
+
+    def public_json(self) -> dict[str, Any]:
+        """Everything both players see."""
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "step": self.step,
+            "direction": copy.deepcopy(self.direction),
+            "used_lines": copy.deepcopy(self.used_lines),
+            "line": self.line[:],
+            "announcements": copy.deepcopy(self.announcements),
+            "towers": [[stone_str(c) for c in t] for t in self.towers],
+            "values": copy.deepcopy(self.values),
+            "placers": copy.deepcopy(self.placers),
+            "out": copy.deepcopy(self.out),
+            "revealed": [[[stone_str(c) for c in r] for r in p] for p in self.revealed],
+            "hand_size": self.hand_size[:],
+            "winner": self.winner,
+            "instant": self.instant,
+            "log": self.log[:],
+        }
+
+    def private_json(self, player: int) -> dict[str, Any]:
+        """What only ``player`` knows: grids, removed stones, hand, undealt pool."""
+        return {
+            "grids": [None if g is None else [stone_str(c) for c in g] for g in self.grids[player]],
+            "removed": [stone_str(c) for c in self.removed[player]],
+            "hand": [stone_str(c) for c in self.hands[player]],
+            "pool": [stone_str(c) for c in self.pools[player]],
+            "partial": [stone_str(c) for c in self._partial[player]],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"game": "towers", "public": self.public_json(), "private": [self.private_json(0), self.private_json(1)]}
+        if self._preset_grid2 is not None:
+            data["preset_grid2"] = [[stone_str(c) for c in g] for g in self._preset_grid2]
+        return data
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any], check: bool) -> TowersState:
+        pub, priv = data["public"], data["private"]
+        s = cls()
+        s.round, s.phase, s.step = int(pub["round"]), pub["phase"], int(pub["step"])
+        s.direction = [list(d) for d in pub["direction"]]
+        s.used_lines = [[list(u) for u in p] for p in pub["used_lines"]]
+        s.line = list(pub["line"])
+        s.announcements = copy.deepcopy(pub["announcements"])
+        s.towers = [[parse_stone(x) for x in t] for t in pub["towers"]]
+        s.values = [list(v) for v in pub["values"]]
+        s.placers = [list(v) for v in pub["placers"]]
+        s.out = [list(o) for o in pub["out"]]
+        s.revealed = [[[parse_stone(x) for x in r] for r in p] for p in pub["revealed"]]
+        s.hand_size = list(pub["hand_size"])
+        s.winner, s.instant = int(pub["winner"]), bool(pub["instant"])
+        s.log = list(pub.get("log", []))
+        for p in (0, 1):
+            pr = priv[p]
+            s.grids[p] = [None if g is None else [parse_stone(x) for x in g] for g in pr["grids"]]
+            s.removed[p] = [parse_stone(x) for x in pr["removed"]]
+            s.hands[p] = [parse_stone(x) for x in pr["hand"]]
+            s.pools[p] = [parse_stone(x) for x in pr["pool"]]
+            s._partial[p] = [parse_stone(x) for x in pr.get("partial", [])]
+        if "preset_grid2" in data:
+            g0, g1 = ([parse_stone(x) for x in g] for g in data["preset_grid2"])
+            s._preset_grid2 = (g0, g1)
+        if s.phase not in ("deal", "pick", "place", "end"):
+            raise ValueError(f"unknown phase {s.phase!r}")
+        if check:
+            s.validate()
+        return s
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TowersState:
+        """The state of :meth:`to_json`, validated (:meth:`validate`); a damaged one is a one-line ValueError."""
+        return cls._load(data, True)
+
+    @classmethod
+    def from_json_unchecked(cls, data: dict[str, Any]) -> TowersState:
+        """:meth:`from_json` without :meth:`validate`, for a partial state (an observation being completed)."""
+        return cls._load(data, False)
+
+    @classmethod
+    def _load(cls, data: dict[str, Any], check: bool) -> TowersState:
+        if not isinstance(data, dict) or data.get("game", "towers") != "towers" or "public" not in data:
+            raise ValueError("not a towers state (expected keys 'game', 'public', 'private')")
+        try:
+            return cls._from_json(data, check)
+        except ValueError as error:
+            text = str(error).splitlines()[0] if str(error).strip() else "bad value"
+            raise ValueError(text if text.startswith("invalid towers state") else f"invalid towers state: {text}") from None
+        except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as error:
+            raise ValueError(f"invalid towers state: {type(error).__name__} {error}") from None
+
+    def validate(self) -> None:
+        """Raise ValueError (one line) unless every field is in range and the rules' invariants hold.
+
+        Run on every state read from a file, before any compiled kernel sees it.
+        """
+        _validate(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TowersState) and self.to_json() == other.to_json()
+
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Public information plus ``player``'s own private information (opponent's hidden stones left out)."""
+        return {
+            "game": "towers",
+            "player": player,
+            "to_move": self.current_player(),
+            "public": self.public_json(),
+            "private": self.private_json(player),
+        }
+
+    # ------------------------------------------------------------------
+    # text forms of actions
+    # ------------------------------------------------------------------
+    def action_to_string(self, action: TowersAction) -> str:
+        return action_to_string(action)
+
+    def string_to_action(self, text: str) -> TowersAction:
+        """Parse an action (it may still be illegal here; ``illegal_reason`` says).
+
+        Accepts ``row2``, ``r2``, ``col1``, ``c1``, ``colors``/``numbers`` (``c``/``n``), ``R6>O``,
+        ``R6xO`` (replace the top joker), ``R6 O``/``R6O``, ``J>O``, ``pass``, ``draw R6``.
+        """
+        return string_to_action(text)
+
+    # ------------------------------------------------------------------
+    # rendering
+    # ------------------------------------------------------------------
+    def render_text(self) -> str:
+        """The full position as text, with the result line once the game is over."""
+        from puzzles.towers.render import render_state_text
+
+        text = render_state_text(self)
+        if self.is_terminal():
+            owned = self.towers_owned()
+            text += f"\nresult: {self.result_text()}  (towers P1 {owned[0]} – P2 {owned[1]})"
+        return text
+
+    def __str__(self) -> str:
+        from puzzles.towers.render import render_state_text
+
+        return render_state_text(self)
+
+    def _repr_svg_(self) -> str:
+        from puzzles.towers.render import render_svg
+
+        return render_svg(self.observation(self.current_player() if self.current_player() in (0, 1) else 0), full=self)
+
+
+def _is_int(x: object, lo: int, hi: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
+
+
+def _validate(s: TowersState) -> None:
+    """The checks of :meth:`TowersState.validate`."""
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(f"invalid towers state: {what}")
+
+    need(s.phase in ("deal", "pick", "place", "end"), f"unknown phase {s.phase!r}")
+    need(_is_int(s.round, 0, NUM_ROUNDS), f"round {s.round!r} out of range")
+    need(s.phase == "end" or s.round < NUM_ROUNDS, f"round {s.round + 1} does not exist (6 rounds) in phase {s.phase}")
+    limit = {"deal": len(SETUP_SCHEDULE) - 1, "pick": 3, "place": 5, "end": 10**6}[s.phase]
+    need(_is_int(s.step, 0, limit), f"step {s.step!r} out of range in phase {s.phase}")
+    if s.phase == "deal":
+        need(s.round in (0, 3), "a deal happens only before rounds 1 and 4")
+        need(s.round == 0 or s.step < len(GRID2_SCHEDULE), f"step {s.step} out of range in the second deal")
+    need(_is_int(s.winner, -1, 1) and isinstance(s.instant, bool), "bad winner or instant flag")
+    need(len(s.direction) == 2 and all(len(d) == 2 and all(_is_int(x, -1, 1) for x in d) for d in s.direction),
+         "direction must be 2x2 values in -1..1")
+    need(len(s.used_lines) == 2 and all(len(u) == 2 for u in s.used_lines), "used_lines must be 2x2 lists")
+    for p in (0, 1):
+        for g in (0, 1):
+            used, d = s.used_lines[p][g], s.direction[p][g]
+            need(all(_is_int(x, 0, 5) for x in used) and len(set(used)) == len(used) <= 3,
+                 f"P{p + 1} used lines {used!r} of grid {g + 1}")
+            need((d < 0) == (not used) and all(line_direction(x) == d for x in used),
+                 f"P{p + 1}'s used lines {used!r} of grid {g + 1} disagree with its direction {d}")
+    need(len(s.line) == 2 and all(_is_int(x, -1, 5) for x in s.line), "line must be two values in -1..5")
+    need(len(s.towers) == 6 and len(s.values) == 6 and len(s.placers) == 6, "six towers expected")
+    seen: Counter[int] = Counter()
+    for t in range(6):
+        st, vals, pls = s.towers[t], s.values[t], s.placers[t]
+        need(len(st) == len(vals) == len(pls), f"{COLORS[t]} tower: stones, values and placers differ in length")
+        for k, (code, v, pl) in enumerate(zip(st, vals, pls, strict=True)):
+            need(_is_int(code, 0, JOKER) and _is_int(v, 1, 6) and _is_int(pl, 0, 1), f"{COLORS[t]} tower: bad stone {k + 1}")
+            seen[code] += 1
+            if code == JOKER:
+                need(k > 0 and st[k - 1] != JOKER, f"{COLORS[t]} tower: a joker first or on a joker")
+                need(v == vals[k - 1], f"{COLORS[t]} tower: a joker worth {v}, not the {vals[k - 1]} below it")
+            else:
+                need(t in allowed_towers(code), f"{stone_str(code)} cannot be on the {COLORS[t]} tower")
+                need(v == value_of(code), f"{COLORS[t]} tower: {stone_str(code)} worth {v}")
+        need(sum(vals) <= 126, f"{COLORS[t]} tower: total {sum(vals)} is impossible")
+    need(all(n == 1 for c, n in seen.items() if c != JOKER) and seen[JOKER] <= 6, "a stone is on the towers twice")
+    need(len(s.hands) == 2 and len(s.hand_size) == 2, "two hands expected")
+    for p in (0, 1):
+        hand = s.hands[p]
+        need(len(hand) <= 3 and all(_is_int(c, 0, JOKER) for c in hand), f"P{p + 1}'s hand {hand!r}")
+        need(s.hand_size[p] == len(hand), f"P{p + 1}'s hand size {s.hand_size[p]!r} is not {len(hand)}")
+        mine = set(player_set(p))
+        need(len(s.grids[p]) == 2, f"P{p + 1} must have two grid slots")
+        for g in (0, 1):
+            grid = s.grids[p][g]
+            need(grid is None or (len(grid) == 9 and all(c in mine for c in grid)), f"P{p + 1}'s grid {g + 1}")
+        need(all(c in mine for c in hand) and all(c in mine for c in s.removed[p]) and len(s.removed[p]) <= 3,
+             f"P{p + 1}'s hand or removed stones are not theirs")
+        need(all(c in mine for c in s.pools[p]) and all(c in mine for c in s._partial[p]), f"P{p + 1}'s pool")
+        need(len(s.revealed[p]) == NUM_ROUNDS and all(all(_is_int(c, 0, JOKER) for c in r) for r in s.revealed[p]),
+             f"P{p + 1}'s revealed stones")
+    if s.phase in ("pick", "place"):
+        g = s.grid_index()
+        for p in (0, 1):
+            need(s.grids[p][g] is not None, f"P{p + 1}'s grid {g + 1} is not dealt")
+        picked = [s.starter] if s.phase == "pick" and s.step in (1, 2) else [0, 1] if s.phase == "place" or s.step == 3 else []
+        for p in (0, 1):
+            if p in picked:
+                ln = s.line[p]
+                grid = s.grids[p][g]
+                assert grid is not None
+                need(ln >= 0 and ln in s.used_lines[p][g], f"P{p + 1} has picked no line this round")
+                cells = Counter(grid[c] for c in LINE_CELLS[ln])
+                need(not Counter(s.hands[p]) - cells, f"P{p + 1}'s hand is not from their line {LINE_NAMES[ln]}")
+            else:
+                need(not s.hands[p], f"P{p + 1} holds stones before picking a line")
+            need(len(s.used_lines[p][g]) == s.round % 3 + (1 if p in picked else 0),
+                 f"P{p + 1} used {len(s.used_lines[p][g])} lines of grid {g + 1} by round {s.round + 1}")
+    need(isinstance(s.announcements, list) and all(
+        isinstance(a, dict) and {"round", "player", "line", "mode", "values"} <= set(a) and a["mode"] in ANNOUNCE_MODES
+        for a in s.announcements), "bad announcements")
+
+
+def _stone_name(code: object) -> str:
+    return stone_str(code) if isinstance(code, int) and 0 <= code <= JOKER else repr(code)
+
+
+def action_to_string(action: TowersAction) -> str:
+    """Text form of an action: ``draw R6``, ``row1``, ``colors``, ``R6>O``, ``R6xO``, ``pass``."""
+    if isinstance(action, Draw):
+        return f"draw {stone_str(action.stone)}"
+    if isinstance(action, PickLine):
+        return LINE_NAMES[action.line]
+    if isinstance(action, Announce):
+        return action.mode
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Place):
+        return f"{stone_str(action.stone)}{'x' if action.replace else '>'}{LETTERS[action.tower]}"
+    raise TypeError(f"not a towers action: {action!r}")
+
+
+def string_to_action(text: str) -> TowersAction:
+    """Parse the text of an action (see :meth:`TowersState.string_to_action`); ValueError if it is none."""
+    t = text.strip().lower().replace(" ", "")
+    if t.startswith("draw"):
+        return Draw(parse_stone(t[4:]))
+    if t in ("pass", "p"):
+        return PASS
+    if t in ("colors", "colours", "color", "c"):
+        return Announce("colors")
+    if t in ("numbers", "number", "n"):
+        return Announce("numbers")
+    if t[:3] in ("row", "col") and t[3:] in ("1", "2", "3"):
+        return PickLine((0 if t[:3] == "row" else 3) + int(t[3:]) - 1)
+    if len(t) == 2 and t[0] in "rc" and t[1] in "123":
+        return PickLine((0 if t[0] == "r" else 3) + int(t[1]) - 1)
+    if t[:3] in ("row", "col"):
+        raise IllegalActionError(f"no such line: {text.strip()!r} (lines are row1..row3, col1..col3)")
+    for sep, replace in ((">", False), ("*", True)):
+        if sep in t[1:]:
+            a, b = t.split(sep, 1)
+            return Place(parse_stone(a), parse_tower(b), replace)
+    if "x" in t[1:]:
+        i = t.index("x", 1)
+        return Place(parse_stone(t[:i]), parse_tower(t[i + 1 :]), True)
+    if len(t) in (2, 3):  # "r6o" / "jo": stone then tower
+        try:
+            return Place(parse_stone(t[:-1]), parse_tower(t[-1]))
+        except ValueError:
+            pass
+    raise IllegalActionError(f"cannot read {text.strip()!r} as an action (e.g. row1, colors, R6>O, R6xO, pass)")
