@@ -416,108 +416,154 @@ def run_tasks(
     ``payloads`` is read one index at a time (a lazy sequence such as :class:`RangePayloads` suits).
     """
     executor = executor or SerialExecutor()
-    total = len(payloads)
-    waiting: dict[int, Any] = {}  # results not yet folded (an earlier task is still out)
-    skip: set[int] = set()  # tasks at or past next_index finished in an earlier run (from the checkpoint)
-    done = 0
-    value = initial
-    next_index = 0  # every task before it is folded into value
-
-    def fold() -> None:
-        nonlocal value, next_index
-        while next_index < total and (next_index in waiting or next_index in skip):
-            if next_index in waiting:
-                value = reduce(value, waiting.pop(next_index))
-            skip.discard(next_index)
-            next_index += 1
-
+    run = _TaskRun(function, payloads, reduce, initial, executor, progress, checkpoint, encode, job, on_result, stop,
+                   final)
     if checkpoint is not None:  # folded as it is read: a resumed long run holds only the out-of-order records
-        for index, result in iter_checkpoint(checkpoint, job):
-            if next_index <= index < total and index not in skip:
-                waiting[index] = decode(result)
-                skip.add(index)
-                done += 1
-                fold()
-    log = _open_log(checkpoint, job)
-    stopped_by = ""
-    failure = ""
-    pending: dict[Future[Any], int] = {}
+        run.resume(checkpoint, decode)
+    run.log = _open_log(checkpoint, job)
+    with defer_interrupts(enabled=not isinstance(executor, SerialExecutor)) as deferred:  # serial tasks run here: let Ctrl-C in
+        try:
+            run.loop(deferred, max_ahead)
+        except (KeyboardInterrupt, _Stop) as reason:
+            run.wind_down(isinstance(reason, KeyboardInterrupt))
+        finally:
+            if run.log is not None:
+                with contextlib.suppress(OSError):  # a full disk was reported above
+                    run.log.close()
+    return run.report()
 
-    def take(future: Future[Any]) -> None:
+
+class _TaskRun:
+    """The state of one :func:`run_tasks` call: tasks out, results waiting to be folded, the fold so far."""
+
+    def __init__(self, function: Callable[[Any], Any], payloads: Sequence[Any], reduce: Callable[[Any, Any], Any],
+                 initial: Any, executor: Executor, progress: Callable[[int, int], None] | None,
+                 checkpoint: Path | None, encode: Callable[[Any], Any], job: str,
+                 on_result: Callable[[int, Any], None] | None, stop: Callable[[], bool] | None,
+                 final: Callable[[Any], bool] | None) -> None:
+        self.function = function
+        self.payloads = payloads
+        self.reduce = reduce
+        self.executor = executor
+        self.progress = progress
+        self.checkpoint = checkpoint
+        self.encode = encode
+        self.job = job
+        self.on_result = on_result
+        self.stop = stop
+        self.final = final
+        self.total = len(payloads)
+        self.waiting: dict[int, Any] = {}  # results not yet folded (an earlier task is still out)
+        self.skip: set[int] = set()  # tasks at or past next_index finished in an earlier run (from the checkpoint)
+        self.done = 0
+        self.value = initial
+        self.next_index = 0  # every task before it is folded into value
+        self.log: Any = None
+        self.stopped_by = ""
+        self.failure = ""
+        self.pending: dict[Future[Any], int] = {}
+        self.cursor = 0  # the next task to start
+        self.window = 0
+        self.ahead = 0
+
+    def fold(self) -> None:
+        """Fold in every result from ``next_index`` on whose earlier tasks are all in."""
+        total, waiting, skip = self.total, self.waiting, self.skip
+        while self.next_index < total and (self.next_index in waiting or self.next_index in skip):
+            if self.next_index in waiting:
+                self.value = self.reduce(self.value, waiting.pop(self.next_index))
+            skip.discard(self.next_index)
+            self.next_index += 1
+
+    def resume(self, checkpoint: Path, decode: Callable[[Any], Any]) -> None:
+        """Take the results of an earlier run of this job from its checkpoint; those tasks are skipped."""
+        for index, result in iter_checkpoint(checkpoint, self.job):
+            if self.next_index <= index < self.total and index not in self.skip:
+                self.waiting[index] = decode(result)
+                self.skip.add(index)
+                self.done += 1
+                self.fold()
+
+    def take(self, future: Future[Any]) -> None:
         """Fold in one finished task (checkpointed unless cut short)."""
-        nonlocal stopped_by, failure, done
-        index = pending.pop(future)
+        index = self.pending.pop(future)
         try:
             result = future.result()
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt) or not _is_backend_failure(error):
                 raise
-            stopped_by, failure = "lost", _failure_text(executor, error)
+            self.stopped_by, self.failure = "lost", _failure_text(self.executor, error)
             raise _Stop from None
-        complete_part = final is None or final(result)
-        waiting[index] = result
-        done += complete_part
-        if log is not None and complete_part:
-            try:
-                log.write(json.dumps({"job": job, "task": index, "result": encode(result)}) + "\n")
-                log.flush()
-            except OSError as error:  # a full disk: stop like a lost backend, this result still counts
-                stopped_by = "lost"
-                failure = f"cannot write checkpoint {checkpoint}: {error.strerror or error}"
-                raise _Stop from None
-        fold()
-        if on_result:
-            on_result(index, result)
-        if progress:
-            progress(done, total)
+        complete_part = self.final is None or self.final(result)
+        self.waiting[index] = result
+        self.done += complete_part
+        if self.log is not None and complete_part:
+            self._record(index, result)
+        self.fold()
+        if self.on_result:
+            self.on_result(index, result)
+        if self.progress:
+            self.progress(self.done, self.total)
         if not complete_part:
-            stopped_by = "stop"
+            self.stopped_by = "stop"
 
-    with defer_interrupts(enabled=not isinstance(executor, SerialExecutor)) as deferred:  # serial tasks run here: let Ctrl-C in
+    def _record(self, index: int, result: Any) -> None:
+        """Append a finished task to the checkpoint."""
         try:
-            window = _window(executor)
-            cursor = [0]  # the next task to start
-            ahead = total if max_ahead is None else max(window, max_ahead)
+            self.log.write(json.dumps({"job": self.job, "task": index, "result": self.encode(result)}) + "\n")
+            self.log.flush()
+        except OSError as error:  # a full disk: stop like a lost backend, this result still counts
+            self.stopped_by = "lost"
+            self.failure = f"cannot write checkpoint {self.checkpoint}: {error.strerror or error}"
+            raise _Stop from None
 
-            def fill() -> None:
-                cursor[0] = max(cursor[0], next_index)  # tasks before next_index are all folded
-                while len(pending) < window and cursor[0] < min(total, next_index + ahead):
-                    index = cursor[0]
-                    cursor[0] += 1
-                    if index not in skip:
-                        pending[executor.submit(function, payloads[index])] = index
+    def fill(self) -> None:
+        """Start tasks up to the window, no further than ``ahead`` past the first unfolded one."""
+        self.cursor = max(self.cursor, self.next_index)  # tasks before next_index are all folded
+        while len(self.pending) < self.window and self.cursor < min(self.total, self.next_index + self.ahead):
+            index = self.cursor
+            self.cursor += 1
+            if index not in self.skip:
+                self.pending[self.executor.submit(self.function, self.payloads[index])] = index
 
-            fill()
-            if progress:
-                progress(done, total)
-            while pending:
-                finished = deferred.wait(list(pending), timeout=0.25, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    take(future)
-                if stopped_by or (stop is not None and stop()):
-                    stopped_by = "stop"
-                    raise _Stop
-                fill()
-        except (KeyboardInterrupt, _Stop) as reason:
-            if isinstance(reason, KeyboardInterrupt):
-                stopped_by = "interrupt"
-            with _second_interrupt_exits():
-                for future in list(pending):
-                    if future.cancel():
-                        del pending[future]
-                if stopped_by == "stop":  # a limit: running tasks stop at the same deadline, keep their parts
-                    with contextlib.suppress(_Stop):
-                        for future in wait(list(pending), timeout=STOP_GRACE_S).done:
-                            take(future)
-                if pending or stopped_by in ("interrupt", "lost"):
-                    abort_executor(executor)
-        finally:
-            if log is not None:
-                with contextlib.suppress(OSError):  # a full disk was reported above
-                    log.close()
-    for index in sorted(waiting):  # task order, whatever order they finished in
-        value = reduce(value, waiting[index])
-    return RunReport(value, done, total, stopped_by == "interrupt", stopped_by, failure)
+    def loop(self, deferred: DeferredInterrupt, max_ahead: int | None) -> None:
+        """Run every task; _Stop or KeyboardInterrupt leaves early."""
+        self.window = _window(self.executor)
+        self.ahead = self.total if max_ahead is None else max(self.window, max_ahead)
+        self.fill()
+        if self.progress:
+            self.progress(self.done, self.total)
+        while self.pending:
+            finished = deferred.wait(list(self.pending), timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in finished:
+                self.take(future)
+            if self.stopped_by or (self.stop is not None and self.stop()):
+                self.stopped_by = "stop"
+                raise _Stop
+            self.fill()
+
+    def wind_down(self, interrupted: bool) -> None:
+        """After a stop, a lost backend or Ctrl-C: cancel what has not started, keep the parts of running
+        tasks that stop at a limit, and abort the executor if anything is left."""
+        if interrupted:
+            self.stopped_by = "interrupt"
+        with _second_interrupt_exits():
+            for future in list(self.pending):
+                if future.cancel():
+                    del self.pending[future]
+            if self.stopped_by == "stop":  # a limit: running tasks stop at the same deadline, keep their parts
+                with contextlib.suppress(_Stop):
+                    for future in wait(list(self.pending), timeout=STOP_GRACE_S).done:
+                        self.take(future)
+            if self.pending or self.stopped_by in ("interrupt", "lost"):
+                abort_executor(self.executor)
+
+    def report(self) -> RunReport:
+        """Every result folded in task order, whatever order they finished in."""
+        value = self.value
+        for index in sorted(self.waiting):
+            value = self.reduce(value, self.waiting[index])
+        return RunReport(value, self.done, self.total, self.stopped_by == "interrupt", self.stopped_by, self.failure)
 
 
 class _Stop(Exception):
