@@ -20,11 +20,12 @@ import random
 import re
 import subprocess
 import tempfile
+from pathlib import Path
 
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.records import to_sgf
 from solvers.blokus.gtp import PENTOBI_GAME_OF, gtp_colors
-from solvers.blokus.mcts_fast import FastMCTSBot
+from solvers.blokus.mcts import FastMCTSBot
 
 POSITIONS = [("classic", 0), ("classic", 24), ("classic", 48), ("duo", 0), ("duo", 12), ("duo", 24)]
 
@@ -72,7 +73,7 @@ def pentobi_rate(binary: str, state: BlokusState, level: int) -> tuple[int, floa
                                  check=True).stdout
         answers = [block.strip() for block in out.split("\n\n") if block.strip()]
         times = [float(a[1:].strip()) for a in answers if re.fullmatch(r"=\s*[0-9.]+", a)]
-        sims = [int(x) for x in re.findall(r"\bSim (\d+)", open(log).read())]
+        sims = [int(x) for x in re.findall(r"\bSim (\d+)", Path(log).read_text())]
         return (sims[-1] if sims else 0), (times[-1] - times[0] if len(times) >= 2 else float("nan"))
 
 

@@ -74,7 +74,7 @@ class Nim(GameState):
         self.stones -= action
         self.turn ^= 1
 
-    def clone(self) -> "Nim":
+    def clone(self) -> Nim:
         return Nim(self.stones, self.turn)
 
     def scores(self) -> list[float]:
@@ -91,7 +91,7 @@ class Nim(GameState):
         return {"stones": self.stones, "turn": self.turn}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Nim":
+    def from_json(cls, data: dict) -> Nim:
         return cls(data["stones"], data["turn"])
 
 
@@ -183,7 +183,7 @@ def test_fast_playouts_are_seeded_per_game_and_only_for_random_line_ups() -> Non
 
 
 def test_mcts_rave_is_deterministic_for_a_seed_and_iteration_budget() -> None:
-    from solvers.blokus.mcts_fast import FastMCTSBot
+    from solvers.blokus.mcts import FastMCTSBot
 
     state = BlokusState("duo")
     state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
@@ -204,7 +204,7 @@ def test_mcts_rave_is_deterministic_for_a_seed_and_iteration_budget() -> None:
 
 
 def test_mcts_rave_prunes_as_pentobi_early() -> None:
-    from solvers.blokus.mcts_fast import FastMCTSBot, considered_pieces
+    from solvers.blokus.mcts import FastMCTSBot, considered_pieces
 
     mask = considered_pieces("classic", 4)
     from puzzles.blokus.tables import PIECE_NAMES
@@ -219,7 +219,7 @@ def test_mcts_rave_prunes_as_pentobi_early() -> None:
 
 
 def test_mcts_rave_passes_only_without_a_move_and_finishes_games() -> None:
-    from solvers.blokus.mcts_fast import FastMCTSBot
+    from solvers.blokus.mcts import FastMCTSBot
 
     bot = FastMCTSBot(iterations=40)
     state = BlokusState("duo")
@@ -272,7 +272,7 @@ def test_playout_lists_are_the_legal_moves_at_every_ply() -> None:
 
 
 def test_mcts_rave_early_end_is_an_option_and_both_are_deterministic() -> None:
-    from solvers.blokus.mcts_fast import FastMCTSBot
+    from solvers.blokus.mcts import FastMCTSBot
 
     state = BlokusState("duo")
     state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
@@ -285,7 +285,7 @@ def test_mcts_rave_early_end_is_an_option_and_both_are_deterministic() -> None:
 def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node() -> None:
     """The lists kept at tree nodes (where playouts and expansions start) are exactly the legal moves there."""
     from puzzles.blokus.tables import PASS
-    from solvers.blokus.mcts_fast import FastMCTSBot
+    from solvers.blokus.mcts import FastMCTSBot
 
     for variant, opening in (("duo", ["e10,f10,e9,e11,d10"]), ("two-player", [])):
         root = BlokusState(variant)
@@ -317,19 +317,19 @@ def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node()
 def test_mcts_rave_tree_growth_leaves_the_search_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree starts small and doubles when full; an iteration that found no room is redone, so the
     search is the one a big tree gives.  With a hard cap it stops growing and goes on without expanding."""
-    from solvers.blokus import mcts_fast
+    from solvers.blokus.mcts import driver
 
     state = BlokusState("duo")
     state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
-    big = mcts_fast.FastMCTSBot(iterations=600).search(state, 4)
-    monkeypatch.setattr(mcts_fast, "INITIAL_CAPACITY", 64)
-    bot = mcts_fast.FastMCTSBot(iterations=600)
+    big = driver.FastMCTSBot(iterations=600).search(state, 4)
+    monkeypatch.setattr(driver, "INITIAL_CAPACITY", 64)
+    bot = driver.FastMCTSBot(iterations=600)
     grown = bot.search(state, 4)
     work = next(iter(bot._work.values()))
-    assert work.capacity > 64 and work.tree[8][0] > 64  # it did grow
+    assert work.capacity > 64 and work.tree.size[0] > 64  # it did grow
     assert all(np.array_equal(x, y) for x, y in zip(big, grown))
-    capped = mcts_fast.FastMCTSBot(iterations=600, capacity=2000)
+    capped = driver.FastMCTSBot(iterations=600, capacity=2000)
     moves, visits, _ = capped.search(state, 4)
     assert capped.last_iterations == 600 and visits.sum() == 600
-    assert 1000 < next(iter(capped._work.values())).tree[8][0] <= 2000  # full, and it went on
+    assert 1000 < next(iter(capped._work.values())).tree.size[0] <= 2000  # full, and it went on
     assert all(state.illegal_reason(state.tables.moves[int(m)]) is None for m in moves)

@@ -3,7 +3,7 @@
 Both :class:`puzzles.blokus.engine.BlokusState` and the random-game kernel of
 :mod:`solvers.blokus.bots` call these functions on the same arrays, so the
 engine and the playouts cannot disagree about the rules.  Playouts (the random
-games here and mcts-rave's in :mod:`solvers.blokus.mcts_fast`) keep their legal-move
+games here and mcts-rave's in :mod:`solvers.blokus.mcts.playout`) keep their legal-move
 lists with one upkeep, :func:`turn_moves` / :func:`refresh_moves`.
 
 ``tables`` is the :class:`KernelTables` that :func:`kernel_tables` builds from a

@@ -32,7 +32,7 @@ from __future__ import annotations
 import string
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -272,6 +272,6 @@ def board_tables(size: int, rows: int | None = None) -> BoardTables:
     return _tables(size, rows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(cols: int, rows: int) -> BoardTables:
     return BoardTables(cols, rows)

@@ -204,8 +204,8 @@ BOTS: dict[str, BotFactory] = {
 
 
 def _fast_mcts(budget: Budget | None) -> Any:
-    """The Pentobi-style compiled MCTS (:mod:`solvers.blokus.mcts_fast`), imported on first use."""
-    from solvers.blokus.mcts_fast import fast_mcts_bot
+    """The Pentobi-style compiled MCTS (:mod:`solvers.blokus.mcts`), imported on first use."""
+    from solvers.blokus.mcts import fast_mcts_bot
 
     return fast_mcts_bot(budget)
 

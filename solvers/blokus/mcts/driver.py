@@ -1,0 +1,333 @@
+"""mcts-rave's Python driver: the bot, its budget, and the preallocated tree and work arrays.
+
+The driver copies the position into the kernel's arrays, runs the iterations in chunks (so a CPU
+time budget can be checked between chunks) and reads the root's children.  The tree starts small
+and doubles when full (an iteration that finds no room is redone after the growth, so the search
+does not depend on it), up to ``capacity`` nodes; beyond that it stops growing.  Tree reuse: the
+subtree of the position reached by the moves since the last search is kept (its statistics
+re-rooted) when the bot is asked again.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from puzzles.blokus import kernel as K
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.tables import NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, Move
+from puzzles.game import GameState
+from solvers.blokus.mcts.lists import reset_cache
+from solvers.blokus.mcts.playout import LOCAL_GAMMAS
+from solvers.blokus.mcts.priors import considered_pieces, gamma_table
+from solvers.blokus.mcts.tree import Tree, copy_subtree, new_tree, run_iterations
+from solvers.bots import Budget
+
+TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
+INITIAL_CAPACITY = 1 << 18
+CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
+CACHE_SLOTS = 1 << 19  # nodes with cached lists
+
+
+class Params:
+    """Everything the kernel needs about a variant (built once per variant and board)."""
+
+    def __init__(self, state: BlokusState) -> None:
+        v = state.variant.name
+        t = state.tables
+        self.duo = v == "duo"
+        nc = state.num_colors
+        self.gammas = gamma_table(self.duo)
+        self.consider = considered_pieces(v, nc)
+        sizes = t.pl_size.astype(np.float64)
+        if self.duo:
+            self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
+        else:
+            self.pl_weight = 5.0 ** sizes
+        # the same weights by move class (piece * 16 + corner points, kernel.move_records), one row per
+        # number of pieces on board with the pieces Pentobi does not consider yet at 0
+        rec = state.ktables.rec
+        piece, corners = np.divmod(np.arange(NUM_PIECES * 16), 16)
+        class_size = np.array(PIECE_SIZES, dtype=np.float64)[piece]
+        if self.duo:
+            by_class = 3.0 ** class_size * 1.8 ** (corners.astype(np.float64) - 1.0)
+        else:
+            by_class = 5.0 ** class_size
+        if not np.array_equal(by_class[rec[:, 6]], self.pl_weight):
+            raise AssertionError("move classes do not reproduce the playout weights")
+        self.wtab = np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0)
+        n, w = t.size, t.width
+        centre = 0.5 * n - 0.5
+        dist = np.full(t.area, 1e9, dtype=np.float64)
+        for r in range(n):
+            for c in range(n):
+                d = math.hypot(c - centre, r - centre)
+                dist[t.flat(r, c)] = d if self.duo else max(d, 2.0)
+        self.dist = dist
+        self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
+        self.connect_pieces = 14 if v == "two-player" else -1
+        self.second = np.array([(c + 2) % 4 if v == "two-player" else c for c in range(nc)], dtype=np.int32)
+        self.player_of = np.array([state.player_of_color(c) if v != "three-player" else min(c, 2) for c in range(nc)],
+                                  dtype=np.int32)
+        self.num_players = state.num_players
+        self.exploration = 0.5 if self.duo else 0.4
+        self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
+        self.width = w
+
+
+class SearchPosition:
+    """A search position (the kernel arrays, owner grid, last three moves) whose arrays all but the
+    attach lists are views into one ``uint64`` blob, so that resetting a work copy is one flat copy."""
+
+    def __init__(self, state: BlokusState) -> None:
+        parts: list[tuple[Any, tuple[int, ...]]] = [(a.dtype, a.shape) for a in state.arrays]
+        parts += [(state.owner.dtype, state.owner.shape), (np.dtype(np.int64), (3, 2))]
+        offsets, total = [], 0
+        outside = K.BlokusArrays._fields.index("attach")  # the attach lists (only their used part is copied)
+        for k, (dtype, shape) in enumerate(parts):
+            offsets.append(total)
+            if k != outside:
+                total += -(-int(np.prod(shape)) * np.dtype(dtype).itemsize // 8) * 8
+        self.blob = np.zeros(max(total // 8, 1), dtype=np.uint64)
+        raw = self.blob.view(np.uint8)
+        views = []
+        for k, ((dtype, shape), off) in enumerate(zip(parts, offsets)):
+            if k == outside:
+                views.append(np.zeros(shape, dtype=dtype))
+            else:
+                size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+                views.append(raw[off:off + size].view(dtype).reshape(shape))
+        fields = len(K.BlokusArrays._fields)
+        self.arrays = K.BlokusArrays(*views[:fields])
+        self.owner: np.ndarray = views[fields]
+        self.recent: np.ndarray = views[fields + 1]
+
+    def load(self, state: BlokusState, recent: np.ndarray) -> None:
+        """Copy ``state`` (and its last three moves) in."""
+        for mine, theirs in zip(self.arrays, state.arrays):
+            mine[...] = theirs
+        self.owner[...] = state.owner
+        self.recent[...] = recent
+
+
+class Workspace:
+    """Preallocated tree and scratch arrays for one board (reused by every search of a bot)."""
+
+    def __init__(self, state: BlokusState, capacity: int) -> None:
+        t = state.tables
+        nc = state.num_colors
+        n_pl = t.num_placements
+        self.capacity = capacity
+        self.tree = new_tree(capacity)
+        self.scratch = (np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.int32), np.zeros(n_pl, dtype=np.float64),
+                        np.zeros(n_pl, dtype=np.int32), np.zeros((5, max(n_pl, t.area)), dtype=np.float64),
+                        np.zeros(1, dtype=np.int64), np.zeros((n_pl + 63) // 64, dtype=np.uint64),
+                        np.zeros(n_pl, dtype=np.int32))
+        self.root = SearchPosition(state)
+        self.work = SearchPosition(state)
+        self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                     (np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(nc * NUM_PIECES, dtype=np.int32),
+                      np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(1, dtype=np.int64)),  # the RAVE log
+                     np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
+                     (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                      np.zeros(nc, dtype=np.int32)),
+                     (np.zeros(K.feature_size(t.area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
+                      np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
+                     np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
+                     self.root.blob, self.work.blob, self.work.arrays, self.work.owner, self.work.recent)
+        if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
+            raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
+        # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
+        # per slot and colour (offset, count, attach points processed, kind), (pool used, slots used, full),
+        # slot -> node, and the list sizes of the slot being made
+        self.cache = (np.zeros(capacity, dtype=np.int32), np.zeros(CACHE_POOL, dtype=np.uint16),
+                      np.zeros((CACHE_SLOTS, 4, nc), dtype=np.int32), np.zeros(3, dtype=np.int64),
+                      np.zeros(CACHE_SLOTS, dtype=np.int32), np.zeros(nc, dtype=np.int32))
+        self.spare: Tree | None = None  # second tree for re-rooting (allocated on first reuse)
+        self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
+        self.capacity = capacity
+
+    def grow(self, limit: int) -> None:
+        """Double the room of the tree (at most ``limit`` nodes), keeping its nodes; the spare tree goes."""
+        size = int(self.tree.size[0])
+        self.capacity = min(limit, 2 * self.capacity)
+        bigger = new_tree(self.capacity)
+        for name in Tree._fields:
+            if name != "size":
+                getattr(bigger, name)[:size] = getattr(self.tree, name)[:size]
+        bigger.size[0] = size
+        self.tree = bigger
+        t_cache = np.zeros(self.capacity, dtype=np.int32)
+        t_cache[:size] = self.cache[0][:size]
+        self.cache = (t_cache,) + self.cache[1:]
+        self.spare = None
+
+    def reuse(self, history: list[tuple[int, int]]) -> bool:
+        """Re-root the tree at the position reached by ``history`` when it continues the tree's root; True if kept."""
+        old = self.history
+        tree = self.tree
+        if old is None or tree.size[0] == 0 or len(history) < len(old) or history[: len(old)] != old:
+            return False
+        node = 0
+        for color, move in history[len(old):]:
+            first, n = int(tree.first[node]), int(tree.nchild[node])
+            if n <= 0:
+                return False
+            hits = np.flatnonzero((tree.move[first:first + n] == move) & (tree.color[first:first + n] == color))
+            if len(hits) == 0:
+                return False
+            node = first + int(hits[0])
+        if node != 0:
+            if self.spare is None:
+                self.spare = new_tree(self.capacity)
+            copy_subtree(tree, node, self.spare)
+            self.tree, self.spare = self.spare, tree
+        return True
+
+
+BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
+
+
+
+class FastMCTSBot:
+    """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
+
+    Budget: ``iterations`` per move, or ``seconds`` of CPU time per move, counted from the start of
+    ``choose`` (checked between chunks of 16 iterations, more when iterations take under a millisecond
+    together; the last chunk is cut to the iterations the time left allows at the rate measured so far,
+    and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
+    """
+
+    def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
+                 name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True,
+                 early_end: bool = True) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("give an iteration budget or CPU seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.reuse_tree = reuse
+        self.local = local
+        self.early_end = early_end
+        self.reused = False
+        self.name = name
+        self.capacity = capacity
+        self._params: dict[tuple[str, int], Params] = {}
+        self._work: dict[tuple[str, int], Workspace] = {}
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self._last_seed = 0
+
+    def reset(self) -> None:
+        """Forget the previous search (a new game)."""
+        for work in self._work.values():
+            work.tree.size[0] = 0
+            work.history = None
+
+    def _setup(self, state: BlokusState) -> tuple[Params, Workspace, tuple[Any, ...]]:
+        key = (state.variant.name, state.tables.size)
+        if key not in self._params:
+            params = self._params[key] = Params(state)
+            gam = np.concatenate([params.gammas, [params.exploration]])
+            # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
+            gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
+            params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
+                             params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local)
+            self._work[key] = Workspace(state, min(self.capacity, INITIAL_CAPACITY))
+        return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
+
+    def search(self, state: BlokusState, seed: int,
+               started: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run the search; (child moves, child real visits, child values) of the root.
+
+        A CPU-seconds budget counts from ``started`` (a ``time.process_time()``; default: now).
+        """
+        start = time.process_time() if started is None else started
+        params, work, P = self._setup(state)
+        history = [(c, m.index) for c, m, _ in state.history]
+        self.reused = self.reuse_tree and work.reuse(history)
+        tree = work.tree
+        if not self.reused:
+            tree.size[0] = 1  # the root alone
+            tree.move[0] = -1
+            tree.color[0] = -1
+            tree.first[0] = -1
+            tree.nchild[0] = -1
+            tree.value[0] = 0.5
+            tree.value_count[0] = 0.0
+            tree.prior[0] = 1.0
+            tree.visits[0] = 0
+        work.history = history
+        reset_cache(work.cache)
+        recent = np.full((3, 2), -1, dtype=np.int64)
+        placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
+        for i, (c, m) in enumerate(placed[-3:]):
+            recent[3 - len(placed[-3:]) + i] = (c, m)
+        nonboard = len(placed)
+        # Pentobi's early termination of playouts, in two-player games before 10 moves per colour
+        early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
+        work.root.load(state, recent)
+        arrays, owner, recent = work.root.arrays, work.root.owner, work.root.recent
+        root_stats = np.zeros((2, state.num_players), dtype=np.float64)
+        K.seed_rng(seed & 0xFFFFFFFF)
+        # 2% of the budget is kept for what follows the search (the answer, tree growth, a last chunk)
+        deadline = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE)
+        searching = time.process_time()
+        done = 0
+        chunk = 16
+        while True:
+            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
+            before = time.process_time()
+            if deadline is not None and done:
+                per_iteration = (before - searching) / done
+                want = min(want, max(1, int((deadline - before) / per_iteration)))  # fit the time left
+            if want <= 0:
+                break
+            grow = work.capacity < self.capacity
+            done += run_iterations(want, state.ktables, arrays, owner, recent, nonboard, state.to_move, P,
+                                   (params.wtab, params.pl_weight), params.player_of, params.num_players,
+                                   state.tables.piece_sizes,
+                                   _MONOMINO, tree, work.scratch, work.play, root_stats, early, work.cache, grow)
+            if tree.size[1]:  # out of room
+                tree.size[1] = 0
+                if not grow:
+                    break  # not even for the root's children
+                work.grow(self.capacity)
+                tree = work.tree
+            now = time.process_time()
+            if deadline is not None and now >= deadline:
+                break
+            if now - before < 0.001 and chunk < 4096:
+                chunk *= 2  # short iterations (late in the game): fewer calls from Python
+        self.last_iterations = done
+        self.last_seconds = time.process_time() - searching  # the search loop alone
+        first, n = int(tree.first[0]), int(tree.nchild[0])
+        sl = slice(first, first + n)
+        return tree.move[sl].copy(), tree.visits[sl].copy(), tree.value[sl].copy() * tree.value_count[sl]
+
+    def choose(self, game: GameState[Any], rng: random.Random) -> Move:
+        started = time.process_time()
+        state = game
+        if not isinstance(state, BlokusState):
+            raise TypeError(f"a Blokus bot got a {type(state).__name__}")
+        found = state.legal_placements()
+        if len(found) == 0:
+            return PASS
+        seed = rng.getrandbits(32)
+        moves, visits, wins = self.search(state, seed, started)
+        if len(moves) == 0:
+            return state.tables.moves[int(found[0])]
+        best = int(np.lexsort((-np.arange(len(moves)), visits, wins))[-1])
+        return state.tables.moves[int(moves[best])]
+
+
+_MONOMINO = PIECE_NAMES.index("1")
+
+def fast_mcts_bot(budget: Budget | None = None) -> FastMCTSBot:
+    """``mcts-rave[:budget]``: a count is iterations per move, ``Ns`` CPU seconds per move (default 2000 iterations)."""
+    if budget is None:
+        return FastMCTSBot()
+    return FastMCTSBot(iterations=budget.count, seconds=budget.seconds, name=f"mcts-rave:{budget}")

@@ -1,0 +1,159 @@
+"""mcts-rave's playouts (Pentobi's ``State``): finish the game with the weighted policy, then score it.
+
+A move is drawn with weight ``5^size`` (Classic) or ``3^size * 1.8^(attach points - 1)`` (Duo),
+times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the attach points of the
+opponents' last three moves and their edge neighbours, 2 when also our attach point; ``1e24`` for
+4, ``1e25`` beyond), so playouts answer the opponent locally; the result is win/tie/loss (shared
+by rank with more than two players) plus 0.1 of a squashed margin.  Every move of a simulation
+is logged for RAVE (:func:`mark_played`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from puzzles.blokus import kernel as K
+
+#: Playout weight factor by the local points a move covers (Pentobi's State::init_gamma, Classic and Duo).
+LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
+
+
+@K.hot
+def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, pool, meta, slot, recent,
+             second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
+    """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
+
+    Each colour's legal-move list starts from its list at the deepest tree node on the path
+    that keeps them (list cache ``slot``, see :func:`cache_lists`) and is kept by the kernel's
+    :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
+    points covered]`` as it goes.
+    With ``early`` (two players), the playout stops when a player can move no more while behind
+    (Pentobi's early termination: the loss is decided; the margin is then the current one).
+    """
+    feat, mark, inited, processed, mstamp = pw
+    stamp = K.next_stamp(mark, mstamp)
+    geo = tables.geo
+    forbidden, is_attach, left, done = arrays.forbidden, arrays.is_attach, arrays.left, arrays.done
+    nc = forbidden.shape[0]
+    for k in range(nc):
+        inited[k] = 0
+    on_board = nonboard
+    last_row = wtab.shape[0] - 1
+    area = forbidden.shape[1]
+    width = np.int64(np.sqrt(area) + 0.5)
+    while c >= 0:
+        L = lists[c]
+        f = forbidden[c]
+        K.set_features(f, left[c], feat)
+        if use_local:
+            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
+            # their edge neighbours, worth 2 when they are our attach points too
+            nl = 0
+            sc = second[c]
+            for r3 in range(3):
+                k = recent[r3, 0]
+                mv = recent[r3, 1]
+                if k < 0 or mv < 0 or k == c or k == sc:  # noqa: SIM109 (numba: no `in` on mixed tuples)
+                    continue
+                fk = forbidden[k]
+                for j in range(geo[mv, K.GEO_NCORNERS]):
+                    q = np.int64(geo[mv, K.GEO_CORNERS + j])
+                    if fk[q] or f[q]:
+                        continue
+                    for nb in (q, q - width, q + 1, q + width, q - 1):
+                        if feat[nb] == 0 and nl < 256:
+                            feat[nb] = 1 + is_attach[c, nb]
+                            nl += 1
+        wt = wtab[min(on_board, last_row)]
+        start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
+        n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
+                                glocal, wbuf)
+        if n == 0:
+            done[c] = 1
+            if early and done[second[c]] and player_behind(c, arrays, player_of, piece_sizes, monomino):
+                break
+        else:
+            if total <= 0.0:
+                for i in range(n):
+                    total += pl_weight[L[i]]
+                    wbuf[i] = total
+            m = K.draw(L, wbuf, n, total)
+            K.place(c, m, tables, arrays)
+            push_recent(recent, c, m)
+            on_board += 1
+            mark_played(played, c, m, ply)
+        ply += 1
+        c = K.next_color(c, done)
+    return ply
+
+
+@K.hot_inline
+def player_behind(c, arrays, player_of, piece_sizes, monomino):
+    """Whether the player of colour ``c`` has a lower score than the other player now (two players)."""
+    diff = 0
+    for k in range(arrays.forbidden.shape[0]):
+        s = K.color_score(k, arrays.left, arrays.last_piece, piece_sizes, monomino)
+        diff += s if player_of[k] == player_of[c] else -s
+    return diff < 0
+
+
+@K.hot_inline
+def push_recent(recent, c, m):
+    """Remember placement ``m`` of colour ``c`` as the newest of the last three moves."""
+    recent[0, 0] = recent[1, 0]
+    recent[0, 1] = recent[1, 1]
+    recent[1, 0] = recent[2, 0]
+    recent[1, 1] = recent[2, 1]
+    recent[2, 0] = c
+    recent[2, 1] = m
+
+
+@K.hot_inline
+def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val):
+    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin).
+
+    ``seat_val`` is work space (2 x players).
+    """
+    nc = arrays.forbidden.shape[0]
+    seat = seat_val[0]
+    val = seat_val[1]
+    for p in range(num_players):
+        seat[p] = 0.0
+    for c in range(nc):
+        p = player_of[c]
+        if p >= 0:
+            seat[p] += K.color_score(c, arrays.left, arrays.last_piece, piece_sizes, monomino)
+    for p in range(num_players):
+        below = 0.0
+        best_other = -1e9
+        for q in range(num_players):
+            if q == p:
+                continue
+            if seat[q] < seat[p]:
+                below += 1.0
+            elif seat[q] == seat[p]:
+                below += 0.5
+            if seat[q] > best_other:
+                best_other = seat[q]
+        win = below / (num_players - 1)
+        val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
+    for c in range(nc):
+        p = player_of[c]
+        out[c] = val[p] if p >= 0 else 0.5
+
+
+@K.hot_inline
+def mark_played(played, c, m, ply):
+    """Note that colour ``c`` played move ``m`` at ``ply`` of this simulation (for RAVE), in a log in play order."""
+    moves, colors, plies, nlog = played
+    i = nlog[0]
+    moves[i] = m
+    colors[i] = c
+    plies[i] = ply
+    nlog[0] = i + 1
+
+
+@K.hot_inline
+def clear_played(played):
+    """Empty the log of this simulation's moves."""
+    played[3][0] = 0
