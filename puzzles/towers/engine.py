@@ -64,7 +64,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzles.game import CHANCE, TERMINAL, GameState, IllegalActionError, shared_win_returns
+from puzzles.game import CHANCE, GameState, IllegalActionError, shared_win_returns
 from puzzles.towers import kernel as K
 from puzzles.towers.stones import (
     COLORS,
@@ -182,6 +182,7 @@ def _action_table() -> list[TowersAction]:
 
 
 ACTIONS = _action_table()
+_IDS: dict[object, int] = {action: i for i, action in enumerate(ACTIONS) if not (isinstance(action, Pass) and i != K.A_PASS)}
 
 
 def _small(x: object, hi: int) -> int | None:
@@ -194,6 +195,13 @@ def _small(x: object, hi: int) -> int | None:
 
 def action_id(action: object) -> int | None:
     """Kernel id of ``action``, or None when it names no action of the game."""
+    try:
+        return _IDS[action]
+    except (KeyError, TypeError):
+        return _action_id(action)
+
+
+def _action_id(action: object) -> int | None:
     if isinstance(action, Place):
         code, t = _small(action.stone, JOKER + 1), _small(action.tower, 6)
         if code is None or t is None:
@@ -410,12 +418,7 @@ class TowersState(GameState[TowersAction]):
         return STARTERS[min(self.round, NUM_ROUNDS - 1)]
 
     def current_player(self) -> int:
-        ph = self.core[K.PHASE]
-        if ph == K.PHASE_DONE:
-            return TERMINAL
-        if ph == K.PHASE_DEAL:
-            return CHANCE
-        return int(K.mover(self.core))
+        return int(self.core[K.TOMOVE])  # kept by the kernel: a seat, CHANCE or TERMINAL
 
     def grid_index(self) -> int:
         """0 for rounds 1-3, 1 for rounds 4-6."""
@@ -531,12 +534,11 @@ class TowersState(GameState[TowersAction]):
     # ------------------------------------------------------------------
     def apply(self, action: TowersAction) -> None:
         aid = action_id(action)
-        ph, r = int(self.core[K.PHASE]), int(self.core[K.ROUND])
-        player = -1 if ph == K.PHASE_DEAL else int(K.mover(self.core))
-        before = self.hands if ph == K.PHASE_PLACE and self.core[K.STEP] == 5 else None
-        if aid is None or not K.apply_action_buf(self.buf, aid):
+        player = int(self.core[K.TOMOVE])
+        res = 0 if aid is None else K.apply_action_buf(self.buf, aid)
+        if not res:
             raise IllegalActionError(self.illegal_reason(action) or f"{action!r} is not legal here")
-        if ph == K.PHASE_DEAL:
+        if player == CHANCE:
             if self.core[K.PHASE] == K.PHASE_PICK:
                 self.log.append(f"round {self.round + 1}")
         elif isinstance(action, PickLine):
@@ -545,10 +547,10 @@ class TowersState(GameState[TowersAction]):
             self._record_announcement(player, action.mode)
         else:
             self.log.append(f"P{player + 1} {'pass' if isinstance(action, Pass) else action_to_string(action)}")
-            if self.instant:
+            if self.buf[K.O_RESULT + 1]:
                 self.log.append(f"P{player + 1} wins instantly with three towers at 21")
-            elif self.round != r and before is not None:
-                self._after_round(before, player, action)
+            elif res & 2:
+                self._after_round(res >> 2)
 
     def _record_announcement(self, player: int, mode: str) -> None:
         attrs = sort_attrs([announce_attr(c, mode) for c in self.hands[player]])
@@ -557,13 +559,13 @@ class TowersState(GameState[TowersAction]):
         )
         self.log.append(f"P{player + 1} {mode}: {' '.join(str(a) for a in attrs)}")
 
-    def _after_round(self, before: list[list[int]], player: int, action: TowersAction) -> None:
-        """Log the discards and start what comes next (the preset second deal, or the next round)."""
-        if isinstance(action, Place):
-            before[player].remove(action.stone)
-        for p in (0, 1):
-            if before[p]:
-                self.log.append(f"P{p + 1} discards {' '.join(stone_str(c) for c in before[p])}")
+    def _after_round(self, discards: int) -> None:
+        """Log the discards (``discards``: P1's count + 4 * P2's) and start the preset second deal or the next round."""
+        a, r = self.arrays, self.round - 1
+        for p, k in ((0, discards & 3), (1, discards >> 2)):
+            if k:
+                shown = a.revealed[p, r, a.nrevealed[p, r] - k : a.nrevealed[p, r]].tolist()
+                self.log.append(f"P{p + 1} discards {' '.join(stone_str(c) for c in shown)}")
         if self.phase == "deal":
             if self._preset_grid2 is not None:
                 for p in (0, 1):
@@ -866,6 +868,7 @@ def _write(s: TowersState, f: _Fields) -> None:
     core[K.LINE : K.LINE + 2] = f.line
     for p in (0, 1):
         _write_private(s, p, f.grids[p], f.hands[p], f.removed[p], f.pools[p], f._partial[p])
+    K.refresh_buf(s.buf)
 
 
 def _write_private(s: TowersState, p: int, grids: list[list[int] | None], hand: list[int], removed: list[int],

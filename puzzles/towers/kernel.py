@@ -50,6 +50,7 @@ ROUND, PHASE, STEP, WIN, LAST, LINE = 52, 53, 54, 55, 56, 57  # LINE + p
 MODE = 59  # search leaf mode (see solvers.towers.search.evaluate)
 TGT, TGT_P = 60, 61
 QUIET = 62  # 1 in a search: announcements skipped, play stops at round LAST or at the second deal
+TOMOVE = 63  # seat to act, -1 a chance draw, -2 the end (kept by apply_action and refresh, not by a search)
 NS = 64
 PHASE_PICK, PHASE_PLACE, PHASE_DONE, PHASE_DEAL = 0, 1, 2, 3
 MOVE_PASS = 99
@@ -150,6 +151,7 @@ def new_buffer() -> np.ndarray:
     core[WIN] = -1
     core[LAST] = 5
     core[PHASE] = PHASE_DEAL
+    core[TOMOVE] = -1
     st.grids[:] = -1
     st.direction[:] = -1
     for p in range(2):
@@ -536,8 +538,22 @@ def _record_placement(st, p, a):
 
 
 @njit(cache=True)
+def to_move(S):
+    """Seat to act in core ``S``, -1 at a chance draw, -2 at the end."""
+    if S[PHASE] == PHASE_DONE:
+        return -2
+    if S[PHASE] == PHASE_DEAL:
+        return -1
+    return mover(S)
+
+
+@njit(cache=True)
 def apply_action(st, a):
-    """Play engine action ``a`` on position ``st`` (core and record); returns 1, or 0 if it is illegal here."""
+    """Play engine action ``a`` on position ``st`` (core and record).
+
+    Returns 0 if ``a`` is illegal here; 3 + 4 * (stones P1 discarded + 4 * stones
+    P2 discarded) when the action ended a round; else 1.
+    """
     S = st.core
     legal = np.empty(MAXM + JOKER + 1, dtype=np.int64)
     n = legal_actions(st, legal)
@@ -547,6 +563,14 @@ def apply_action(st, a):
             ok = True
     if not ok:
         return 0
+    res = _apply(st, a)
+    S[TOMOVE] = to_move(S)
+    return res
+
+
+@njit(cache=True)
+def _apply(st, a):
+    S = st.core
     if S[PHASE] == PHASE_DEAL:
         _apply_draw(st, a - A_DRAW)
         return 1
@@ -568,16 +592,27 @@ def apply_action(st, a):
     if S[WIN] >= 0:
         st.result[0] = S[WIN]
         st.result[1] = 1
-    elif S[ROUND] != r:  # the round ended: what is left in hand is discarded, face up
-        for q in range(2):
-            for k in range(3):
-                if hands[3 * q + k] >= 0:
-                    _reveal(st, q, r, hands[3 * q + k])
-        if S[ROUND] == 6:
-            o0 = towers_owned(S, 0)
-            o1 = towers_owned(S, 1)
-            st.result[0] = 0 if o0 > o1 else (1 if o1 > o0 else -1)
-    return 1
+        return 1
+    if S[ROUND] == r:
+        return 1
+    discards = np.zeros(2, dtype=np.int64)  # the round ended: what is left in hand is discarded, face up
+    for q in range(2):
+        for k in range(3):
+            if hands[3 * q + k] >= 0:
+                _reveal(st, q, r, hands[3 * q + k])
+                discards[q] += 1
+    if S[ROUND] == 6:
+        o0 = towers_owned(S, 0)
+        o1 = towers_owned(S, 1)
+        st.result[0] = 0 if o0 > o1 else (1 if o1 > o0 else -1)
+    return 3 + 4 * (discards[0] + 4 * discards[1])
+
+
+@njit(cache=True)
+def refresh_buf(buf):
+    """Set the seat to act of a position written from outside (a loaded file)."""
+    S = view(buf).core
+    S[TOMOVE] = to_move(S)
 
 
 @njit(cache=True)
