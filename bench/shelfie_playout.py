@@ -1,7 +1,7 @@
 """Benchmark: uniform-random 4-player My Shelfie games per second in one process (numba kernel).
 
-Also times the pure-Python engine with the generic RandomBot, and (``--bot-games N``) the 2-player
-bot matches, seats rotated, with 95% Wilson intervals.
+Also times the engine (ShelfieState over the kernel, through the game protocol) with the generic
+RandomBot, and (``--bot-games N``) the 2-player bot matches, seats rotated, with 95% Wilson intervals.
 Run: python bench/shelfie_playout.py [--games N] [--bot-games N]
 """
 
@@ -38,7 +38,7 @@ def main() -> None:
     for seed in range(n):
         play_game(new_game(4, seed=seed), [RandomBot()] * 4, random.Random(seed))
     elapsed = time.perf_counter() - start
-    print(f"engine (pure Python, generic RandomBot): {n / elapsed:,.0f} games/s")
+    print(f"engine (ShelfieState, generic RandomBot): {n / elapsed:,.0f} games/s")
 
     if args.bot_games:
         for pair in (["greedy", "random"], ["lookahead", "greedy"]):

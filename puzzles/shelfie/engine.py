@@ -166,6 +166,21 @@ class ArrayList(list[Any]):
 
 #: Room for the moves of one position (the kernel fills it; never read concurrently).
 _MOVES = np.empty((kernel.MAX_MOVES, 5), dtype=np.int64)
+#: A kernel move row ``(L, c0, c1, c2, column)`` as one integer: ``row + _CODE_OFFSET`` in base 82, then the column.
+_CODE_OFFSET = np.array([0, 1, 1, 1, 0], dtype=np.int64)
+_CODE_WEIGHTS = np.array([5 * 82**3, 5 * 82**2, 5 * 82, 5, 1], dtype=np.int64)
+#: The :class:`Move` of each move code met so far (moves are immutable, so one object serves every position).
+_MOVE_OF_CODE: dict[int, Move] = {}
+
+
+def _move_of_code(code: int) -> Move:
+    rest, column = divmod(code, 5)
+    rest, c2 = divmod(rest, 82)
+    length, c0 = divmod(rest // 82, 82)
+    c1 = rest % 82
+    row = [length, c0 - 1, c1 - 1, c2 - 1, column]
+    move = _MOVE_OF_CODE[code] = Move(row_cells(row), column)
+    return move
 
 
 class ShelfieState(GameState[Move | Refill]):
@@ -325,7 +340,9 @@ class ShelfieState(GameState[Move | Refill]):
     def legal_actions(self) -> list[Move | Refill]:
         """The moves of the seat to move; empty at a chance node (refills are sampled) and at the end."""
         n = kernel.legal_moves(self.arrays, _MOVES)
-        return [Move(row_cells(row), row[4]) for row in _MOVES[:n].tolist()]
+        codes = ((_MOVES[:n] + _CODE_OFFSET) @ _CODE_WEIGHTS).tolist()
+        known = _MOVE_OF_CODE
+        return [known[code] if code in known else _move_of_code(code) for code in codes]
 
     def move_error(self, move: Move) -> str | None:
         """Why ``move`` is illegal now (one line), or None."""

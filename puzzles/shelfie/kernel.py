@@ -214,7 +214,7 @@ def _group_goal(gid, shelf, sq_same):  # noqa: C901
     sizes = np.empty(30, dtype=np.int64)
     boxes = np.empty((30, 4), dtype=np.int64)
     n = label_groups(shelf, labels, sizes, boxes)
-    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR:
+    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR:  # noqa: SIM109 (numba-compiled)
         least, need = (2, 6) if gid == GOAL_SIX_PAIRS else (4, 4)
         k = 0
         for g in range(n):
@@ -360,7 +360,7 @@ def _staircase(shelf):
 @njit(cache=True)
 def goal_met(gid, shelf, sq_inside, sq_same):  # noqa: C901
     """Common goal ``gid`` (a ``GOAL_*`` id) on ``shelf``; the TWO_SQUARES options as in the rules."""
-    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR or (gid == GOAL_TWO_SQUARES and not sq_inside):
+    if gid == GOAL_SIX_PAIRS or gid == GOAL_FOUR_GROUPS_OF_FOUR or (gid == GOAL_TWO_SQUARES and not sq_inside):  # noqa: SIM109
         return _group_goal(gid, shelf, sq_same)
     if gid == GOAL_TWO_SQUARES:
         return _squares_anywhere(shelf, sq_same)
@@ -592,15 +592,15 @@ def apply_refill(st, tiles):
 def score_goals(st, seat):
     """Give ``seat`` the top token of each common goal it meets now and has not scored."""
     for g in range(2):
-        if st.tokens[seat, g] == 0 and st.meta[M_SP0 + g] < st.meta[M_NTOK]:
-            if meets_goal(st, g, st.shelves[seat]):
-                st.tokens[seat, g] = st.stacks[g, st.meta[M_SP0 + g]]
-                st.meta[M_SP0 + g] += 1
+        open_goal = st.tokens[seat, g] == 0 and st.meta[M_SP0 + g] < st.meta[M_NTOK]
+        if open_goal and meets_goal(st, g, st.shelves[seat]):
+            st.tokens[seat, g] = st.stacks[g, st.meta[M_SP0 + g]]
+            st.meta[M_SP0 + g] += 1
 
 
 @njit(cache=True)
 def shelf_full(shelf):
-    for c in range(5):
+    for c in range(5):  # noqa: SIM110 (numba-compiled)
         if shelf[0, c] < 0:
             return False
     return True

@@ -18,7 +18,7 @@ not); a group of 6 or more tiles (8 points) is a 6-cell "core" plus "extension" 
 same-type neighbours are core or extension tiles.  Every real shelf is representable with its true
 adjacency, group counts and goal witnesses, so the model is a relaxation; the only over-count, two
 cores joined through extension tiles, is cut off when a solution shows it (the shelf is re-scored
-with the plain scoring functions of :mod:`puzzles.shelfie.rules` every time).  Counting cuts: one
+with the scoring functions of :mod:`puzzles.shelfie.rules`, i.e. the kernel, every time).  Counting cuts: one
 group per type present, groups per type (through each group's first cell), at most 6 tiles per
 group of a type without extensions, the exact table ``A <= UB[groups][tiles]``.
 
@@ -176,27 +176,7 @@ def best_shelf(
         m.add(objective >= min_score)
 
     def rescore(grid: list[list[int]]) -> tuple[Bookshelf, int, dict[str, int], dict[str, bool]]:
-        shelf = Bookshelf(grid)
-        shelf.validate()
-        met = {key: common_goal_met(key, shelf, **options) for key in goals}
-        breakdown = {
-            "adjacency": adjacency_points(shelf),
-            "personal_goal": personal_goal_points(personal, shelf) if personal is not None else 0,
-            "common_goals": sum(v for v, key in zip(token_values, goals) if met[key]),
-            "end_token": END_GAME_TOKEN if end_token and shelf.is_full() else 0,
-        }
-        return shelf, sum(breakdown.values()), breakdown, met
-
-    def decode(solver: cp_model.CpSolver) -> list[list[int]]:
-        grid = [[EMPTY] * COLS for _ in range(ROWS)]
-        for i in range(N):
-            for t in range(NUM_TYPES):
-                if solver.boolean_value(x[i][t]):
-                    grid[i // COLS][i % COLS] = t
-        return grid
-
-    def left() -> float:
-        return math.inf if time_limit is None else time_limit - (time.perf_counter() - start)
+        return _rescore(grid, personal, goals, token_values, end_token, options)
 
     # Split the shelves by where their points come from: tier (personal matches, goals met, full
     # shelf) x scoring-group profile (groups of 3, 4, 5 and 6+ tiles).  A piece's potential is the
@@ -207,133 +187,211 @@ def best_shelf(
     floor = 0 if min_score is None else min_score
     best = None
     if min_score is None:  # a quick incumbent, so that even a tiny time limit returns a shelf
-        best = rescore(_local_search(rescore, personal, goals, 0.25 if time_limit is None else min(0.25, 0.05 * time_limit), seed))
+        quick = 0.25 if time_limit is None else min(0.25, 0.05 * time_limit)
+        best = rescore(_local_search(rescore, personal, goals, quick, seed))
     lemmas = goal_lemmas(squares_inside_groups, squares_same_type) if goal_bounds else {}
     pending = sorted(t for t in tasks(personal, token_values, end_token, goals, squares_inside_groups, lemmas)
                      if t[0] >= floor)  # pop() takes the highest potential
-    # Each piece runs single-threaded; with several configurations in _RACE they race on one piece
-    # and the first answer stops the others.
-    configs = _RACE[:max(1, min(len(_RACE), workers))]
-    slots = max(1, workers)
-    running: dict[Future, tuple[int, tuple, cp_model.CpSolver, int]] = {}
-    races: dict[int, list] = {}  # race id -> [potential, key, runs still going, settled]
-    pieces = 0
-    timed_out = False
-    interrupted = False
-    finished = 0
+    search = _PieceSearch(m, x, objective, fixed_parts, hexes, same, rescore, pending, floor, best,
+                          workers, time_limit, start, seed, progress)
+    search.run()
+    return search.result(personal, goals)
 
-    def report() -> None:
-        if progress is not None:
-            top = best[1] if best else None
-            opens = [p for p in [p for p, _ in pending] + [p for p, *_ in running.values()] if top is None or p > top]
+
+def _rescore(grid: list[list[int]], personal: int | None, goals: tuple[str, str], token_values: tuple[int, int],
+             end_token: bool, options: dict[str, bool]) -> tuple[Bookshelf, int, dict[str, int], dict[str, bool]]:
+    """A shelf's true score by the scoring API (the kernel): (shelf, score, breakdown, goals met)."""
+    shelf = Bookshelf(grid)
+    shelf.validate()
+    met = {key: common_goal_met(key, shelf, **options) for key in goals}
+    breakdown = {
+        "adjacency": adjacency_points(shelf),
+        "personal_goal": personal_goal_points(personal, shelf) if personal is not None else 0,
+        "common_goals": sum(v for v, key in zip(token_values, goals) if met[key]),
+        "end_token": END_GAME_TOKEN if end_token and shelf.is_full() else 0,
+    }
+    return shelf, sum(breakdown.values()), breakdown, met
+
+
+def _decode(solver: cp_model.CpSolver, x: list[list[Any]]) -> list[list[int]]:
+    """The shelf grid of a CP-SAT solution."""
+    grid = [[EMPTY] * COLS for _ in range(ROWS)]
+    for i in range(N):
+        for t in range(NUM_TYPES):
+            if solver.boolean_value(x[i][t]):
+                grid[i // COLS][i % COLS] = t
+    return grid
+
+
+_DECIDED = (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+class _PieceSearch:
+    """The proof by pieces of one :func:`best_shelf` call: the pieces left (``pending``, highest
+    potential last), the CP-SAT runs going (``running``), the best shelf so far.
+
+    Each piece runs single-threaded; with several configurations in ``_RACE`` they race on one piece
+    and the first answer stops the others (``races``: race id -> [potential, key, runs still going,
+    settled]).
+    """
+
+    def __init__(self, model: cp_model.CpModel, x: list[list[Any]], objective: Any, fixed_parts: dict[str, Any],
+                 hexes: dict[Any, Any], same: dict[Any, Any], rescore: Callable[[list[list[int]]], Any],
+                 pending: list[tuple[int, tuple]], floor: int, best: Any, workers: int, time_limit: float | None,
+                 start: float, seed: int, progress: Callable[[int | None, float, int, int], None] | None) -> None:
+        self.model, self.x, self.objective, self.fixed_parts = model, x, objective, fixed_parts
+        self.hexes, self.same, self.rescore = hexes, same, rescore
+        self.pending, self.floor, self.best = pending, floor, best
+        self.configs = _RACE[:max(1, min(len(_RACE), workers))]
+        self.slots = max(1, workers)
+        self.time_limit, self.start, self.seed, self.progress = time_limit, start, seed, progress
+        self.running: dict[Future, tuple[int, tuple, cp_model.CpSolver, int]] = {}
+        self.races: dict[int, list] = {}
+        self.pieces = 0
+        self.finished = 0
+        self.timed_out = False
+        self.interrupted = False
+
+    def top(self) -> int:
+        return self.best[1] if self.best else self.floor - 1
+
+    def left(self) -> float:
+        return math.inf if self.time_limit is None else self.time_limit - (time.perf_counter() - self.start)
+
+    def report(self) -> None:
+        if self.progress is not None:
+            top = self.best[1] if self.best else None
+            opens = [p for p in [p for p, _ in self.pending] + [p for p, *_ in self.running.values()]
+                     if top is None or p > top]
             bound = max(opens + ([top] if top is not None else [0]))
-            progress(top, float(bound), finished, len(opens))
+            self.progress(top, float(bound), self.finished, len(opens))
 
-    pool = ThreadPoolExecutor(max_workers=slots)
-    with defer_interrupts() as deferred:  # Ctrl-C is raised between waits, never inside one
-        try:
-            while True:
-                top = best[1] if best else floor - 1
-                for potential, _, solver, _ in running.values():
-                    if potential <= top:
-                        solver.stop_search()  # nothing better can come from it
-                while pending and pending[-1][0] <= top:
-                    pending.pop()
-                while pending and len(running) + len(configs) <= slots and left() > 0.05:
-                    potential, key = pending.pop()
-                    piece = m.clone()
-                    piece.clear_objective()
-                    restrict(piece, fixed_parts, key, objective, top + 1)
-                    if _TRACE:
-                        piece.export_to_file(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
-                    races[pieces] = [potential, key, len(configs), False]
-                    for level in configs:
-                        solver = cp_model.CpSolver()
-                        solver.parameters.catch_sigint_signal = False
-                        if time_limit is not None:
-                            solver.parameters.max_time_in_seconds = max(left(), 0.01)
-                        solver.parameters.num_workers = 1
-                        solver.parameters.random_seed = seed
-                        solver.parameters.linearization_level = level
-                        solver.parameters.probing_deterministic_time_limit = PROBING
-                        solver.parameters.merge_at_most_one_work_limit = CLIQUE
-                        running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver, pieces)
-                    pieces += 1
-                if not running:
-                    break
-                wait_s = None if time_limit is None else max(left(), 0.0) + 1.0
-                done = deferred.wait(list(running), timeout=wait_s, return_when=FIRST_COMPLETED)
-                if not done:
-                    timed_out = True
-                    for _, _, solver, _ in running.values():
-                        solver.stop_search()
-                    done = deferred.wait(list(running))
-                for fut in done:
-                    potential, key, solver, race = running.pop(fut)
-                    status, seconds = fut.result()
-                    finished += 1
-                    state = races[race]
-                    state[2] -= 1
-                    if state[3]:
-                        continue  # the other run already answered
-                    if _TRACE:
-                        print(f"  piece {potential} {key} (LP {solver.parameters.linearization_level}): "
-                              f"{solver.status_name(status)} {seconds:.2f} s")
-                    if status not in (cp_model.INFEASIBLE, cp_model.OPTIMAL, cp_model.FEASIBLE):
-                        if state[2] == 0 and potential > (best[1] if best else floor - 1):
-                            timed_out = True
-                            pending.append((potential, key))  # unresolved: keeps it in the bound
-                        continue
-                    state[3] = True
-                    for _, _, other, other_race in running.values():
-                        if other_race == race:
-                            other.stop_search()
-                    if status == cp_model.INFEASIBLE:
-                        continue
-                    found = rescore(decode(solver))
-                    if best is None or found[1] > best[1]:
-                        best = found
-                    claimed = solver.value(objective)
-                    if found[1] < claimed:  # over-count: cut it off and try the piece again
-                        if not cut_shared_groups(m, found[0], hexes, same, solver):
-                            raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {claimed}")
-                    if found[1] < potential:  # the piece may hold better shelves: try it again
-                        pending.append((potential, key))
-                        pending.sort()
-                report()
-                if timed_out:
-                    for _, _, solver, _ in running.values():
-                        solver.stop_search()
-                    deferred.wait(list(running))
-                    break
-        except KeyboardInterrupt:  # stop cleanly: the best shelf so far, unproven, its bound kept
-            interrupted = True
-            for _, _, solver, _ in running.values():
-                solver.stop_search()
-            wait(list(running))
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-    pending.sort()
-    top = best[1] if best else floor - 1
-    open_potentials = [p for p, _ in pending if p > top] + [p for p, *_ in running.values() if p > top]
-    if best is None:
-        if interrupted:
-            raise KeyboardInterrupt
-        if open_potentials or timed_out:
-            raise TimeoutError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
-        raise RuntimeError(f"no shelf scores {floor} or more (proven by CP-SAT)")
-    if interrupted and (open_potentials or running):
-        bound = max(open_potentials + [best[1]])
-        return _result(personal, goals, best, False, bound, start, "INTERRUPTED", pieces, seed, time_limit)
-    if open_potentials:
-        return _result(personal, goals, best, False, max(open_potentials), start, "TIME_LIMIT", pieces, seed,
-                       time_limit)
-    return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces, seed, time_limit)
+    def stop_all(self) -> None:
+        for _, _, solver, _ in self.running.values():
+            solver.stop_search()
+
+    def run(self) -> None:
+        """Solve pieces until the best shelf is proven, time runs out or Ctrl-C stops it."""
+        pool = ThreadPoolExecutor(max_workers=self.slots)
+        with defer_interrupts() as deferred:  # Ctrl-C is raised between waits, never inside one
+            try:
+                while self.step(pool, deferred):
+                    pass
+            except KeyboardInterrupt:  # stop cleanly: the best shelf so far, unproven, its bound kept
+                self.interrupted = True
+                self.stop_all()
+                wait(list(self.running))
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    def step(self, pool: ThreadPoolExecutor, deferred: Any) -> bool:
+        """Drop what cannot beat the best, start pieces, take the answers that come; False when done."""
+        top = self.top()
+        for potential, _, solver, _ in self.running.values():
+            if potential <= top:
+                solver.stop_search()  # nothing better can come from it
+        while self.pending and self.pending[-1][0] <= top:
+            self.pending.pop()
+        while self.pending and len(self.running) + len(self.configs) <= self.slots and self.left() > 0.05:
+            self.launch(pool, top)
+        if not self.running:
+            return False
+        wait_s = None if self.time_limit is None else max(self.left(), 0.0) + 1.0
+        done = deferred.wait(list(self.running), timeout=wait_s, return_when=FIRST_COMPLETED)
+        if not done:
+            self.timed_out = True
+            self.stop_all()
+            done = deferred.wait(list(self.running))
+        for fut in done:
+            self.collect(fut)
+        self.report()
+        if self.timed_out:
+            self.stop_all()
+            deferred.wait(list(self.running))
+            return False
+        return True
+
+    def launch(self, pool: ThreadPoolExecutor, top: int) -> None:
+        """Start the most promising piece: a copy of the model asked for a shelf scoring ``top + 1``."""
+        potential, key = self.pending.pop()
+        piece = self.model.clone()
+        piece.clear_objective()
+        restrict(piece, self.fixed_parts, key, self.objective, top + 1)
+        if _TRACE:
+            piece.export_to_file(f"/tmp/piece_{'_'.join(map(str, key))}.pbtxt")
+        self.races[self.pieces] = [potential, key, len(self.configs), False]
+        for level in self.configs:
+            solver = cp_model.CpSolver()
+            solver.parameters.catch_sigint_signal = False
+            if self.time_limit is not None:
+                solver.parameters.max_time_in_seconds = max(self.left(), 0.01)
+            solver.parameters.num_workers = 1
+            solver.parameters.random_seed = self.seed
+            solver.parameters.linearization_level = level
+            solver.parameters.probing_deterministic_time_limit = PROBING
+            solver.parameters.merge_at_most_one_work_limit = CLIQUE
+            self.running[pool.submit(_timed_solve, solver, piece)] = (potential, key, solver, self.pieces)
+        self.pieces += 1
+
+    def collect(self, fut: Future) -> None:
+        """Take one finished run: an unresolved piece stays open, a shelf found may beat the best."""
+        potential, key, solver, race = self.running.pop(fut)
+        status, seconds = fut.result()
+        self.finished += 1
+        state = self.races[race]
+        state[2] -= 1
+        if state[3]:
+            return  # the other run already answered
+        if _TRACE:
+            print(f"  piece {potential} {key} (LP {solver.parameters.linearization_level}): "
+                  f"{solver.status_name(status)} {seconds:.2f} s")
+        if status not in _DECIDED:
+            if state[2] == 0 and potential > self.top():
+                self.timed_out = True
+                self.pending.append((potential, key))  # unresolved: keeps it in the bound
+            return
+        state[3] = True
+        for _, _, other, other_race in self.running.values():
+            if other_race == race:
+                other.stop_search()
+        if status == cp_model.INFEASIBLE:
+            return
+        found = self.rescore(_decode(solver, self.x))
+        if self.best is None or found[1] > self.best[1]:
+            self.best = found
+        claimed = solver.value(self.objective)
+        # over-count: cut it off and try the piece again
+        if found[1] < claimed and not cut_shared_groups(self.model, found[0], self.hexes, self.same, solver):
+            raise AssertionError(f"piece {key} gave a shelf scoring {found[1]} < {claimed}")
+        if found[1] < potential:  # the piece may hold better shelves: try it again
+            self.pending.append((potential, key))
+            self.pending.sort()
+
+    def result(self, personal: int | None, goals: tuple[str, str]) -> BestShelf:
+        """The answer: optimal, or the best shelf with the highest open potential as its bound."""
+        self.pending.sort()
+        top = self.top()
+        open_potentials = ([p for p, _ in self.pending if p > top]
+                           + [p for p, *_ in self.running.values() if p > top])
+        best, start, pieces, seed, time_limit = self.best, self.start, self.pieces, self.seed, self.time_limit
+        if best is None:
+            if self.interrupted:
+                raise KeyboardInterrupt
+            if open_potentials or self.timed_out:
+                raise TimeoutError(f"no shelf found in {time_limit:g} s (status UNKNOWN)")
+            raise RuntimeError(f"no shelf scores {self.floor} or more (proven by CP-SAT)")
+        if self.interrupted and (open_potentials or self.running):
+            bound = max(open_potentials + [best[1]])
+            return _result(personal, goals, best, False, bound, start, "INTERRUPTED", pieces, seed, time_limit)
+        if open_potentials:
+            return _result(personal, goals, best, False, max(open_potentials), start, "TIME_LIMIT", pieces, seed,
+                           time_limit)
+        return _result(personal, goals, best, True, best[1], start, "OPTIMAL", pieces, seed, time_limit)
 
 
 def _local_search(rescore, personal: int | None, goals: tuple[str, str], seconds: float, seed: int) -> list[list[int]]:
     """Hill climbing with restarts on full shelves (and on a staircase outline when a goal asks for
-    one), scored by the plain scoring functions: a quick incumbent, no proof."""
+    one), scored by the scoring functions: a quick incumbent, no proof."""
     def score_of(grid: list[list[int]]) -> int:
         try:
             return rescore(grid)[1]

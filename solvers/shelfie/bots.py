@@ -120,9 +120,9 @@ def move_gain(st, seat, mv, base, tmp):
     gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(st.cards[seat], tmp)] - base
     meta = st.meta
     for g in range(2):
-        if st.tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]:
-            if meets_goal(st, g, tmp):
-                gain += st.stacks[g, meta[M_SP0 + g]]
+        open_goal = st.tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]
+        if open_goal and meets_goal(st, g, tmp):
+            gain += st.stacks[g, meta[M_SP0 + g]]
     if meta[M_END] < 0:
         full = True
         for c in range(5):

@@ -30,7 +30,7 @@ import argparse
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ def profile_feasible(goals: tuple[str, ...], profile: list[int] | tuple[int, ...
     return {cp_model.INFEASIBLE: False, cp_model.OPTIMAL: True, cp_model.FEASIBLE: True}.get(status)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lemma_model(goals: tuple[str, ...]):
     """The card-free shelf model of a lemma (built once, cloned for each profile), its parts and tokens."""
     pair, tokens = _pair(goals)

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -170,21 +170,28 @@ def tasks(personal: int | None, token_values: tuple[int, int], end_token: bool,
                         min_types = 6
                     elif "TWO_ROWS_ALL_DIFFERENT" in counted:
                         min_types = max(min_types, 5)
-                    for c6 in range(cap // 6 + 1):
-                        for c5 in range((cap - 6 * c6) // 5 + 1):
-                            for c4 in range((cap - 6 * c6 - 5 * c5) // 4 + 1):
-                                for c3 in range((cap - 6 * c6 - 5 * c5 - 4 * c4) // 3 + 1):
-                                    pts = 8 * c6 + 5 * c5 + 3 * c4 + 2 * c3
-                                    used = 6 * c6 + 5 * c5 + 4 * c4 + 3 * c3
-                                    spare = cap - used  # tiles for small groups or extensions
-                                    if c3 + c4 + c5 + c6 + spare < min_types or pts > most:
-                                        continue
-                                    if (full, c3, c4, c5, c6) in impossible:
-                                        continue
-                                    if not goals_fit(counted, c3, c4, c5, c6, spare, squares_inside_groups):
-                                        continue
-                                    out.append((fixed + pts, (k, g1, g2, full, c3, c4, c5, c6)))
+                    for c3, c4, c5, c6, pts, spare in group_profiles(cap):
+                        if c3 + c4 + c5 + c6 + spare < min_types or pts > most:
+                            continue
+                        if (full, c3, c4, c5, c6) in impossible:
+                            continue
+                        if not goals_fit(counted, c3, c4, c5, c6, spare, squares_inside_groups):
+                            continue
+                        out.append((fixed + pts, (k, g1, g2, full, c3, c4, c5, c6)))
     out.sort(key=lambda t: (-t[0], t[1]))
+    return out
+
+
+def group_profiles(cap: int) -> list[tuple[int, int, int, int, int, int]]:
+    """Every (groups of 3, 4, 5, 6+) that fits in ``cap`` tiles, with its points and the tiles to spare."""
+    out = []
+    for c6 in range(cap // 6 + 1):
+        for c5 in range((cap - 6 * c6) // 5 + 1):
+            for c4 in range((cap - 6 * c6 - 5 * c5) // 4 + 1):
+                for c3 in range((cap - 6 * c6 - 5 * c5 - 4 * c4) // 3 + 1):
+                    pts = 8 * c6 + 5 * c5 + 3 * c4 + 2 * c3
+                    used = 6 * c6 + 5 * c5 + 4 * c4 + 3 * c3
+                    out.append((c3, c4, c5, c6, pts, cap - used))  # spare: tiles for small groups or extensions
     return out
 
 
@@ -235,18 +242,9 @@ PLACEMENTS = placements()
 NEIGHBOURS = {i: sorted({j for a, j in EDGES if a == i} | {a for a, j in EDGES if j == i}) for i in range(N)}
 
 
-def placement_groups(m: cp_model.CpModel, x, filled, same):
-    """Groups as a partition of the tiles into selected placements.
-
-    Returns (adjacency, >=2 and >=4 witnesses, 6-cell cores, group count, tile count).
-    Every tile lies in exactly one selected placement or is an "extension" tile.  A placement of
-    1..5 cells is exactly one group: inner edges same-type, boundary edges not.  A group of 6 or more
-    tiles (8 points) is one selected 6-cell "core" plus extension tiles: a core's same-type
-    neighbours outside it are extension tiles, and an extension tile's same-type neighbours are
-    cores or extension tiles.  Every real shelf is representable with its true adjacency and group
-    count (so the model is a relaxation and counting cuts on groups are valid); the one over-count
-    left, two cores joined through extension tiles, is cut off lazily (see ``best_shelf``).
-    """
+def _partition(m: cp_model.CpModel, filled, same) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar]]:
+    """The placement literals and extension tiles, and the constraints that make them a partition of the
+    tiles into groups (see :func:`placement_groups`)."""
     z = []
     cover: list[list[cp_model.IntVar]] = [[] for _ in range(N)]
     for cells in PLACEMENTS:
@@ -275,22 +273,11 @@ def placement_groups(m: cp_model.CpModel, x, filled, same):
                     m.add_implication(v, same[(a, b)].negated())
                 else:
                     m.add_bool_or([v.negated(), same[(a, b)].negated(), ext[b]])
-    pts = [GROUP_POINTS[len(cells)] for cells in PLACEMENTS]
-    adjacency = m.new_int_var(0, 40, "adjacency")
-    m.add(adjacency == sum(p * v for p, v in zip(pts, z) if p))
-    n_groups = m.new_int_var(0, N, "groups")
-    m.add(n_groups == sum(z))
-    n_filled = m.new_int_var(0, N, "tiles")
-    m.add(n_filled == sum(filled))
-    # counting cuts: every type present needs a group of its own; with G groups over F tiles the
-    # adjacency is at most UB[G][F] (exact table) and 9A <= 14F - 12G (its linear form)
-    present = [m.new_bool_var(f"present{t}") for t in range(NUM_TYPES)]
-    for t in range(NUM_TYPES):
-        for i in range(N):
-            m.add_implication(x[i][t], present[t])
-    m.add(n_groups >= sum(present))
-    # groups per type, through each group's first cell: a type with n groups and no extension tiles
-    # has at most 6 n tiles (this rules out, e.g., EIGHT_SAME with five groups of five types)
+    return z, ext
+
+
+def _groups_per_type(m: cp_model.CpModel, x, z, present) -> list[cp_model.IntVar]:
+    """Groups per type, counted through each group's first cell."""
     first = [m.new_bool_var(f"first{i}") for i in range(N)]
     for i in range(N):
         m.add(sum(v for v, cells in zip(z, PLACEMENTS) if cells[0] == i) == first[i])
@@ -307,26 +294,11 @@ def placement_groups(m: cp_model.CpModel, x, filled, same):
         m.add(n_t == sum(roots))
         m.add(n_t >= present[t])
         per_type.append(n_t)
-    m.add(sum(per_type) == n_groups)
-    table = adjacency_bounds()
-    ub = m.new_int_var(0, 40, "adj_ub")
-    index = m.new_int_var(0, (N + 1) * (N + 1) - 1, "gf")
-    m.add(index == n_groups * (N + 1) + n_filled)
-    m.add_element(index, [table[g][f] for g in range(N + 1) for f in range(N + 1)], ub)
-    m.add(adjacency <= ub)
-    m.add(9 * adjacency <= 14 * n_filled - 12 * n_groups)
-    pairs = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 2]
-    fours = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 4]
-    hexes = {cells: v for v, cells in zip(z, PLACEMENTS) if len(cells) == 6}
-    counts = {}
-    for size in range(1, 7):
-        c = m.new_int_var(0, N // size, f"count{size}")
-        m.add(c == sum(v for v, cells in zip(z, PLACEMENTS) if len(cells) == size))
-        counts[size] = c
-    n_ext = m.new_int_var(0, N, "extension_tiles")
-    m.add(n_ext == sum(ext))
-    m.add(n_filled == sum(size * c for size, c in counts.items()) + n_ext)
-    # typed profile: tiles of a type = sum over its groups of their sizes (+ its extension tiles)
+    return per_type
+
+
+def _typed_profile(m: cp_model.CpModel, x, z, ext, per_type, n_ext) -> None:
+    """Typed profile: the tiles of a type are the sum of its groups' sizes (plus its extension tiles)."""
     for t in range(NUM_TYPES):
         terms = []
         for size in range(1, 7):
@@ -348,12 +320,64 @@ def placement_groups(m: cp_model.CpModel, x, filled, same):
             ext_t.append(e)
         m.add(sum(x[i][t] for i in range(N)) == sum(terms) + sum(ext_t))
         m.add(sum(x[i][t] for i in range(N)) <= 6 * per_type[t] + n_ext)
+
+
+def placement_groups(m: cp_model.CpModel, x, filled, same):
+    """Groups as a partition of the tiles into selected placements.
+
+    Returns (adjacency, >=2 and >=4 witnesses, 6-cell cores, group count, tile count).
+    Every tile lies in exactly one selected placement or is an "extension" tile.  A placement of
+    1..5 cells is exactly one group: inner edges same-type, boundary edges not.  A group of 6 or more
+    tiles (8 points) is one selected 6-cell "core" plus extension tiles: a core's same-type
+    neighbours outside it are extension tiles, and an extension tile's same-type neighbours are
+    cores or extension tiles.  Every real shelf is representable with its true adjacency and group
+    count (so the model is a relaxation and counting cuts on groups are valid); the one over-count
+    left, two cores joined through extension tiles, is cut off lazily (see ``best_shelf``).
+    """
+    z, ext = _partition(m, filled, same)
+    pts = [GROUP_POINTS[len(cells)] for cells in PLACEMENTS]
+    adjacency = m.new_int_var(0, 40, "adjacency")
+    m.add(adjacency == sum(p * v for p, v in zip(pts, z) if p))
+    n_groups = m.new_int_var(0, N, "groups")
+    m.add(n_groups == sum(z))
+    n_filled = m.new_int_var(0, N, "tiles")
+    m.add(n_filled == sum(filled))
+    # counting cuts: every type present needs a group of its own; with G groups over F tiles the
+    # adjacency is at most UB[G][F] (exact table) and 9A <= 14F - 12G (its linear form)
+    present = [m.new_bool_var(f"present{t}") for t in range(NUM_TYPES)]
+    for t in range(NUM_TYPES):
+        for i in range(N):
+            m.add_implication(x[i][t], present[t])
+    m.add(n_groups >= sum(present))
+    # groups per type, through each group's first cell: a type with n groups and no extension tiles
+    # has at most 6 n tiles (this rules out, e.g., EIGHT_SAME with five groups of five types)
+    per_type = _groups_per_type(m, x, z, present)
+    m.add(sum(per_type) == n_groups)
+    table = adjacency_bounds()
+    ub = m.new_int_var(0, 40, "adj_ub")
+    index = m.new_int_var(0, (N + 1) * (N + 1) - 1, "gf")
+    m.add(index == n_groups * (N + 1) + n_filled)
+    m.add_element(index, [table[g][f] for g in range(N + 1) for f in range(N + 1)], ub)
+    m.add(adjacency <= ub)
+    m.add(9 * adjacency <= 14 * n_filled - 12 * n_groups)
+    pairs = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 2]
+    fours = [v for v, cells in zip(z, PLACEMENTS) if len(cells) >= 4]
+    hexes = {cells: v for v, cells in zip(z, PLACEMENTS) if len(cells) == 6}
+    counts = {}
+    for size in range(1, 7):
+        c = m.new_int_var(0, N // size, f"count{size}")
+        m.add(c == sum(v for v, cells in zip(z, PLACEMENTS) if len(cells) == size))
+        counts[size] = c
+    n_ext = m.new_int_var(0, N, "extension_tiles")
+    m.add(n_ext == sum(ext))
+    m.add(n_filled == sum(size * c for size, c in counts.items()) + n_ext)
+    _typed_profile(m, x, z, ext, per_type, n_ext)
     return adjacency, pairs, fours, hexes, counts, n_ext, n_filled, present
 
 
 def adjacency_bounds() -> list[list[int]]:
     """UB[g][f]: the most adjacency points g groups of f tiles in all can score (-1: impossible)."""
-    @lru_cache(maxsize=None)
+    @cache
     def best(g: int, f: int) -> int:
         if g == 0:
             return 0 if f == 0 else -10**6
@@ -375,113 +399,134 @@ def cut_shared_groups(m: cp_model.CpModel, shelf: Bookshelf, hexes, same, solver
     return cuts
 
 
+def _one_type_patterns(m: cp_model.CpModel, g, x, patterns: list[list[int]]) -> None:
+    """``g`` forces one of ``patterns`` (cell lists) to hold a single type."""
+    options = []
+    for cells in patterns:
+        for t in range(NUM_TYPES):
+            b = m.new_bool_var("")
+            for i in cells:
+                m.add_implication(b, x[i][t])
+            options.append(b)
+    m.add(sum(options) >= 1).only_enforce_if(g)
+
+
+def _eight_same(m: cp_model.CpModel, g, x) -> None:
+    options = []
+    for t in range(NUM_TYPES):
+        b = m.new_bool_var("")
+        m.add(sum(x[i][t] for i in range(N)) >= 8).only_enforce_if(b)
+        options.append(b)
+    m.add(sum(options) >= 1).only_enforce_if(g)
+
+
+_LINE_NEEDS = {"FOUR_ROWS_MAX3": 4, "THREE_COLUMNS_MAX3": 3, "TWO_ROWS_ALL_DIFFERENT": 2, "TWO_COLUMNS_ALL_DIFFERENT": 2}
+
+
+def _full_lines(m: cp_model.CpModel, g, key: str, x, filled) -> None:
+    """The four goals on full rows or columns (at most 3 types, or all different)."""
+    rows = key in ("FOUR_ROWS_MAX3", "TWO_ROWS_ALL_DIFFERENT")
+    lines = ([[cell(r, c) for c in range(COLS)] for r in range(ROWS)] if rows
+             else [[cell(r, c) for r in range(ROWS)] for c in range(COLS)])
+    oks = []
+    for cells in lines:
+        ok = m.new_bool_var("")
+        for i in cells:
+            m.add_implication(ok, filled[i])
+        if key.endswith("MAX3"):
+            present = [m.new_bool_var("") for _ in range(NUM_TYPES)]
+            for t in range(NUM_TYPES):
+                for i in cells:
+                    m.add_implication(x[i][t], present[t])
+            m.add(sum(present) <= 3).only_enforce_if(ok)
+        else:
+            for t in range(NUM_TYPES):
+                m.add(sum(x[i][t] for i in cells) <= 1).only_enforce_if(ok)
+        oks.append(ok)
+    m.add(sum(oks) >= _LINE_NEEDS[key]).only_enforce_if(g)
+    if key == "TWO_COLUMNS_ALL_DIFFERENT":  # redundant: every type twice at least
+        for t in range(NUM_TYPES):
+            m.add(sum(x[i][t] for i in range(N)) >= 2).only_enforce_if(g)
+
+
+def _staircase(m: cp_model.CpModel, g, filled) -> None:
+    options = []
+    for k in (1, 2):
+        for heights in (list(range(k, k + COLS)), list(range(k + COLS - 1, k - 1, -1))):
+            b = m.new_bool_var("")
+            for c, h in enumerate(heights):
+                for r in range(ROWS):
+                    lit = filled[cell(r, c)] if r >= ROWS - h else filled[cell(r, c)].negated()
+                    m.add_implication(b, lit)
+            options.append(b)
+    m.add(sum(options) >= 1).only_enforce_if(g)
+
+
+def _two_squares(m: cp_model.CpModel, g, x, same, sq_inside: bool, sq_same: bool) -> None:
+    """Two 2x2 squares: exact groups by default, anywhere (not overlapping) with ``sq_inside``;
+    of one type with ``sq_same``."""
+    squares = [(r, c) for r in range(ROWS - 1) for c in range(COLS - 1)]
+    by_type: list[list[cp_model.IntVar]] = [[] for _ in range(NUM_TYPES)]
+    sq_vars = {}
+    for r, c in squares:
+        inside = [cell(r, c), cell(r, c + 1), cell(r + 1, c), cell(r + 1, c + 1)]
+        for t in range(NUM_TYPES):
+            b = m.new_bool_var("")
+            for i in inside:
+                m.add_implication(b, x[i][t])
+            if not sq_inside:  # the group is exactly the square: no same-type edge leaves it
+                for i in inside:
+                    for j in range(N):
+                        if (i, j) in same and j not in inside:
+                            m.add_implication(b, same[(i, j)].negated())
+            by_type[t].append(b)
+            sq_vars[(r, c, t)] = b
+    if sq_inside:  # chosen squares may not overlap
+        for (r1, c1) in squares:
+            for (r2, c2) in squares:
+                if (r1, c1) < (r2, c2) and abs(r1 - r2) < 2 and abs(c1 - c2) < 2:
+                    m.add(sum(sq_vars[(r1, c1, t)] + sq_vars[(r2, c2, t)] for t in range(NUM_TYPES)) <= 1)
+    if sq_same:
+        options = []
+        for t in range(NUM_TYPES):
+            b = m.new_bool_var("")
+            m.add(sum(by_type[t]) >= 2).only_enforce_if(b)
+            options.append(b)
+        m.add(sum(options) >= 1).only_enforce_if(g)
+    else:
+        m.add(sum(sum(v) for v in by_type) >= 2).only_enforce_if(g)
+
+
 def goal_literal(m: cp_model.CpModel, key: str, x, filled, same, pairs, fours, sq_inside: bool,
-          sq_same: bool) -> cp_model.IntVar:
+                 sq_same: bool) -> cp_model.IntVar:
     """A boolean that, when true, forces ``key`` to be met."""
     g = m.new_bool_var(key)
-
-    def one_type_patterns(patterns: list[list[int]]) -> None:
-        options = []
-        for cells in patterns:
-            for t in range(NUM_TYPES):
-                b = m.new_bool_var("")
-                for i in cells:
-                    m.add_implication(b, x[i][t])
-                options.append(b)
-        m.add(sum(options) >= 1).only_enforce_if(g)
-
     if key == "SIX_PAIRS":
         m.add(sum(pairs) >= 6).only_enforce_if(g)
     elif key == "FOUR_GROUPS_OF_FOUR":
         m.add(sum(fours) >= 4).only_enforce_if(g)
     elif key == "FOUR_CORNERS":
-        one_type_patterns([[cell(0, 0), cell(0, COLS - 1), cell(ROWS - 1, 0), cell(ROWS - 1, COLS - 1)]])
+        _one_type_patterns(m, g, x, [[cell(0, 0), cell(0, COLS - 1), cell(ROWS - 1, 0), cell(ROWS - 1, COLS - 1)]])
     elif key == "EIGHT_SAME":
-        options = []
-        for t in range(NUM_TYPES):
-            b = m.new_bool_var("")
-            m.add(sum(x[i][t] for i in range(N)) >= 8).only_enforce_if(b)
-            options.append(b)
-        m.add(sum(options) >= 1).only_enforce_if(g)
+        _eight_same(m, g, x)
     elif key == "DIAGONAL":
-        one_type_patterns([[cell(i, i) for i in range(5)], [cell(i + 1, i) for i in range(5)],
-                           [cell(i, 4 - i) for i in range(5)], [cell(i + 1, 4 - i) for i in range(5)]])
+        _one_type_patterns(m, g, x, [[cell(i, i) for i in range(5)], [cell(i + 1, i) for i in range(5)],
+                                     [cell(i, 4 - i) for i in range(5)], [cell(i + 1, 4 - i) for i in range(5)]])
     elif key == "X_SHAPE":
-        one_type_patterns([[cell(r, c), cell(r, c + 2), cell(r + 1, c + 1), cell(r + 2, c), cell(r + 2, c + 2)]
-                           for r in range(ROWS - 2) for c in range(COLS - 2)])
-    elif key in ("FOUR_ROWS_MAX3", "THREE_COLUMNS_MAX3", "TWO_ROWS_ALL_DIFFERENT", "TWO_COLUMNS_ALL_DIFFERENT"):
-        rows = key in ("FOUR_ROWS_MAX3", "TWO_ROWS_ALL_DIFFERENT")
-        lines = ([[cell(r, c) for c in range(COLS)] for r in range(ROWS)] if rows
-                 else [[cell(r, c) for r in range(ROWS)] for c in range(COLS)])
-        need = {"FOUR_ROWS_MAX3": 4, "THREE_COLUMNS_MAX3": 3, "TWO_ROWS_ALL_DIFFERENT": 2,
-                "TWO_COLUMNS_ALL_DIFFERENT": 2}[key]
-        oks = []
-        for cells in lines:
-            ok = m.new_bool_var("")
-            for i in cells:
-                m.add_implication(ok, filled[i])
-            if key.endswith("MAX3"):
-                present = [m.new_bool_var("") for _ in range(NUM_TYPES)]
-                for t in range(NUM_TYPES):
-                    for i in cells:
-                        m.add_implication(x[i][t], present[t])
-                m.add(sum(present) <= 3).only_enforce_if(ok)
-            else:
-                for t in range(NUM_TYPES):
-                    m.add(sum(x[i][t] for i in cells) <= 1).only_enforce_if(ok)
-            oks.append(ok)
-        m.add(sum(oks) >= need).only_enforce_if(g)
-        if key == "TWO_COLUMNS_ALL_DIFFERENT":  # redundant: every type twice at least
-            for t in range(NUM_TYPES):
-                m.add(sum(x[i][t] for i in range(N)) >= 2).only_enforce_if(g)
+        _one_type_patterns(m, g, x, [[cell(r, c), cell(r, c + 2), cell(r + 1, c + 1), cell(r + 2, c), cell(r + 2, c + 2)]
+                                     for r in range(ROWS - 2) for c in range(COLS - 2)])
+    elif key in _LINE_NEEDS:
+        _full_lines(m, g, key, x, filled)
     elif key == "STAIRCASE":
-        options = []
-        for k in (1, 2):
-            for heights in (list(range(k, k + COLS)), list(range(k + COLS - 1, k - 1, -1))):
-                b = m.new_bool_var("")
-                for c, h in enumerate(heights):
-                    for r in range(ROWS):
-                        lit = filled[cell(r, c)] if r >= ROWS - h else filled[cell(r, c)].negated()
-                        m.add_implication(b, lit)
-                options.append(b)
-        m.add(sum(options) >= 1).only_enforce_if(g)
+        _staircase(m, g, filled)
     elif key == "TWO_SQUARES":
-        squares = [(r, c) for r in range(ROWS - 1) for c in range(COLS - 1)]
-        by_type: list[list[cp_model.IntVar]] = [[] for _ in range(NUM_TYPES)]
-        sq_vars = {}
-        for r, c in squares:
-            inside = [cell(r, c), cell(r, c + 1), cell(r + 1, c), cell(r + 1, c + 1)]
-            for t in range(NUM_TYPES):
-                b = m.new_bool_var("")
-                for i in inside:
-                    m.add_implication(b, x[i][t])
-                if not sq_inside:  # the group is exactly the square: no same-type edge leaves it
-                    for i in inside:
-                        for j in range(N):
-                            if (i, j) in same and j not in inside:
-                                m.add_implication(b, same[(i, j)].negated())
-                by_type[t].append(b)
-                sq_vars[(r, c, t)] = b
-        if sq_inside:  # chosen squares may not overlap
-            for (r1, c1) in squares:
-                for (r2, c2) in squares:
-                    if (r1, c1) < (r2, c2) and abs(r1 - r2) < 2 and abs(c1 - c2) < 2:
-                        m.add(sum(sq_vars[(r1, c1, t)] + sq_vars[(r2, c2, t)] for t in range(NUM_TYPES)) <= 1)
-        if sq_same:
-            options = []
-            for t in range(NUM_TYPES):
-                b = m.new_bool_var("")
-                m.add(sum(by_type[t]) >= 2).only_enforce_if(b)
-                options.append(b)
-            m.add(sum(options) >= 1).only_enforce_if(g)
-        else:
-            m.add(sum(sum(v) for v in by_type) >= 2).only_enforce_if(g)
+        _two_squares(m, g, x, same, sq_inside, sq_same)
     else:  # pragma: no cover
         raise AssertionError(key)
     return g
 
 
-@lru_cache(maxsize=None)
+@cache
 def stored_bounds() -> tuple[dict[str, Any], ...]:
     """The stored lemmas (goal set, bound, witness shelf)."""
     return tuple(json.loads(BOUNDS_FILE.read_text())["bounds"])
