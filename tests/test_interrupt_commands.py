@@ -12,69 +12,154 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NINE_MINUS_CENTRE = "/".join("####.####" if r == 4 else "#" * 9 for r in range(9))
 
+#: Run in the child before the CLI: ``announce(owner, name, line, after)`` wraps ``owner.name`` so that each call
+#: writes ``line`` to stderr (after the call returns when ``after``), a "ready" signal for the test to wait on
+#: instead of a fixed delay (which a cold numba cache or a loaded machine can outlast).
+ANNOUNCE = """
+import sys
 
-def _start(args: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def announce(owner, name, line, after=False):
+    original = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        if not after:
+            print(line, file=sys.stderr, flush=True)
+        result = original(*args, **kwargs)
+        if after:
+            print(line, file=sys.stderr, flush=True)
+        return result
+
+    setattr(owner, name, wrapper)
+"""
 
 
-def _interrupt(process: subprocess.Popen[str], after: float | None = None,
-               ready: Path | None = None) -> tuple[dict, str]:
-    """SIGINT once ``ready`` exists (or after ``after`` seconds); the parsed JSON output and stderr."""
+class Child:
+    """``kibitz ARGS`` in a child process whose stdout and stderr are collected as they come."""
+
+    def __init__(self, args: list[str], setup: str = "") -> None:
+        command = [sys.executable, "-c", f"{ANNOUNCE}\n{setup}\nfrom cli import main\nmain()", *args] if setup \
+            else [sys.executable, "-m", "cli", *args]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._readers = [threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+                         for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err))]
+        for reader in self._readers:
+            reader.start()
+
+    @staticmethod
+    def _read(stream, lines: list[str]) -> None:
+        for line in stream:
+            lines.append(line)
+
+    def said(self, line: str) -> bool:
+        """Whether the child has written ``line`` (a whole line) to stderr."""
+        return any(text.rstrip("\n") == line for text in list(self.err))
+
+    def kill(self) -> None:
+        """End a child that is still running (a test that failed must not leave it behind)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def finish(self, timeout: float) -> tuple[str, str]:
+        """Wait for the exit (killing the child if it outlives ``timeout``); its whole stdout and stderr."""
+        try:
+            self.process.wait(timeout=timeout)
+        finally:
+            self.kill()
+        for reader in self._readers:
+            reader.join(10)
+        return "".join(self.out), "".join(self.err)
+
+
+def _interrupt(child: Child, ready: Callable[[], bool]) -> tuple[dict, str]:
+    """SIGINT once ``ready()`` holds; the parsed JSON output and stderr."""
     started = time.monotonic()
-    while process.poll() is None and time.monotonic() - started < 120:
-        if (ready is not None and ready.exists() and ready.stat().st_size > 0) or (
-                after is not None and time.monotonic() - started >= after):
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "the job ended before it could be interrupted"
-    process.send_signal(signal.SIGINT)
-    sent = time.monotonic()
-    out, err = process.communicate(timeout=30)
-    assert time.monotonic() - sent <= 2.0, f"stopped {time.monotonic() - sent:.2f} s after Ctrl-C"
-    assert process.returncode == 130, err
+    try:
+        while child.process.poll() is None and not ready():
+            assert time.monotonic() - started < 300, "the job never became ready to be interrupted"
+            time.sleep(0.02)
+        assert child.process.poll() is None, "the job ended before it could be interrupted"
+        child.process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        child.process.wait(timeout=30)
+        stopped = time.monotonic() - sent
+    finally:
+        child.kill()
+    out, err = child.finish(timeout=30)
+    assert stopped <= 2.0, f"stopped {stopped:.2f} s after Ctrl-C"
+    assert child.process.returncode == 130, err
     assert "Traceback" not in err and "Aborted" not in err, err
     return json.loads(out), err
 
 
-def test_solitaire_count_with_workers_stops_and_resumes_to_the_exact_count(tmp_path: Path) -> None:
-    """The corner-contact 9x9-minus-centre count (all three units), interrupted and resumed."""
-    checkpoint = tmp_path / "parts.json"
-    args = ["blokus", "solitaire", "tetrominoes", "--region", NINE_MINUS_CENTRE, "--corner-contact", "--count",
+def _nonempty(path: Path) -> Callable[[], bool]:
+    return lambda: path.exists() and path.stat().st_size > 0
+
+
+def _solitaire_count(checkpoint: Path) -> list[str]:
+    """The corner-contact 9x9-minus-centre count (all three units) on two workers, checkpointed."""
+    return ["blokus", "solitaire", "tetrominoes", "--region", NINE_MINUS_CENTRE, "--corner-contact", "--count",
             "--workers", "2", "--checkpoint", str(checkpoint), "--json"]
-    partial, _ = _interrupt(_start(args), ready=checkpoint)
+
+
+def test_solitaire_count_with_workers_stops_with_the_parts_done(tmp_path: Path) -> None:
+    """Ctrl-C once the first parts are in the checkpoint: a partial count, its parts, exit 130 within 2 s."""
+    checkpoint = tmp_path / "parts.json"
+    partial, _ = _interrupt(Child(_solitaire_count(checkpoint)), _nonempty(checkpoint))
     assert partial["complete"] is False and partial["parts_done"] < partial["parts_total"]
     assert partial["count_raw"] <= 576
-    out, err = _start(args).communicate(timeout=600)
+
+
+@pytest.mark.slow  # the resumed count is about a minute of CPU on two workers
+def test_solitaire_count_with_workers_stops_and_resumes_to_the_exact_count(tmp_path: Path) -> None:
+    """The same count interrupted, then resumed from its checkpoint to the exact uninterrupted total."""
+    checkpoint = tmp_path / "parts.json"
+    args = _solitaire_count(checkpoint)
+    partial, _ = _interrupt(Child(args), _nonempty(checkpoint))
+    assert partial["complete"] is False and partial["parts_done"] < partial["parts_total"]
+    assert partial["count_raw"] <= 576
+    out, err = Child(args).finish(timeout=600)
     whole = json.loads(out)
     assert whole["complete"], err
     assert (whole["count_raw"], whole["count_symmetry"], whole["count_symmetry_colors"]) == (576, 72, 3)
 
 
 def test_estimate_keeps_the_paths_done() -> None:
-    partial, _ = _interrupt(_start(["blokus", "solitaire", "tetrominoes", "--estimate", "100000000", "--json"]),
-                            after=6.0)
+    """Ctrl-C once the first chunk of paths is done (the kernels compiled): the paths done are the estimate."""
+    child = Child(["blokus", "solitaire", "tetrominoes", "--estimate", "100000000", "--json"],
+                  setup="import solvers.blokus.tetromino_search as search\n"
+                        "announce(search, '_probes', 'chunk done', after=True)")
+    partial, _ = _interrupt(child, lambda: child.said("chunk done"))
     assert partial["interrupted"] and "interrupted" in partial["status"]
     assert 2 <= partial["probes"] < 100_000_000
 
 
 def test_sat_tiling_search_is_interrupted_not_a_traceback() -> None:
-    for after in (1.5, 6.0):  # while encoding, while solving
-        partial, _ = _interrupt(_start(["tile", "30x30", "--pieces", "15*pentominoes", "--backend", "sat", "--json"]),
-                                after=after)
+    setup = ("from pysat.solvers import Solver\n"
+             "announce(Solver, 'append_formula', 'encoding')\n"
+             "announce(Solver, 'solve_limited', 'solving')")
+    for moment in ("encoding", "solving"):
+        child = Child(["tile", "30x30", "--pieces", "15*pentominoes", "--backend", "sat", "--json"], setup)
+        partial, _ = _interrupt(child, lambda child=child, moment=moment: child.said(moment))
         assert partial["interrupted"] is True and partial["status"] in ("incomplete", "interrupted")
 
 
 def test_generate_keeps_every_challenge_found(tmp_path: Path) -> None:
     """Challenges are written as they are found: Ctrl-C keeps them (files named by seed, JSON listing them)."""
-    process = _start(["generate", "tiling", "--count", "5000", "--out", str(tmp_path), "--json"])
-    partial, err = _interrupt(process, after=8.0)
+    child = Child(["generate", "tiling", "--count", "5000", "--out", str(tmp_path), "--json"])
+    partial, err = _interrupt(child, lambda: any(tmp_path.glob("solution_*.svg")))  # a challenge's last file
     assert partial["interrupted"] and partial["status"] == "interrupted"
     seeds = [c["seed"] for c in partial["challenges"]]
     assert seeds and all((tmp_path / f"challenge_{s}.json").exists() for s in seeds)
