@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.lib.stride_tricks import as_strided
 
 JOKER = 36
 # layout of the core
@@ -111,28 +112,38 @@ def arrays(buf: np.ndarray) -> Towers:
     return Towers(*(buf[OFFSETS[i] : OFFSETS[i + 1]].reshape(SHAPES[i]) for i in range(len(SHAPES))))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _grid2(buf, o, a, b):
+    return as_strided(buf[o:], shape=(a, b), strides=(8 * b, 8))
+
+
+@njit(cache=True, inline="always")
+def _grid3(buf, o, a, b, c):
+    return as_strided(buf[o:], shape=(a, b, c), strides=(8 * b * c, 8 * c, 8))
+
+
+@njit(cache=True, inline="always")
 def view(buf):
-    """The named views of a position buffer, in compiled code."""
+    """The named views of a position buffer, in compiled code (strided views: no reshape calls)."""
     return Towers(
         buf[O_CORE:O_HEIGHT],
         buf[O_HEIGHT:O_STONES],
-        buf[O_STONES:O_VALUES].reshape((6, HEIGHT)),
-        buf[O_VALUES:O_PLACERS].reshape((6, HEIGHT)),
-        buf[O_PLACERS:O_GRIDS].reshape((6, HEIGHT)),
-        buf[O_GRIDS:O_DIR].reshape((2, 2, 9)),
-        buf[O_DIR:O_USED].reshape((2, 2)),
-        buf[O_USED:O_NUSED].reshape((2, 2, 3)),
-        buf[O_NUSED:O_POOLS].reshape((2, 2)),
-        buf[O_POOLS:O_NPOOL].reshape((2, SET)),
+        _grid2(buf, O_STONES, 6, HEIGHT),
+        _grid2(buf, O_VALUES, 6, HEIGHT),
+        _grid2(buf, O_PLACERS, 6, HEIGHT),
+        _grid3(buf, O_GRIDS, 2, 2, 9),
+        _grid2(buf, O_DIR, 2, 2),
+        _grid3(buf, O_USED, 2, 2, 3),
+        _grid2(buf, O_NUSED, 2, 2),
+        _grid2(buf, O_POOLS, 2, SET),
         buf[O_NPOOL:O_PARTIAL],
-        buf[O_PARTIAL:O_NPARTIAL].reshape((2, 9)),
+        _grid2(buf, O_PARTIAL, 2, 9),
         buf[O_NPARTIAL:O_REMOVED],
-        buf[O_REMOVED:O_NREMOVED].reshape((2, 3)),
+        _grid2(buf, O_REMOVED, 2, 3),
         buf[O_NREMOVED:O_REVEALED],
-        buf[O_REVEALED:O_NREVEALED].reshape((2, 6, SET)),
-        buf[O_NREVEALED:O_OUT].reshape((2, 6)),
-        buf[O_OUT:O_NOUT].reshape((OUTS, 4)),
+        _grid3(buf, O_REVEALED, 2, 6, SET),
+        _grid2(buf, O_NREVEALED, 2, 6),
+        _grid2(buf, O_OUT, OUTS, 4),
         buf[O_NOUT:O_RESULT],
         buf[O_RESULT:O_END],
     )
@@ -426,13 +437,14 @@ def legal_actions(st, out):
         return 0
     if ph == PHASE_DEAL:
         p, _ = _deal_target(S)
+        seen = np.zeros(JOKER + 1, dtype=np.bool_)
+        for i in range(st.npool[p]):
+            seen[st.pools[p, i]] = True
         n = 0
         for code in range(JOKER + 1):
-            for i in range(st.npool[p]):
-                if st.pools[p, i] == code:
-                    out[n] = A_DRAW + code
-                    n += 1
-                    break
+            if seen[code]:
+                out[n] = A_DRAW + code
+                n += 1
         return n
     moves = np.empty(MAXM, dtype=np.int64)
     n = gen_moves(S, moves)
@@ -538,6 +550,29 @@ def _record_placement(st, p, a):
 
 
 @njit(cache=True)
+def _is_legal(st, a):
+    """True when engine action ``a`` is among :func:`legal_actions` (in any order)."""
+    S = st.core
+    if S[PHASE] == PHASE_DONE:
+        return False
+    if S[PHASE] == PHASE_DEAL:
+        if a < A_DRAW or a > A_DRAW + JOKER:
+            return False
+        p, _ = _deal_target(S)
+        i = 0
+        while i < st.npool[p] and st.pools[p, i] != a - A_DRAW:
+            i += 1
+        return i < st.npool[p]
+    moves = np.empty(MAXM, dtype=np.int64)
+    n = gen_moves(S, moves)
+    p = mover(S)
+    i = 0
+    while i < n and _action_of(S, moves[i], p) != a:
+        i += 1
+    return i < n
+
+
+@njit(cache=True)
 def to_move(S):
     """Seat to act in core ``S``, -1 at a chance draw, -2 at the end."""
     if S[PHASE] == PHASE_DONE:
@@ -555,13 +590,7 @@ def apply_action(st, a):
     P2 discarded) when the action ended a round; else 1.
     """
     S = st.core
-    legal = np.empty(MAXM + JOKER + 1, dtype=np.int64)
-    n = legal_actions(st, legal)
-    ok = False
-    for i in range(n):
-        if legal[i] == a:
-            ok = True
-    if not ok:
+    if not _is_legal(st, a):
         return 0
     res = _apply(st, a)
     S[TOMOVE] = to_move(S)
