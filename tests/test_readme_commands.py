@@ -8,7 +8,9 @@
 * The Dask block (scheduler, worker, a count on it) runs as real processes on loopback.
 
 README notation: ``[--opt X]`` is optional (run with it), ``a|b`` lists alternatives (run the first).
-Commands that cannot run here are listed in :data:`SKIP`, each with its reason.  When you add a README
+Commands that cannot run here are listed in :data:`SKIP`, each with its reason; the few that take many
+seconds even on a short budget run only with ``-m slow`` (:data:`SLOW`; the Dask block as typed too, the
+default suite runs it with one split level).  When you add a README
 command that needs more than a few seconds, give it a budget in :data:`BUDGETS` (or a reason in SKIP).
 """
 
@@ -37,6 +39,12 @@ SKIP: dict[str, str] = {
     "pip install": "installs packages (the environment running this test has them)",
     "dask ": "run as real processes by test_readme_dask_block_runs",
     "kibitz tile 6x10 --count --split-depth 2 --scheduler tcp://SCHEDULER": "run by test_readme_dask_block_runs",
+}
+
+#: Commands run only with ``-m slow`` (by a prefix, with the reason); the default suite parses them all the same.
+SLOW: dict[str, str] = {
+    "kibitz blokus solitaire all-pieces": "a perfect all-pieces board: 5-30 s each",
+    "kibitz blokus solitaire tetrominoes --backend": "the corner-contact find by CP-SAT: ~5 CPU-s",
 }
 
 #: Short budgets: (regex on the command, replacement) applied in order to every command that matches.
@@ -190,7 +198,8 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", [
+    pytest.param(c, marks=pytest.mark.slow) if any(c.startswith(prefix) for prefix in SLOW) else c for c in COMMANDS])
 def test_readme_command_runs(command: str, scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reason = _skip_reason(command)
     if reason:
@@ -223,7 +232,11 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_readme_dask_block_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("split_depth", [
+    pytest.param(None, id="as-typed", marks=pytest.mark.slow),  # 2,376 Dask tasks: about 20 s
+    pytest.param("1", id="split-depth-1"),  # the same block with fewer, bigger tasks
+])
+def test_readme_dask_block_runs(tmp_path: Path, split_depth: str | None) -> None:
     """The README's cluster block as typed: a scheduler, a worker, a count through them (loopback, a free port)."""
     import subprocess
     import sys
@@ -235,7 +248,10 @@ def test_readme_dask_block_runs(tmp_path: Path) -> None:
     port = str(_free_port())
 
     def local(command: str) -> list[str]:
-        words = shlex.split(command.replace("SCHEDULER", "127.0.0.1").replace("8786", port))
+        command = command.replace("SCHEDULER", "127.0.0.1").replace("8786", port)
+        if split_depth is not None:
+            command = re.sub(r"--split-depth \d+", f"--split-depth {split_depth}", command)
+        words = shlex.split(command)
         tool = Path(sys.executable).parent / words[0]
         return [str(tool), *words[1:]]
 
@@ -246,10 +262,9 @@ def test_readme_dask_block_runs(tmp_path: Path) -> None:
                                             stderr=subprocess.DEVNULL))
             time.sleep(1.0)
         result = subprocess.run(local(block[2]), cwd=ROOT, capture_output=True, text=True, timeout=120)
-    finally:
+    finally:  # the worker first, then the scheduler: a worker whose scheduler is gone retries for seconds
         for process in reversed(started):
             process.terminate()
-        for process in started:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
