@@ -303,22 +303,18 @@ def _x_shape(shelf):
 
 
 @njit(cache=True)
-def _line_counts(line, most):
-    """Whether a full line has at most ``most`` types (``most`` < 0: all different); False if not full."""
-    for v in line:
-        if v < 0:
-            return False
-    d = _distinct(line)
-    return d <= most if most >= 0 else d == len(line)
-
-
-@njit(cache=True)
 def _full_rows(shelf, most, need):
     """At least ``need`` full rows with at most ``most`` types (``most`` < 0: all different)."""
     k = 0
     for r in range(6):
-        if _line_counts(shelf[r, :], most):
-            k += 1
+        full = True
+        for c in range(5):
+            if shelf[r, c] < 0:
+                full = False
+        if full:
+            d = _distinct(shelf[r, :])
+            if (most >= 0 and d <= most) or (most < 0 and d == 5):
+                k += 1
     return k >= need
 
 
@@ -327,8 +323,14 @@ def _full_columns(shelf, most, need):
     """At least ``need`` full columns with at most ``most`` types (``most`` < 0: all different)."""
     k = 0
     for c in range(5):
-        if _line_counts(shelf[:, c], most):
-            k += 1
+        full = True
+        for r in range(6):
+            if shelf[r, c] < 0:
+                full = False
+        if full:
+            d = _distinct(shelf[:, c])
+            if (most >= 0 and d <= most) or (most < 0 and d == 6):
+                k += 1
     return k >= need
 
 
@@ -535,9 +537,10 @@ def refill(st):
     """
     board = st.board
     bag = st.bag
+    usable = st.usable
     nu = 0
     for i in range(N_CELLS):
-        if st.usable[i]:
+        if usable[i]:
             if board[i] >= 0:
                 bag[board[i]] += 1
                 board[i] = -1
@@ -546,7 +549,7 @@ def refill(st):
     cells = np.empty(nu, dtype=np.int64)
     k = 0
     for i in range(N_CELLS):
-        if st.usable[i]:
+        if usable[i]:
             cells[k] = i
             k += 1
     if total < nu:  # choose which cells get a tile
@@ -571,14 +574,15 @@ def refill(st):
 def apply_refill(st, tiles):
     """Play a drawn refill: the board's tiles go back to the bag, then usable cell k (row-major)
     gets ``tiles[k]`` (-1: left empty).  No checks (the engine checks the outcome first)."""
+    board, bag, usable = st.board, st.bag, st.usable
     k = 0
     for i in range(N_CELLS):
-        if st.usable[i]:
-            if st.board[i] >= 0:
-                st.bag[st.board[i]] += 1
-            st.board[i] = tiles[k]
+        if usable[i]:
+            if board[i] >= 0:
+                bag[board[i]] += 1
+            board[i] = tiles[k]
             if tiles[k] >= 0:
-                st.bag[tiles[k]] -= 1
+                bag[tiles[k]] -= 1
             k += 1
     st.meta[M_REFILL] = 0
 
@@ -591,11 +595,14 @@ def apply_refill(st, tiles):
 @njit(cache=True)
 def score_goals(st, seat):
     """Give ``seat`` the top token of each common goal it meets now and has not scored."""
+    meta = st.meta
+    tokens = st.tokens
+    shelf = st.shelves[seat]
     for g in range(2):
-        open_goal = st.tokens[seat, g] == 0 and st.meta[M_SP0 + g] < st.meta[M_NTOK]
-        if open_goal and meets_goal(st, g, st.shelves[seat]):
-            st.tokens[seat, g] = st.stacks[g, st.meta[M_SP0 + g]]
-            st.meta[M_SP0 + g] += 1
+        open_goal = tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]
+        if open_goal and goal_met(meta[M_G0 + g], shelf, meta[M_SQIN] != 0, meta[M_SQSAME] != 0):
+            tokens[seat, g] = st.stacks[g, meta[M_SP0 + g]]
+            meta[M_SP0 + g] += 1
 
 
 @njit(cache=True)
@@ -610,27 +617,31 @@ def shelf_full(shelf):
 def apply_move(st, mv):
     """Play ``mv`` for the seat to move: place, goals, end token, next seat, refill check."""
     meta = st.meta
+    board = st.board
     seat = meta[M_TO_MOVE]
-    place(st.shelves[seat], st.board, mv)
+    shelf = st.shelves[seat]
+    place(shelf, board, mv)
     meta[M_TURN] += 1
     score_goals(st, seat)
-    if meta[M_END] < 0 and shelf_full(st.shelves[seat]):
+    if meta[M_END] < 0 and shelf_full(shelf):
         meta[M_END] = seat
     if meta[M_END] >= 0 and seat == meta[M_N] - 1:
         meta[M_OVER] = 1
         return
     meta[M_TO_MOVE] = (seat + 1) % meta[M_N]
-    if board_needs_refill(st.board, meta[M_RULE]):
+    if board_needs_refill(board, meta[M_RULE]):
         meta[M_REFILL] = 1
 
 
 @njit(cache=True)
 def seat_score(st, seat):
     """Tokens, end-game token, personal goal and adjacency points of ``seat``."""
-    s = st.tokens[seat, 0] + st.tokens[seat, 1]
+    tokens = st.tokens
+    shelf = st.shelves[seat]
+    s = tokens[seat, 0] + tokens[seat, 1]
     if st.meta[M_END] == seat:
         s += 1
-    return s + personal_points(st.cards[seat], st.shelves[seat]) + adjacency(st.shelves[seat])
+    return s + personal_points(st.cards[seat], shelf) + adjacency(shelf)
 
 
 @njit(cache=True)

@@ -46,6 +46,8 @@ from puzzles.shelfie.kernel import (
     M_OVER,
     M_REFILL,
     M_SP0,
+    M_SQIN,
+    M_SQSAME,
     M_TO_MOVE,
     MAX_MOVES,
     PERSONAL_PTS,
@@ -55,8 +57,8 @@ from puzzles.shelfie.kernel import (
     column_free,
     copy_state,
     gen_moves,
+    goal_met,
     label_groups,
-    meets_goal,
     personal_matches,
     refill,
     row_cells,
@@ -121,7 +123,7 @@ def move_gain(st, seat, mv, base, tmp):
     meta = st.meta
     for g in range(2):
         open_goal = st.tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]
-        if open_goal and meets_goal(st, g, tmp):
+        if open_goal and goal_met(meta[M_G0 + g], tmp, meta[M_SQIN] != 0, meta[M_SQSAME] != 0):
             gain += st.stacks[g, meta[M_SP0 + g]]
     if meta[M_END] < 0:
         full = True
@@ -269,17 +271,18 @@ def _future_value(st, seat, mv, cards, pot_w, opp_w, omoves, tmp):
     my_now = seat_score(f, seat) - score0
     opp_gain = 0.0
     # opponents reply greedily until it is our turn again (or the game ends)
-    while f.meta[M_OVER] == 0 and not (f.meta[M_TO_MOVE] == seat and f.meta[M_REFILL] == 0):
-        if f.meta[M_REFILL] == 1:
+    meta = f.meta
+    while meta[M_OVER] == 0 and not (meta[M_TO_MOVE] == seat and meta[M_REFILL] == 0):
+        if meta[M_REFILL] == 1:
             refill(f)
             continue
-        other = f.meta[M_TO_MOVE]
+        other = meta[M_TO_MOVE]
         before = seat_score(f, other)
         j = greedy_move(f, omoves)
         apply_move(f, omoves[j])
         opp_gain += seat_score(f, other) - before
-    value = my_now - opp_w * opp_gain / max(1, f.meta[M_N] - 1)
-    if f.meta[M_OVER] == 1:
+    value = my_now - opp_w * opp_gain / max(1, meta[M_N] - 1)
+    if meta[M_OVER] == 1:
         return value + 100.0 * (winner(f) == seat) - 50.0
     # our best next move, valued with the potential
     n2 = gen_moves(f.board, f.shelves[seat], omoves)
@@ -347,8 +350,9 @@ def play_kernel_game(st, policies, params, events, move_log, refill_log):
     ne = 0
     nm = 0
     nr = 0
-    while st.meta[M_OVER] == 0:
-        if st.meta[M_REFILL] == 1:
+    meta = st.meta
+    while meta[M_OVER] == 0:
+        if meta[M_REFILL] == 1:
             refill(st)
             if record:
                 events[ne] = 0
@@ -356,7 +360,7 @@ def play_kernel_game(st, policies, params, events, move_log, refill_log):
                 refill_log[nr, :] = st.board
                 nr += 1
             continue
-        i = choose(policies[st.meta[M_TO_MOVE]], st, moves, params)
+        i = choose(policies[meta[M_TO_MOVE]], st, moves, params)
         if record:
             events[ne] = 1
             ne += 1
