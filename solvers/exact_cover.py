@@ -283,7 +283,7 @@ def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
 
 
 @njit(cache=True)
-def _dlx_run(
+def _dlx_run(  # noqa: C901
     top, ulink, dlink, color, length, llink, rlink, node_option,
     x, items, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
 ):
@@ -607,7 +607,7 @@ def _next_empty(board, start, n_cells):
 
 
 @njit(cache=True)
-def _bitset_run(
+def _bitset_run(  # noqa: C901
     opt_mask, opt_kind, bucket, kind_min, kind_max, used, board, n_cells,
     cell, pos, chosen, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
     opt_weight, mode,

@@ -63,14 +63,7 @@ def parse_collection(text: str) -> list[list[dict[str, list[str]]]]:
             break
         ch = text[pos]
         if ch == "(":
-            if stack:
-                parent = stack[-1]
-                on_main = parent[0] == 1 and parent[1] == 0
-                parent[1] += 1
-            else:
-                games.append([])
-                on_main = True
-            stack.append([1 if on_main else 0, 0])
+            _open_tree(stack, games)
             pos += 1
         elif ch == ")":
             if not stack:
@@ -91,6 +84,25 @@ def parse_collection(text: str) -> list[list[dict[str, list[str]]]]:
             break  # text after the last game tree is ignored, as SGF readers do
         else:
             raise ValueError(f"SGF: unexpected {ch!r} at offset {pos}")
+    _check_complete(stack, games)
+    return games
+
+
+def _open_tree(stack: list[list[int]], games: list[list[dict[str, list[str]]]]) -> None:
+    """A '(': a new game at the top level, else a variation, on the main line only as the first child of
+    a main-line tree."""
+    if stack:
+        parent = stack[-1]
+        on_main = parent[0] == 1 and parent[1] == 0
+        parent[1] += 1
+    else:
+        games.append([])
+        on_main = True
+    stack.append([1 if on_main else 0, 0])
+
+
+def _check_complete(stack: list[list[int]], games: list[list[dict[str, list[str]]]]) -> None:
+    """ValueError unless every game tree is closed and has a node, and there is at least one."""
     if stack:
         raise ValueError("SGF: expected ')' at the end of a game tree")
     if not games:
@@ -98,7 +110,6 @@ def parse_collection(text: str) -> list[list[dict[str, list[str]]]]:
     for game in games:
         if not game:
             raise ValueError("SGF: the game tree has no nodes")
-    return games
 
 
 def _node(text: str, pos: int) -> tuple[dict[str, list[str]], int]:
