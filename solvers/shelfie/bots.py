@@ -115,16 +115,15 @@ def same_pairs(shelf):
 
 
 @njit(cache=True)
-def move_gain(st, seat, mv, base, tmp):
-    """Points ``seat`` scores this turn with ``mv`` (``base`` = adjacency + personal now); fills ``tmp``."""
-    tmp[:, :] = st.shelves[seat]
-    place_types(tmp, st.board, mv)
-    gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(st.cards[seat], tmp)] - base
-    meta = st.meta
+def _gain(meta, board, shelf, card, tokens, stacks, seat, mv, base, tmp):
+    """:func:`move_gain` over the state's arrays (read once by the loops over moves)."""
+    tmp[:, :] = shelf
+    place_types(tmp, board, mv)
+    gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(card, tmp)] - base
     for g in range(2):
-        open_goal = st.tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]
+        open_goal = tokens[seat, g] == 0 and meta[M_SP0 + g] < meta[M_NTOK]
         if open_goal and goal_met(meta[M_G0 + g], tmp, meta[M_SQIN] != 0, meta[M_SQSAME] != 0):
-            gain += st.stacks[g, meta[M_SP0 + g]]
+            gain += stacks[g, meta[M_SP0 + g]]
     if meta[M_END] < 0:
         full = True
         for c in range(5):
@@ -133,6 +132,12 @@ def move_gain(st, seat, mv, base, tmp):
         if full:
             gain += 1
     return gain
+
+
+@njit(cache=True)
+def move_gain(st, seat, mv, base, tmp):
+    """Points ``seat`` scores this turn with ``mv`` (``base`` = adjacency + personal now); fills ``tmp``."""
+    return _gain(st.meta, st.board, st.shelves[seat], st.cards[seat], st.tokens, st.stacks, seat, mv, base, tmp)
 
 
 @njit(cache=True)
@@ -189,15 +194,17 @@ def random_move(board, shelf, moves):
 @njit(cache=True)
 def greedy_move(st, moves):
     """Index in ``moves`` of the greedy choice for the seat to move (``moves`` filled here)."""
-    seat = st.meta[M_TO_MOVE]
-    n = gen_moves(st.board, st.shelves[seat], moves)
+    meta, board, tokens, stacks = st.meta, st.board, st.tokens, st.stacks
+    seat = meta[M_TO_MOVE]
+    shelf, card = st.shelves[seat], st.cards[seat]
+    n = gen_moves(board, shelf, moves)
     base = _base_points(st, seat)
     tmp = np.empty((6, 5), dtype=np.int8)
     best = -1
     best_key = -1
     ties = 0
     for i in range(n):
-        gain = move_gain(st, seat, moves[i], base, tmp)
+        gain = _gain(meta, board, shelf, card, tokens, stacks, seat, moves[i], base, tmp)
         key = gain * 10000 + same_pairs(tmp) * 10 + moves[i, 0]
         if key > best_key:
             best_key = key
@@ -217,9 +224,13 @@ def _base_points(st, seat):
 
 
 @njit(cache=True)
-def _eval_move(st, seat, mv, base, pot_w, tmp):
-    gain = move_gain(st, seat, mv, base, tmp)
-    return gain + pot_w * potential(tmp, st.cards[seat])
+def _eval_moves(st, seat, moves, n, base, pot_w, tmp, out):
+    """Points now plus the weighted potential of each of the first ``n`` moves, into ``out``."""
+    meta, board, tokens, stacks = st.meta, st.board, st.tokens, st.stacks
+    shelf, card = st.shelves[seat], st.cards[seat]
+    for i in range(n):
+        gain = _gain(meta, board, shelf, card, tokens, stacks, seat, moves[i], base, tmp)
+        out[i] = gain + pot_w * potential(tmp, card)
 
 
 @njit(cache=True)
@@ -287,11 +298,12 @@ def _future_value(st, seat, mv, cards, pot_w, opp_w, omoves, tmp):
     # our best next move, valued with the potential
     n2 = gen_moves(f.board, f.shelves[seat], omoves)
     base2 = _base_points(f, seat)
+    values = np.empty(n2, dtype=np.float64)
+    _eval_moves(f, seat, omoves, n2, base2, pot_w, tmp, values)
     nxt = -1e18
     for j in range(n2):
-        v = _eval_move(f, seat, omoves[j], base2, pot_w, tmp)
-        if v > nxt:
-            nxt = v
+        if values[j] > nxt:
+            nxt = values[j]
     return value + nxt
 
 
@@ -307,8 +319,8 @@ def lookahead_move(st, moves, params):
     base = _base_points(st, seat)
     tmp = np.empty((6, 5), dtype=np.int8)
     first = np.empty(n, dtype=np.float64)
+    _eval_moves(st, seat, moves, n, base, pot_w, tmp, first)
     for i in range(n):
-        first[i] = _eval_move(st, seat, moves[i], base, pot_w, tmp)
         first[i] += 1e-6 * _randint(1000)  # random tie-break
     order = np.argsort(-first)
     k = min(keep, n)
