@@ -23,14 +23,15 @@ import time
 CHILD = r"""
 import json, resource, sys, time
 mode = sys.argv[1]
+from puzzles.polyomino import Region
 from solvers.tiling import TilingProblem
 from solvers.exact_cover import SearchLimits, _bitset_run, _dlx_run
-problem = TilingProblem.from_spec("6x10", "pentominoes")
+problem = TilingProblem.from_spec(Region.from_spec("6x10"), "pentominoes")
 start = time.perf_counter()
 if mode == "warmup":
-    TilingProblem.from_spec("3x5", "I,L,P").counts()
-    TilingProblem.from_spec("3x5", "I,L,P").exact_cover_problem().count()
-    TilingProblem.from_spec("3x5", "I,L,P").counts(reduce_symmetry=False)
+    TilingProblem.from_spec(Region.from_spec("3x5"), "I,L,P").counts()
+    TilingProblem.from_spec(Region.from_spec("3x5"), "I,L,P").exact_cover_problem().count()
+    TilingProblem.from_spec(Region.from_spec("3x5"), "I,L,P").counts(reduce_symmetry=False)
     count = None
 elif mode == "reduced":
     count = problem.counts().raw

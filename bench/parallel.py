@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from puzzles.polyomino import Region
 from solvers.parallel import SerialExecutor, make_executor, run_ranges, run_tasks
 from solvers.playout import make_job
 from solvers.tiling import TaskCount, TilingProblem, add_task_counts, count_task
@@ -31,7 +32,7 @@ def warm(executor) -> None:
     job = make_job("blokus", ["random"], seed=99)
     for _ in range(8):
         run_ranges("solvers.playout:playout_range", job, 2, merge_into, None, executor, chunk=1)
-    problem = TilingProblem.from_spec("3x20", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("3x20"), "pentominoes")
     run_tasks(count_task, [(problem.key(), t) for t in problem.split(1)], add_task_counts, TaskCount(0, 0, 0), executor)
 
 
@@ -43,7 +44,7 @@ def blokus_job(executor, games: int):
 
 
 def count_job(executor, depth: int, reduce_symmetry: bool):
-    problem = TilingProblem.from_spec("6x10", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("6x10"), "pentominoes")
     tasks = problem.split(depth, reduce_symmetry)
     started = time.perf_counter()
     report = run_tasks(count_task, [(problem.key(), t) for t in tasks], add_task_counts, TaskCount(0, 0, 0), executor)

@@ -249,7 +249,10 @@ INLINE_ART = frozenset("#.*@ _-/\n")
 
 
 def existing_file(spec: str) -> Path | None:
-    """``spec`` as a path if it names a file; a folder is an error; a name too long for a path is no file."""
+    """``spec`` as a path if it names a file; a folder is an error; a name too long for a path, or an empty one
+    (``Path("")`` is the current folder), is no file."""
+    if not spec:
+        return None
     path = Path(spec)
     try:
         if path.is_dir():
@@ -267,6 +270,16 @@ def read_text_file(path: Path, what: str) -> str:
         raise ValueError(f"{what} {path} is not a text file") from None
     except OSError as error:
         raise ValueError(f"cannot read {what} {path}: {error.strerror or error}") from None
+
+
+def parse_size(text: str) -> tuple[int, int] | None:
+    """``"6x10"`` (or ``6×10``, any case and spacing) as (columns, rows); None when ``text`` is not of the
+    form WxH, so a caller can read it another way or refuse it in its own words.  The one parser of a size:
+    :meth:`Region.from_spec` and the Blokus boards use it."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(part.strip().isdecimal() for part in parts):  # not isdigit: int("²") fails
+        return None
+    return int(parts[0]), int(parts[1])
 
 
 @dataclass(frozen=True)
@@ -302,9 +315,9 @@ class Region:
         if path is not None:
             return cls.from_ascii(read_text_file(path, "region file"))
         text = spec.strip()
-        parts = text.lower().split("x")
-        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-            width, height = int(parts[0]), int(parts[1])
+        size = parse_size(text)
+        if size is not None:
+            width, height = size
             if width * height > MAX_REGION_CELLS:
                 raise ValueError(f"region {width}x{height} has {width * height:,} cells; at most {MAX_REGION_CELLS:,}")
             return cls.rectangle(width, height)

@@ -250,6 +250,9 @@ class TilingProblem:
     """A region, the kinds of pieces with their counts, and whether pieces may turn over."""
 
     def __init__(self, region: Region, pieces: Sequence[PieceSpec], free: bool = True) -> None:
+        if not isinstance(region, Region):
+            raise TypeError(f"a tiling problem takes a Region, not {type(region).__name__}: "
+                            f"read a spec with Region.from_spec first")
         self.region = region
         self.pieces = list(pieces)
         self.free = free
@@ -277,10 +280,9 @@ class TilingProblem:
                 f"(a {table / 2**30:,.1f} GiB table; the limit is {MAX_TABLE_BYTES / 2**30:.0f} GiB)")
 
     @classmethod
-    def from_spec(cls, region: str | Region, pieces: str | Sequence[Shape], mode: str = "exact", free: bool = True) -> TilingProblem:
-        """Convenience: ``TilingProblem.from_spec("6x10", "pentominoes")``; a region given as text is read by
-        :meth:`Region.from_spec`, the one region parser."""
-        region = Region.from_spec(region) if isinstance(region, str) else region
+    def from_spec(cls, region: Region, pieces: str | Sequence[Shape], mode: str = "exact", free: bool = True) -> TilingProblem:
+        """Convenience: ``TilingProblem.from_spec(Region.from_spec("6x10"), "pentominoes")``.  The region is a
+        :class:`Region` (text is read by :meth:`Region.from_spec`, the one region parser, before it gets here)."""
         shapes = parse_pieces(pieces) if isinstance(pieces, str) else list(pieces)
         return cls(region, specs_from_shapes(shapes, mode), free)
 
@@ -486,7 +488,7 @@ class TilingProblem:
             kind, cells = self.options[i]
             kind_min[kind] = max(0, kind_min[kind] - 1)
             kind_max[kind] -= 1
-            for cell, label in zip(cells, self._cell_labels(kind, cells)):
+            for cell, label in zip(cells, self._cell_labels(kind, cells), strict=True):  # one label per cell
                 prefilled.append(self.cell_index[cell])
                 if symmetric:
                     cover.symmetry.grid[self.cell_index[cell]] = label

@@ -249,9 +249,10 @@ def test_foreign_checkpoint_without_its_first_line_is_refused(tmp_path: Path) ->
     '{"job": "%s", "task": 1}\n', '"just a string"\n', '{"job": "tiling-count-0000", "task": 0, "result": [1, 1, 1]}\n',
 ])
 def test_corrupted_checkpoints_are_refused(tmp_path: Path, content: str) -> None:
+    from puzzles.polyomino import Region
     from solvers.tiling import TilingProblem
 
-    job = TilingProblem.from_spec("3x20", "pentominoes").job_id(1, True)
+    job = TilingProblem.from_spec(Region.from_spec("3x20"), "pentominoes").job_id(1, True)
     checkpoint = tmp_path / "ck.jsonl"
     checkpoint.write_text(content.replace("%s", job))
     assert_one_line_error(_count("3x20", checkpoint))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from puzzles.polyomino import Region
 from solvers.parallel import RunReport, SerialExecutor, chunk_ranges, load_checkpoint, make_executor, run_tasks
 from solvers.playout import PlayoutJob, make_job
 from solvers.tiling import TilingProblem
@@ -27,7 +28,7 @@ def dask_address():
 
 
 def test_count_is_identical_on_every_backend(dask_address: str) -> None:
-    problem = TilingProblem.from_spec("4x15", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("4x15"), "pentominoes")
     assert len(problem.split(1)) >= 50
     serial = count_with(problem, SerialExecutor())
     assert serial == (1472, 368, serial[2], True)
@@ -45,7 +46,7 @@ def test_count_is_identical_on_every_backend(dask_address: str) -> None:
 
 
 def test_split_depth_does_not_change_the_count() -> None:
-    problem = TilingProblem.from_spec("3x20", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("3x20"), "pentominoes")
     for depth in range(4):
         counts = problem.counts(split_depth=depth)
         assert (counts.raw, counts.unique) == (8, 2)
@@ -54,7 +55,7 @@ def test_split_depth_does_not_change_the_count() -> None:
 
 
 def test_resume_after_a_kill_gives_the_same_total(tmp_path: Path) -> None:
-    problem = TilingProblem.from_spec("4x15", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("4x15"), "pentominoes")
     whole = problem.counts(split_depth=1)
     checkpoint = tmp_path / "count.jsonl"
     finished = []
@@ -76,9 +77,9 @@ def test_resume_after_a_kill_gives_the_same_total(tmp_path: Path) -> None:
 
 def test_checkpoint_of_another_job_is_refused(tmp_path: Path) -> None:
     checkpoint = tmp_path / "count.jsonl"
-    TilingProblem.from_spec("3x20", "pentominoes").counts(split_depth=1, executor=SerialExecutor(), checkpoint=checkpoint)
+    TilingProblem.from_spec(Region.from_spec("3x20"), "pentominoes").counts(split_depth=1, executor=SerialExecutor(), checkpoint=checkpoint)
     with pytest.raises(ValueError, match="another job"):
-        TilingProblem.from_spec("4x15", "pentominoes").counts(split_depth=1, executor=SerialExecutor(), checkpoint=checkpoint)
+        TilingProblem.from_spec(Region.from_spec("4x15"), "pentominoes").counts(split_depth=1, executor=SerialExecutor(), checkpoint=checkpoint)
 
 
 def test_run_tasks_reduces_in_task_order() -> None:
@@ -177,7 +178,7 @@ def test_threads_sharing_a_cached_problem_count_correctly() -> None:
 
     from solvers.tiling import TaskCount, add_task_counts, count_task
 
-    problem = TilingProblem.from_spec("4x15", "pentominoes")
+    problem = TilingProblem.from_spec(Region.from_spec("4x15"), "pentominoes")
     tasks = [(problem.key(), task) for task in problem.split(1)]
     for _ in range(2):
         with ThreadPoolExecutor(2) as pool:

@@ -81,6 +81,23 @@ def test_region_from_spec_reads_sizes_inline_art_and_files(tmp_path) -> None:
             Region.from_spec(spec)
         assert "\n" not in str(caught.value)
 
+
+def test_one_size_parser_for_regions_and_boards() -> None:
+    """WxH is read by parse_size alone: Region.from_spec and the Blokus boards agree on what a size is."""
+    from puzzles.polyomino import parse_size
+    from solvers.blokus.solitaire import parse_board
+
+    for text, size in [("6x10", (6, 10)), (" 6X10 ", (6, 10)), ("20 x 20", (20, 20)), ("19×19", (19, 19))]:
+        assert parse_size(text) == parse_board(text) == size
+        assert Region.from_spec(text) == Region.rectangle(*size)
+    assert parse_size("0x4") == (0, 4)  # a size; the rectangle refuses it (see above)
+    for text in ["20", "6x", "x", "19x19x1", "ax3", "-3x4", "1.5x2", "\u00b2x3", ""]:
+        assert parse_size(text) is None
+        with pytest.raises(ValueError, match=re.escape(f"malformed board {text!r} (expected WxH, e.g. 19x19)")):
+            parse_board(text)
+        with pytest.raises(ValueError, match="malformed region"):
+            Region.from_spec(text)
+
 def test_placements_counts() -> None:
     board = Region.rectangle(20, 20)
     assert len(board.placements(piece("X", "pentominoes"))) == 18 * 18

@@ -129,7 +129,7 @@ def test_counts_match_brute_force_slow(seed: int) -> None:
     ("3x20", "pentominoes", 8, 2),
 ])
 def test_corner_cases(region: str, pieces: str, raw: int, unique: int) -> None:
-    problem = TilingProblem.from_spec(region, pieces)
+    problem = TilingProblem.from_spec(Region.from_spec(region), pieces)
     for depth in range(0, 13):
         counts = problem.counts(split_depth=depth)
         assert (counts.raw, counts.unique, counts.complete) == (raw, unique, True), depth

@@ -69,7 +69,7 @@ from ortools.sat.python import cp_model
 from puzzles.blokus.engine import VARIANTS, BlokusState, Variant, solitaire_variant
 from puzzles.blokus.tables import BoardTables, cell_name, pentobi_order
 from puzzles.blokus.tables import board_tables as engine_tables
-from puzzles.polyomino import piece_set
+from puzzles.polyomino import parse_size, piece_set
 
 SIZE = 20
 PIECES = piece_set("blokus")  # the engine numbers pieces in this order too (Pentobi names)
@@ -165,11 +165,12 @@ def geometry(cols: int = SIZE, rows: int = SIZE, colors: int = 4, symmetry: str 
 
 
 def parse_board(text: str) -> tuple[int, int]:
-    """``"19x19"`` -> (19, 19) (columns x rows); ValueError when malformed."""
-    parts = text.lower().replace("×", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    """``"19x19"`` -> (19, 19) (columns x rows), read by :func:`~puzzles.polyomino.parse_size` as regions
+    are; ValueError when malformed."""
+    size = parse_size(text)
+    if size is None:
         raise ValueError(f"malformed board {text!r} (expected WxH, e.g. 19x19)")
-    return int(parts[0]), int(parts[1])
+    return size
 
 
 @dataclass
