@@ -424,6 +424,13 @@ class TowersState(GameState[TowersAction]):
         """0 for rounds 1-3, 1 for rounds 4-6."""
         return 0 if self.round < 3 else 1
 
+    def _deal_pool(self) -> list[int]:
+        """The undealt stones of the seat whose stone is drawn next (a deal is due)."""
+        step = int(self.core[K.STEP])
+        p = step // 12 if self.core[K.ROUND] == 0 else step // 9
+        o = K.O_POOLS + p * K.SET
+        return self.buf[o : o + self.buf[K.O_NPOOL + p]].tolist()
+
     def _deal_player(self) -> int:
         return self.step // 12 if self.round == 0 else self.step // 9
 
@@ -449,7 +456,7 @@ class TowersState(GameState[TowersAction]):
     def chance_outcomes(self) -> list[tuple[TowersAction, float]]:
         if self.phase != "deal":
             return []
-        pool = self.pools[self._deal_player()]
+        pool = self._deal_pool()
         counts = Counter(pool)
         n = len(pool)
         return [(Draw(c), counts[c] / n) for c in sorted(counts)]
@@ -457,7 +464,7 @@ class TowersState(GameState[TowersAction]):
     def sample_chance(self, rng: random.Random) -> TowersAction:
         if self.phase != "deal":
             raise ValueError("not a chance node")
-        return Draw(rng.choice(self.pools[self._deal_player()]))
+        return Draw(rng.choice(self._deal_pool()))
 
     # ------------------------------------------------------------------
     # legality (the kernel decides; these say why not)
