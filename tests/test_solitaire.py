@@ -136,6 +136,45 @@ def test_find_the_tetromino_rectangle(backend):
     verify_colored_tiling(problem.region, pieces, 4, problem.shapes)  # raises if broken
 
 
+def _grids(problem: ColoredTilingProblem, pieces: list[ColoredPiece]) -> tuple[list[str], list[str]]:
+    """(shape letter, colour digit) of every cell, row by row."""
+    shapes = [[" "] * problem.region.width for _ in range(problem.region.height)]
+    colors = [[" "] * problem.region.width for _ in range(problem.region.height)]
+    for p in pieces:
+        for r, c in p.cells:
+            shapes[r][c], colors[r][c] = p.shape, str(p.color)
+    return ["".join(row) for row in shapes], ["".join(row) for row in colors]
+
+
+def test_default_dlx_find_is_the_known_10x8_tiling():
+    """The CLI's default find (dlx, 10x8, edge rule): the same tiling as ever, cell by cell and colour by colour."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    assert _grids(problem, problem.find("dlx")) == (
+        ["IIIITTTTTT", "IIIITTSSTT", "OOITTSSSTT", "OOILTSSSST", "OOILSSSSSI", "OOILLSSLLI", "LLLLOOOOLI",
+         "LLLLOOOOLI"],
+        ["0000111333", "1111012232", "0020022122", "0021033112", "1121330013", "1121100223", "0003223323",
+         "0333223323"],
+    )
+
+
+@pytest.mark.parametrize("problem", [
+    ColoredTilingProblem(Region.rectangle(10, 8)),
+    ColoredTilingProblem(Region.rectangle(8, 5), 2, edge_rule=False),
+    ColoredTilingProblem(Region.rectangle(4, 5), 1, edge_rule=False),  # no tiling: the search is exhaustive
+    small(),
+    small(corner=True),
+], ids=["10x8", "8x5-2-colours-no-edge", "4x5-none", "small", "small-corner"])
+def test_dlx_find_is_the_first_cover_of_the_xcc_model(problem):
+    """find("dlx") returns the first cover of the generic XCC search (default batches) that keeps the corner
+    rule, so asking the kernel for one cover at a time changes no answer."""
+    first = next((s for s in problem.xcc().solutions()
+                  if not problem.corner_contact or problem.satisfies_corner_contact(s)), None)
+    pieces = problem.find("dlx")
+    assert (pieces is None) == (first is None)
+    if first is not None:
+        assert pieces == problem.to_pieces(first)
+
+
 def test_verifier_rejects_same_color_edge_contact():
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
     pieces = problem.find("dlx")

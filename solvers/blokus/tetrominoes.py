@@ -187,18 +187,7 @@ class ColoredTilingProblem:
         if not self.area_ok:
             return None
         if backend == "dlx":
-            limits = SearchLimits(time_limit=time_limit)
-            compiled = self.xcc().compile()
-            for solution in compiled.solutions(limits):
-                if limits.expired():
-                    raise TimeoutError("DLX stopped before deciding (time limit)")
-                if not self.corner_contact or self.satisfies_corner_contact(solution):
-                    pieces = self.to_pieces(solution)
-                    self.verify(pieces)
-                    return pieces
-            if compiled.stopped_by:
-                raise TimeoutError("DLX stopped before deciding (time limit)")
-            return None
+            return self._find_dlx(time_limit)
         if backend == "bitset":
             chosen = self._find_bitset(time_limit, seed)
         elif backend == "sat":
@@ -212,6 +201,25 @@ class ColoredTilingProblem:
         pieces = self.to_pieces(chosen)
         self.verify(pieces)
         return pieces
+
+    def _find_dlx(self, time_limit: float | None) -> list[ColoredPiece] | None:
+        """The first cover of :meth:`xcc` in DLX order that keeps the corner rule (when asked), verified.
+
+        Without the corner rule every cover is a tiling, so the kernel is asked for one cover at a time: a
+        batch of 64 would search on for 63 more before the first came back (on 10x8: 27,831 nodes instead
+        of 4,757).  With it, covers are filtered here, and batches save kernel calls."""
+        limits = SearchLimits(time_limit=time_limit)
+        compiled = self.xcc().compile()
+        for solution in compiled.solutions(limits, batch=64 if self.corner_contact else 1):
+            if limits.expired():
+                raise TimeoutError("DLX stopped before deciding (time limit)")
+            if not self.corner_contact or self.satisfies_corner_contact(solution):
+                pieces = self.to_pieces(solution)
+                self.verify(pieces)
+                return pieces
+        if compiled.stopped_by:
+            raise TimeoutError("DLX stopped before deciding (time limit)")
+        return None
 
     # -- SAT / CP-SAT ---------------------------------------------------------------
     def clauses(self) -> tuple[list[list[int]], int]:
