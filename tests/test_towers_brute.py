@@ -1,7 +1,7 @@
 """An independent brute force of Rainbow Blackjack with full information, written from the rules.
 
 It follows ``docs/rules/rainbow-blackjack.md`` directly and shares no code with
-``solvers/towers/kernel.py``: towers are whole stacks of stones (value, placer,
+``puzzles/towers/kernel.py`` (the rules) or ``solvers/towers/search.py``: towers are whole stacks of stones (value, placer,
 joker flag per stone) whose totals are summed on demand, a position is copied
 for every child (no make/unmake), and the search is plain minimax without
 pruning, ordering or a table.  Values are the solver's: from P1's side, ±1000
