@@ -210,7 +210,7 @@ def rotate(r: int, c: int, k: int = 1, size: int = SIZE) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece, pl_size, pl_cells, pl_adj, pl_nadj,
+def _candidates(color, pieces_ok, attach, n_attach, first, start_cell, pl_piece, pl_size, pl_cells, pl_adj, pl_nadj,  # noqa: C901
                 pl_corners, pl_ncorners, cp_start, cp_list, unit_of, unit_cells, unit_n, unit_used, forb, active,
                 marker, stamp, out_m, out_kill, out_attach, width, out_contact):
     """Legal moves of ``color`` with an allowed piece, each with the units it kills, its new corner
@@ -374,7 +374,7 @@ def _fits_free(m, k, forb, unit_used, unit_of, pl_cells, pl_size) -> bool:
 
 
 @njit(cache=True)
-def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, cp_start, cp_list, pl_cells,
+def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, piece_sizes, cp_start, cp_list, pl_cells,  # noqa: C901
                  pl_size, n_units, attach, n_attach, starts, width):
     """A lower bound on the units that will stay empty: a unit is lost when no piece in hand (of any
     color still searched) fits on a reachable cell of it (all its cells free for that color, in unused,
@@ -461,13 +461,34 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     a legal order (by level within a color), or None (proven impossible, or out of time).
     """
     geo = geo or geometry()
-    t, nc = geo.tables, geo.ncolors
     model = cp_model.CpModel()
+    used, own, in_hand, support = _kept_position(kept, geo)
+    x: dict[tuple[int, int], cp_model.IntVar] = {}  # (color, placement) -> var
+    cover: dict[tuple[int, int], list] = {}  # (color, cell) -> vars
+    level: dict[tuple[int, int], cp_model.IntVar] = {}
+    for k in range(geo.ncolors):
+        if not _add_hand(model, geo, k, used, own[k], in_hand[k], x, cover, level):
+            return None
+    _add_contacts(model, geo, x, cover, level, own, support)
+    if avoid:
+        model.add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
+    if hint:
+        hinted = set(hint)
+        for key, v in x.items():
+            model.add_hint(v, key in hinted)
+    return _solve_completion(model, geo, x, level, time_limit, workers, seed, int(in_hand.sum()))
+
+
+def _kept_position(kept: list[tuple[int, int]],
+                   geo: Geometry) -> tuple[np.ndarray, list[set[int]], np.ndarray, list[set[int]]]:
+    """Of the kept pieces: the covered cells (and the border), each color's cells, the pieces still in
+    hand, and each color's cells new pieces may attach to (not the monomino: it goes last)."""
+    t, nc = geo.tables, geo.ncolors
     used = np.zeros(t.area, bool)
     used[t.border == 1] = True
     own: list[set[int]] = [set() for _ in range(nc)]
     in_hand = np.ones((nc, NUM_PIECES), bool)
-    support: list[set[int]] = [set() for _ in range(nc)]  # kept cells new pieces may attach to (not the monomino: it goes last)
+    support: list[set[int]] = [set() for _ in range(nc)]
     for color, m in kept:
         cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
         own[color].update(cells)
@@ -475,34 +496,47 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
             support[color].update(cells)
         used[cells] = True
         in_hand[color, t.pl_piece[m]] = False
-    x: dict[tuple[int, int], cp_model.IntVar] = {}  # (color, placement) -> var
-    cover: dict[tuple[int, int], list] = {}  # (color, cell) -> vars
-    level: dict[tuple[int, int], cp_model.IntVar] = {}
+    return used, own, in_hand, support
+
+
+def _add_hand(model: cp_model.CpModel, geo: Geometry, k: int, used: np.ndarray, own: set[int], in_hand: np.ndarray,
+              x: dict[tuple[int, int], cp_model.IntVar], cover: dict[tuple[int, int], list],
+              level: dict[tuple[int, int], cp_model.IntVar]) -> bool:
+    """Color ``k``'s pieces in hand: a level each and one boolean per placement on cells free for the
+    color, exactly one per piece; False when a piece has no placement left."""
+    t = geo.tables
     monomino = PIECE_SIZES.index(1)
-    starts = geo.starts
-    for k in range(nc):
-        forb = used.copy()
-        for q in own[k]:
-            forb[[q - 1, q + 1, q - t.width, q + t.width]] = True
-        hand = np.nonzero(in_hand[k])[0]
-        top = len(hand) + 1
-        for p in hand.tolist():
-            level[(k, p)] = model.new_constant(top) if p == monomino else model.new_int_var(1, top - 1, "")
-            ms = np.nonzero(t.pl_piece == p)[0]
-            sizes = t.pl_size[ms]
-            bad = np.zeros(len(ms), bool)
-            for i in range(5):
-                bad |= (i < sizes) & forb[t.pl_cells[ms, i]]
-            options = []
-            for m in ms[~bad]:
-                v = model.new_bool_var("")
-                x[(k, int(m))] = v
-                options.append(v)
-                for q in t.pl_cells[m, : t.pl_size[m]]:
-                    cover.setdefault((k, int(q)), []).append(v)
-            if not options:
-                return None
-            model.add_exactly_one(options)
+    forb = used.copy()
+    for q in own:
+        forb[[q - 1, q + 1, q - t.width, q + t.width]] = True
+    hand = np.nonzero(in_hand)[0]
+    top = len(hand) + 1
+    for p in hand.tolist():
+        level[(k, p)] = model.new_constant(top) if p == monomino else model.new_int_var(1, top - 1, "")
+        ms = np.nonzero(t.pl_piece == p)[0]
+        sizes = t.pl_size[ms]
+        bad = np.zeros(len(ms), bool)
+        for i in range(5):
+            bad |= (i < sizes) & forb[t.pl_cells[ms, i]]
+        options = []
+        for m in ms[~bad]:
+            v = model.new_bool_var("")
+            x[(k, int(m))] = v
+            options.append(v)
+            for q in t.pl_cells[m, : t.pl_size[m]]:
+                cover.setdefault((k, int(q)), []).append(v)
+        if not options:
+            return False
+        model.add_exactly_one(options)
+    return True
+
+
+def _add_contacts(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int], cp_model.IntVar],
+                  cover: dict[tuple[int, int], list], level: dict[tuple[int, int], cp_model.IntVar],
+                  own: list[set[int]], support: list[set[int]]) -> None:
+    """Each cell at most once, no edge contact between new pieces of one color, and connection by levels
+    (see :func:`_complete`)."""
+    t, nc, starts = geo.tables, geo.ncolors, geo.starts
     occ: dict[tuple[int, int], cp_model.IntVar] = {}
     cell_level: dict[tuple[int, int], cp_model.IntVar] = {}
     for (k, q), vs in cover.items():
@@ -530,12 +564,13 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
                 model.add(cell_level[(k, y)] < lv).only_enforce_if(s_var)
                 supports.append(s_var)
         model.add_bool_or(supports + [v.negated()])
-    if avoid:
-        model.add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
-    if hint:
-        hinted = set(hint)
-        for key, v in x.items():
-            model.add_hint(v, key in hinted)
+
+
+def _solve_completion(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int], cp_model.IntVar],
+                      level: dict[tuple[int, int], cp_model.IntVar], time_limit: float, workers: int, seed: int,
+                      pieces_in_hand: int) -> list[tuple[int, int]] | None:
+    """Solve the completion model; the new placements ordered by level, or None."""
+    t = geo.tables
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
@@ -544,7 +579,7 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     solver.parameters.symmetry_level = 0
     status = solver.solve(model)
     if _TRACE:
-        print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
+        print(f"  complete: {pieces_in_hand} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
               f"{solver.wall_time:.2f} s", flush=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
@@ -822,6 +857,22 @@ class _Search:
 
     best_depth = 0
 
+    def _next_color(self) -> tuple[int, list[tuple[int, int, int, int]]]:
+        """The color to move and its moves: the most constrained active color; no moves when an active
+        color has none (the position is lost)."""
+        if self.ncolors == 1:
+            return 0, self.moves_for(0)
+        color, moves = -1, list[tuple[int, int, int, int]]()
+        for k in range(self.ncolors):
+            if not self.active[k]:
+                continue
+            mk = self.moves_for(k)
+            if not mk:
+                return k, mk
+            if color < 0 or len(mk) < len(moves):
+                color, moves = k, mk
+        return color, moves
+
     def _dfs(self, ply: int, total: int, deadline: float, budget: list[int]) -> bool:
         self.best_depth = max(self.best_depth, ply)
         if ply == total:
@@ -834,19 +885,7 @@ class _Search:
                 self.path = done
                 self.completed = True
                 return True
-        if self.ncolors == 1:
-            color = 0
-            moves = self.moves_for(color)
-        else:  # the most constrained color moves next
-            color, moves = -1, list[tuple[int, int, int, int]]()
-            for k in range(self.ncolors):
-                if not self.active[k]:
-                    continue
-                mk = self.moves_for(k)
-                if not mk:
-                    return False
-                if color < 0 or len(mk) < len(moves):
-                    color, moves = k, mk
+        color, moves = self._next_color()
         if not moves:
             return False
         dead_now = self.dead()
