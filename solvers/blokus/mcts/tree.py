@@ -222,8 +222,8 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, arrays,
-     work_owner, work_recent) = play_scratch
+    (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner, work_recent,
+     arrays) = play_scratch
     nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -319,6 +319,20 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
         clear_played(played)
         done_count += 1
     return done_count
+
+
+@K.hot
+def run_chunk(count, tables, root_arrays, work_arrays, tree, root_owner, root_recent, root_nonboard, root_to_move, P,
+              weights, player_of, num_players, piece_sizes, monomino, scratch, play_scratch, root_stats, early, cache,
+              grow):
+    """:func:`run_iterations` called from Python: the kernel tables, the root's and the work position's
+    arrays and the tree come as plain tuples of their fields (numba's dispatcher types plain tuples some
+    microseconds faster than named ones, which counts when a search is a few short chunks), named here;
+    ``play_scratch`` is ``run_iterations``' less the work position's arrays (its last entry)."""
+    return run_iterations(count, K.KernelTables(*tables), K.BlokusArrays(*root_arrays), root_owner, root_recent,
+                          root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino,
+                          Tree(*tree), scratch, play_scratch + (K.BlokusArrays(*work_arrays),), root_stats, early,
+                          cache, grow)
 
 
 @K.hot
