@@ -146,13 +146,8 @@ def _counts(stones: list[str], out: np.ndarray) -> None:
         out[parse_stone(text)] += 1
 
 
-def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
-    """The tensor of an ``observation(player)`` dict (layout in the module docstring)."""
-    me = int(obs["player"])
-    seats = (me, 1 - me)
-    pub, priv = obs["public"], obs["private"]
-    t = np.zeros(TowersCodec.tensor_size, dtype=np.float32)
-    i = 0
+def _private_block(priv: dict[str, Any], t: np.ndarray, i: int) -> int:
+    """Own grids one-hot, then partial deal, removed stones, hand and pool as code counts; returns the next index."""
     for grid in priv["grids"]:
         block = t[i : i + 9 * 37].reshape(9, 37)
         if grid is not None:
@@ -162,6 +157,11 @@ def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
     for key in ("partial", "removed", "hand", "pool"):
         _counts(priv[key], t[i : i + 37])
         i += 37
+    return i
+
+
+def _towers_block(pub: dict[str, Any], me: int, t: np.ndarray, i: int) -> int:
+    """Per tower: code counts, total / 21, owner one-hot (none, me, opp), joker on top; returns the next index."""
     for tower in range(6):
         stones = pub["towers"][tower]
         _counts(stones, t[i : i + 37])
@@ -171,12 +171,12 @@ def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
         t[i + 38 + (0 if owner < 0 else 1 if owner == me else 2)] = 1
         t[i + 41] = float(bool(stones) and parse_stone(stones[-1]) == JOKER)
         i += 42
-    for seat in seats:
-        for stones in pub["revealed"][seat]:
-            _counts(stones, t[i : i + 37])
-        i += 37
-    t[i] = len(pub["out"])
-    i += 1
+    return i
+
+
+def _progress_block(obs: dict[str, Any], me: int, t: np.ndarray, i: int) -> int:
+    """Round, phase, step and seat to move; returns the next index."""
+    pub = obs["public"]
     t[i + min(int(pub["round"]), 5)] = 1
     i += 6
     t[i + PHASES.index(pub["phase"])] = 1
@@ -185,7 +185,11 @@ def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
     i += 1
     to_move = int(obs["to_move"])
     t[i + (0 if to_move == me else 1 if to_move == 1 - me else 2)] = 1
-    i += 3
+    return i + 3
+
+
+def _lines_block(pub: dict[str, Any], seats: tuple[int, int], t: np.ndarray, i: int) -> int:
+    """Line direction and used lines per seat and grid, then each seat's current line; returns the next index."""
     for seat in seats:
         for g in range(2):
             t[i + 1 + int(pub["direction"][seat][g])] = 1
@@ -195,6 +199,11 @@ def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
     for seat in seats:
         t[i + 1 + int(pub["line"][seat])] = 1
         i += 7
+    return i
+
+
+def _announcements_block(pub: dict[str, Any], seats: tuple[int, int], t: np.ndarray, i: int) -> int:
+    """This round's announcement of each seat: mode, colour counts, number counts; returns the next index."""
     current = {a["player"]: a for a in pub["announcements"] if a["round"] == pub["round"]}
     for seat in seats:
         a = current.get(seat)
@@ -206,6 +215,25 @@ def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
                 else:
                     t[i + 9 + int(value)] += 1
         i += 16
+    return i
+
+
+def observation_tensor(obs: dict[str, Any]) -> np.ndarray:
+    """The tensor of an ``observation(player)`` dict (layout in the module docstring)."""
+    me = int(obs["player"])
+    seats = (me, 1 - me)
+    pub, priv = obs["public"], obs["private"]
+    t = np.zeros(TowersCodec.tensor_size, dtype=np.float32)
+    i = _private_block(priv, t, 0)
+    i = _towers_block(pub, me, t, i)
+    for seat in seats:
+        for stones in pub["revealed"][seat]:
+            _counts(stones, t[i : i + 37])
+        i += 37
+    t[i] = len(pub["out"])
+    i = _progress_block(obs, me, t, i + 1)
+    i = _lines_block(pub, seats, t, i)
+    i = _announcements_block(pub, seats, t, i)
     for seat in seats:
         t[i] = pub["hand_size"][seat] / 3.0
         i += 1

@@ -76,6 +76,100 @@ def towers_of(state: TowersState) -> list[TowerInfo]:
     return out
 
 
+def _stack_slots(
+    m: cp_model.CpModel, x: dict[tuple[int, int, int], Any], stones: list[int], tw: TowerInfo, t: int, kmax: int
+) -> tuple[list[Any], list[Any]]:
+    """Ordered slots of tower ``t``: stone literals into ``x``, the used flag and value of each slot.
+
+    A slot holds at most one stone and slots fill bottom up; a joker is never a
+    tower's first stone nor directly on a joker, and copies the value below it.
+    """
+    used: list[Any] = []
+    val: list[Any] = []
+    isj: list[Any] = []
+    for k in range(kmax):
+        lits_c, lits_j = [], []
+        for s, code in enumerate(stones):
+            if code == JOKER:
+                if k == 0 and (tw.empty or tw.top_joker):
+                    continue  # not first stone; not on a joker (replacement needs a coloured stone)
+                x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
+                lits_j.append(x[s, t, k])
+            elif t in allowed_towers(code):
+                x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
+                lits_c.append((x[s, t, k], value_of(code)))
+        u = m.new_bool_var(f"u{t}_{k}")
+        j = m.new_bool_var(f"j{t}_{k}")
+        v = m.new_int_var(0, 6, f"v{t}_{k}")
+        m.add(sum(lit for lit, _ in lits_c) + sum(lits_j) == u)
+        m.add(sum(lits_j) == j)
+        # value: coloured stones give their face; a joker copies the slot below
+        colored_val = sum(lit * val_ for lit, val_ in lits_c)
+        m.add(v == colored_val).only_enforce_if(j.negated())
+        if k == 0:
+            m.add(v == tw.top).only_enforce_if(j)
+        else:
+            m.add(v == val[k - 1]).only_enforce_if(j)
+            m.add_implication(u, used[k - 1])
+            m.add_bool_or([j.negated(), isj[k - 1].negated()])
+        used.append(u)
+        val.append(v)
+        isj.append(j)
+    return used, val
+
+
+def _replacement_rule(
+    m: cp_model.CpModel, x: dict[tuple[int, int, int], Any], stones: list[int], tw: TowerInfo, t: int, kmax: int,
+    repl: Any,
+) -> None:
+    """Replacing tower ``t``'s top joker (``repl``) puts an eligible coloured stone in its first slot."""
+    elig = [
+        x[s, t, 0]
+        for s, code in enumerate(stones)
+        if code != JOKER and kmax > 0 and (s, t, 0) in x and replace_ok(tw.total, tw.top, True, value_of(code))
+    ]
+    if elig:
+        m.add(sum(elig) == 1).only_enforce_if(repl)
+    else:
+        m.add(repl == 0)
+
+
+def _at_21(m: cp_model.CpModel, tw: TowerInfo, t: int, player: int, used: list[Any], val: list[Any], repl: Any) -> Any:
+    """The literal "tower ``t`` ends at 21 owned by ``player``": touched by the plan, or already so."""
+    total = tw.total + sum(val) - (repl * tw.top if repl is not None else 0)
+    ok = m.new_bool_var(f"ok{t}")
+    m.add(total == 21).only_enforce_if(ok)
+    touched = used[0] if used else None
+    untouched_ok = tw.owner == player and tw.total == 21
+    if touched is None:
+        if not untouched_ok:
+            m.add(ok == 0)
+    elif not untouched_ok:
+        m.add_implication(ok, touched)
+    if repl is not None and touched is not None:
+        m.add_implication(repl, touched)
+    return ok
+
+
+def _read_plan(
+    solver: cp_model.CpSolver, status: Any, stones: list[int], x: dict[tuple[int, int, int], Any],
+    ok: dict[int, Any], repl: dict[int, Any], slots: dict[int, int],
+) -> Plan:
+    """The plan of a solved model: stones per tower brought to 21 (bottom first) and the replaced jokers."""
+    plan = Plan(int(round(solver.objective_value)), status=solver.status_name(status))
+    for t in range(6):
+        placed = []
+        for k in range(slots[t]):
+            for s in range(len(stones)):
+                if (s, t, k) in x and solver.value(x[s, t, k]):
+                    placed.append(stone_str(stones[s]))
+        if placed and solver.value(ok[t]):
+            plan.towers[COLORS[t]] = placed
+        if repl[t] is not None and solver.value(repl[t]):
+            plan.replaced.append(COLORS[t])
+    return plan
+
+
 def max_21_towers(
     stones: list[int],
     towers: list[TowerInfo] | None = None,
@@ -93,65 +187,14 @@ def max_21_towers(
     slots: dict[int, int] = {}
     for t in range(6):
         tw = towers[t]
-        can_replace = tw.top_joker
-        base_min = tw.total - tw.top if can_replace else tw.total
+        base_min = tw.total - tw.top if tw.top_joker else tw.total
         kmax = max(0, min(n, 21 - base_min))
         slots[t] = kmax
-        repl[t] = m.new_bool_var(f"repl{t}") if can_replace else None
-        used: list[Any] = []
-        val: list[Any] = []
-        isj: list[Any] = []
-        for k in range(kmax):
-            lits_c, lits_j = [], []
-            for s, code in enumerate(stones):
-                if code == JOKER:
-                    if k == 0 and (tw.empty or tw.top_joker):
-                        continue  # not first stone; not on a joker (replacement needs a coloured stone)
-                    x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
-                    lits_j.append(x[s, t, k])
-                elif t in allowed_towers(code):
-                    x[s, t, k] = m.new_bool_var(f"x{s}_{t}_{k}")
-                    lits_c.append((x[s, t, k], value_of(code)))
-            u = m.new_bool_var(f"u{t}_{k}")
-            j = m.new_bool_var(f"j{t}_{k}")
-            v = m.new_int_var(0, 6, f"v{t}_{k}")
-            m.add(sum(lit for lit, _ in lits_c) + sum(lits_j) == u)
-            m.add(sum(lits_j) == j)
-            # value: coloured stones give their face; a joker copies the slot below
-            colored_val = sum(lit * val_ for lit, val_ in lits_c)
-            m.add(v == colored_val).only_enforce_if(j.negated())
-            if k == 0:
-                m.add(v == tw.top).only_enforce_if(j)
-            else:
-                m.add(v == val[k - 1]).only_enforce_if(j)
-                m.add_implication(u, used[k - 1])
-                m.add_bool_or([j.negated(), isj[k - 1].negated()])
-            used.append(u)
-            val.append(v)
-            isj.append(j)
+        repl[t] = m.new_bool_var(f"repl{t}") if tw.top_joker else None
+        used, val = _stack_slots(m, x, stones, tw, t, kmax)
         if repl[t] is not None:
-            # replacement: the first slot holds an eligible coloured stone
-            elig = [
-                x[s, t, 0]
-                for s, code in enumerate(stones)
-                if code != JOKER and kmax > 0 and (s, t, 0) in x and replace_ok(tw.total, tw.top, True, value_of(code))
-            ]
-            if elig:
-                m.add(sum(elig) == 1).only_enforce_if(repl[t])
-            else:
-                m.add(repl[t] == 0)
-        total = tw.total + sum(val) - (repl[t] * tw.top if repl[t] is not None else 0)
-        ok[t] = m.new_bool_var(f"ok{t}")
-        m.add(total == 21).only_enforce_if(ok[t])
-        touched = used[0] if used else None
-        untouched_ok = tw.owner == player and tw.total == 21
-        if touched is None:
-            if not untouched_ok:
-                m.add(ok[t] == 0)
-        elif not untouched_ok:
-            m.add_implication(ok[t], touched)
-        if repl[t] is not None and touched is not None:
-            m.add_implication(repl[t], touched)
+            _replacement_rule(m, x, stones, tw, t, kmax, repl[t])
+        ok[t] = _at_21(m, tw, t, player, used, val, repl[t])
     for s in range(n):
         lits = [lit for (s2, _, _), lit in x.items() if s2 == s]
         if lits:
@@ -165,18 +208,7 @@ def max_21_towers(
     status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Plan(0, status=solver.status_name(status))
-    plan = Plan(int(round(solver.objective_value)), status=solver.status_name(status))
-    for t in range(6):
-        placed = []
-        for k in range(slots[t]):
-            for s in range(n):
-                if (s, t, k) in x and solver.value(x[s, t, k]):
-                    placed.append(stone_str(stones[s]))
-        if placed and solver.value(ok[t]):
-            plan.towers[COLORS[t]] = placed
-        if repl[t] is not None and solver.value(repl[t]):
-            plan.replaced.append(COLORS[t])
-    return plan
+    return _read_plan(solver, status, stones, x, ok, repl, slots)
 
 
 def guaranteed_21_towers(state: TowersState, seat: int | None = None, solver: Solver | None = None) -> dict[str, Any]:
