@@ -85,9 +85,11 @@ LINE_NAMES = ("row1", "row2", "row3", "col1", "col2", "col3")
 LINE_CELLS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
 ANNOUNCE_MODES = ("colors", "numbers")
 
-# Deal schedules: (player, target) with target 'g0'/'g1' (grid cells in order) or 'rm' (removed).
-SETUP_SCHEDULE = tuple([(0, "g0")] * 9 + [(0, "rm")] * 3 + [(1, "g0")] * 9 + [(1, "rm")] * 3)
-GRID2_SCHEDULE = tuple([(0, "g1")] * 9 + [(1, "g1")] * 9)
+# Deal schedules, the kernel's draw order (K.SETUP_DEAL, K.GRID2_DEAL) by name: (player, target)
+# with target 'g0'/'g1' (grid cells in order) or 'rm' (removed).
+_DEAL_TARGETS = {0: "g0", 1: "g1", -1: "rm"}
+SETUP_SCHEDULE = tuple((int(p), _DEAL_TARGETS[int(g)]) for p, g in K.SETUP_DEAL)
+GRID2_SCHEDULE = tuple((int(p), _DEAL_TARGETS[int(g)]) for p, g in K.GRID2_DEAL)
 
 
 # ---------------------------------------------------------------------------

@@ -67,6 +67,13 @@ STARTERS = np.array([0, 1, 0, 0, 1, 0], dtype=np.int64)
 LINE_CELLS = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
 
 HEIGHT = 48  # stones a tower can hold (42 stones in the game)
+CELLS = 9  # cells of a grid
+REMOVED = 3  # stones of each set taken out of the game by the first deal
+# The order of the chance draws, one row per draw: (seat, grid 0 or 1, or -1 for a stone removed
+# from the game).  First deal: seat 0's first grid cell by cell, then its removed stones, then seat
+# 1's likewise; second deal (before round 4): seat 0's second grid, then seat 1's.
+SETUP_DEAL = np.array([(p, 0 if k < CELLS else -1) for p in range(2) for k in range(CELLS + REMOVED)], dtype=np.int64)
+GRID2_DEAL = np.array([(p, 1) for p in range(2) for _ in range(CELLS)], dtype=np.int64)
 SET = 21  # stones of a player
 OUTS = 16  # replaced jokers recorded
 
@@ -391,16 +398,15 @@ def towers_owned(S, p):
 
 @njit(cache=True)
 def _deal_target(S):
-    """(seat, grid or -1 for a removed stone) of the chance draw due, from round and step."""
-    if S[ROUND] == 0:
-        p = S[STEP] // 12
-        return p, (0 if S[STEP] % 12 < 9 else -1)
-    return S[STEP] // 9, 1
+    """(seat, grid or -1 for a removed stone) of the chance draw due: row ``step`` of the deal's table."""
+    order = SETUP_DEAL if S[ROUND] == 0 else GRID2_DEAL
+    return order[S[STEP], 0], order[S[STEP], 1]
 
 
 @njit(cache=True)
 def _deal_length(S):
-    return 24 if S[ROUND] == 0 else 18
+    """Draws of the deal under way."""
+    return SETUP_DEAL.shape[0] if S[ROUND] == 0 else GRID2_DEAL.shape[0]
 
 
 @njit(cache=True)
