@@ -10,6 +10,7 @@ import pytest
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState, parse_stones
 from puzzles.towers import kernel as K
+from puzzles.towers.engine import Announce
 from solvers.playout import make_job
 from solvers.towers import search as X
 from solvers.towers.bots import fast_playouts, kernel_random_games, replay_kernel_game
@@ -42,6 +43,38 @@ def test_kernel_moves_equal_engine_actions() -> None:
                 assert int(K.mover(S)) == s.current_player()
                 assert sorted(kernel_to_action(S, int(m)) for m in moves[:n]) == sorted(s.legal_actions())
             s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
+
+
+def test_engine_positions_are_the_search_positions() -> None:
+    """Packing the engine state after a move gives the core the search reaches by that move.
+
+    Hands keep their slots (a placed stone leaves -1 where it was), so the probes of
+    the principal variation find the transposition-table entries of the value search
+    under the same keys (the key holds which hand slots are still full).
+    """
+    rng = random.Random(3)
+    undo = np.empty(16, dtype=np.int64)
+    moves = np.empty(K.MAXM, dtype=np.int64)
+    checked = 0
+    for seed in range(12):
+        s = TowersState.new_game(seed)
+        while not s.is_terminal():
+            if s.phase in ("pick", "place") and not (s.phase == "pick" and s.step % 2):
+                S = pack(s, "game")
+                for m in moves[: K.gen_moves(S, moves)]:
+                    child = S.copy()
+                    K.make_move(child, m, undo)
+                    after = s.clone()
+                    after.apply(kernel_to_action(S, int(m)))
+                    if after.phase == "pick" and after.step % 2:
+                        after.apply(Announce("colors"))
+                    if after.phase in ("pick", "place"):
+                        packed = pack(after, "game")
+                        assert np.array_equal(child[: K.TOMOVE], packed[: K.TOMOVE])
+                        assert X.tt_key(child) == X.tt_key(packed)
+                        checked += 1
+            s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
+    assert checked > 1000
 
 
 def test_kernel_random_games_replay_legally_in_the_engine() -> None:
