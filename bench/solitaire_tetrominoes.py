@@ -4,6 +4,7 @@ exact corner-contact counts (10x8 and 9x9 minus the centre) in CPU seconds, the 
 Usage: python bench/solitaire_tetrominoes.py [--time-limit 60] [--skip-counts] [--probes 20000]
        python bench/solitaire_tetrominoes.py --find-only [--backends sat,cpsat] [--time-limit 60]
        python bench/solitaire_tetrominoes.py --sat-seeds 0-9 [--time-limit 60]
+       python bench/solitaire_tetrominoes.py --cli 10 [--baseline /path/to/other/checkout]
 
 ``--find-only`` prints only the one-tiling table (10x8, with and without ``--corner-contact``, per backend:
 canonical numba search, bitset, dlx, sat, cpsat). CPU seconds are this process's plus its finished children's
@@ -11,13 +12,23 @@ canonical numba search, bitset, dlx, sat, cpsat). CPU seconds are this process's
 
 ``--sat-seeds`` prints only the corner-contact 10x8 find by ``--backend sat`` for each seed (the seed picks the
 fixed-order runs' place orders), to show the spread of its CPU time.
+
+``--cli N`` prints only the whole default command ``kibitz blokus solitaire tetrominoes`` (the dlx find of the
+10x8 rectangle), start-up included: wall and CPU seconds of N fresh processes after one warm-up (numba's cache
+warm), min / median / max.  With ``--baseline DIR`` the same command of another checkout runs in turn with it
+(A B A B ...), so both see the same load, and the median ratio of the pairs is printed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from puzzles.polyomino import Region
 from solvers.blokus.tetromino_search import estimate_canonical, timed_count
@@ -66,6 +77,47 @@ def sat_seeds(spec: str, time_limit: float) -> None:
     print(f"sat seeds {spec}: median {times[len(times) // 2]:.2f} CPU-s, max {times[-1]:.2f} CPU-s")
 
 
+DEFAULT_FIND = ["blokus", "solitaire", "tetrominoes"]
+
+
+def _run_cli(root: Path) -> tuple[float, float, str]:
+    """(wall s, CPU s, last line) of one ``python -m cli blokus solitaire tetrominoes`` from checkout ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "cli", *DEFAULT_FIND], cwd=root, env=env, capture_output=True,
+                          text=True, check=True)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout.strip().splitlines()[-1]
+
+
+def _spread(values: list[float]) -> str:
+    return f"min {min(values):.2f}, median {statistics.median(values):.2f}, max {max(values):.2f}"
+
+
+def cli_times(runs: int, baseline: str | None) -> None:
+    roots = {"this checkout": Path(__file__).resolve().parents[1]}
+    if baseline:
+        roots["baseline"] = Path(baseline).resolve()
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in roots}
+    for name, root in roots.items():  # warm-up: numba's cache, the page cache
+        print(f"{name} ({root}): {_run_cli(root)[2]}", flush=True)
+    for _ in range(runs):
+        for name, root in roots.items():
+            wall, cpu, _line = _run_cli(root)
+            times[name].append((wall, cpu))
+    for name, pairs in times.items():
+        print(f"kibitz {' '.join(DEFAULT_FIND)} ({name}, {runs} runs): wall s {_spread([w for w, _ in pairs])}; "
+              f"CPU s {_spread([c for _, c in pairs])}")
+    if baseline:
+        pairs = list(zip(times["this checkout"], times["baseline"], strict=True))
+        wall = statistics.median(x[0] / y[0] for x, y in pairs)
+        cpu = statistics.median(x[1] / y[1] for x, y in pairs)
+        print(f"ratio this/baseline, median of the pairs: wall {wall:.2f}, CPU {cpu:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--time-limit", type=float, default=60.0, help="per find")
@@ -74,7 +126,12 @@ def main() -> None:
     parser.add_argument("--find-only", action="store_true", help="only the one-tiling table")
     parser.add_argument("--backends", default="search,bitset,dlx,sat,cpsat", help="comma-separated, for the table")
     parser.add_argument("--sat-seeds", default=None, help="only the corner-contact SAT find for seeds A-B")
+    parser.add_argument("--cli", type=int, default=0, metavar="N", help="only the default command's wall, N runs")
+    parser.add_argument("--baseline", default=None, metavar="DIR", help="with --cli: another checkout, A B A B")
     args = parser.parse_args()
+    if args.cli:
+        cli_times(args.cli, args.baseline)
+        return
     if args.sat_seeds:
         sat_seeds(args.sat_seeds, args.time_limit)
         return

@@ -89,16 +89,17 @@ def _corner_rule_lost(pieces, st_g, st_col, c_lo, c_hi, occ_lo, occ_hi, forb_lo,
     for lv in range(pieces):
         u = st_g[lv]
         kc = st_col[lv]
-        if (c_lo[u] & occ_lo[kc]) == 0 and (c_hi[u] & occ_hi[kc]) == 0:
-            if left[kc] == 0 or ((c_lo[u] & ~board_lo & ~forb_lo[kc]) == 0
-                                 and (c_hi[u] & ~board_hi & ~forb_hi[kc]) == 0):
-                return True
+        touches = (c_lo[u] & occ_lo[kc]) != 0 or (c_hi[u] & occ_hi[kc]) != 0
+        if not touches and (left[kc] == 0 or ((c_lo[u] & ~board_lo & ~forb_lo[kc]) == 0
+                                              and (c_hi[u] & ~board_hi & ~forb_hi[kc]) == 0)):
+            return True
     return False
 
 
 @njit(cache=True)
-def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket, n_cells, n_colors, n_shapes,
-            corner_rule, sym_perm, pre_g, pre_k, split_depth, out_prefix, limit, out_sol, max_nodes, stats):
+def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket,  # noqa: C901
+            n_cells, n_colors, n_shapes, corner_rule, sym_perm, pre_g, pre_k, split_depth, out_prefix, limit,
+            out_sol, max_nodes, stats):
     """Exhaustive search from the placements ``pre_g``/``pre_k`` (geometric option, colour).
 
     ``split_depth`` > 0: record every rule-consistent state with that many pieces into ``out_prefix``

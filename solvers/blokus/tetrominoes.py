@@ -121,6 +121,7 @@ class ColoredTilingProblem:
                 self.options.append((j, cells))
         self.option_of = {(j, cells): o for o, (j, cells) in enumerate(self.options)}
         self.area_ok = sum(self.shapes[s].area for _, s in self.pieces) == region.area
+        self._tokens: list[list[str]] | None = None  # option_tokens of every placement, once asked for
 
     # -- geometry helpers ------------------------------------------------------
     def edge_neighbours(self, cells: Sequence[Cell]) -> list[Cell]:
@@ -136,13 +137,30 @@ class ColoredTilingProblem:
         return sorted(x for x in out if x in self.cell_index)
 
     def option_tokens(self, o: int) -> list[str]:
-        j, cells = self.options[o]
-        k = self.pieces[j][0]
-        tokens = [f"c{self.cell_index[c]}" for c in cells] + [f"p{j}"]
-        if self.edge_rule:
-            tokens += [f"e{self.cell_index[c]}k{k}:1" for c in cells]
-            tokens += [f"e{self.cell_index[c]}k{k}:0" for c in self.edge_neighbours(cells)]
-        return tokens
+        """The XCC items of placement ``o``: its cells, its piece, and with the edge rule its colour's marks
+        (``1`` on its cells, ``0`` on their edge neighbours outside it)."""
+        return list(self._all_tokens()[o])
+
+    def _all_tokens(self) -> list[list[str]]:
+        """:meth:`option_tokens` of every placement, built once (each cell set's edge neighbours once for all
+        colours)."""
+        if self._tokens is None:
+            index = self.cell_index
+            around: dict[tuple[Cell, ...], list[int]] = {}
+            self._tokens = []
+            for j, cells in self.options:
+                k = self.pieces[j][0]
+                own = [index[c] for c in cells]
+                tokens = [f"c{i}" for i in own]
+                tokens.append(f"p{j}")
+                if self.edge_rule:
+                    near = around.get(cells)
+                    if near is None:
+                        near = around[cells] = [index[c] for c in self.edge_neighbours(cells)]
+                    tokens += [f"e{i}k{k}:1" for i in own]
+                    tokens += [f"e{i}k{k}:0" for i in near]
+                self._tokens.append(tokens)
+        return self._tokens
 
     def primary_items(self) -> list[str]:
         return [f"c{i}" for i in range(len(self.cells))] + [f"p{j}" for j in range(len(self.pieces))]
@@ -154,8 +172,7 @@ class ColoredTilingProblem:
 
     def xcc(self) -> ExactCoverProblem:
         """The whole problem as one XCC instance (option i = placement i)."""
-        return ExactCoverProblem(self.primary_items(), [self.option_tokens(o) for o in range(len(self.options))],
-                                 self.secondary_items())
+        return ExactCoverProblem(self.primary_items(), self._all_tokens(), self.secondary_items())
 
     # -- tilings ------------------------------------------------------------------
     def to_pieces(self, options: Sequence[int]) -> list[ColoredPiece]:
@@ -559,7 +576,7 @@ class ColoredTilingProblem:
         if not primary:  # prefix is already a complete tiling
             return ExactCoverProblem(["done"], [["done"]]), [-1]
         primary_set = set(primary)
-        options_ok = [(opt, m) for opt, m in zip(options, mapping) if any(split_name(t) in primary_set for t in opt)]
+        options_ok = [(opt, m) for opt, m in zip(options, mapping, strict=True) if any(split_name(t) in primary_set for t in opt)]
         return ExactCoverProblem(primary, [opt for opt, _ in options_ok], secondary), [m for _, m in options_ok]
 
     def count_prefix(self, prefix: Sequence[int], engine: str = "bitset", max_nodes: int = -1) -> tuple[int, int] | None:
@@ -672,10 +689,7 @@ class ColoredTilingProblem:
         total_sym = total_all = 0
         for g, perm in group:
             for sigma in itertools.permutations(range(self.colors)):
-                if g == 0 and sigma == identity_colors:
-                    value = raw
-                else:
-                    value = self.fixed_count(perm, sigma)
+                value = raw if g == 0 and sigma == identity_colors else self.fixed_count(perm, sigma)
                 fixed[f"g{g}:{''.join(map(str, sigma))}"] = value
                 total_all += value
                 if sigma == identity_colors:
@@ -724,103 +738,82 @@ class ColoredTilingProblem:
             return ColorCounts(0, 0, 0, True, 0, 0, 0.0)
         canonical = engine == "canonical"
         prefixes: Sequence[tuple] = self.canonical_search().split(depth) if canonical else self.split(depth)
-        done: dict[str, list[int]] = {}
-        path = Path(checkpoint) if checkpoint else None
         identity = self.signature() if not canonical else self.signature() + "|canonical"
-        if path is not None and path.exists():
-            try:
-                data = json.loads(path.read_text())
-            except json.JSONDecodeError:
-                raise ValueError(f"checkpoint {path} is not a solitaire checkpoint (not JSON)") from None
-            if not isinstance(data, dict) or data.get("signature") != identity or data.get("depth") != depth \
-                    or data.get("parts") not in (None, len(prefixes)):
-                raise ValueError(f"checkpoint {path} belongs to another problem, engine or split depth")
-            stored = data.get("done")
-            width = 4 if canonical else 2
-            if not isinstance(stored, dict) or not all(
-                    k.isdigit() and int(k) < len(prefixes) and isinstance(v, list) and len(v) == width
-                    and all(isinstance(x, int) and x >= 0 for x in v) for k, v in stored.items()):
-                raise ValueError(f"checkpoint {path} has malformed part records")
-            done = stored
-        last_save = [0.0]
-
-        def save(force: bool = False) -> None:
-            # rewriting the file after every part made deep splits quadratic: at most one write a second
-            if path is None or (not force and time.perf_counter() - last_save[0] < 1.0):
-                return
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text(json.dumps({"signature": identity, "depth": depth, "parts": len(prefixes), "done": done}))
-            os.replace(tmp, path)
-            last_save[0] = time.perf_counter()
-
-        scale = math.factorial(self.colors) if canonical else 1
-
-        def raw_so_far() -> int:
-            return scale * sum(v[0] for v in done.values())
-
-        todo = [i for i in range(len(prefixes)) if str(i) not in done]
+        log = _PartLog(Path(checkpoint) if checkpoint else None, identity, depth, len(prefixes),
+                       math.factorial(self.colors) if canonical else 1, on_part)
+        log.load(4 if canonical else 2)
+        todo = [i for i in range(len(prefixes)) if str(i) not in log.done]
         complete = True
-        stopped_by = ""
         try:
             if workers <= 1 and not scheduler:
-                save(True)
-                for i in todo:
-                    left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-                    if left is not None and left <= 0:
-                        stopped_by = "time_limit"
-                        break
-                    # with a time limit, a part that cannot finish in time is abandoned (it stays to do)
-                    rate = CANONICAL_NODES_PER_SECOND if canonical else NODES_PER_SECOND
-                    cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
-                    result = self.count_part(prefixes[i], engine, cap)
-                    if result is None:
-                        stopped_by = "time_limit"
-                        break
-                    done[str(i)] = list(result)
-                    if on_part:
-                        on_part(len(done), len(prefixes), raw_so_far())
-                    save()
+                log.save(True)
+                stopped_by = self._count_here(prefixes, todo, engine, start, time_limit, log)
             else:
-                from solvers.parallel import make_executor, run_tasks
-
-                def record(index: int, result: tuple[int, ...]) -> None:
-                    done[str(todo[index])] = list(result)
-                    if on_part:
-                        on_part(len(done), len(prefixes), raw_so_far())
-                    save()
-
-                expired = (lambda: time.perf_counter() - start > time_limit) if time_limit is not None else None
-                executor, close = make_executor(workers, scheduler)
-                try:
-                    payloads = [(self.key(), engine, tuple(prefixes[i])) for i in todo]
-                    report = run_tasks(_count_part, payloads, lambda total, part: total, None, executor,
-                                       on_result=record, stop=expired)
-                    complete = not report.interrupted
-                    stopped_by = {"stop": "time_limit"}.get(report.stopped_by, report.stopped_by)
-                finally:
-                    close()
+                complete, stopped_by = self._count_parallel(prefixes, todo, engine, start, time_limit, workers,
+                                                            scheduler, log)
         except KeyboardInterrupt:
             complete, stopped_by = False, "interrupt"
-        save(True)
-        nodes = sum(v[-1] for v in done.values())
-        complete = complete and len(done) == len(prefixes)
-        sym = sym_col = None
-        fixed: dict[str, int] = {}
-        if canonical:
-            from solvers.blokus.tetromino_search import SearchCounts
+        log.save(True)
+        complete = complete and len(log.done) == len(prefixes)
+        raw, sym, sym_col, fixed = self._totals(log, complete, symmetry, canonical)
+        return ColorCounts(raw, sym, sym_col, complete, len(log.done), len(prefixes), time.perf_counter() - start,
+                           log.nodes(), fixed, "" if complete else stopped_by or "time_limit")
 
-            sums = [sum(v[i] for v in done.values()) for i in range(3)]
-            totals = SearchCounts(sums[0], sums[1], sums[2], nodes, not complete)
-            raw = scale * totals.canonical
-            if complete and symmetry:
-                raw, sym, sym_col = self.canonical_search().orbit_counts(totals)
-                fixed = {"canonical": totals.canonical, "leaf_fix_any": totals.fix_any, "leaf_fix_id": totals.fix_id}
-        else:
+    def _count_here(self, prefixes: Sequence[tuple], todo: list[int], engine: str, start: float,
+                    time_limit: float | None, log: _PartLog) -> str:
+        """Count the parts ``todo`` in this process, in order; returns why it stopped early ("" if it did not).
+        With a time limit, a part that cannot finish in time is abandoned (it stays to do)."""
+        rate = CANONICAL_NODES_PER_SECOND if engine == "canonical" else NODES_PER_SECOND
+        for i in todo:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                return "time_limit"
+            cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
+            result = self.count_part(prefixes[i], engine, cap)
+            if result is None:
+                return "time_limit"
+            log.record(i, result)
+        return ""
+
+    def _count_parallel(self, prefixes: Sequence[tuple], todo: list[int], engine: str, start: float,
+                        time_limit: float | None, workers: int, scheduler: str | None,
+                        log: _PartLog) -> tuple[bool, str]:
+        """Count the parts ``todo`` through :mod:`solvers.parallel`; returns (not interrupted, why it stopped)."""
+        from solvers.parallel import make_executor, run_tasks
+
+        def record(index: int, result: tuple[int, ...]) -> None:
+            log.record(todo[index], result)
+
+        expired = (lambda: time.perf_counter() - start > time_limit) if time_limit is not None else None
+        executor, close = make_executor(workers, scheduler)
+        try:
+            payloads = [(self.key(), engine, tuple(prefixes[i])) for i in todo]
+            report = run_tasks(_count_part, payloads, lambda total, part: total, None, executor,
+                               on_result=record, stop=expired)
+        finally:
+            close()
+        return not report.interrupted, {"stop": "time_limit"}.get(report.stopped_by, report.stopped_by)
+
+    def _totals(self, log: _PartLog, complete: bool, symmetry: bool,
+                canonical: bool) -> tuple[int, int | None, int | None, dict[str, int]]:
+        """(raw, up to symmetry, up to symmetry and colours, fixed-point table) from the parts counted; the
+        orbit counts only for a complete count with ``symmetry``."""
+        done = log.done
+        if not canonical:
             raw = sum(v[0] for v in done.values())
             if complete and symmetry:
                 sym, sym_col, fixed = self.symmetry_counts(raw)
-        return ColorCounts(raw, sym, sym_col, complete, len(done), len(prefixes), time.perf_counter() - start, nodes, fixed,
-                           "" if complete else stopped_by or "time_limit")
+                return raw, sym, sym_col, fixed
+            return raw, None, None, {}
+        from solvers.blokus.tetromino_search import SearchCounts
+
+        sums = [sum(v[i] for v in done.values()) for i in range(3)]
+        totals = SearchCounts(sums[0], sums[1], sums[2], log.nodes(), not complete)
+        if complete and symmetry:
+            raw, sym, sym_col = self.canonical_search().orbit_counts(totals)
+            return raw, sym, sym_col, {"canonical": totals.canonical, "leaf_fix_any": totals.fix_any,
+                                       "leaf_fix_id": totals.fix_id}
+        return log.scale * totals.canonical, None, None, {}
 
     def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1) -> tuple[int, ...] | None:
         """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
@@ -831,6 +824,60 @@ class ColoredTilingProblem:
         if c.stopped:
             return None
         return c.canonical, c.fix_any, c.fix_id, c.nodes
+
+
+class _PartLog:
+    """The parts of a split count done so far (part number -> its record), kept in a JSON checkpoint file.
+
+    ``scale`` turns a part's first figure into raw tilings (the colour permutations for canonical counts);
+    ``on_part(parts done, parts, raw so far)`` is called after each part."""
+
+    def __init__(self, path: Path | None, identity: str, depth: int, parts: int, scale: int,
+                 on_part: Callable[[int, int, int], None] | None) -> None:
+        self.path, self.identity, self.depth, self.parts, self.scale = path, identity, depth, parts, scale
+        self.on_part = on_part
+        self.done: dict[str, list[int]] = {}
+        self.last_save = 0.0
+
+    def load(self, width: int) -> None:
+        """Read the checkpoint file if there is one; refuse one of another problem or a damaged one."""
+        path = self.path
+        if path is None or not path.exists():
+            return
+        try:
+            data = json.loads(path.read_text())
+        except json.JSONDecodeError:
+            raise ValueError(f"checkpoint {path} is not a solitaire checkpoint (not JSON)") from None
+        if not isinstance(data, dict) or data.get("signature") != self.identity or data.get("depth") != self.depth \
+                or data.get("parts") not in (None, self.parts):
+            raise ValueError(f"checkpoint {path} belongs to another problem, engine or split depth")
+        stored = data.get("done")
+        if not isinstance(stored, dict) or not all(
+                k.isdigit() and int(k) < self.parts and isinstance(v, list) and len(v) == width
+                and all(isinstance(x, int) and x >= 0 for x in v) for k, v in stored.items()):
+            raise ValueError(f"checkpoint {path} has malformed part records")
+        self.done = stored
+
+    def save(self, force: bool = False) -> None:
+        """Write the checkpoint; at most once a second unless ``force`` (a write after every part made deep
+        splits quadratic)."""
+        if self.path is None or (not force and time.perf_counter() - self.last_save < 1.0):
+            return
+        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+        tmp.write_text(json.dumps({"signature": self.identity, "depth": self.depth, "parts": self.parts,
+                                   "done": self.done}))
+        os.replace(tmp, self.path)
+        self.last_save = time.perf_counter()
+
+    def record(self, part: int, result: Sequence[int]) -> None:
+        """Part ``part`` is counted: keep its record, report progress, save."""
+        self.done[str(part)] = list(result)
+        if self.on_part:
+            self.on_part(len(self.done), self.parts, self.scale * sum(v[0] for v in self.done.values()))
+        self.save()
+
+    def nodes(self) -> int:
+        return sum(v[-1] for v in self.done.values())
 
 
 def split_name(token: str) -> str:
@@ -950,8 +997,31 @@ def verify_colored_tiling(
     corner_contact: bool = False,
 ) -> None:
     """Independent check (cells, shapes, one of each shape per color, edge and corner rules); ValueError if broken."""
+    owner = _cell_owners(region, pieces, colors, shapes)
+    if len(owner) != region.area:
+        raise ValueError("not every cell is covered")
+    if len(pieces) != colors * len(shapes):  # no (color, shape) twice, so this many pieces use every one
+        raise ValueError("not every (color, shape) is used")
+    if edge_rule:
+        for (r, c), n in owner.items():
+            for dr, dc in EDGE:
+                m = owner.get((r + dr, c + dc))
+                if m is not None and m != n and pieces[m].color == pieces[n].color:
+                    color = pieces[n].color
+                    name = COLOR_NAMES[color] if color < 4 else color
+                    raise ValueError(f"two {name} pieces share an edge at {(r, c)}")
+    if corner_contact:
+        for n, p in enumerate(pieces):
+            if not any(owner.get((r + dr, c + dc), n) != n and pieces[owner[(r + dr, c + dc)]].color == p.color
+                       for r, c in p.cells for dr, dc in DIAG):
+                raise ValueError(f"piece {n} ({p.shape}, color {p.color}) touches no piece of its color at a corner")
+
+
+def _cell_owners(region: Region, pieces: Sequence[ColoredPiece], colors: int,
+                 shapes: Sequence[Shape]) -> dict[Cell, int]:
+    """Cell -> the number of the piece covering it; ValueError for a piece of a wrong colour, a shape used twice
+    by a colour or unknown, a piece not of its shape, a cell outside the region or covered twice."""
     owner: dict[Cell, int] = {}
-    color_of: dict[Cell, int] = {}
     by_name = {s.name: s for s in shapes}
     seen: set[tuple[int, str]] = set()
     for n, p in enumerate(pieces):
@@ -971,26 +1041,7 @@ def verify_colored_tiling(
             if cell in owner:
                 raise ValueError(f"cell {cell} covered twice")
             owner[cell] = n
-            color_of[cell] = p.color
-    if len(owner) != region.area:
-        raise ValueError("not every cell is covered")
-    if len(seen) != colors * len(shapes):
-        raise ValueError("not every (color, shape) is used")
-    for (r, c), n in owner.items():
-        for dr, dc in EDGE:
-            m = owner.get((r + dr, c + dc))
-            if edge_rule and m is not None and m != n and pieces[m].color == pieces[n].color:
-                raise ValueError(f"two {COLOR_NAMES[pieces[n].color] if pieces[n].color < 4 else pieces[n].color} pieces share an edge at {(r, c)}")
-    if corner_contact:
-        for n, p in enumerate(pieces):
-            touch = False
-            for r, c in p.cells:
-                for dr, dc in DIAG:
-                    m = owner.get((r + dr, c + dc))
-                    if m is not None and m != n and pieces[m].color == p.color:
-                        touch = True
-            if not touch:
-                raise ValueError(f"piece {n} ({p.shape}, color {p.color}) touches no piece of its color at a corner")
+    return owner
 
 
 def to_tiling(region: Region, pieces: Sequence[ColoredPiece]) -> Tiling:
@@ -1016,13 +1067,12 @@ from numba import njit  # noqa: E402
 
 
 @njit(cache=True)
-def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used, pre,
-                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, limit, out_sol, max_nodes):
+def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used, pre,  # noqa: C901
+                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, max_nodes):
     """Count the covers completing the given state; returns (count, nodes).
 
     ``pre`` are options already placed (in ``board``); with ``corner_rule`` their corner contact is
-    checked at the leaves too.  With ``limit`` > 0 stop after that many covers (the last one's
-    options go to ``out_sol``, -1 padded); with ``max_nodes`` > 0 stop after that many nodes.
+    checked at the leaves too.  With ``max_nodes`` > 0 stop after that many nodes.
     """
     W = board.shape[0]
     count = 0
@@ -1100,10 +1150,6 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
                         break
             if good:
                 count += 1
-                if limit > 0 and count >= limit:
-                    for lv in range(out_sol.shape[0]):
-                        out_sol[lv] = stack_opt[lv] if lv <= level else -1
-                    return count, nodes
             # undo and try the next option at this level
             for w in range(W):
                 board[w] ^= mask[found, w]
@@ -1122,16 +1168,12 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
 class BitColorCounter:
     """Compiled tables of a :class:`ColoredTilingProblem` for :func:`_color_count`."""
 
-    def __init__(self, problem: ColoredTilingProblem, seed: int | None = None) -> None:
-        import random
-
+    def __init__(self, problem: ColoredTilingProblem) -> None:
         self.problem = problem
         n = len(problem.cells)
         W = max(1, (n + 63) // 64)
-        shuffle = random.Random(seed)
-        noise = [shuffle.random() if seed is not None else 0.0 for _ in problem.options]
         order = sorted(range(len(problem.options)),
-                       key=lambda o: (min(problem.cell_index[c] for c in problem.options[o][1]), noise[o]))
+                       key=lambda o: min(problem.cell_index[c] for c in problem.options[o][1]))
         self.order = order
         self.rank = {o: t for t, o in enumerate(order)}
         T = len(order)
@@ -1183,96 +1225,4 @@ class BitColorCounter:
         return _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
                             board, occ, forb, used, pre, p.corner_contact,
                             np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
-                            np.zeros((depth, self.W), np.uint64), -1, np.zeros(1, np.int64), max_nodes)
-
-    def first(self, max_nodes: int) -> list[int] | None:
-        """The first tiling in this counter's (possibly shuffled) order, or None within ``max_nodes``."""
-        p = self.problem
-        depth = self.n + 1
-        out = np.full(depth, -1, np.int64)
-        count, _ = _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
-                                np.zeros(self.W, np.uint64), np.zeros((p.colors, self.W), np.uint64),
-                                np.zeros((p.colors, self.W), np.uint64), np.zeros(len(p.pieces), np.int64),
-                                np.zeros(0, np.int64), p.corner_contact, np.zeros(depth, np.int64), np.zeros(depth, np.int64),
-                                np.zeros(depth, np.int64), np.zeros((depth, self.W), np.uint64), 1, out, max_nodes)
-        if count == 0:
-            return None
-        return [self.order[int(t)] for t in out if t >= 0]
-
-
-@njit(cache=True)
-def _knuth_probes(mask, nbr, corner, color, piece, bucket, n_cells, n_colors, n_pieces, probes, seed, corner_rule):
-    """Knuth's random-path estimator of the search tree: returns (sum of leaf estimates, sum of node estimates,
-    sum of squared leaf estimates) over ``probes`` random root-to-leaf paths."""
-    np.random.seed(seed)
-    W = mask.shape[1]
-    total_sol = 0.0
-    total_nodes = 0.0
-    total_sq = 0.0
-    cand = np.zeros(mask.shape[0], np.int64)
-    chosen = np.zeros(n_cells + 1, np.int64)
-    for _ in range(probes):
-        board = np.zeros(W, np.uint64)
-        occ = np.zeros((n_colors, W), np.uint64)
-        forb = np.zeros((n_colors, W), np.uint64)
-        used = np.zeros(n_pieces, np.int64)
-        weight = 1.0
-        c = 0
-        level = 0
-        while True:
-            while c < n_cells and (board[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
-                c += 1
-            if c == n_cells:
-                good = True
-                if corner_rule:
-                    for lv in range(level):
-                        u = chosen[lv]
-                        hit = False
-                        for w in range(W):
-                            if corner[u, w] & occ[color[u], w]:
-                                hit = True
-                        if not hit:
-                            good = False
-                            break
-                if good:
-                    total_sol += weight
-                    total_sq += weight * weight
-                break
-            m = 0
-            for t in range(bucket[c], bucket[c + 1]):
-                if used[piece[t]] == 0:
-                    k = color[t]
-                    ok = True
-                    for w in range(W):
-                        if mask[t, w] & (board[w] | forb[k, w]):
-                            ok = False
-                            break
-                    if ok:
-                        cand[m] = t
-                        m += 1
-            if m == 0:
-                break
-            weight *= m
-            total_nodes += weight
-            t = cand[np.random.randint(m)]
-            k = color[t]
-            for w in range(W):
-                board[w] |= mask[t, w]
-                occ[k, w] |= mask[t, w]
-                forb[k, w] |= nbr[t, w]
-            used[piece[t]] = 1
-            chosen[level] = t
-            level += 1
-    return total_sol, total_nodes, total_sq
-
-
-def estimate(problem: ColoredTilingProblem, probes: int = 100_000, seed: int = 0) -> dict:
-    """Knuth's estimate of the raw count and of the bitboard search's nodes, with a standard error."""
-    b = BitColorCounter(problem)
-    start = time.perf_counter()
-    s, nodes, sq = _knuth_probes(b.mask, b.nbr, b.corner, b.color, b.piece, b.bucket, b.n, problem.colors,
-                                 len(problem.pieces), probes, seed, problem.corner_contact)
-    mean = s / probes
-    var = max(sq / probes - mean * mean, 0.0)
-    return {"probes": probes, "count_estimate": mean, "count_stderr": (var / probes) ** 0.5,
-            "nodes_estimate": nodes / probes, "seconds": time.perf_counter() - start}
+                            np.zeros((depth, self.W), np.uint64), max_nodes)
