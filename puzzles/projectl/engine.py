@@ -501,7 +501,9 @@ class ProjectLState(GameState[Action]):
         ups = _UPGRADE_ACTIONS[self.revised]
         for s in range(NSHAPES):
             if stock[s]:
-                out += [up for up in ups[s] if supply[up.new] > 0]
+                for up in ups[s]:
+                    if supply[up.new] > 0:
+                        out.append(up)
         before = len(out)
         _add_placements(out, Place, puzzles, stock, 0)
         if len(out) > before and not self.master_used:
@@ -720,7 +722,14 @@ class ProjectLState(GameState[Action]):
         elif type(action) is Done:
             self._next_toucher()
             return
-        self._count_action(type(action) is Pass)
+        if type(action) is Pass:
+            if self._count_pass():
+                return
+        else:
+            self.passes = 0
+        self.actions_left -= 1
+        if self.actions_left == 0:
+            self._end_turn()
 
     def _apply_placement(self, p: int, action: Placement) -> bool:
         """Place the piece; True when the placement is not a turn action of its own (a Master
@@ -783,20 +792,15 @@ class ProjectLState(GameState[Action]):
         else:
             self.black_known = min(self.black_known + len(recycled), len(deck))
 
-    def _count_action(self, passed: bool) -> None:
-        """One of the turn's three actions is spent; a whole round of passes ends play."""
-        if passed:
-            self.passes += 1
-            if self.passes >= 3 * self.num_players and not self.solo:
-                # a whole round of passes: nothing can ever change again, so play stops now
-                self.end_reason = self.end_reason or "no player can act"
-                self._game_end()
-                return
-        else:
-            self.passes = 0
-        self.actions_left -= 1
-        if self.actions_left == 0:
-            self._end_turn()
+    def _count_pass(self) -> bool:
+        """Count a pass; True when a whole round of passes ends play (the pass then spends no action)."""
+        self.passes += 1
+        if self.passes >= 3 * self.num_players and not self.solo:
+            # a whole round of passes: nothing can ever change again, so play stops now
+            self.end_reason = self.end_reason or "no player can act"
+            self._game_end()
+            return True
+        return False
 
     # ------------------------------------------------------------------
     # rules helpers
