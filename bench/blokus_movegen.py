@@ -42,7 +42,7 @@ def main() -> None:
     for _ in range(args.repeat):
         for s in states:
             scratch.stamp += 1
-            total_moves += K.gen_moves(s.to_move, s.ktables, s.arrays, scratch.marker, scratch.stamp, scratch.out)
+            total_moves += K.gen_moves_entry(s.to_move, *s.kernel_args, scratch.marker, scratch.stamp, scratch.out)
     dt = time.perf_counter() - t0
     calls = args.repeat * len(states)
     print(f"numba gen_moves: {calls} positions, {total_moves / calls:.1f} legal moves each; "

@@ -186,7 +186,7 @@ class BlokusState(GameState[Move]):
             last_piece=np.full(nc, -1, dtype=np.int32),
             done=np.zeros(nc, dtype=np.uint8),
         )
-        self._entry = (tuple(self.ktables), tuple(self.arrays))  # what the kernels' entry points take
+        self.kernel_args = (tuple(self.ktables), tuple(self.arrays))  # what the kernels' *_entry functions take
         self.owner = np.full(area, -1, dtype=np.int8)
         self.to_move = 0
         self.history: list[tuple[int, Move, Snapshot]] = []  # (color, move, snapshot before it)
@@ -235,7 +235,7 @@ class BlokusState(GameState[Move]):
             return np.zeros(0, dtype=np.int32)
         scratch = self.tables.scratch()
         scratch.stamp += 1
-        n = K.gen_moves_entry(color, *self._entry, scratch.marker, scratch.stamp, scratch.out)
+        n = K.gen_moves_entry(color, *self.kernel_args, scratch.marker, scratch.stamp, scratch.out)
         return np.sort(scratch.out[:n])
 
     def legal_actions(self) -> list[Move]:
@@ -265,7 +265,7 @@ class BlokusState(GameState[Move]):
             return None
         if not 0 <= move.index < self.tables.num_placements or self.tables.moves[move.index].cells != move.cells:
             return "this move belongs to another board size"
-        code = K.check_move_entry(color, move.index, *self._entry)
+        code = K.check_move_entry(color, move.index, *self.kernel_args)
         if code == 0:
             return None
         if code == 2:
@@ -294,7 +294,7 @@ class BlokusState(GameState[Move]):
         if move.is_pass:
             a.done[color] = 1
         else:
-            K.place_entry(color, move.index, *self._entry)
+            K.place_entry(color, move.index, *self.kernel_args)
             cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
             self.owner[cells] = color
         self.history.append((color, move, snapshot))
@@ -318,7 +318,7 @@ class BlokusState(GameState[Move]):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.arrays = self.arrays.copy()
-        new._entry = (self._entry[0], tuple(new.arrays))
+        new.kernel_args = (self.kernel_args[0], tuple(new.arrays))
         new.owner = self.owner.copy()
         new.history = list(self.history)
         new._legal = self._legal
