@@ -14,8 +14,9 @@ kernel reads are frozen into its machine code, so they belong in such modules to
 The directory is ``<root>/kibitz-numba-<hash>``; ``<root>`` is an explicit
 ``NUMBA_CACHE_DIR`` when one is set, else ``kibitz`` in the user's cache directory
 (``$XDG_CACHE_HOME`` or ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%``
-on Windows).  Sibling directories of other hashes not used for :data:`STALE_SECONDS` are
-removed when a new one is made.  The variable is set in ``os.environ`` before numba is
+on Windows).  When a new one is made, the sibling directories of other hashes not used for
+:data:`STALE_SECONDS` are removed, and all but the :data:`KEEP` most recently used of those
+not used for :data:`RECENT_SECONDS`.  The variable is set in ``os.environ`` before numba is
 imported (and in ``numba.config`` when it already is), so worker processes inherit it.
 Hashing reads the sources once per process: a few milliseconds.
 """
@@ -35,7 +36,11 @@ from pathlib import Path
 PACKAGES = ("puzzles", "solvers")
 PREFIX = "kibitz-numba-"
 #: A sibling cache directory unused for this long is removed when a new one is made.
-STALE_SECONDS = 24 * 3600
+STALE_SECONDS = 3600
+#: The most keyed directories kept under one root (the one in use included) ...
+KEEP = 8
+#: ... except those used this recently (a process may be saving into one: numba fails if it goes meanwhile).
+RECENT_SECONDS = 600
 #: Words whose mention makes a module count as compiled code (substrings: a few extra modules do no harm).
 _MARKERS = (b"numba", b"njit", b"hot")
 _LEAF = re.compile(re.escape(PREFIX) + r"[0-9a-f]{16}")
@@ -92,18 +97,23 @@ def cache_root() -> Path:
 
 
 def prune(root: Path, keep: Path, now: float | None = None) -> list[Path]:
-    """Remove the keyed directories under ``root`` other than ``keep`` unused for :data:`STALE_SECONDS`."""
+    """Remove the keyed directories under ``root`` other than ``keep`` that were unused for
+    :data:`STALE_SECONDS` or (unused for :data:`RECENT_SECONDS`) are not among the :data:`KEEP` most
+    recently used; return them."""
     now = time.time() if now is None else now
-    removed = []
+    used = []
     for entry in root.iterdir():
-        if entry == keep or not _LEAF.fullmatch(entry.name):
-            continue
-        try:
-            if now - entry.stat().st_mtime > STALE_SECONDS:
-                shutil.rmtree(entry)
-                removed.append(entry)
-        except OSError:
-            continue  # another process removed or uses it
+        if entry != keep and _LEAF.fullmatch(entry.name):
+            try:
+                used.append((entry.stat().st_mtime, entry))
+            except OSError:
+                continue  # removed meanwhile
+    used.sort(reverse=True)
+    removed = []
+    for rank, (mtime, entry) in enumerate(used, start=1):
+        if now - mtime > STALE_SECONDS or (rank >= KEEP and now - mtime > RECENT_SECONDS):
+            shutil.rmtree(entry, ignore_errors=True)  # a process using it makes it again (numba does)
+            removed.append(entry)
     return removed
 
 

@@ -122,7 +122,7 @@ def test_the_root_is_an_explicit_dir_or_the_parent_of_an_inherited_one(monkeypat
         assert numba_cache.cache_root() == tmp_path / "xdg" / "kibitz"
 
 
-def test_prune_removes_only_stale_keyed_siblings(tmp_path: Path) -> None:
+def test_prune_removes_stale_keyed_siblings_and_keeps_the_most_recent(tmp_path: Path) -> None:
     now = time.time()
     keep, fresh, stale, other = (tmp_path / name for name in (
         "kibitz-numba-aaaaaaaaaaaaaaaa", "kibitz-numba-bbbbbbbbbbbbbbbb", "kibitz-numba-cccccccccccccccc", "mine"))
@@ -134,6 +134,18 @@ def test_prune_removes_only_stale_keyed_siblings(tmp_path: Path) -> None:
         os.utime(folder, (old, old))
     assert numba_cache.prune(tmp_path, keep, now) == [stale]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in (keep, fresh, other))
+    recent = [tmp_path / f"kibitz-numba-{i:016x}" for i in range(numba_cache.KEEP + 2)]
+    os.utime(fresh, (now, now))
+    for age, folder in enumerate(recent, start=1):
+        folder.mkdir()
+        os.utime(folder, (now - age, now - age))
+    assert numba_cache.prune(tmp_path, keep, now) == []  # all used in the last minutes
+    for age, folder in enumerate(recent, start=1):
+        os.utime(folder, (now - numba_cache.RECENT_SECONDS - age,) * 2)
+    # KEEP directories stay: ``keep`` (in use), ``fresh`` and the KEEP - 2 most recent others
+    assert numba_cache.prune(tmp_path, keep, now) == recent[numba_cache.KEEP - 2:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([keep.name, fresh.name, other.name]
+                                                                + [p.name for p in recent[:numba_cache.KEEP - 2]])
 
 
 def test_the_key_follows_compiled_sources_only(tmp_path: Path) -> None:
