@@ -45,7 +45,6 @@ from pathlib import Path
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
-from solvers.tiling import solve_cpsat
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
 NODES_PER_SECOND = 4_000_000  # bitboard kernel, one core of this machine (for time-limited parts)
@@ -469,6 +468,8 @@ class ColoredTilingProblem:
             if self.corner_contact:
                 model.add_bool_or([color[self.cell_index[c]][k] for c in self.corner_cells(cells)]).only_enforce_if(x[o])
         if not self.corner_contact:
+            from solvers.tiling import solve_cpsat  # imported here: the other backends do without it
+
             return solve_cpsat(model, x, time_limit, workers, seed)
         # corner contact: CP-SAT's own portfolio needs minutes (9 min measured); a fixed first-empty-cell
         # search (decide the placements in the order of their first cell, true first) with CP-SAT's
