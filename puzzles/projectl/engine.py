@@ -479,20 +479,12 @@ class ProjectLState(GameState[Action]):
         return TERMINAL if self.phase == "over" else self.player
 
     def legal_actions(self) -> list[Action]:
-        if self.phase == "over":
-            return []
+        if self.phase != "play" or self.in_master:
+            return self._step_actions()
         p = self.player
         stock = self.stock[p]
         puzzles = self.puzzles[p]
         out: list[Action] = []
-        if self.phase == "touch":
-            _add_placements(out, Touch, puzzles, stock, 0)
-            out.append(DONE)
-            return out
-        if self.in_master:
-            _add_placements(out, MasterPlace, puzzles, stock, self.master_slots)
-            out.append(MASTER_END)
-            return out
         if len(puzzles) < MAX_PUZZLES:
             self._add_takes(out)
         supply = self.supply
@@ -505,13 +497,34 @@ class ProjectLState(GameState[Action]):
                     if supply[up.new] > 0:
                         out.append(up)
         before = len(out)
-        _add_placements(out, Place, puzzles, stock, 0)
+        for slot, (_, empty, _) in enumerate(puzzles):
+            per_shape = _slot_actions(Place, slot, empty)
+            for s in range(NSHAPES):
+                if stock[s]:
+                    out += per_shape[s]
         if len(out) > before and not self.master_used:
             out.append(MASTER)
         if self.revised and not self.solo:
             self._add_recycles(out)
         if not out:
             out.append(PASS)
+        return out
+
+    def _step_actions(self) -> list[Action]:
+        """Outside the normal play: none when the game is over, else the finishing touches and Done, or
+        inside the Master action a piece on each puzzle it has not placed on yet and MasterEnd."""
+        if self.phase == "over":
+            return []
+        p = self.player
+        stock = self.stock[p]
+        puzzles = self.puzzles[p]
+        out: list[Action] = []
+        if self.phase == "touch":
+            _add_placements(out, Touch, puzzles, stock, 0)
+            out.append(DONE)
+            return out
+        _add_placements(out, MasterPlace, puzzles, stock, self.master_slots)
+        out.append(MASTER_END)
         return out
 
     def _add_takes(self, out: list[Action]) -> None:
@@ -718,7 +731,15 @@ class ProjectLState(GameState[Action]):
             self.supply[t] -= 1
             self.stock[p][t] += 1
         elif type(action) is Recycle:
-            self._apply_recycle(action.row)
+            deck, row_cards = self._deck_and_row(action.row)
+            recycled = [c for c in reversed(row_cards) if c >= 0]
+            deck[0:0] = recycled
+            for i in range(len(row_cards)):
+                row_cards[i] = deck.pop() if deck else -1
+            if action.row == "W":
+                self.white_known = min(self.white_known + len(recycled), len(deck))
+            else:
+                self.black_known = min(self.black_known + len(recycled), len(deck))
         elif type(action) is Done:
             self._next_toucher()
             return
@@ -779,18 +800,6 @@ class ProjectLState(GameState[Action]):
                 if self.white_row[slot] < 0:
                     self._trigger()
         self.puzzles[p].append([card, self.cards[card].recess, []])
-
-    def _apply_recycle(self, row: str) -> None:
-        """Put a row's cards under its deck and deal the row afresh; the recycled cards become known."""
-        deck, row_cards = self._deck_and_row(row)
-        recycled = [c for c in reversed(row_cards) if c >= 0]
-        deck[0:0] = recycled
-        for i in range(len(row_cards)):
-            row_cards[i] = deck.pop() if deck else -1
-        if row == "W":
-            self.white_known = min(self.white_known + len(recycled), len(deck))
-        else:
-            self.black_known = min(self.black_known + len(recycled), len(deck))
 
     def _count_pass(self) -> bool:
         """Count a pass; True when a whole round of passes ends play (the pass then spends no action)."""
