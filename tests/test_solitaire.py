@@ -229,6 +229,7 @@ def test_all_pieces_symmetric_replays_and_round_trips(tmp_path):
     assert again.color_scores() == [20, 20, 20, 20]
 
 
+@pytest.mark.slow  # a perfect general board takes 5-30 s; the symmetric one above is the default smoke
 def test_all_pieces_general_is_not_symmetric_and_replays(run_cli, tmp_path):
     import json
 
