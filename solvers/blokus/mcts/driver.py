@@ -24,7 +24,7 @@ from puzzles.game import GameState
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
-from solvers.blokus.mcts.tree import Tree, copy_subtree, new_tree, run_chunk
+from solvers.blokus.mcts.tree import Tree, copy_subtree, new_tree, run_iterations
 from solvers.bots import Budget
 
 TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
@@ -138,7 +138,7 @@ class Workspace:
                      (np.zeros(K.feature_size(t.area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
                       np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
-                     self.root.blob, self.work.blob, self.work.owner, self.work.recent)  # + the work arrays
+                     self.root.blob, self.work.blob, self.work.owner, self.work.recent)
         if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
             raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
@@ -271,7 +271,7 @@ class FastMCTSBot:
         early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
         work.root.load(state, recent)
         owner, recent = work.root.owner, work.root.recent
-        # plain tuples for the kernel's entry (run_chunk)
+        # plain tuples for the kernel (run_iterations)
         tables, root_arrays, work_arrays = tuple(state.ktables), tuple(work.root.arrays), tuple(work.work.arrays)
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
         K.seed_rng(seed & 0xFFFFFFFF)
@@ -289,10 +289,10 @@ class FastMCTSBot:
             if want <= 0:
                 break
             grow = work.capacity < self.capacity
-            done += run_chunk(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, nonboard,
-                              state.to_move, P, (params.wtab, params.pl_weight), params.player_of, params.num_players,
-                              state.tables.piece_sizes, _MONOMINO, work.scratch, work.play, root_stats, early,
-                              work.cache, grow)
+            done += run_iterations(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, nonboard,
+                                   state.to_move, P, (params.wtab, params.pl_weight), params.player_of,
+                                   params.num_players, state.tables.piece_sizes, _MONOMINO, work.scratch, work.play,
+                                   root_stats, early, work.cache, grow)
             if tree.size[1]:  # out of room
                 tree.size[1] = 0
                 if not grow:

@@ -202,10 +202,14 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
 
 
 @K.hot
-def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_nonboard, root_to_move, P, weights,  # noqa: C901
-                   player_of, num_players, piece_sizes, monomino, tree, scratch, play_scratch, root_stats, early,
-                   cache, grow):
+def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_owner, root_recent,  # noqa: C901
+                   root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino, scratch,
+                   play_scratch, root_stats, early, cache, grow):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done.
+
+    The kernel tables, the root's and the work position's arrays and the tree come as plain tuples
+    of their fields (numba's dispatcher types plain tuples some microseconds faster than named ones,
+    which counts when a search is a few short chunks), named here.
 
     When the tree has no room for a node's children, the search goes on without expanding
     it, except with ``grow``: then it stops before that iteration and sets ``tree.size[1]``
@@ -217,13 +221,16 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
     ``weights`` is (playout weight by pieces on board and move class, weight by placement);
     nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
     """
+    tables = K.KernelTables(*kernel_tables)
+    root_arrays = K.BlokusArrays(*root_fields)
+    arrays = K.BlokusArrays(*work_fields)
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max, use_local = P
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
-    (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner, work_recent,
-     arrays) = play_scratch
+    (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner,
+     work_recent) = play_scratch
     nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -319,20 +326,6 @@ def run_iterations(count, tables, root_arrays, root_owner, root_recent, root_non
         clear_played(played)
         done_count += 1
     return done_count
-
-
-@K.hot
-def run_chunk(count, tables, root_arrays, work_arrays, tree, root_owner, root_recent, root_nonboard, root_to_move, P,
-              weights, player_of, num_players, piece_sizes, monomino, scratch, play_scratch, root_stats, early, cache,
-              grow):
-    """:func:`run_iterations` called from Python: the kernel tables, the root's and the work position's
-    arrays and the tree come as plain tuples of their fields (numba's dispatcher types plain tuples some
-    microseconds faster than named ones, which counts when a search is a few short chunks), named here;
-    ``play_scratch`` is ``run_iterations``' less the work position's arrays (its last entry)."""
-    return run_iterations(count, K.KernelTables(*tables), K.BlokusArrays(*root_arrays), root_owner, root_recent,
-                          root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino,
-                          Tree(*tree), scratch, play_scratch + (K.BlokusArrays(*work_arrays),), root_stats, early,
-                          cache, grow)
 
 
 @K.hot
