@@ -20,13 +20,13 @@ LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
 @K.hot
 def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, pool, meta, slot, recent,
-             second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
+            second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
-    Each colour's legal-move list starts from its list at the deepest tree node on the path
-    that keeps them (list cache ``slot``, see :func:`cache_lists`) and is kept by the kernel's
-    :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the random games'), which weighs each move ``wtab[pieces on board][class] * glocal[local
-    points covered]`` as it goes.
+    Each colour's legal-move list starts from its list at the deepest tree node on the path that
+    keeps them (list cache ``slot``, see :func:`~solvers.blokus.mcts.lists.cache_lists`) and is kept
+    by the kernel's :func:`~puzzles.blokus.kernel.turn_moves` (the same upkeep as the random games'),
+    which weighs each move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
     """

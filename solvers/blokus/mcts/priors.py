@@ -113,8 +113,8 @@ def filter_considered(moves, n, pl_piece, consider, nonboard):
 
 
 @K.hot
-def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas, second, dist, check_dist_pieces,  # noqa: C901
-                   connect_pieces, width, gam_out, keep_out, grids):
+def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas, second, dist,  # noqa: C901
+                   check_dist_pieces, connect_pieces, width, gam_out, keep_out, grids):
     """Pentobi's prior ``gamma`` of each of ``moves[:n]`` for colour ``c``; ``keep_out[i]`` = 0 for pruned moves.
 
     Returns the number of moves kept.
