@@ -3,6 +3,7 @@ as normal JSON with ``"interrupted": true``, exits 130, and its checkpoint resum
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -120,10 +121,8 @@ def _resident(process) -> tuple[int, list]:
     except psutil.Error:
         return total, children
     for child in children:
-        try:
+        with contextlib.suppress(psutil.Error):
             total += child.memory_info().rss
-        except psutil.Error:
-            pass
     return total, children
 
 
