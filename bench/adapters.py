@@ -46,7 +46,7 @@ def openspiel(game: str, params: dict[str, Any], seed: int) -> None:
     rng = random.Random(seed)
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))

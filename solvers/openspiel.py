@@ -219,11 +219,13 @@ class KibitzState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         box = self._box
-        text = self._action_to_string(self.current_player(), action)
-        if box.state.is_chance_node():
-            self._box.codec.apply_chance(box.state, box.pending, action)
+        state, codec = box.state, box.codec
+        if state.is_chance_node():  # the text first: it reads the refill before the outcome joins it
+            text = codec.chance_text(box.pending, action)
+            codec.apply_chance(state, box.pending, action)
         else:
-            self._box.codec.apply_id(box.state, action)
+            text = state.action_to_string(codec.decode(state, action))
+            codec.apply_id(state, action)
         box.texts.append(text)
 
     def _action_to_string(self, player: int, action: int) -> str:

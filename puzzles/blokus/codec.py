@@ -42,10 +42,15 @@ class BlokusCodec:
         self.max_game_length = self.num_colors * (NUM_PIECES + 1)
         self.max_chance_nodes = 0
         self.observation_shape = (2 * self.num_colors + 1, self.size, self.size)
-        n, w = self.size, self.tables.width
+        n, w, c = self.size, self.tables.width, self.num_colors
         inner = np.zeros((w, w), dtype=bool)
         inner[1 : n + 1, 1 : n + 1] = True
         self._inner = np.flatnonzero(inner.ravel())  # flat (bordered) index of every board cell, row-major
+        # the tensor's constant part (the board mask plane), and per color to move the colors in plane order
+        self._template = np.zeros(self.observation_shape, dtype=np.float32)
+        self._template[c] = 1.0
+        self._order = [np.array([(first + k) % c for k in range(c)], dtype=np.intp) for first in range(c)]
+        self._order_planes = [order.astype(np.int8).reshape(c, 1, 1) for order in self._order]
 
     # -- actions ----------------------------------------------------------------------------
     def encode(self, state: BlokusState, action: Move) -> int:
@@ -69,10 +74,13 @@ class BlokusCodec:
 
     def legal_mask(self, state: BlokusState, out: np.ndarray | None = None) -> np.ndarray:
         """0/1 ``int8`` mask over all ids (``out`` is reused when given)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8) if out is None else out
-        mask[:] = 0
+        if out is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        else:
+            mask = out
+            mask[:] = 0
         if state.to_move >= 0:
-            found = state.legal_placements()
+            found = state.legal_placements(ordered=False)
             if len(found):
                 mask[found] = 1
             else:
@@ -99,17 +107,12 @@ class BlokusCodec:
     # -- observations ------------------------------------------------------------------------
     def observation_tensor(self, state: BlokusState, player: int) -> np.ndarray:
         """Float32 planes (see the module docstring), flattened."""
-        c, n = self.num_colors, self.size
-        planes = np.zeros(self.observation_shape, dtype=np.float32)
-        owner = state.owner[self._inner].reshape(n, n)
+        c, n, w = self.num_colors, self.size, self.tables.width
+        planes = self._template.copy()
         first = max(state.to_move, 0)
-        left = state.arrays.left
-        for k in range(c):
-            color = (first + k) % c
-            planes[k] = owner == color
-            pieces = planes[c + 1 + k].reshape(-1)
-            pieces[:NUM_PIECES] = left[color]
-        planes[c] = 1.0
+        board = state.owner.reshape(w, w)[1 : n + 1, 1 : n + 1]
+        np.equal(board, self._order_planes[first], out=planes[:c])  # plane k: the cells of color first + k
+        planes[c + 1 :].reshape(c, n * n)[:, :NUM_PIECES] = state.arrays.left[self._order[first]]
         return planes.reshape(-1)
 
     def observation_string(self, state: BlokusState, player: int) -> str:

@@ -147,9 +147,21 @@ REASONS = {
 #: The variant each player count gets when none is named (duo is the other 2-player variant).
 DEFAULT_VARIANTS = {4: "classic", 3: "three-player", 2: "two-player"}
 
+#: The arrays a move changes, copied before it (forbidden, is_attach, attach_len, left, placed, last_piece, done;
+#: the attach lists only grow, so their lengths restore them), then the color that moved.
 Snapshot = tuple[Any, ...]
-#: The arrays a move changes, saved before it (the attach lists only grow: their lengths restore them).
-_SNAPSHOT = ("forbidden", "is_attach", "attach_len", "left", "placed", "last_piece", "done")
+
+
+def _seats_of_colors(variant: Variant) -> tuple[int, ...]:
+    """The seat that moves each color (-1: the three-player green, whose k-th move seat ``k % 3`` chooses)."""
+    colors = range(variant.num_colors)
+    if variant.is_solitaire:
+        return tuple(0 for _ in colors)
+    if variant.name == "two-player":
+        return tuple(c % 2 for c in colors)
+    if variant.name == "three-player":
+        return tuple(-1 if c == 3 else c for c in colors)
+    return tuple(colors)
 
 
 class BlokusState(GameState[Move]):
@@ -163,6 +175,7 @@ class BlokusState(GameState[Move]):
             raise ValueError("free_corners applies to the 4-color variants only")
         self.free_corners = free_corners
         self.num_players = self.variant.num_players
+        self._seat_of = _seats_of_colors(self.variant)
         self.tables: BoardTables = board_tables(self.variant.width, self.variant.height)
         self.ktables: K.KernelTables = K.kernel_tables(self.tables)
         nc, area = self.variant.num_colors, self.tables.area
@@ -207,17 +220,21 @@ class BlokusState(GameState[Move]):
 
     def player_of_color(self, color: int) -> int:
         """The seat that moves ``color`` now (three-player: green rotates)."""
-        name = self.variant.name
-        if name == "two-player":
-            return color % 2
-        if self.variant.is_solitaire:
-            return 0
-        if name == "three-player" and color == 3:
-            return int(self.arrays.placed[3]) % 3
-        return color
+        seat = self._seat_of[color]
+        return seat if seat >= 0 else int(self.arrays.placed[color]) % 3
 
     def current_player(self) -> int:
-        return TERMINAL if self.to_move < 0 else self.player_of_color(self.to_move)
+        color = self.to_move
+        if color < 0:
+            return TERMINAL
+        seat = self._seat_of[color]
+        return seat if seat >= 0 else int(self.arrays.placed[color]) % 3
+
+    def is_terminal(self) -> bool:
+        return self.to_move < 0
+
+    def is_chance_node(self) -> bool:
+        return False  # Blokus has no chance
 
     def pieces_left(self, color: int) -> list[str]:
         return [PIECE_NAMES[p] for p in range(NUM_PIECES) if self.arrays.left[color, p]]
@@ -228,15 +245,19 @@ class BlokusState(GameState[Move]):
         return [(c, m) for c, m, _ in self.history]
 
     # -- move generation ------------------------------------------------------
-    def legal_placements(self, color: int | None = None) -> np.ndarray:
-        """Sorted placement numbers legal for ``color`` (default: the color to move)."""
+    def legal_placements(self, color: int | None = None, ordered: bool = True) -> np.ndarray:
+        """Placement numbers legal for ``color`` (default: the color to move), sorted unless ``ordered`` is
+        False (then in the move generator's order, for callers that only need the set)."""
         color = self.to_move if color is None else color
         if color < 0:
             return np.zeros(0, dtype=np.int32)
         scratch = self.tables.scratch()
         scratch.stamp += 1
         n = K.gen_moves_entry(color, *self.kernel_args, scratch.marker, scratch.stamp, scratch.out)
-        return np.sort(scratch.out[:n])
+        found = scratch.out[:n].copy()
+        if ordered:
+            found.sort()
+        return found
 
     def legal_actions(self) -> list[Move]:
         if self._legal is None:
@@ -289,36 +310,46 @@ class BlokusState(GameState[Move]):
 
     def _apply_unchecked(self, move: Move) -> None:
         color = self.to_move
-        a = self.arrays
-        snapshot = tuple(getattr(a, name).copy() for name in _SNAPSHOT) + (color,)
+        forbidden, is_attach, _, attach_len, _, _, left, placed, last_piece, done = self.arrays
+        snapshot = (forbidden.copy(), is_attach.copy(), attach_len.copy(), left.copy(), placed.copy(),
+                    last_piece.copy(), done.copy(), color)
         if move.is_pass:
-            a.done[color] = 1
+            done[color] = 1
         else:
             K.place_entry(color, move.index, *self.kernel_args)
             cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
             self.owner[cells] = color
         self.history.append((color, move, snapshot))
-        self.to_move = K.next_color(color, a.done)
+        self.to_move = K.next_color(color, done)
         self._legal = None
 
     def undo(self) -> None:
         if not self.history:
             raise IndexError("no move to undo")
         color, move, snap = self.history.pop()
-        a = self.arrays
-        for name, src in zip(_SNAPSHOT, snap):
-            getattr(a, name)[...] = src
+        forbidden, is_attach, _, attach_len, _, _, left, placed, last_piece, done = self.arrays
+        forbidden[...] = snap[0]
+        is_attach[...] = snap[1]
+        attach_len[...] = snap[2]
+        left[...] = snap[3]
+        placed[...] = snap[4]
+        last_piece[...] = snap[5]
+        done[...] = snap[6]
         if not move.is_pass:
             cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
             self.owner[cells] = -1
-        self.to_move = snap[len(_SNAPSHOT)]
+        self.to_move = snap[7]
         self._legal = None
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.arrays = self.arrays.copy()
-        new.kernel_args = (self.kernel_args[0], tuple(new.arrays))
+        f, is_attach, attach, attach_len, starts, nstarts, left, placed, last_piece, done = self.arrays
+        # starts and nstarts never change after __init__: shared
+        arrays = (f.copy(), is_attach.copy(), attach.copy(), attach_len.copy(), starts, nstarts, left.copy(),
+                  placed.copy(), last_piece.copy(), done.copy())
+        new.arrays = K.BlokusArrays._make(arrays)
+        new.kernel_args = (self.kernel_args[0], arrays)
         new.owner = self.owner.copy()
         new.history = list(self.history)
         new._legal = self._legal

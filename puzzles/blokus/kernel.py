@@ -78,7 +78,7 @@ class BlokusArrays(NamedTuple):
 
     def copy(self) -> BlokusArrays:
         """A copy of every array."""
-        return BlokusArrays(*(a.copy() for a in self))
+        return BlokusArrays._make([a.copy() for a in self])
 
 
 def kernel_tables(t: Any) -> KernelTables:
@@ -498,10 +498,7 @@ def play_to_end(tables, arrays, to_move, weights, uniform, scratch, rec_color, r
             if plies < rec_color.shape[0]:
                 rec_move[plies] = -1
         else:
-            if uniform:
-                m = L[np.random.randint(0, n)]
-            else:
-                m = draw(L, wbuf, n, total)
+            m = L[np.random.randint(0, n)] if uniform else draw(L, wbuf, n, total)
             place(c, m, tables, arrays)
             if plies < rec_color.shape[0]:
                 rec_move[plies] = m
