@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -122,23 +123,50 @@ def test_best_shelf_time_limit_is_an_answer_with_its_status(run_cli) -> None:
     assert text.exit_code == 0 and "best found, bound" in text.output and "Error" not in text.output
 
 
+#: ``kibitz`` with a "ready" line on stderr once best-shelf's first CP-SAT piece is launched (a signal to wait
+#: for instead of a fixed delay, which a cold numba cache or a loaded machine can outlast).
+BEST_SHELF_READY = """
+import sys
+import solvers.shelfie.best_shelf as best_shelf
+launch = best_shelf._PieceSearch.launch
+def announced(self, *args, **kwargs):
+    launch(self, *args, **kwargs)
+    print("ready", file=sys.stderr, flush=True)
+best_shelf._PieceSearch.launch = announced
+from cli import main
+main()
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups (POSIX)")
 def test_best_shelf_ctrl_c_keeps_the_best_shelf(tmp_path) -> None:
     """Ctrl-C during the proof: no C++ abort (CP-SAT's own SIGINT handler is off), the best shelf, exit 130."""
-    command = [sys.executable, "-c", "from cli import main; main()", "shelfie", "best-shelf", "--personal", "5",
+    command = [sys.executable, "-c", BEST_SHELF_READY, "shelfie", "best-shelf", "--personal", "5",
                "--goals", "TWO_COLUMNS_ALL_DIFFERENT,X_SHAPE", "--json", "--quiet"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, cwd=tmp_path)
-    # imports (numba and the cached rule kernels included), the model and the hill climb take 2-4 s under
-    # load; then CP-SAT pieces run (about 20 s)
-    time.sleep(7)
-    assert proc.poll() is None
+    err_lines: list[str] = []
+
+    def read_stderr() -> None:
+        for line in proc.stderr:
+            err_lines.append(line)
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    started = time.monotonic()
+    while "ready\n" not in err_lines:  # the first CP-SAT piece has started (the hill climb's shelf is kept)
+        assert proc.poll() is None, "best-shelf ended before its proof started"
+        assert time.monotonic() - started < 300, "best-shelf never started its proof"
+        time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGINT)
     try:
-        out, err = proc.communicate(timeout=2)
+        proc.wait(timeout=2)
     except subprocess.TimeoutExpired:
         proc.kill()
         pytest.fail("best-shelf did not stop within 2 s of Ctrl-C")
+    out = proc.stdout.read()
+    reader.join(10)
+    err = "".join(err_lines)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "terminate" not in err
     data = json.loads(out)
