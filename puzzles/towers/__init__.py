@@ -18,8 +18,9 @@ from puzzles.towers.engine import (
     TowersState,
     new_game,
     replace_ok,
+    sample_state,
 )
-from puzzles.towers.infoset import resample_hidden, sample_state
+from puzzles.towers.infoset import resample_hidden
 from puzzles.towers.stones import COLORS, JOKER, LETTERS, allowed_towers, parse_stone, parse_stones, stone_str
 
 __all__ = [

@@ -66,6 +66,7 @@ import numpy as np
 
 from puzzles.game import CHANCE, GameState, IllegalActionError, shared_win_returns
 from puzzles.towers import kernel as K
+from puzzles.towers.infoset import resample_hidden
 from puzzles.towers.stones import (
     COLORS,
     JOKER,
@@ -638,8 +639,6 @@ class TowersState(GameState[TowersAction]):
         Drawn uniformly from the deals consistent with everything ``player`` has
         seen (announcements included); see :func:`puzzles.towers.infoset.resample_hidden`.
         """
-        from puzzles.towers.infoset import resample_hidden
-
         return resample_hidden(self, player, rng)
 
     def public_json(self) -> dict[str, Any]:
@@ -1033,3 +1032,14 @@ def string_to_action(text: str) -> TowersAction:
         except ValueError:
             pass
     raise IllegalActionError(f"cannot read {text.strip()!r} as an action (e.g. row1, colors, R6>O, R6xO, pass)")
+
+
+def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
+    """A full state drawn from the information set of an observation (``TowersState.observation``)."""
+    me = obs["player"]
+    # the opponent's hand size is public: placeholders keep it until resample_hidden draws the stones
+    hidden_hand = ["J"] * int(obs["public"]["hand_size"][1 - me])
+    blank = {"grids": [None, None], "removed": [], "hand": hidden_hand, "pool": [], "partial": []}
+    private = [obs["private"], blank] if me == 0 else [blank, obs["private"]]
+    state = TowersState.from_json_unchecked({"game": "towers", "public": obs["public"], "private": private})
+    return resample_hidden(state, me, rng)

@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzles.towers.engine import GRID2_SCHEDULE, LINE_CELLS, SETUP_SCHEDULE, TowersState
+from puzzles.towers.kernel import GRID2_DEAL, LINE_CELLS, SETUP_DEAL
 from puzzles.towers.stones import announce_attr, player_set
+
+if TYPE_CHECKING:  # the engine imports this module (resample); this one needs the engine's type only
+    from puzzles.towers.engine import TowersState
 
 
 def unseen_stones(state: TowersState, opp: int) -> list[int]:
@@ -53,13 +56,16 @@ def hand_requirement(state: TowersState, opp: int) -> tuple[str, list[Any]] | No
 
 
 def _deal_progress(state: TowersState, opp: int) -> tuple[int, int, int]:
-    """How far ``opp``'s deal has gone: (first-grid cells, removed stones, second-grid cells) dealt."""
+    """How far ``opp``'s deal has gone: (first-grid cells, removed stones, second-grid cells) dealt.
+
+    The kernel's deal tables give each draw's (seat, grid): 0 or 1 for a grid cell, -1 for a removed stone.
+    """
     if state.round == 0 and state.phase == "deal":
-        done = SETUP_SCHEDULE[: state.step]
-        return (sum(1 for p, t in done if p == opp and t == "g0"), sum(1 for p, t in done if p == opp and t == "rm"), 0)
+        done = [(int(p), int(g)) for p, g in SETUP_DEAL[: state.step]]
+        return done.count((opp, 0)), done.count((opp, -1)), 0
     if state.round == 3 and state.phase == "deal":
-        done = GRID2_SCHEDULE[: state.step]
-        return 9, 3, sum(1 for p, t in done if p == opp and t == "g1")
+        done = [(int(p), int(g)) for p, g in GRID2_DEAL[: state.step]]
+        return 9, 3, done.count((opp, 1))
     return 9, 3, (9 if state.round >= 3 else 0)
 
 
@@ -98,7 +104,7 @@ def resample_hidden(state: TowersState, player: int, rng: random.Random) -> Towe
             if rnd == state.round and state.line[opp] == ln:
                 stones += hand
             rng.shuffle(stones)
-            for cell, code in zip(LINE_CELLS[ln], stones, strict=True):
+            for cell, code in zip(LINE_CELLS[ln].tolist(), stones, strict=True):
                 cells[cell] = code
         grids[g] = [unseen.pop() if c is None else c for c in cells]
     partial = [unseen.pop() for _ in range(g0_cells if g0_cells < 9 else g1_cells if 0 < g1_cells < 9 else 0)]
@@ -112,14 +118,3 @@ def resample_hidden(state: TowersState, player: int, rng: random.Random) -> Towe
     new = state.clone()
     new.set_private(opp, grids, hand, removed, pool, partial)  # drops a hand-set second deal: hidden too
     return new
-
-
-def sample_state(obs: dict[str, Any], rng: random.Random) -> TowersState:
-    """A full state drawn from the information set of an observation (``TowersState.observation``)."""
-    me = obs["player"]
-    # the opponent's hand size is public: placeholders keep it until resample_hidden draws the stones
-    hidden_hand = ["J"] * int(obs["public"]["hand_size"][1 - me])
-    blank = {"grids": [None, None], "removed": [], "hand": hidden_hand, "pool": [], "partial": []}
-    private = [obs["private"], blank] if me == 0 else [blank, obs["private"]]
-    state = TowersState.from_json_unchecked({"game": "towers", "public": obs["public"], "private": private})
-    return resample_hidden(state, me, rng)
