@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -54,13 +55,14 @@ for args in json.loads(sys.argv[1]):
 WARM_MARK = "warm-up-done"
 
 
-def _warm_up_numba() -> str:
+def _warm_up_numba(say: Callable[[str], None]) -> str:
     """Run :data:`WARM_UP` unless this cache directory has been warmed already; what happened, in words."""
     import puzzles  # noqa: F401  # points NUMBA_CACHE_DIR at the directory of the current kernel sources
 
     cache = os.environ.get("NUMBA_CACHE_DIR", "")
     if not cache or (Path(cache) / WARM_MARK).exists():
         return ""
+    say("compiling the numba kernels for this source tree once, before the tests (a minute or two) ...")
     started = time.perf_counter()
     lanes = [subprocess.Popen([sys.executable, "-c", LANE, json.dumps(lane)], cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True) for lane in WARM_UP]
@@ -87,10 +89,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     if config.args_source != pytest.Config.ArgsSource.TESTPATHS or os.environ.get("KIBITZ_TEST_WARM_UP") == "0":
         return
-    said = _warm_up_numba()
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if said and reporter is not None:
-        reporter.write_line(said)
+
+    def say(line: str) -> None:
+        if reporter is not None:
+            reporter.write_line(line, flush=True)
+
+    said = _warm_up_numba(say)
+    if said:
+        say(said)
 
 
 @pytest.fixture
