@@ -24,8 +24,8 @@ In short:
   board of W columns and H rows, each color from its own corner of the rectangle).
 * Scores: -1 per square not placed; +15 when all 21 pieces are placed, +5 more
   when the last one was the monomino.
-* Undo restores a snapshot of the small per-color arrays (about 12 kB), so
-  search can push/pop without copying the world.
+* Undo restores a snapshot of the per-color arrays that a move changes (about
+  4 kB on 20x20), so search can push/pop without copying the world.
 """
 
 from __future__ import annotations
@@ -147,9 +147,8 @@ REASONS = {
 #: The variant each player count gets when none is named (duo is the other 2-player variant).
 DEFAULT_VARIANTS = {4: "classic", 3: "three-player", 2: "two-player"}
 
-#: The arrays a move changes, copied before it (forbidden, is_attach, attach_len, left, placed, last_piece, done;
-#: the attach lists only grow, so their lengths restore them), then the color that moved.
-Snapshot = tuple[Any, ...]
+#: The arrays a move changes, saved before it by the kernel (``uint8`` and ``int32`` buffers, :func:`K.play_entry`).
+Snapshot = tuple[np.ndarray, np.ndarray]
 
 
 def _seats_of_colors(variant: Variant) -> tuple[int, ...]:
@@ -200,6 +199,7 @@ class BlokusState(GameState[Move]):
             done=np.zeros(nc, dtype=np.uint8),
         )
         self.kernel_args = (tuple(self.ktables), tuple(self.arrays))  # what the kernels' *_entry functions take
+        self._snapshot_sizes = K.snapshot_sizes(nc, area)
         self.owner = np.full(area, -1, dtype=np.int8)
         self.to_move = 0
         self.history: list[tuple[int, Move, Snapshot]] = []  # (color, move, snapshot before it)
@@ -284,7 +284,7 @@ class BlokusState(GameState[Move]):
             if self.legal_actions() != [PASS]:
                 return f"{self.color_names[color]} still has legal moves and may not pass"
             return None
-        if not 0 <= move.index < self.tables.num_placements or self.tables.moves[move.index].cells != move.cells:
+        if not self._on_this_board(move):
             return "this move belongs to another board size"
         code = K.check_move_entry(color, move.index, *self.kernel_args)
         if code == 0:
@@ -298,9 +298,19 @@ class BlokusState(GameState[Move]):
         starts = ", ".join(cell_name(*self.tables.unflat(int(q)), size) for q in cells)
         return REASONS[code].format(piece=move.piece, color=self.color_names[color], starts=starts)
 
+    def _on_this_board(self, move: Move) -> bool:
+        """Whether placement ``move`` is one of this board's (a move of another board size is not)."""
+        if not 0 <= move.index < self.tables.num_placements:
+            return False
+        mine = self.tables.moves[move.index]
+        return mine is move or mine.cells == move.cells
+
     # -- playing --------------------------------------------------------------
     def apply(self, action: Move) -> None:
         """Play ``action`` (a :class:`Move`; text goes through :meth:`string_to_action` first)."""
+        if (isinstance(action, Move) and not action.is_pass and self.to_move >= 0 and self._on_this_board(action)
+                and self._play(action, True)):
+            return  # a legal placement (checked and played by one kernel call)
         reason = self.illegal_reason(action)
         if reason is not None:
             who = self.color_names[self.to_move] if self.to_move >= 0 else "nobody"
@@ -309,36 +319,27 @@ class BlokusState(GameState[Move]):
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, move: Move) -> None:
+        self._play(move, False)
+
+    def _play(self, move: Move, check: bool) -> bool:
+        """Make ``move`` (with ``check``: only when legal, else change nothing and return False)."""
         color = self.to_move
-        forbidden, is_attach, _, attach_len, _, _, left, placed, last_piece, done = self.arrays
-        snapshot = (forbidden.copy(), is_attach.copy(), attach_len.copy(), left.copy(), placed.copy(),
-                    last_piece.copy(), done.copy(), color)
-        if move.is_pass:
-            done[color] = 1
-        else:
-            K.place_entry(color, move.index, *self.kernel_args)
-            cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
-            self.owner[cells] = color
+        n8, n32 = self._snapshot_sizes
+        snapshot = (np.empty(n8, dtype=np.uint8), np.empty(n32, dtype=np.int32))
+        after = K.play_entry(color, move.index, check, *self.kernel_args, self.owner, *snapshot)
+        if after < -1:
+            return False
         self.history.append((color, move, snapshot))
-        self.to_move = K.next_color(color, done)
+        self.to_move = after
         self._legal = None
+        return True
 
     def undo(self) -> None:
         if not self.history:
             raise IndexError("no move to undo")
-        color, move, snap = self.history.pop()
-        forbidden, is_attach, _, attach_len, _, _, left, placed, last_piece, done = self.arrays
-        forbidden[...] = snap[0]
-        is_attach[...] = snap[1]
-        attach_len[...] = snap[2]
-        left[...] = snap[3]
-        placed[...] = snap[4]
-        last_piece[...] = snap[5]
-        done[...] = snap[6]
-        if not move.is_pass:
-            cells = self.tables.pl_cells[move.index, : self.tables.pl_size[move.index]]
-            self.owner[cells] = -1
-        self.to_move = snap[7]
+        color, move, (snap8, snap32) = self.history.pop()
+        K.undo_entry(move.index, *self.kernel_args, self.owner, snap8, snap32)
+        self.to_move = color
         self._legal = None
 
     def clone(self) -> Self:

@@ -361,10 +361,84 @@ def check_move_entry(color, m, tables, arrays) -> int:
     return check_move(color, m, KernelTables(*tables), BlokusArrays(*arrays))
 
 
+def snapshot_sizes(ncolors: int, area: int) -> tuple[int, int]:
+    """Lengths of a move's two snapshot buffers (:func:`play_entry`): ``uint8`` (forbidden, is_attach, left,
+    done) and ``int32`` (attach_len, placed, last_piece)."""
+    return 2 * ncolors * area + ncolors * NUM_PIECES + ncolors, 3 * ncolors
+
+
 @hot
-def place_entry(color, m, tables, arrays) -> None:
-    """:func:`place` for Python callers (plain tuples, as :func:`gen_moves_entry`)."""
-    place(color, m, KernelTables(*tables), BlokusArrays(*arrays))
+def play_entry(color, m, check, tables, arrays, owner, snap8, snap32) -> int:
+    """One engine move in one call: placement ``m`` of ``color`` (-1: the pass, which ends the color's turns).
+
+    With ``check``, an illegal placement (:func:`check_move`) changes nothing and returns ``-2 - code``.
+    Else the arrays the move changes are saved into ``snap8``/``snap32`` (:func:`snapshot_sizes`; the
+    attach lists only grow, so their lengths restore them), the move is made, its cells get ``color`` in
+    ``owner``, and the next color to move is returned (-1: the game is over).  Plain tuples, as
+    :func:`gen_moves_entry`; :func:`undo_entry` takes the move back.
+    """
+    t = KernelTables(*tables)
+    a = BlokusArrays(*arrays)
+    if check and m >= 0:
+        code = check_move(color, m, t, a)
+        if code != 0:
+            return -2 - code
+    forbidden, is_attach, left, done = a.forbidden, a.is_attach, a.left, a.done
+    nc, area = forbidden.shape
+    k = 0
+    for c in range(nc):
+        for q in range(area):
+            snap8[k] = forbidden[c, q]
+            snap8[k + nc * area] = is_attach[c, q]
+            k += 1
+    k += nc * area
+    for c in range(nc):
+        for p in range(NUM_PIECES):
+            snap8[k] = left[c, p]
+            k += 1
+    for c in range(nc):
+        snap8[k + c] = done[c]
+        snap32[c] = a.attach_len[c]
+        snap32[nc + c] = a.placed[c]
+        snap32[2 * nc + c] = a.last_piece[c]
+    if m < 0:
+        done[color] = 1
+    else:
+        place(color, m, t, a)
+        geo = t.geo
+        mu = np.uint32(m)
+        for j in range(geo[mu, GEO_SIZE]):
+            owner[geo[mu, GEO_CELLS + j]] = color
+    return next_color(color, done)
+
+
+@hot
+def undo_entry(m, tables, arrays, owner, snap8, snap32) -> None:
+    """Take back the move :func:`play_entry` made (placement ``m``, -1 for a pass) from its snapshot."""
+    a = BlokusArrays(*arrays)
+    forbidden, is_attach, left, done = a.forbidden, a.is_attach, a.left, a.done
+    nc, area = forbidden.shape
+    k = 0
+    for c in range(nc):
+        for q in range(area):
+            forbidden[c, q] = snap8[k]
+            is_attach[c, q] = snap8[k + nc * area]
+            k += 1
+    k += nc * area
+    for c in range(nc):
+        for p in range(NUM_PIECES):
+            left[c, p] = snap8[k]
+            k += 1
+    for c in range(nc):
+        done[c] = snap8[k + c]
+        a.attach_len[c] = snap32[c]
+        a.placed[c] = snap32[nc + c]
+        a.last_piece[c] = snap32[2 * nc + c]
+    if m >= 0:
+        geo = KernelTables(*tables).geo
+        mu = np.uint32(m)
+        for j in range(geo[mu, GEO_SIZE]):
+            owner[geo[mu, GEO_CELLS + j]] = -1
 
 
 @hot_inline
