@@ -367,6 +367,46 @@ def snapshot_sizes(ncolors: int, area: int) -> tuple[int, int]:
     return 2 * ncolors * area + ncolors * NUM_PIECES + ncolors, 3 * ncolors
 
 
+@hot_inline
+def _save(arrays, snap8, snap32) -> None:
+    """Copy the arrays a move changes into the snapshot buffers (flat views, so that the copies vectorize)."""
+    nc = arrays.done.shape[0]
+    n = arrays.forbidden.size
+    nl = nc * NUM_PIECES
+    forbidden, is_attach, left = arrays.forbidden.reshape(n), arrays.is_attach.reshape(n), arrays.left.reshape(nl)
+    for i in range(n):
+        snap8[i] = forbidden[i]
+    for i in range(n):
+        snap8[n + i] = is_attach[i]
+    for i in range(nl):
+        snap8[2 * n + i] = left[i]
+    for c in range(nc):
+        snap8[2 * n + nl + c] = arrays.done[c]
+        snap32[c] = arrays.attach_len[c]
+        snap32[nc + c] = arrays.placed[c]
+        snap32[2 * nc + c] = arrays.last_piece[c]
+
+
+@hot_inline
+def _restore(arrays, snap8, snap32) -> None:
+    """The inverse of :func:`_save`."""
+    nc = arrays.done.shape[0]
+    n = arrays.forbidden.size
+    nl = nc * NUM_PIECES
+    forbidden, is_attach, left = arrays.forbidden.reshape(n), arrays.is_attach.reshape(n), arrays.left.reshape(nl)
+    for i in range(n):
+        forbidden[i] = snap8[i]
+    for i in range(n):
+        is_attach[i] = snap8[n + i]
+    for i in range(nl):
+        left[i] = snap8[2 * n + i]
+    for c in range(nc):
+        arrays.done[c] = snap8[2 * n + nl + c]
+        arrays.attach_len[c] = snap32[c]
+        arrays.placed[c] = snap32[nc + c]
+        arrays.last_piece[c] = snap32[2 * nc + c]
+
+
 @hot
 def play_entry(color, m, check, tables, arrays, owner, snap8, snap32) -> int:
     """One engine move in one call: placement ``m`` of ``color`` (-1: the pass, which ends the color's turns).
@@ -383,57 +423,22 @@ def play_entry(color, m, check, tables, arrays, owner, snap8, snap32) -> int:
         code = check_move(color, m, t, a)
         if code != 0:
             return -2 - code
-    forbidden, is_attach, left, done = a.forbidden, a.is_attach, a.left, a.done
-    nc, area = forbidden.shape
-    k = 0
-    for c in range(nc):
-        for q in range(area):
-            snap8[k] = forbidden[c, q]
-            snap8[k + nc * area] = is_attach[c, q]
-            k += 1
-    k += nc * area
-    for c in range(nc):
-        for p in range(NUM_PIECES):
-            snap8[k] = left[c, p]
-            k += 1
-    for c in range(nc):
-        snap8[k + c] = done[c]
-        snap32[c] = a.attach_len[c]
-        snap32[nc + c] = a.placed[c]
-        snap32[2 * nc + c] = a.last_piece[c]
+    _save(a, snap8, snap32)
     if m < 0:
-        done[color] = 1
+        a.done[color] = 1
     else:
         place(color, m, t, a)
         geo = t.geo
         mu = np.uint32(m)
         for j in range(geo[mu, GEO_SIZE]):
             owner[geo[mu, GEO_CELLS + j]] = color
-    return next_color(color, done)
+    return next_color(color, a.done)
 
 
 @hot
 def undo_entry(m, tables, arrays, owner, snap8, snap32) -> None:
     """Take back the move :func:`play_entry` made (placement ``m``, -1 for a pass) from its snapshot."""
-    a = BlokusArrays(*arrays)
-    forbidden, is_attach, left, done = a.forbidden, a.is_attach, a.left, a.done
-    nc, area = forbidden.shape
-    k = 0
-    for c in range(nc):
-        for q in range(area):
-            forbidden[c, q] = snap8[k]
-            is_attach[c, q] = snap8[k + nc * area]
-            k += 1
-    k += nc * area
-    for c in range(nc):
-        for p in range(NUM_PIECES):
-            left[c, p] = snap8[k]
-            k += 1
-    for c in range(nc):
-        done[c] = snap8[k + c]
-        a.attach_len[c] = snap32[c]
-        a.placed[c] = snap32[nc + c]
-        a.last_piece[c] = snap32[2 * nc + c]
+    _restore(BlokusArrays(*arrays), snap8, snap32)
     if m >= 0:
         geo = KernelTables(*tables).geo
         mu = np.uint32(m)
