@@ -3,6 +3,7 @@ before the whole suite starts its workers (pytest-xdist, ``-n auto`` in pyprojec
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -52,7 +53,9 @@ for args in json.loads(sys.argv[1]):
 """
 
 #: Written into the keyed cache directory once its warm-up has run.
-WARM_MARK = "warm-up-done"
+#: Named by this checkout's path too: numba files a checkout's cached kernels under its sources' absolute path, so
+#: another clone of the same sources shares the keyed directory but not its compiled kernels.
+WARM_MARK = f"warm-up-done-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}"
 
 
 def _warm_up_numba(say: Callable[[str], None]) -> str:
