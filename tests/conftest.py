@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A shell that starts the suite in the background (``cmd &`` without job control) ignores SIGINT, and children
+# inherit an ignored signal: then no CLI under test could be stopped by Ctrl-C.  A handled signal is reset to
+# the default in every child, so the interrupt tests see what a user's terminal gives.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: Short CLI runs that compile (or load) the project's numba kernels, in two lanes run side by side:
 #: Blokus and the tilings, then My Shelfie and Rainbow Blackjack.  Run before the whole suite when
