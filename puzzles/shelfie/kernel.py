@@ -202,12 +202,12 @@ def _distinct(line):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_square(sizes, boxes, g):
     return sizes[g] == 4 and boxes[g, 1] - boxes[g, 0] == 1 and boxes[g, 3] - boxes[g, 2] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _group_goal(gid, shelf, sq_same):  # noqa: C901
     """SIX_PAIRS, FOUR_GROUPS_OF_FOUR, and TWO_SQUARES as two groups that are exactly 2x2 squares."""
     labels = np.empty(30, dtype=np.int64)
@@ -236,7 +236,7 @@ def _group_goal(gid, shelf, sq_same):  # noqa: C901
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _squares_anywhere(shelf, sq_same):
     """TWO_SQUARES with ``squares_inside_groups``: two non-overlapping same-type 2x2 squares."""
     sr = np.empty(20, dtype=np.int64)
@@ -257,7 +257,7 @@ def _squares_anywhere(shelf, sq_same):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _diagonal(shelf):
     for d in range(4):
         off = d % 2
@@ -275,13 +275,13 @@ def _diagonal(shelf):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _four_corners(shelf):
     t = shelf[0, 0]
     return t >= 0 and shelf[0, 4] == t and shelf[5, 0] == t and shelf[5, 4] == t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eight_same(shelf):
     counts = np.zeros(6, dtype=np.int64)
     for r in range(6):
@@ -291,7 +291,7 @@ def _eight_same(shelf):
     return counts.max() >= 8
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _x_shape(shelf):
     for r in range(4):
         for c in range(3):
@@ -302,7 +302,7 @@ def _x_shape(shelf):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _full_rows(shelf, most, need):
     """At least ``need`` full rows with at most ``most`` types (``most`` < 0: all different)."""
     k = 0
@@ -318,7 +318,7 @@ def _full_rows(shelf, most, need):
     return k >= need
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _full_columns(shelf, most, need):
     """At least ``need`` full columns with at most ``most`` types (``most`` < 0: all different)."""
     k = 0
@@ -334,7 +334,7 @@ def _full_columns(shelf, most, need):
     return k >= need
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _staircase(shelf):
     h = np.empty(5, dtype=np.int64)
     for c in range(5):
@@ -499,7 +499,7 @@ def legal_moves(st, out):
     return gen_moves(st.board, st.shelves[st.meta[M_TO_MOVE]], out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(shelf, board, mv):
     """Move the tiles of ``mv`` from ``board`` into ``shelf`` (no checks)."""
     col = mv[4]
@@ -592,7 +592,7 @@ def apply_refill(st, tiles):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_goals(st, seat):
     """Give ``seat`` the top token of each common goal it meets now and has not scored."""
     meta = st.meta
@@ -605,7 +605,7 @@ def score_goals(st, seat):
             meta[M_SP0 + g] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shelf_full(shelf):
     for c in range(5):  # noqa: SIM110 (numba-compiled)
         if shelf[0, c] < 0:
