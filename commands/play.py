@@ -43,13 +43,15 @@ class PlayHooks:
     runs after the game with those options' values (e.g. to save a record) and
     returns extra JSON fields (an option whose name ends in ``_out`` is an output file: it is
     checked before the game starts, so a bad path never costs a played game); ``show(state, seat)`` is the board a human sees; ``notation`` tells a
-    human how moves are typed.
+    human how moves are typed; ``hinter(state)``: given the starting state, the bot a human's ``hint``
+    asks (None: the default hint bot).
     """
 
     options: list[Decorator] = field(default_factory=list)
     finish: Callable[[Any, list[str], dict[str, Any], bool], dict[str, Any]] | None = None
     show: Callable[[Any, int], str] | None = None
     notation: str | None = None
+    hinter: Callable[[Any], Any] | None = None
 
 
 def _game_option_decorators(game: str) -> list[Decorator]:
@@ -115,7 +117,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         hint_spec = "greedy" if "greedy" in bot_factories(game) else "mcts:200"
         for bot in seat_bots:
             if isinstance(bot, HumanBot):
-                _seat_human(bot, hooks, make_bot(game, hint_spec), as_json,
+                hinter = hooks.hinter(state) if hooks.hinter is not None else make_bot(game, hint_spec)
+                _seat_human(bot, hooks, hinter, as_json,
                             lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves})
         if not as_json:
             click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"
