@@ -60,7 +60,7 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_
 
     def on_game(game, match):
         s = match.summary()
-        progress.advance(1, f"score {s['score']:.3f} [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]")
+        progress.advance(1, f"score {s['score']:.3f} [{s['win_ci95'][0]:.2f}, {s['win_ci95'][1]:.2f}]")
 
     try:
         result = run_match(a, b, variant, games, seed, on_game=on_game)
@@ -76,7 +76,7 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_
     else:
         click.echo(f"{s['side_a']} vs {s['side_b']}, {variant}: {s['games']} of {games} games ({s['status']})")
         if s["games"]:
-            click.echo(f"score {s['score']:.3f} (95% CI {s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}): "
+            click.echo(f"score {s['score']:.3f} (95% CI {s['win_ci95'][0]:.3f}-{s['win_ci95'][1]:.3f}): "
                        f"{s['wins']} wins, {s['ties']} ties, {s['losses']} losses; mean margin {s['mean_margin_a']:+.1f}")
             click.echo(f"CPU per move: A {s['cpu_per_move_a']:.4f} s, B {s['cpu_per_move_b']:.4f} s")
             click.echo(f"final_score disagreements: {s['final_score_mismatches']}")

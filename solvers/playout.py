@@ -161,15 +161,16 @@ class PlayoutStats:
         return cls(**data)
 
     def summary(self) -> dict[str, Any]:
-        """Per bot: win rate with its 95% interval, mean score and its standard deviation; per seat: win rate."""
+        """Per bot: games, wins (a tie for first shares one), win rate with its 95% interval, mean score and its
+        standard deviation; per seat: win rate.  The same row keys as ``blokus match``."""
         n = self.games
         bots = []
         for i, name in enumerate(self.bots):
             low, high = wilson_interval(self.wins[i], n)
             mean = self.score_sums[i] / n if n else 0.0
             variance = max(0.0, self.score_sq_sums[i] / n - mean * mean) if n else 0.0
-            bots.append({"bot": name, "win_rate": self.wins[i] / n if n else 0.0, "win_ci95": [low, high],
-                         "mean_score": mean, "score_sd": math.sqrt(variance)})
+            bots.append({"bot": name, "games": n, "wins": self.wins[i], "win_rate": self.wins[i] / n if n else 0.0,
+                         "win_ci95": [low, high], "mean_score": mean, "score_sd": math.sqrt(variance)})
         seats = [self.seat_wins[s] / n if n else 0.0 for s in range(self.num_players)]
         return {"games": n, "bots": bots, "seat_win_rates": seats}
 

@@ -34,7 +34,7 @@ def test_gtp_process_gives_the_in_process_games(variant: str) -> None:
     assert all(g.scores_agree and g.final_scores for g in remote.games)
     s = remote.summary()
     assert s["games"] == 4 and s["final_score_mismatches"] == 0 and s["status"] == "complete"
-    assert s["cpu_per_move_b"] >= 0 and 0 <= s["ci95"][0] <= s["score"] <= s["ci95"][1] <= 1
+    assert s["cpu_per_move_b"] >= 0 and 0 <= s["win_ci95"][0] <= s["score"] <= s["win_ci95"][1] <= 1
 
 
 def test_classic_one_colour_against_three() -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import PASS, Move
+from puzzles.game import shared_win_returns
 from solvers.blokus.gtp import (
     PENTOBI_GAME_OF,
     GtpClient,
@@ -249,24 +250,29 @@ class MatchResult:
     variant: str
     side_a: str
     side_b: str
-    games_asked: int
+    games_requested: int
     seed: int
     games: list[GameResult] = field(default_factory=list)
     status: str = "complete"
 
     def summary(self) -> dict[str, Any]:
+        """The keys of every ``playout`` (game, status, interrupted, seed, games, games_requested, bots,
+        seat_win_rates, time_limit), then the match's own: side A's wins/losses/ties, score and CI, CPU, margins."""
         n = len(self.games)
         score = sum(g.result for g in self.games)
         low, high = wilson_interval(score, n)
         cpu_a = [c for g in self.games for c in g.cpu_a]
         cpu_b = [c for g in self.games for c in g.cpu_b]
         return {
-            "variant": self.variant, "side_a": self.side_a, "side_b": self.side_b, "status": self.status,
-            "games": n, "games_asked": self.games_asked, "seed": self.seed,
+            "game": "blokus", "status": self.status, "interrupted": self.status == "interrupted", "seed": self.seed,
+            "games": n, "games_requested": self.games_requested,
+            "bots": [_side_row(self.side_a, self.games, True), _side_row(self.side_b, self.games, False)],
+            "seat_win_rates": _seat_win_rates(self.games), "time_limit": None,
+            "variant": self.variant, "side_a": self.side_a, "side_b": self.side_b,
             "wins": sum(1 for g in self.games if g.result == 1.0),
             "losses": sum(1 for g in self.games if g.result == 0.0),
             "ties": sum(1 for g in self.games if 0.0 < g.result < 1.0),
-            "score": score / n if n else None, "ci95": [round(low, 4), round(high, 4)],
+            "score": score / n if n else None, "win_ci95": [round(low, 4), round(high, 4)],
             "cpu_per_move_a": _mean(cpu_a), "cpu_per_move_b": _mean(cpu_b),
             "mean_margin_a": _mean([_margin(g) for g in self.games]),
             "final_score_mismatches": sum(1 for g in self.games if not g.scores_agree),
@@ -277,6 +283,39 @@ class MatchResult:
         if with_games:
             data["game_list"] = [g.to_json() for g in self.games]
         return data
+
+
+def _side_row(label: str, games: list[GameResult], side_a: bool) -> dict[str, Any]:
+    """A side as a playout bot row: its wins (a tie shares one), win rate with its 95% interval, and its
+    mean score (side B: the mean of its seats' scores in each game)."""
+    n = len(games)
+    wins = sum(g.result if side_a else 1.0 - g.result for g in games)
+    low, high = wilson_interval(wins, n)
+    scores = [_side_score(g, side_a) for g in games]
+    return {"bot": label, "games": n, "wins": wins, "win_rate": wins / n if n else 0.0,
+            "win_ci95": [round(low, 4), round(high, 4)], "mean_score": _mean(scores)}
+
+
+def _side_score(g: GameResult, side_a: bool) -> float:
+    if side_a:
+        return g.seat_scores[g.seat_a]
+    return _mean([s for i, s in enumerate(g.seat_scores) if i != g.seat_a])
+
+
+def _seat_win_rates(games: list[GameResult]) -> list[float]:
+    """Per seat (from 0): the share of games its player won (a tie for first shares the win; a resignation
+    gives the win to the other seat)."""
+    if not games:
+        return []
+    totals = [0.0] * len(games[0].seat_scores)
+    for g in games:
+        if g.resigned is None:
+            returns = shared_win_returns(g.seat_scores)
+        else:
+            returns = [g.result if i == g.seat_a else 1.0 - g.result for i in range(len(g.seat_scores))]
+        for i, value in enumerate(returns):
+            totals[i] += value
+    return [t / len(games) for t in totals]
 
 
 def _margin(g: GameResult) -> float:
