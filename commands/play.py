@@ -44,13 +44,16 @@ class PlayHooks:
     returns extra JSON fields (an option whose name ends in ``_out`` is an output file: it is
     checked before the game starts, so a bad path never costs a played game); ``show(state, seat)`` is the board a human sees; ``notation`` tells a
     human how moves are typed; ``hinter(state)``: given the starting state, the bot a human's ``hint``
-    asks (None: the default hint bot).
+    asks (None: the default hint bot).  ``notation`` may be a function of the state (a game whose
+    notation depends on its mode); ``legal_text(state, filter_text)`` answers a human's ``?``/``moves``
+    (grouped, filtered; None: the moves wrapped to the terminal).
     """
 
     options: list[Decorator] = field(default_factory=list)
     finish: Callable[[Any, list[str], dict[str, Any], bool], dict[str, Any]] | None = None
     show: Callable[[Any, int], str] | None = None
-    notation: str | None = None
+    notation: str | Callable[[Any], str] | None = None
+    legal_text: Callable[[Any, str], str] | None = None
     hinter: Callable[[Any], Any] | None = None
 
 
@@ -180,6 +183,8 @@ def _seat_human(bot: Any, hooks: PlayHooks, hinter: Any, as_json: bool, save_ext
         bot.show = hooks.show
     if hooks.notation is not None:
         bot.notation = hooks.notation
+    if hooks.legal_text is not None:
+        bot.legal_hook = hooks.legal_text
     bot.hinter = hinter
     if as_json:  # stdout carries only the JSON result; the human's view goes to stderr
         bot.stream = sys.stderr
