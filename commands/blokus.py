@@ -47,7 +47,17 @@ def _save_record(state: Any, moves: list[str], extra: dict[str, Any], as_json: b
 
 _SGF_OPTION = click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
                            help="Save the game (.blksgf as Pentobi SGF, .json as JSON).")
-add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show))
+
+
+def _legal_text(state: Any, filter_text: str) -> str:
+    """A human's ``?``/``moves``: the legal moves grouped by piece; ``? F L5`` lists those pieces' moves."""
+    from puzzles.blokus.render import legal_moves_text
+
+    return legal_moves_text(state, filter_text)
+
+
+add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show,
+                                                        legal_text=_legal_text, notation="cells like a20,b20, or pass"))
 blokus.add_command(blokus_gtp)
 blokus.add_command(blokus_match)
 

@@ -17,6 +17,7 @@ import importlib
 import json
 import random
 import re
+import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
@@ -82,7 +83,8 @@ class UndoRequest(Exception):
 
 HUMAN_HELP = """\
   MOVE        a move in this game's notation ({notation})
-  ? | moves   list the legal moves
+  ? | moves   list the legal moves{grouped}
+  ? WORD...   only the moves {filtered}
   hint        a suggestion ({hinter})
   undo        take back your last move (and the moves played since)
   save FILE   save the game as JSON; continue it later with: play --load FILE
@@ -99,12 +101,14 @@ class HumanBot:
     prompt raise KeyboardInterrupt (the game stops as interrupted, exit status 130); ``undo``
     :class:`UndoRequest` (handled by :func:`solvers.playout.play_game`).  Hooks: ``show(state, seat)``
     draws the position, ``hinter`` is the bot asked for a hint, ``save_extra()`` adds fields to a save.
+    ``legal_hook(state, filter_text)``, when a game sets it, answers ``?``/``moves`` (grouped, filtered).
     """
 
     name = "human"
     interactive = True
-    #: The move notation, shown in the prompt and in ``help``; games override it.
-    notation = "as listed by ?"
+    #: The move notation, shown in the prompt and in ``help`` (a function of the state where a game's
+    #: notation depends on its mode); games override it.
+    notation: str | Callable[[GameState[Any]], str] = "as listed by ?"
 
     def __init__(self, show: Callable[[GameState[Any], int], str] | None = None,
                  stream: TextIO | None = None) -> None:
@@ -112,13 +116,15 @@ class HumanBot:
         self.stream = stream
         self.hinter: Bot[Any] | None = None
         self.save_extra: Callable[[], dict[str, Any]] | None = None
+        self.legal_hook: Callable[[GameState[Any], str], str] | None = None
 
     def choose(self, state: GameState[A], rng: random.Random) -> A:
         seat = state.current_player()
         click.echo(self.show(state, seat), file=self.stream)
+        notation = self.notation_text(state)
         while True:
             try:
-                text = click.prompt(f"seat {seat + 1}, your move ({self.notation}; 'help' lists commands)",
+                text = click.prompt(f"seat {seat + 1}, your move ({notation}; 'help' lists commands)",
                                     err=True).strip()
             except click.exceptions.Abort:  # Ctrl-C (or the end of the input) at the prompt
                 raise KeyboardInterrupt from None
@@ -127,10 +133,9 @@ class HumanBot:
             if command in ("quit", "exit", "q") and not argument:
                 raise QuitGame
             if command in ("help", "h") and not argument:
-                hinter = self.hinter.name if self.hinter is not None else "a short MCTS"
-                click.echo(HUMAN_HELP.format(notation=self.notation, hinter=hinter), file=self.stream)
-            elif command in ("?", "moves") and not argument:
-                click.echo(self.legal_text(state), file=self.stream)
+                click.echo(self.help_text(state), file=self.stream)
+            elif command in ("?", "moves"):
+                click.echo(self.moves_text(state, argument.strip()), file=self.stream)
             elif command == "hint" and not argument:
                 click.echo(f"  hint: {self.hint_text(state)}", file=self.stream)
             elif command == "undo" and not argument:
@@ -155,10 +160,36 @@ class HumanBot:
         click.echo(f"  illegal: {reason}", err=True)
         return None
 
+    def notation_text(self, state: GameState[Any]) -> str:
+        """How moves are typed in ``state`` (the game's notation, or its function of the state)."""
+        return self.notation(state) if callable(self.notation) else self.notation
+
+    def help_text(self, state: GameState[Any]) -> str:
+        """The commands a human can type (:data:`HUMAN_HELP`), with this game's notation and hint bot."""
+        hinter = self.hinter.name if self.hinter is not None else "a short MCTS"
+        grouped = " (grouped, one line per kind)" if self.legal_hook is not None else ""
+        filtered = ("of these kinds (e.g. piece names)" if self.legal_hook is not None
+                    else "with all these words (e.g. '? place')")
+        return HUMAN_HELP.format(notation=self.notation_text(state), hinter=hinter, grouped=grouped,
+                                 filtered=filtered)
+
+    def moves_text(self, state: GameState[Any], filter_text: str = "") -> str:
+        """The answer to ``?``/``moves`` (``filter_text``: what followed it): the game's grouping where it
+        has one, else the moves (those with every filter word) wrapped to the terminal width."""
+        if self.legal_hook is not None:
+            return self.legal_hook(state, filter_text)
+        if not filter_text:
+            return self.legal_text(state)
+        words = filter_text.lower().split()
+        moves = [m for m in _move_texts(state) if set(words) <= set(_WORDS.split(m.lower()))]
+        if not moves:
+            return f"  no legal move has {' '.join(words)}; '?' lists them all"
+        return f"  {_count(len(moves))} with {' '.join(words)}:\n" + wrap_items(moves[:LIST_LIMIT]) + _more(len(moves))
+
     def legal_text(self, state: GameState[Any]) -> str:
-        """The legal moves, as text (at most 200)."""
-        moves = [state.action_to_string(a) for a in state.legal_actions()]
-        return " ".join(moves[:200]) + (f" ... ({len(moves)} in all)" if len(moves) > 200 else "")
+        """The legal moves with their count, wrapped to the terminal width (at most :data:`LIST_LIMIT`)."""
+        moves = _move_texts(state)
+        return f"  {_count(len(moves))}:\n" + wrap_items(moves[:LIST_LIMIT]) + _more(len(moves))
 
     def hint_text(self, state: GameState[Any]) -> str:
         """What the hint bot would play here (it sees what this seat sees; the game's dice are not touched)."""
@@ -167,7 +198,9 @@ class HumanBot:
             from solvers.mcts import MCTSBot
 
             hinter = MCTSBot(iterations=200)
-        return state.action_to_string(hinter.choose(state.clone(), random.Random(0)))
+        action = hinter.choose(state.clone(), random.Random(0))
+        note = getattr(hinter, "hint_note", None)  # how the hint bot found it, e.g. "proved: win"
+        return state.action_to_string(action) + (f" ({note})" if note else "")
 
     def save(self, state: GameState[Any], path: str) -> str:
         """Write the game so far to ``path`` (JSON: the state and the driver's extra fields)."""
@@ -180,6 +213,38 @@ class HumanBot:
         except OSError as error:
             return f"cannot save to {path}: {error.strerror or error}"
         return f"saved to {path}; continue with: play --load {path}"
+
+
+#: At most this many moves are listed by ``?`` (a filter narrows the list).
+LIST_LIMIT = 200
+_WORDS = re.compile(r"[\s,]+")
+
+
+def _move_texts(state: GameState[Any]) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def _count(n: int) -> str:
+    return f"{n} legal move{'' if n == 1 else 's'}"
+
+
+def _more(n: int) -> str:
+    return f"\n  ... {n - LIST_LIMIT} more; '? WORD' narrows the list" if n > LIST_LIMIT else ""
+
+
+def wrap_items(items: list[str], width: int | None = None, indent: str = "    ", sep: str = " | ") -> str:
+    """``items`` on lines of at most ``width`` characters (default: the terminal's), none split across lines."""
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(indent) + len(line) + len(sep) + len(item) > width:
+            lines.append(indent + line)
+            line = ""
+        line = f"{line}{sep}{item}" if line else item
+    if line:
+        lines.append(indent + line)
+    return "\n".join(lines)
 
 
 def state_text(state: GameState[Any], seat: int | None = None) -> str:
@@ -283,4 +348,5 @@ __all__ = [
     "parse_budget",
     "split_spec",
     "state_text",
+    "wrap_items",
 ]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
+import re
+import shutil
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
-from puzzles.blokus.tables import COLUMN_LETTERS
+from puzzles.blokus.tables import COLUMN_LETTERS, PIECE_NAMES
 
 if TYPE_CHECKING:
     from puzzles.blokus.engine import BlokusState
@@ -57,6 +60,48 @@ def pieces_text(state: BlokusState) -> list[str]:
         squares = int(sum(int(sizes[p]) for p in range(len(sizes)) if state.arrays.left[c, p]))
         out.append(f"{name} ({squares} squares): {' '.join(left) if left else 'all placed'}")
     return out
+
+
+def legal_moves_text(state: BlokusState, filter_text: str = "") -> str:
+    """A human's ``?``: the legal moves grouped by piece, one line per piece (name, count, an example);
+    ``filter_text`` (piece names, e.g. ``F L5``) lists those pieces' moves in full."""
+    if state.is_terminal():
+        return "  the game is over: no moves"
+    color = state.color_names[state.to_move]
+    by_piece: dict[str, list[str]] = {}
+    for move in state.legal_actions():
+        by_piece.setdefault(move.piece or "pass", []).append(move.text)
+    if filter_text.strip():
+        return "\n".join(_piece_moves_text(state, name, by_piece) for name in re.split(r"[\s,]+", filter_text.strip()))
+    if list(by_piece) == ["pass"]:
+        return f"  {color} has no placement: type pass"
+    total = sum(len(moves) for moves in by_piece.values())
+    lines = [f"  {total} legal move{'' if total == 1 else 's'} for {color}, by piece"
+             f" ('? NAME' lists one piece's moves, e.g. '? {max(by_piece, key=lambda k: len(by_piece[k]))}'):"]
+    for name in PIECE_NAMES:
+        if name in by_piece:
+            moves = by_piece[name]
+            lines.append(f"    {name:<3} {len(moves):>4} move{' ' if len(moves) == 1 else 's'}  e.g. {moves[0]}")
+    stuck = [name for name in state.pieces_left(state.to_move) if name not in by_piece]
+    if stuck:
+        lines.append(f"    no move now for: {' '.join(stuck)}")
+    return "\n".join(lines)
+
+
+def _piece_moves_text(state: BlokusState, name: str, by_piece: dict[str, list[str]]) -> str:
+    """The moves of piece ``name`` (any case), wrapped to the terminal; or why it has none."""
+    known = {piece.upper(): piece for piece in PIECE_NAMES}
+    piece = known.get(name.upper())
+    if piece is None:
+        return f"  no piece named {name!r}; the pieces: {' '.join(PIECE_NAMES)}"
+    if piece not in by_piece:
+        held = piece in state.pieces_left(state.to_move)
+        return f"  {piece}: {'no legal move now' if held else 'already placed'}"
+    moves = by_piece[piece]
+    width = shutil.get_terminal_size((100, 24)).columns
+    body = textwrap.fill(" ".join(moves), width=max(width, 40), initial_indent="    ", subsequent_indent="    ",
+                         break_long_words=False, break_on_hyphens=False)
+    return f"  {piece}: {len(moves)} move{'' if len(moves) == 1 else 's'}\n{body}"
 
 
 def board_svg(state: BlokusState, size: int = 18) -> str:

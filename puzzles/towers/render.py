@@ -42,15 +42,20 @@ def render_towers_text(pub: dict[str, Any]) -> str:
 
 
 def render_grid_text(grid: list[str] | None, used: list[int], title: str = "grid") -> str:
-    """A 3×3 grid; cells of lines already picked show as ``··``."""
+    """A 3×3 grid under its title, with row and column headers; cells of lines already picked show as ``··``.
+
+    Each column is as wide as its widest entry (header or stone), so the ``|`` separators line up on
+    every line whatever the stones are (jokers, longer names, spent cells).
+    """
     if grid is None:
         return f"  {title}: (not laid yet)"
     spent = {c for ln in used for c in LINE_CELLS[ln]}
-    rows = [f"  {title}:      col1 col2 col3"]
+    table = [["", *LINE_NAMES[3:]]]
     for r in range(3):
-        cells = ["··" if 3 * r + c in spent else grid[3 * r + c] for c in range(3)]
-        rows.append(f"    row{r + 1}      " + "   ".join(f"{x:<2}" for x in cells))
-    return "\n".join(rows)
+        table.append([LINE_NAMES[r], *("··" if 3 * r + c in spent else grid[3 * r + c] for c in range(3))])
+    widths = [max(len(row[k]) for row in table) for k in range(4)]
+    lines = ["    " + " | ".join(x.ljust(w) for x, w in zip(row, widths, strict=True)).rstrip() for row in table]
+    return "\n".join([f"  {title}:", *lines])
 
 
 def _phase_line(pub: dict[str, Any], to_move: int) -> str:
