@@ -56,7 +56,7 @@ def _legal_text(state: Any, filter_text: str) -> str:
     return legal_moves_text(state, filter_text)
 
 
-add_play_commands(blokus, "blokus", "greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show,
+add_play_commands(blokus, "blokus", "human,greedy", PlayHooks(options=[_SGF_OPTION], finish=_save_record, show=_show,
                                                         legal_text=_legal_text, notation="cells like a20,b20, or pass"))
 blokus.add_command(blokus_gtp)
 blokus.add_command(blokus_match)

@@ -55,6 +55,38 @@ class PlayHooks:
     notation: str | Callable[[Any], str] | None = None
     legal_text: Callable[[Any, str], str] | None = None
     hinter: Callable[[Any], Any] | None = None
+    #: Hidden-information games with human seats (see :func:`secret_keepers`): ``redact(state, result, seats)``
+    #: returns the JSON result with only what those seats may see (e.g. scores without an opponent's secret
+    #: goal); ``show_public(state)`` is the board every seat may see (several humans at one terminal; None:
+    #: no board is printed for them); ``svg(state, seat)`` is the picture ``--svg`` writes for a seat (None:
+    #: the public view); without it ``--svg`` is refused for such a game.
+    redact: Callable[[Any, dict[str, Any], list[int]], dict[str, Any]] | None = None
+    show_public: Callable[[Any], str] | None = None
+    svg: Callable[[Any, int | None], str] | None = None
+
+
+class _BotsOption(click.Option):
+    """``--bots``, whose help names the game's bots: read from its bots module only when help is shown."""
+
+    def __init__(self, *args: Any, game: str, tail: str, humans: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game, self.tail, self.humans = game, tail, humans
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from solvers.bots import bot_factories
+
+        names = ", ".join(name for name in bot_factories(self.game) if self.humans or name != "human")
+        self.help = f"Per seat, comma-separated name[:budget] (one fills every seat). Bots: {names}. {self.tail}".strip()
+        return super().get_help_record(ctx)
+
+
+def bots_option(game: str, default: str | None, tail: str, humans: bool) -> Decorator:
+    """The ``--bots`` option of ``play``/``playout`` (checked against ``game``'s bots; help lists them,
+    ``human`` only where ``humans``)."""
+    from solvers.bots import BotListType
+
+    return click.option("--bots", type=BotListType(game), default=default, show_default=default is not None,
+                        cls=_BotsOption, game=game, tail=tail, humans=humans)
 
 
 def _game_option_decorators(game: str) -> list[Decorator]:
@@ -97,71 +129,59 @@ def _apply(decorators: Sequence[Decorator], func: Callable[..., Any]) -> Callabl
 def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -> click.Command:
     """``play``: one game between bots and/or humans, move by move on the terminal (or as JSON)."""
     from puzzles.game import GAMES
-    from solvers.bots import BotListType
 
     info = GAMES[game]
     hooks = hooks or PlayHooks()
 
     def play(players: int | None, bots: list[str] | None, seed: int, load: str | None, svg: str | None,
              as_json: bool, **rest: Any) -> None:
-        from puzzles.game import CHANCE
         from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list
         from solvers.playout import play_game
 
         options = _typed_options(game, rest)
         for path in [svg, *(value for name, value in rest.items() if name.endswith("_out"))]:
             check_writable(path)
-        state, moves, seed, bots = _starting_game(game, load, players, seed, bots, options)
+        state, log, seed, bots = _starting_game(game, load, players, seed, bots, options)
         if bots is None:  # the default line-up, its last bot repeated to fill every seat
             defaults = default_bots.split(",")
             bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
         specs = parse_bot_list(game, ",".join(bots), state.num_players)
         seat_bots = [make_bot(game, spec) for spec in specs]
+        log.viewers = secret_keepers(state, seat_bots)
+        if svg is not None and log.viewers and hooks.svg is None:
+            raise ValueError(f"--svg would show {info.title}'s hidden information: give it only to a game of bots")
         hint_spec = "greedy" if "greedy" in bot_factories(game) else "mcts:200"
         for bot in seat_bots:
             if isinstance(bot, HumanBot):
                 hinter = hooks.hinter(state) if hooks.hinter is not None else make_bot(game, hint_spec)
-                _seat_human(bot, hooks, hinter, as_json,
-                            lambda: {"seed": seed, "bots": specs, "options": options, "moves": moves})
+                _seat_human(bot, hooks, hinter, as_json, lambda: {"seed": seed, "bots": specs, "options": options,
+                                                                  "moves": log.moves, "moves_seen": log.seen})
         if not as_json:
             click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"
                        f"{f' (continued from {load})' if load else ''}")
-
-        def on_move(before: Any, player: int, action: Any) -> None:
-            text = before.action_to_string(action)
-            moves.append(text)
-            if not as_json and player != CHANCE:
-                click.echo(f"{len(moves):3d}. seat {player + 1} ({specs[player]}): {text}")
-
-        def on_undo(kept: int | None) -> None:
-            if kept is None:
-                click.echo("  nothing to undo yet", err=True)
-                return
-            click.echo(f"  took back {len(moves) - kept} moves", err=True)
-            del moves[kept:]
-
+        log.echo = None if as_json else specs
         status = "complete"
         try:
-            play_game(state, seat_bots, random.Random(seed), on_move, on_undo)
+            play_game(state, seat_bots, random.Random(seed), log.on_move, log.on_undo)
         except QuitGame:
             status = "quit"
-            click.echo(f"game stopped (quit) after {len(moves)} moves", err=True)
+            click.echo(f"game stopped (quit) after {len(log.moves)} moves", err=True)
         except KeyboardInterrupt:
             status = "interrupted"
-            click.echo(f"game interrupted after {len(moves)} moves", err=True)
-        extra = hooks.finish(state, moves, rest, as_json) if hooks.finish else {}
+            click.echo(f"game interrupted after {len(log.moves)} moves", err=True)
+        extra = hooks.finish(state, log.moves, rest, as_json) if hooks.finish else {}
         if svg is not None:
-            Path(svg).write_text(str(state._repr_svg_()), encoding="utf-8")
+            picture = hooks.svg(state, _one(log.viewers)) if log.viewers and hooks.svg else state._repr_svg_()
+            Path(svg).write_text(str(picture), encoding="utf-8")
             extra["svg"] = svg
-        _print_game(game, state, status, seed, specs, options, moves, extra, as_json)
+        _print_game(Ending(game, state, status, seed, specs, options, extra), log, hooks, as_json)
         if status == "interrupted":
             exit_interrupted()
 
     decorators: list[Decorator] = [
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
                      help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
-        click.option("--bots", type=BotListType(game), default=None,
-                     help=f"Per seat, comma-separated name[:budget] (one fills every seat) [default: {default_bots}]."),
+        bots_option(game, None, f"[default: {default_bots}]", True),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the deal and of every random choice (printed; the same seed, the same game)."),
         click.option("--load", type=click.Path(dir_okay=False), default=None,
@@ -191,20 +211,123 @@ def _seat_human(bot: Any, hooks: PlayHooks, hinter: Any, as_json: bool, save_ext
     bot.save_extra = save_extra
 
 
-def _print_game(game: str, state: Any, status: str, seed: int, specs: list[str], options: dict[str, Any],
-                moves: list[str], extra: dict[str, Any], as_json: bool) -> None:
-    """The end of ``play``: the moves and the result as JSON, or the final board and the scores."""
-    from solvers.bots import state_text
+#: A chance action the human seat(s) did not see, as it appears in the ``moves`` of ``play --json``.
+HIDDEN_MOVE = "?"
 
-    result = {"game": game, "status": status, "interrupted": status == "interrupted", "seed": seed,
-              "bots": specs, "options": options, "moves": moves, "scores": state.scores(),
-              "returns": state.returns() if state.is_terminal() else None, **extra}
+
+def secret_keepers(state: Any, seat_bots: Sequence[Any]) -> list[int]:
+    """The human seats of a hidden-information game: whatever ``play`` prints shows only what they may see
+    ([] for a perfect-information game or a game of bots only: then everything is printed)."""
+    from puzzles.game import Information
+    from solvers.bots import HumanBot
+
+    if state.info.information is Information.PERFECT:
+        return []
+    return [seat for seat, bot in enumerate(seat_bots) if isinstance(bot, HumanBot)]
+
+
+def _one(seats: list[int]) -> int | None:
+    """The one human seat, or None when several share the terminal (then only the public view is shown)."""
+    return seats[0] if len(seats) == 1 else None
+
+
+def chance_seen(before: Any, action: Any, seats: Sequence[int]) -> bool:
+    """Whether each of ``seats`` learns chance outcome ``action``: its observation after it differs from its
+    observation after every other listed outcome (an opponent's draw does not; one's own draw does).
+
+    A game whose chance outcomes are only sampled (not listed) deals them face up (a Shelfie refill
+    lands on the board): seen.
+    """
+    others = [outcome for outcome, _ in before.chance_outcomes() if outcome != action]
+    if not seats or not others:
+        return True
+    seen = _observed_after(before, action, seats)
+    return all(_observed_after(before, other, seats)[i] != seen[i] for other in others for i in range(len(seats)))
+
+
+def _observed_after(before: Any, action: Any, seats: Sequence[int]) -> list[dict[str, Any]]:
+    after = before.clone()
+    after.apply(action)
+    return [after.observation(seat) for seat in seats]
+
+
+@dataclass
+class MoveLog:
+    """The moves of a ``play``: all of them (``moves``, for a save and the game's finish hook) and as the
+    human seats ``viewers`` saw them (``seen``: a chance action they did not see is :data:`HIDDEN_MOVE`);
+    ``echo`` (the bot specs) prints each player's move as it is made."""
+
+    moves: list[str]
+    seen: list[str]
+    viewers: list[int] = field(default_factory=list)
+    echo: list[str] | None = None
+
+    def on_move(self, before: Any, player: int, action: Any) -> None:
+        from puzzles.game import CHANCE
+
+        text = before.action_to_string(action)
+        self.moves.append(text)
+        visible = player != CHANCE or chance_seen(before, action, self.viewers)
+        self.seen.append(text if visible else HIDDEN_MOVE)
+        if self.echo is not None and player != CHANCE:
+            click.echo(f"{len(self.moves):3d}. seat {player + 1} ({self.echo[player]}): {text}")
+
+    def on_undo(self, kept: int | None) -> None:
+        if kept is None:
+            click.echo("  nothing to undo yet", err=True)
+            return
+        click.echo(f"  took back {len(self.moves) - kept} moves", err=True)
+        del self.moves[kept:]
+        del self.seen[kept:]
+
+
+@dataclass
+class Ending:
+    """How a ``play`` ended: the final state, why it stopped, and what the JSON result carries."""
+
+    game: str
+    state: Any
+    status: str
+    seed: int
+    specs: list[str]
+    options: dict[str, Any]
+    extra: dict[str, Any]
+
+
+def _print_game(end: Ending, log: MoveLog, hooks: PlayHooks, as_json: bool) -> None:
+    """The end of ``play``: the moves and the result as JSON, or the final board and the scores; with human
+    seats in a hidden-information game, only what they may see."""
+    state, viewers = end.state, log.viewers
+    result = {"game": end.game, "status": end.status, "interrupted": end.status == "interrupted", "seed": end.seed,
+              "bots": end.specs, "options": end.options, "moves": log.seen if viewers else log.moves,
+              "scores": state.scores(), "returns": state.returns() if state.is_terminal() else None, **end.extra}
+    if viewers and hooks.redact is not None:
+        result = hooks.redact(state, result, viewers)
     if as_json:
         emit_json(result)
         return
-    click.echo(state_text(state))
-    scores = ", ".join(f"seat {i + 1} ({specs[i]}): {s:g}" for i, s in enumerate(state.scores()))
-    click.echo(f"{'final scores' if status == 'complete' else 'scores so far'}: {scores}")
+    board = _final_board(state, viewers, hooks)
+    if board:
+        click.echo(board)
+    scores = ", ".join(f"seat {i + 1} ({end.specs[i]}): {s:g}" for i, s in enumerate(result["scores"]))
+    label = "final scores" if end.status == "complete" else "scores so far"
+    if viewers and not state.is_terminal():
+        label += " (the points others can see)" if len(viewers) > 1 else f" (as seat {viewers[0] + 1} sees them)"
+    click.echo(f"{label}: {scores}")
+
+
+def _final_board(state: Any, viewers: list[int], hooks: PlayHooks) -> str:
+    """The last board: the whole state for bots only; the one human's own view; else the public view."""
+    from solvers.bots import state_text
+
+    if not viewers:
+        return state_text(state)
+    if len(viewers) == 1 and hooks.show is not None:
+        return hooks.show(state, viewers[0])
+    if hooks.show_public is not None:
+        return hooks.show_public(state)
+    seats = ", ".join(str(seat + 1) for seat in viewers)
+    return f"(no board: seats {seats} share this terminal and each has something the others may not see)"
 
 
 def check_writable(path: str | None) -> None:
@@ -220,15 +343,18 @@ def check_writable(path: str | None) -> None:
 
 
 def _starting_game(game: str, load: str | None, players: int | None, seed: int, bots: list[str] | None,
-                   options: dict[str, Any]) -> tuple[Any, list[str], int, list[str] | None]:
+                   options: dict[str, Any]) -> tuple[Any, MoveLog, int, list[str] | None]:
     """The state to play from, the moves made so far, the seed and the bots: a new game, or one saved
     with ``save FILE`` (its seed, and its bots unless ``--bots`` names others)."""
     from puzzles.game import GAMES
 
     if load is None:
-        return GAMES[game].new_game(players, seed, **options), [], seed, bots
+        return GAMES[game].new_game(players, seed, **options), MoveLog([], []), seed, bots
     state, saved = _load_game(game, load, players, seed, options)
-    return state, list(saved.get("moves", [])), int(saved.get("seed", seed)), bots or saved.get("bots")
+    moves = [str(move) for move in saved.get("moves", [])]
+    seen = saved.get("moves_seen")
+    log = MoveLog(moves, [str(m) for m in seen] if isinstance(seen, list) and len(seen) == len(moves) else moves[:])
+    return state, log, int(saved.get("seed", seed)), bots or saved.get("bots")
 
 
 def _load_game(game: str, path: str, players: int | None, seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -257,7 +383,6 @@ def _load_game(game: str, path: str, players: int | None, seed: int, options: di
 def playout_command(game: str) -> click.Command:
     """``playout``: a seeded series of bot-vs-bot games with win rates, intervals and mean scores."""
     from puzzles.game import GAMES
-    from solvers.bots import BotListType
 
     info = GAMES[game]
 
@@ -320,8 +445,7 @@ def playout_command(game: str) -> click.Command:
         click.option("--games", type=click.IntRange(min=1), default=100, show_default=True),
         click.option("--players", type=click.IntRange(info.min_players, info.max_players), default=None,
                      help=f"Seats ({info.min_players}-{info.max_players}; default {info.default_players})."),
-        click.option("--bots", type=BotListType(game), default="random", show_default=True,
-                     help="Per seat, comma-separated name[:budget] (one fills every seat)."),
+        bots_option(game, "random", "", False),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--rotate/--no-rotate", default=True, show_default=True,
                      help="Rotate the bots through the seats, one seat per game."),
