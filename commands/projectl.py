@@ -106,13 +106,26 @@ def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) 
     if not as_json and over:
         solo = f" vs the automated opponent's {result['opponent_score']}" if state.solo else ""
         click.echo(f"game over after round {result['rounds']} ({result['end'] or 'end'}){solo};"
-                   f" winners (seats from 0): {result['winners']}")
+                   f" {_winners_text(result['winners'])}")
     return result
+
+
+def _winners_text(winners: list[int]) -> str:
+    """``winner: seat 1`` / ``winners: seat 1, seat 2`` (seats from 1), or ``no winner``."""
+    if not winners:
+        return "no winner"
+    return f"{'winner' if len(winners) == 1 else 'winners'}: {', '.join(f'seat {seat + 1}' for seat in winners)}"
+
+
+def _svg(state: Any, seat: int | None) -> str:
+    """``play --svg`` with human seats: the table picture (everything but the deck order is public)."""
+    return str(state._repr_svg_())
 
 
 NOTATION = "take W 0 | piece | upgrade O1 I2 | place 0 L3 00,01,11 | master | recycle W | pass"
 
-add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=NOTATION))
+add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=NOTATION,
+                                                                  svg=_svg))
 
 
 def _pl_shape(name: str) -> int:
