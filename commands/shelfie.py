@@ -57,7 +57,37 @@ def _seat_view(state: Any, seat: int) -> str:
     return seat_view(state, seat)
 
 
-add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, show=_seat_view))
+def _redact(state: Any, result: dict[str, Any], seats: list[int]) -> dict[str, Any]:
+    """``play`` with human ``seats``: until the game is over (when the rules turn the cards face up), each
+    other seat's personal card and the points it gives stay hidden (several humans: everyone's)."""
+    if state.game_over:
+        return result
+    own = seats[0] if len(seats) == 1 else None
+    public = state.observation(seats[0])["public_points"]
+    result["scores"] = [score if seat == own else float(public[seat]) for seat, score in enumerate(result["scores"])]
+    result["personal_cards"] = [card if seat == own else None for seat, card in enumerate(result["personal_cards"])]
+    result["breakdown"] = [parts if seat == own else {**parts, "personal_goal": None, "total": public[seat]}
+                           for seat, parts in enumerate(result["breakdown"])]
+    result["winner"] = None
+    return result
+
+
+def _public_view(state: Any) -> str:
+    """What every seat may see: no personal card until the game is over."""
+    from puzzles.shelfie.render import PUBLIC
+
+    return str(state.render_text(viewer=None if state.game_over else PUBLIC, color=sys.stdout.isatty()))
+
+
+def _seat_svg(state: Any, seat: int | None) -> str:
+    """``play --svg`` with human seats: that seat's picture (None: the public one); every card once it is over."""
+    from puzzles.shelfie.render import PUBLIC
+
+    return str(state.to_svg(viewer=None if state.game_over else PUBLIC if seat is None else seat))
+
+
+add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, show=_seat_view, redact=_redact,
+                                                                show_public=_public_view, svg=_seat_svg))
 
 
 @shelfie.command("score")

@@ -99,7 +99,7 @@ def test_human_can_finish_a_game_with_hint_moves(run_cli) -> None:
     result = run_cli("shelfie", "play", "--players", "2", "--bots", "human,greedy", "--seed", str(seed),
                      input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
-    assert "final scores" in result.output and f"P0 {int(state.scores()[0])}" in result.output
+    assert "final scores" in result.output and f"P1 {int(state.scores()[0])}" in result.output
 
 
 def test_best_shelf_command(run_cli) -> None:

@@ -273,9 +273,9 @@ def test_clone_is_independent() -> None:
 def test_text_and_svg_rendering() -> None:
     state = play_game(started(2, seed=3), [RandomBot(), RandomBot()], random.Random(3))
     text = state.render_text()
-    assert "a b c d e f g h i" in text and "final scores" in text and "P0 card" in text
+    assert "a b c d e f g h i" in text and "final scores" in text and "P1 card" in text and "P0" not in text
     hidden = state.render_text(viewer=0)
-    assert "P1 card ?" in hidden
+    assert "P2 card ?" in hidden
     svg = state.to_svg()
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and svg.count("<rect") > 29

@@ -73,8 +73,13 @@ def personal_card_text(card: int, shelf: Bookshelf | None = None) -> list[str]:
     return lines
 
 
+#: The ``viewer`` of a picture that every seat may see: nobody's personal card.
+PUBLIC = -1
+
+
 def state_text(state: ShelfieState, viewer: int | None = None, color: bool = False) -> str:
-    """Board, goals, token stacks and every shelf (personal cards shown to ``viewer`` or all).
+    """Board, goals, token stacks and every shelf (personal cards shown to ``viewer``, to all with None,
+    to nobody with :data:`PUBLIC`); seats are counted from 1 (P1, P2...).
 
     For a ``viewer`` (the seat at the terminal) its personal card is drawn beside its shelf, with
     the points it gives now; ``color`` paints the tiles for a terminal.
@@ -91,9 +96,9 @@ def state_text(state: ShelfieState, viewer: int | None = None, color: bool = Fal
     for seat in range(state.num_players):
         card = state.personal_cards[seat] if viewer is None or viewer == seat else "?"
         mark = "*" if not state.game_over and not state.needs_refill and state.to_move == seat else " "
-        head = f"{mark}P{seat} card {card}"
+        head = f"{mark}P{seat + 1} card {card}"
         blocks.append([head.ljust(13)] + [line.ljust(13) for line in shelf_text(Bookshelf(state.shelves[seat]))])
-    if viewer is not None:
+    if viewer is not None and viewer != PUBLIC:
         card = state.personal_cards[viewer]
         shelf = Bookshelf(state.shelves[viewer])
         matches = personal_goal_matches(card, shelf)
@@ -104,15 +109,15 @@ def state_text(state: ShelfieState, viewer: int | None = None, color: bool = Fal
     height = max(len(b) for b in blocks)
     for parts in zip(*(b + [" " * 13] * (height - len(b)) for b in blocks)):
         out.append("  ".join(parts).rstrip())
-    if viewer is not None:
+    if viewer is not None and viewer != PUBLIC:
         out.append(f"  (your card: the type wanted in 6 cells; upper case = matched now; "
                    f"{'/'.join(map(str, PERSONAL_POINTS[1:]))} pts for 1..6)")
-    tokens = "  ".join(f"P{s}: {state.tokens[s]}" + (" +end" if state.end_token == s else "")
+    tokens = "  ".join(f"P{s + 1}: {state.tokens[s]}" + (" +end" if state.end_token == s else "")
                        for s in range(state.num_players))
     out.append("tokens " + tokens)
     if state.game_over:
-        out.append("final scores: " + ", ".join(f"P{s} {int(v)}" for s, v in enumerate(state.scores()))
-                   + f"; winner P{state.winner()}")
+        out.append("final scores: " + ", ".join(f"P{s + 1} {int(v)}" for s, v in enumerate(state.scores()))
+                   + f"; winner P{state.winner() + 1}")
     text = "\n".join(out)
     return paint(text) if color else text
 
@@ -156,7 +161,8 @@ def shelf_svg(shelf: Bookshelf, personal: int | None = None, cell: int = 28) -> 
 
 
 def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) -> str:
-    """The board and all shelves side by side (personal cards of ``viewer`` or of everyone)."""
+    """The board and all shelves side by side (personal cards of ``viewer``, of everyone with None, of nobody
+    with :data:`PUBLIC`; points only with every card shown); seats counted from 1."""
     board_w = 9 * cell + 30
     parts = []
     for r in range(9):
@@ -177,7 +183,7 @@ def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) ->
     for seat in range(state.num_players):
         card = state.personal_cards[seat] if viewer is None or viewer == seat else None
         points = int(state.scores()[seat]) if viewer is None else None
-        title = f"P{seat}" + (f" card {card}" if card else "") + (f" · {points} pts" if points is not None else "")
+        title = f"P{seat + 1}" + (f" card {card}" if card else "") + (f" · {points} pts" if points is not None else "")
         if not state.game_over and not state.needs_refill and state.to_move == seat:
             title += " ◀"
         parts += shelf_svg_body(Bookshelf(state.shelves[seat]), left, 40, shelf_cell, card, title)
