@@ -98,34 +98,41 @@ def _show(state: Any, seat: int) -> str:
 
 
 def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
-    """Extra result fields: how the game ended, the winners, and in solo the automated opponent's score."""
+    """Extra result fields: how the game ended, the winners, and in solo the automated opponent's score.
+
+    JSON keeps the winners as 0-based seat indices; the text names seats from 1."""
     over = state.is_terminal()
     result: dict[str, Any] = {"rounds": state.round + 1, "end": state.end_reason, "winners": state.winners() if over else None}
     if state.solo:
         result["opponent_score"] = state.opponent_score()
     if not as_json and over:
-        solo = f" vs the automated opponent's {result['opponent_score']}" if state.solo else ""
-        click.echo(f"game over after round {result['rounds']} ({result['end'] or 'end'}){solo};"
-                   f" {_winners_text(result['winners'])}")
+        click.echo(f"game over after round {result['rounds']} ({result['end'] or 'end'}): {_outcome(state, result)}")
     return result
 
 
-def _winners_text(winners: list[int]) -> str:
-    """``winner: seat 1`` / ``winners: seat 1, seat 2`` (seats from 1), or ``no winner``."""
-    if not winners:
-        return "no winner"
-    return f"{'winner' if len(winners) == 1 else 'winners'}: {', '.join(f'seat {seat + 1}' for seat in winners)}"
+def _outcome(state: Any, result: dict[str, Any]) -> str:
+    """Who won, in words: seats counted from 1; in solo, against the automated opponent's score."""
+    if state.solo:
+        mine = state.scores()[0]
+        verdict = "you win" if result["winners"] else "the automated opponent wins"
+        return f"{verdict} ({mine:g} points to its {result['opponent_score']})"
+    seats = [f"seat {p + 1}" for p in result["winners"]]
+    return ("winner: " if len(seats) == 1 else "shared win: ") + ", ".join(seats)
 
 
-def _svg(state: Any, seat: int | None) -> str:
-    """``play --svg`` with human seats: the table picture (everything but the deck order is public)."""
-    return str(state._repr_svg_())
+#: The move notation of a game with rows W and B, and of the solo variant (its 3x3 grid is row G).
+NOTATION = "take W 0 | take B 2 | piece | upgrade O1 I2 | place 0 L3 00,01,11 | master | recycle W | pass"
+SOLO_NOTATION = "take G 4 | piece | upgrade O1 I2 | place 0 L3 00,01,11 | master | pass"
 
 
-NOTATION = "take W 0 | piece | upgrade O1 I2 | place 0 L3 00,01,11 | master | recycle W | pass"
+def _notation(state: Any) -> str:
+    """The notation a human is shown: the solo variant takes from its grid (``take G 0``-``take G 8``);
+    ``recycle`` is in the revised rules only."""
+    text = SOLO_NOTATION if state.solo else NOTATION
+    return text if state.revised or state.solo else text.replace(" | recycle W", "")
 
-add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=NOTATION,
-                                                                  svg=_svg))
+
+add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=_notation))
 
 
 def _pl_shape(name: str) -> int:

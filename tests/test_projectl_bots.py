@@ -203,6 +203,6 @@ def test_table_cards_are_drawn_as_grids(run_cli) -> None:
     assert result.exit_code == 0 and "game stopped (quit)" in result.output
     first = state.cards[state.white_row[0]]
     assert f"W0:{first.id} {first.points}p +{first.reward}" in result.output
-    grid = card_text(first).splitlines()[1:]
+    grid = card_text(first, coords=False).splitlines()[1:]
     rows = [line for line in result.output.splitlines() if line.startswith("     ")]
     assert all(any(line[4:].startswith(g) for line in rows) for g in grid)

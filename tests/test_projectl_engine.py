@@ -443,9 +443,10 @@ def test_rendering_text_and_svg() -> None:
     slot = hand_card(st, 0, "B01")
     st.apply(Place(slot, S["I2"], m("00", "01")))
     text = st.render_text()
-    assert "I2I2 # #" in text and "player 0" in text
+    assert "       0 I2 I2  #  #  ." in text.splitlines() and "seat 1: 0 pts, 0 done, stock O1x1" in text
+    assert "player 0" not in text
     svg = st.tableau_svg(0)
-    assert svg.startswith("<svg") and svg.count("<rect") >= 5
+    assert svg.startswith("<svg") and svg.count("<rect") >= 5 and ">seat 1: 0 pts" in svg
 
 
 def test_random_game_smoke_and_rejects_bad_setup() -> None:

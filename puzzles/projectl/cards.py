@@ -29,6 +29,7 @@ is its number of squares.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -290,29 +291,50 @@ def card_tiling(card: Card, pieces: Sequence[tuple[int, int]]) -> Tiling:
     return Tiling(card.region(), placed)
 
 
-def card_text(card: Card, pieces: Sequence[tuple[int, int]] = (), color: bool = False) -> str:
-    """Text picture: header, then the 5×5 grid; recess ``#``/``x``, pieces by shape name."""
+def card_text(card: Card, pieces: Sequence[tuple[int, int]] = (), color: bool = False, coords: bool = True) -> str:
+    """Text picture: header, then the 5×5 grid; recess ``#``/``x``, pieces by shape name.
+
+    Every cell is two characters wide whatever it holds (``.``, ``#``, ``x``, a shape name), so the
+    grid keeps its alignment as pieces are placed.  With ``coords``, the cells are spaced apart under
+    column digits and beside row digits: the digits ``place`` takes (``13`` = row 1, column 3);
+    without, a compact grid (the face-up cards).
+    """
     owner = {}
     for s, m in pieces:
         for i in range(NCELLS):
             if m >> i & 1:
                 owner[i] = s
     lines = [f"{card.id} {card.points}pt reward {card.reward}"]
+    if coords:
+        lines.append("   " + " ".join(f"{c:>2}" for c in range(SIZE)))
     for r in range(SIZE):
-        out = []
-        for c in range(SIZE):
-            i = r * SIZE + c
-            if i in owner:
-                label = SHAPE_NAMES[owner[i]]
-                out.append(f"\x1b[{ANSI[owner[i]]}m{label}\x1b[0m" if color else label)
-            elif card.filled >> i & 1:
-                out.append(" x")
-            elif card.recess >> i & 1:
-                out.append(" #")
-            else:
-                out.append(" .")
-        lines.append("".join(out))
+        cells = [_cell_text(card, owner, r * SIZE + c, color) for c in range(SIZE)]
+        lines.append(f"{r:>2} " + " ".join(cells) if coords else "".join(cells))
     return "\n".join(lines)
+
+
+def _cell_text(card: Card, owner: dict[int, int], i: int, color: bool) -> str:
+    """One cell, two characters wide on screen: a piece's shape name (ANSI-coloured with ``color``),
+    `` x`` (pre-filled), `` #`` (recess), `` .`` (card surface)."""
+    if i in owner:
+        label = SHAPE_NAMES[owner[i]].rjust(2)
+        return f"\x1b[{ANSI[owner[i]]}m{label}\x1b[0m" if color else label
+    if card.filled >> i & 1:
+        return " x"
+    return " #" if card.recess >> i & 1 else " ."
+
+
+_ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """Length of ``text`` on screen (ANSI colour codes take no room)."""
+    return len(_ANSI_CODE.sub("", text))
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` characters on screen (ANSI codes not counted)."""
+    return text + " " * (width - visible_len(text))
 
 
 ANSI = (47, 43, 44, 46, 41, 103, 45, 42, 104)

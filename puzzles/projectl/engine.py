@@ -49,10 +49,12 @@ from puzzles.projectl.cards import (
     format_deck,
     load_deck,
     mask_cells,
+    pad,
     parse_deck,
     placement_shape,
     placements,
     split_colors,
+    visible_len,
 )
 
 RULE_SETS = ("classic", "revised")
@@ -353,6 +355,10 @@ class ProjectLState(GameState[Action]):
     phase: str  # play | touch | over
     end_reason: str
     history: list[Action]
+    #: Puzzles completed so far, oldest first: (turn, seat, card, reward shape or -1), turn counted as
+    #: ``round * num_players + seat``.  For the display only: not serialised, not compared (a loaded
+    #: game starts it afresh); a tuple, so clones share it safely.
+    completions: tuple[tuple[int, int, int, int], ...] = ()
 
     def __init__(self) -> None:  # use new_game() / from_json()
         self.num_players = 1
@@ -616,7 +622,8 @@ class ProjectLState(GameState[Action]):
         if len(puzzles) >= MAX_PUZZLES:
             raise IllegalActionError("you already have 4 unfinished puzzles")
         if self.solo != (row == "G"):
-            raise IllegalActionError("take from row W or B" if not self.solo else "solo: take from the grid, row G")
+            raise IllegalActionError("take from row W or B: take W SLOT or take B SLOT" if not self.solo
+                                     else "solo: take from the grid: take G SLOT (0-8)")
         cards = self.white_row if row in ("W", "G") else self.black_row if row == "B" else None
         if cards is None or not isinstance(slot, int) or not 0 <= slot < len(cards):
             raise IllegalActionError(f"no such face-up slot: {row} {slot}")
@@ -824,6 +831,7 @@ class ProjectLState(GameState[Action]):
         if got is not None:
             self.supply[got] -= 1
             stock[got] += 1
+        self.completions = (*self.completions, (self.round * self.num_players + p, p, card, -1 if got is None else got))
 
     def _trigger(self) -> None:
         if self.trigger_round < 0:
@@ -1055,9 +1063,13 @@ class ProjectLState(GameState[Action]):
     # rendering
     # ------------------------------------------------------------------
     def render_text(self, color: bool = False) -> str:
-        lines = [self.status_line()]
+        """The table as text: whose turn, the face-up puzzles, the supply, each seat's tableau, and the
+        puzzles completed since the seat to act last played (seats and rounds count from 1)."""
+        lines = [self.status_line(), *self.completions_text()]
         if self.solo:
-            lines.append(f"opponent: {self.opponent_score()} pts ({len(self.opp_cards)} puzzles), supply {self.opp_supply}, locks {self.locks}")
+            lines.append(f"  automated opponent: {self.opponent_score()} pts ({len(self.opp_cards)} puzzles),"
+                         f" supply {self.opp_supply}, locks on grid columns 1-3: {' '.join(map(str, self.locks))}")
+            lines.append(f"  face-up grid (deck {len(self.white_deck)}), take with 'take G SLOT' (SLOT 0-8):")
             for r in range(3):
                 lines.extend(self._row_grids("grid", [(f"G{3 * r + k}", self.white_row[3 * r + k]) for k in range(3)]))
         else:
@@ -1066,9 +1078,26 @@ class ProjectLState(GameState[Action]):
             lines.append(f"  black row (deck {len(self.black_deck)}), take with 'take B SLOT':")
             lines.extend(self._row_grids("B", [(f"B{i}", c) for i, c in enumerate(self.black_row)]))
         lines.append("  supply: " + " ".join(f"{n}:{k}" for n, k in zip(SHAPE_NAMES, self.supply)))
+        if any(self.puzzles):
+            lines.append("  place SLOT SHAPE CELLS: SLOT is the [n] over a puzzle, a cell its row digit then"
+                         " its column digit (13 = row 1, column 3)")
         for p in range(self.num_players):
             lines.append(self.tableau_text(p, color))
         return "\n".join(lines)
+
+    def completions_text(self) -> list[str]:
+        """One line per puzzle completed since the seat to act began its previous turn (once play is
+        over: in the last round): who, which puzzle, the points and the reward piece."""
+        now = self.round * self.num_players + (self.player if self.phase == "play" else self.num_players)
+        out = []
+        for turn, p, c, got in self.completions:
+            if turn >= now - self.num_players:
+                card = self.cards[c]
+                reward = SHAPE_NAMES[got] if got >= 0 else "none (the supply is out)"
+                points = f"+{card.points} point{'' if card.points == 1 else 's'}"
+                out.append(f"  round {turn // self.num_players + 1}: seat {p + 1} completed puzzle {card.id}:"
+                           f" {points}, reward {reward}; its pieces went back to the stock")
+        return out
 
     def _row_grids(self, _row: str, slots: list[tuple[str, int]]) -> list[str]:
         """Table cards side by side as small grids (recess ``#``), each under 'SLOT:ID points reward'."""
@@ -1078,7 +1107,7 @@ class ProjectLState(GameState[Action]):
                 blocks.append([f"{label}: --"] + [""] * SIZE)
                 continue
             card = self.cards[c]
-            blocks.append([f"{label}:{card.id} {card.points}p +{card.reward}"] + card_text(card).splitlines()[1:])
+            blocks.append([f"{label}:{card.id} {card.points}p +{card.reward}"] + card_text(card, coords=False).splitlines()[1:])
         width = max(len(line) for block in blocks for line in block)
         return ["    " + "   ".join(line.ljust(width) for line in row).rstrip() for row in zip(*blocks)]
 
@@ -1089,33 +1118,38 @@ class ProjectLState(GameState[Action]):
         return f"{label}:{card.id}({card.area}c {card.points}p {card.reward})"
 
     def status_line(self) -> str:
+        """Round, seat to act and actions left (counted from 1); the scores once the game is over."""
         if self.phase == "over":
-            return f"game over after round {self.round + 1} ({self.end_reason or 'end'}); scores {self.scores()}"
+            scores = ", ".join(f"seat {p + 1} {s:g}" for p, s in enumerate(self.scores()))
+            solo = f", automated opponent {self.opponent_score()}" if self.solo else ""
+            return f"game over after round {self.round + 1} ({self.end_reason or 'end'}); scores: {scores}{solo}"
         mode = " [Master: mplace/mend]" if self.in_master else " [finishing touches: touch/done]" if self.phase == "touch" else ""
         trig = f", end triggered in round {self.trigger_round + 1}" if self.trigger_round >= 0 else ""
-        return f"round {self.round + 1}, player {self.player} to act, {self.actions_left} actions left{mode}{trig}"
+        return f"round {self.round + 1}, seat {self.player + 1} to act, {self.actions_left} actions left{mode}{trig}"
 
     def tableau_text(self, p: int, color: bool = False) -> str:
+        """Seat ``p + 1``'s points, completed puzzles and stock, then its unfinished puzzles side by side
+        (each under ``[SLOT]``, with the row and column digits ``place`` takes)."""
+        done = f" ({' '.join(self.cards[c].id for c in self.done[p])})" if self.done[p] else ""
         head = (
-            f"player {p}: {self.points(p)} pts, {len(self.done[p])} done, stock "
+            f"seat {p + 1}: {self.points(p)} pts, {len(self.done[p])} done{done}, stock "
             + (" ".join(f"{n}x{k}" for n, k in zip(SHAPE_NAMES, self.stock[p]) if k) or "-")
         )
         blocks = [card_text(self.cards[c], ps, color).splitlines() for c, _, ps in self.puzzles[p]]
         if not blocks:
             return head
-        width = max(len(line) for b in blocks for line in b) if not color else 0
-        rows = []
-        for k in range(len(blocks[0])):
-            rows.append("   ".join(f"[{slot}] " + b[k].ljust(width) if k == 0 else "    " + b[k].ljust(width) for slot, b in enumerate(blocks)))
+        blocks = [[f"[{slot}] {b[0]}", *("    " + line for line in b[1:])] for slot, b in enumerate(blocks)]
+        width = max(visible_len(line) for b in blocks for line in b)
+        rows = ["  " + "   ".join(pad(b[k], width) for b in blocks).rstrip() for k in range(len(blocks[0]))]
         return head + "\n" + "\n".join(rows)
 
     def tableau_svg(self, p: int) -> str:
-        """SVG of one player's unfinished puzzles (pieces coloured by shape) and completed ones."""
+        """SVG of one seat's unfinished puzzles (pieces coloured by shape) and completed ones."""
         size = 18
         cw = SIZE * size + 14
         items = [(self.cards[c], ps) for c, _, ps in self.puzzles[p]] + [(self.cards[c], []) for c in self.done[p]]
         parts = [card_svg(card, ps, size, x0=k * cw, y0=20, standalone=False) for k, (card, ps) in enumerate(items)]
-        label = f'<text x="2" y="14" font-size="13" font-family="sans-serif">player {p}: {self.points(p)} pts — stock ' + (
+        label = f'<text x="2" y="14" font-size="13" font-family="sans-serif">seat {p + 1}: {self.points(p)} pts — stock ' + (
             " ".join(f"{n}×{k}" for n, k in zip(SHAPE_NAMES, self.stock[p]) if k) or "empty") + "</text>"
         width = max(1, len(items)) * cw + 4
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{max(width, 300)}" height="{SIZE * size + 52}">{label}{"".join(parts)}</svg>'
