@@ -132,7 +132,33 @@ def _notation(state: Any) -> str:
     return text if state.revised or state.solo else text.replace(" | recycle W", "")
 
 
-add_play_commands(projectl, "projectl", "human,greedy", PlayHooks(finish=_finish, show=_show, notation=_notation))
+def _legal_text(state: Any, filter_text: str) -> str:
+    """A human's ``?``: the moves other than placements on one line, then one line per puzzle slot and
+    shape with the cells each placement covers; ``? WORDS`` lists the moves having all those words."""
+    from solvers.bots import filtered_moves_text, wrap_items
+
+    if filter_text:
+        return filtered_moves_text(state, filter_text)
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    groups: dict[str, list[str]] = {}
+    others = []
+    for move in moves:
+        words = move.split()
+        if words[0] in ("place", "mplace", "touch"):
+            groups.setdefault(" ".join(words[:3]), []).append(words[3])
+        else:
+            others.append(move)
+    lines = [f"  {len(moves)} legal move{'' if len(moves) == 1 else 's'}"
+             + (" (placements by puzzle slot and shape; '? place 0 L3' lists one group):" if groups else ":")]
+    if others:
+        lines.append(wrap_items(others))
+    for head, cells in groups.items():
+        lines.append(wrap_items([f"{head} ({len(cells)}): {cells[0]}", *cells[1:]]))
+    return "\n".join(lines)
+
+
+add_play_commands(projectl, "projectl", "human,greedy",
+                  PlayHooks(finish=_finish, show=_show, notation=_notation, legal_text=_legal_text))
 
 
 def _pl_shape(name: str) -> int:

@@ -83,8 +83,8 @@ class UndoRequest(Exception):
 
 HUMAN_HELP = """\
   MOVE        a move in this game's notation ({notation})
-  ? | moves   list the legal moves{grouped}
-  ? WORD...   only the moves {filtered}
+  ? | moves   list the legal moves
+  ? WORD...   only the moves matching these words (e.g. '? place', a piece's name)
   hint        a suggestion ({hinter})
   undo        take back your last move (and the moves played since)
   save FILE   save the game as JSON; continue it later with: play --load FILE
@@ -167,24 +167,14 @@ class HumanBot:
     def help_text(self, state: GameState[Any]) -> str:
         """The commands a human can type (:data:`HUMAN_HELP`), with this game's notation and hint bot."""
         hinter = self.hinter.name if self.hinter is not None else "a short MCTS"
-        grouped = " (grouped, one line per kind)" if self.legal_hook is not None else ""
-        filtered = ("of these kinds (e.g. piece names)" if self.legal_hook is not None
-                    else "with all these words (e.g. '? place')")
-        return HUMAN_HELP.format(notation=self.notation_text(state), hinter=hinter, grouped=grouped,
-                                 filtered=filtered)
+        return HUMAN_HELP.format(notation=self.notation_text(state), hinter=hinter)
 
     def moves_text(self, state: GameState[Any], filter_text: str = "") -> str:
         """The answer to ``?``/``moves`` (``filter_text``: what followed it): the game's grouping where it
         has one, else the moves (those with every filter word) wrapped to the terminal width."""
         if self.legal_hook is not None:
             return self.legal_hook(state, filter_text)
-        if not filter_text:
-            return self.legal_text(state)
-        words = filter_text.lower().split()
-        moves = [m for m in _move_texts(state) if set(words) <= set(_WORDS.split(m.lower()))]
-        if not moves:
-            return f"  no legal move has {' '.join(words)}; '?' lists them all"
-        return f"  {_count(len(moves))} with {' '.join(words)}:\n" + wrap_items(moves[:LIST_LIMIT]) + _more(len(moves))
+        return self.legal_text(state) if not filter_text else filtered_moves_text(state, filter_text)
 
     def legal_text(self, state: GameState[Any]) -> str:
         """The legal moves with their count, wrapped to the terminal width (at most :data:`LIST_LIMIT`)."""
@@ -230,6 +220,16 @@ def _count(n: int) -> str:
 
 def _more(n: int) -> str:
     return f"\n  ... {n - LIST_LIMIT} more; '? WORD' narrows the list" if n > LIST_LIMIT else ""
+
+
+def filtered_moves_text(state: GameState[Any], filter_text: str) -> str:
+    """The legal moves having every word of ``filter_text`` (words split at spaces and commas, any
+    case), wrapped to the terminal; or a line saying that none has."""
+    words = filter_text.lower().split()
+    moves = [m for m in _move_texts(state) if set(words) <= set(_WORDS.split(m.lower()))]
+    if not moves:
+        return f"  no legal move has {' '.join(words)}; '?' lists them all"
+    return f"  {_count(len(moves))} with {' '.join(words)}:\n" + wrap_items(moves[:LIST_LIMIT]) + _more(len(moves))
 
 
 def wrap_items(items: list[str], width: int | None = None, indent: str = "    ", sep: str = " | ") -> str:
@@ -347,6 +347,7 @@ __all__ = [
     "parse_bot_list",
     "parse_budget",
     "split_spec",
+    "filtered_moves_text",
     "state_text",
     "wrap_items",
 ]
