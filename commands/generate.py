@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,27 +24,20 @@ def generate_group() -> None:
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text mode).")
+@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Write challenge_N.txt/.svg/.json and solution_N.svg/.txt there.")
+              help="Write the puzzles challenge_N.txt/.svg/.json there, their solutions apart: solution_N.txt/.json/.svg.")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--json", "as_json", is_flag=True)
 @parallel_options
 @friendly_errors
 def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, workers, scheduler, as_json):
     """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
-    import os
-
     from solvers.challenges import generate
     from solvers.parallel import make_executor
 
     if out_dir:  # checked before the work, not after it
-        try:
-            Path(out_dir).mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ValueError(f"cannot create --out folder {out_dir}: {error.strerror or error}") from None
-        if not os.access(out_dir, os.W_OK):
-            raise ValueError(f"--out folder {out_dir} is not writable")
+        _check_out_dir(out_dir)
     executor, close = make_executor(workers or 1, scheduler)
     try:
         found, status = _collect(generate(count, difficulty, set_name, seed, time_limit,
@@ -55,7 +49,17 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
     def text(ch: Any) -> str:
         return ch.to_text() + (f"\nsolution:\n{ch.solution.to_text(color=False)}" if show_solution else "")
 
-    _report(found, status, count, as_json, text)
+    _report(found, status, count, as_json, text, lambda ch: ch.to_json(with_solution=show_solution))
+
+
+def _check_out_dir(out_dir: str) -> None:
+    """Create the --out folder, or refuse it in one line, before any work is done."""
+    try:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot create --out folder {out_dir}: {error.strerror or error}") from None
+    if not os.access(out_dir, os.W_OK):
+        raise ValueError(f"--out folder {out_dir} is not writable")
 
 
 def _collect(challenges: Iterator[Any], count: int, as_json: bool,
@@ -82,18 +86,22 @@ def _collect(challenges: Iterator[Any], count: int, as_json: bool,
 
 
 def _write_tiling_challenge(out: Path, ch: Any) -> None:
-    """challenge_SEED.txt/.json/.svg and solution_SEED.txt/.svg (the file number is the challenge's seed)."""
+    """The puzzle challenge_SEED.txt/.json/.svg, its answer apart in solution_SEED.txt/.json/.svg (seed-numbered).
+
+    The SVG of the solution is written last (a complete challenge has it)."""
     (out / f"challenge_{ch.seed}.txt").write_text(ch.to_text() + "\n")
     (out / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(with_solution=False), indent=1) + "\n")
     (out / f"challenge_{ch.seed}.svg").write_text(ch.region_svg())
     (out / f"solution_{ch.seed}.txt").write_text(ch.solution.to_text(color=False) + "\n")
+    (out / f"solution_{ch.seed}.json").write_text(json.dumps(ch.solution_json(), indent=1) + "\n")
     (out / f"solution_{ch.seed}.svg").write_text(ch.solution_svg())
 
 
-def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Callable[[Any], str]) -> None:
+def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Callable[[Any], str],
+            to_json: Callable[[Any], dict[str, Any]]) -> None:
     """The challenges found (JSON with the status, or text), then the status on stderr; exit 130 after Ctrl-C."""
     if as_json:
-        emit_json({"status": status, "interrupted": status == "interrupted", "challenges": [ch.to_json() for ch in found]})
+        emit_json({"status": status, "interrupted": status == "interrupted", "challenges": [to_json(ch) for ch in found]})
     else:
         for ch in found:
             click.echo(text(ch) + "\n")
@@ -107,9 +115,10 @@ def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Call
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="First candidate seed (a challenge's seed is printed).")
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text mode).")
+@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Write challenge_SEED.json (playable: kibitz towers play --from FILE) and .txt there.")
+              help="Write the puzzles challenge_SEED.json (playable: kibitz towers play --from FILE) and .txt there,"
+                   " their solutions apart: solution_SEED.json/.txt.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
@@ -117,11 +126,20 @@ def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
     from solvers.towers.challenges import generate
 
     if out_dir:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        _check_out_dir(out_dir)
 
     def write(ch: Any) -> None:
-        (Path(out_dir) / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(), indent=1) + "\n")
-        (Path(out_dir) / f"challenge_{ch.seed}.txt").write_text(ch.to_text(with_solution=True) + "\n")
+        out = Path(out_dir)
+        (out / f"challenge_{ch.seed}.json").write_text(json.dumps(ch.to_json(), indent=1) + "\n")
+        (out / f"challenge_{ch.seed}.txt").write_text(ch.to_text() + "\n")
+        (out / f"solution_{ch.seed}.txt").write_text(ch.solution_text() + "\n")
+        (out / f"solution_{ch.seed}.json").write_text(json.dumps(ch.solution_json(), indent=1) + "\n")
+
+    def text(ch: Any) -> str:
+        return ch.to_text() + ("\n" + ch.solution_text() if show_solution else "")
+
+    def as_dict(ch: Any) -> dict[str, Any]:
+        return {**ch.to_json(), "solution": ch.solution_json()} if show_solution else ch.to_json()
 
     found, status = _collect(generate(count, difficulty, seed), count, as_json, write if out_dir else None)
-    _report(found, status, count, as_json, lambda ch: ch.to_text(with_solution=show_solution))
+    _report(found, status, count, as_json, text, as_dict)

@@ -87,7 +87,14 @@ def _with_from_file(command: click.Command) -> None:
     command.callback = with_from
 
 
-add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show))
+def _hinter(state: Any) -> Any:
+    """The bot a human's ``hint`` asks: the exact solver in a face-up challenge, else greedy (solvers/towers/hint.py)."""
+    from solvers.towers.hint import hinter
+
+    return hinter(state)
+
+
+add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show, hinter=_hinter))
 _with_seat_aliases(towers.commands["play"], ("human", "pimc"))
 _with_from_file(towers.commands["play"])
 _with_seat_aliases(towers.commands["playout"], ("random", "random"))
@@ -131,7 +138,8 @@ def towers_solve(state_path: str, horizon: str, time_limit: float | None, as_jso
         click.echo(str(state))
         click.echo(f"status: proved; value: {result.outcome}"
                    + (" by instant win" if result.instant else f", tower margin {result.margin:+d}")
-                   + f" (to the end of round {result.horizon_round + 1}{', end of game' if result.exact_game else ''})")
+                   + f" (to the end of round {result.horizon_round + 1} of 6"
+                   + f"{', the end of the game' if result.exact_game else ''})")
         click.echo(f"best move: {result.best_action_str}")
         click.echo("move values (P1 side): " + ", ".join(f"{k} {v:+d}" for k, v in result.move_values.items()))
         click.echo(f"principal variation: {' '.join(result.pv)}")
@@ -152,7 +160,10 @@ def towers_solve(state_path: str, horizon: str, time_limit: float | None, as_jso
 @friendly_errors
 def towers_plan(stones_spec: str, towers_path: str | None, player: int | None, max_placements: int | None,
                 opponent_spec: str | None, as_json: bool) -> None:
-    """The 21-sum planner: most towers that can end at exactly 21 owned by the placer."""
+    """The 21-sum planner: most towers that can end at exactly 21 owned by the placer.
+
+    The stones must be the placer's (P1: red, yellow, blue; P2: orange, green, purple; 3 jokers each)
+    and, with --towers, not yet on a tower, discarded or removed; anything else is refused in one line."""
     from puzzles.towers import parse_stones
     from solvers.towers.planner import guaranteed_21_towers, guaranteed_for_hands, max_21_towers, towers_of
 
@@ -160,26 +171,82 @@ def towers_plan(stones_spec: str, towers_path: str | None, player: int | None, m
     if not stones:
         raise ValueError("--stones is empty")
     state = _towers_load_state(towers_path) if towers_path else None
-    seat = player - 1 if player else (state.current_player() if state is not None and state.current_player() in (0, 1) else 0)
+    to_move = state.current_player() if state is not None and state.current_player() in (0, 1) else None
+    seat = player - 1 if player else (to_move if to_move is not None else 0)
+    why = "" if player else (f" (P{seat + 1} is to move in {towers_path}; --player chooses)" if to_move is not None
+                             else " (the default placer; --player chooses)")
+    _check_placer_stones(stones, seat, state, towers_path, "--stones", why)
     plan = max_21_towers(stones, towers_of(state) if state else None, seat, max_placements)
     out = {"player": f"P{seat + 1}", **plan.to_json()}
     if opponent_spec is not None:
         if state is None:
             raise ValueError("--opponent needs --towers STATE.json")
-        out["this_round"] = guaranteed_for_hands(state, seat, stones, parse_stones(opponent_spec))
+        opponent = parse_stones(opponent_spec)
+        _check_placer_stones(opponent, 1 - seat, state, towers_path, "--opponent", "")
+        out["this_round"] = guaranteed_for_hands(state, seat, stones, opponent)
     elif state is not None and state.phase in ("pick", "place") and all(state.grids[p][state.grid_index()] for p in (0, 1)):
         out["this_round"] = guaranteed_21_towers(state, seat)
     if as_json:
         emit_json(out)
         return
-    click.echo(f"{out['player']} can bring at most {plan.count} tower(s) to exactly 21 ({plan.status.lower()})")
+    click.echo("\n".join(_plan_lines(plan, seat, stones, max_placements, out.get("this_round"))))
+
+
+def _check_placer_stones(stones: list[int], seat: int, state: Any, path: str | None, option: str, why: str) -> None:
+    """Refuse (one line) stones that are not ``seat``'s, or, with a state, no longer ``seat``'s to place."""
+    from collections import Counter
+
+    from puzzles.towers.stones import JOKER, player_set, stone_str
+
+    player = f"P{seat + 1}"
+    foreign = [c for c in stones if c != JOKER and c not in player_set(seat)]
+    if foreign:
+        other = "" if len(foreign) < len([c for c in stones if c != JOKER]) else f"; --player {2 - seat} plans P{2 - seat}'s"
+        raise ValueError(f"{option}: {_names(foreign)} {'is' if len(foreign) == 1 else 'are'} not {player}'s: "
+                         f"{player} places {_colours(seat)} and jokers{why}{other}")
+    left = Counter(player_set(seat))
+    if state is not None:
+        left -= Counter(state.removed[seat]) + Counter(c for shown in state.revealed[seat] for c in shown)
+    missing = list((Counter(stones) - left).elements())
+    if not missing:
+        return
+    if state is None:
+        raise ValueError(f"{option}: {player} has each coloured stone once and 3 jokers; {_names(missing)} too many")
+    have = " ".join(stone_str(c) for c in sorted(left.elements())) or "nothing"
+    raise ValueError(f"{option}: {_names(missing)} {'is' if len(missing) == 1 else 'are'} no longer {player}'s to place "
+                     f"in {path} (already on a tower, discarded or removed){why}; {player} still has: {have}")
+
+
+def _names(codes: list[int]) -> str:
+    from puzzles.towers.stones import stone_str
+
+    return ", ".join(stone_str(c) for c in codes)
+
+
+def _colours(seat: int) -> str:
+    from puzzles.towers.stones import COLORS, PLAYER_COLORS
+
+    return ", ".join(COLORS[c] for c in PLAYER_COLORS[seat])
+
+
+def _plan_lines(plan: Any, seat: int, stones: list[int], max_placements: int | None,
+                this_round: dict[str, Any] | None) -> list[str]:
+    """The plan as text: the count, each tower's stones, and why the plan is empty when it is."""
+    within = f" in at most {max_placements} placement(s)" if max_placements is not None else ""
+    lines = [f"P{seat + 1} can have at most {plan.count} tower(s) at exactly 21 with {' '.join(_names(stones).split(', '))}"
+             f"{within} ({plan.answer_status}, {plan.seconds:.2f} s)"]
     for tower, placed in plan.towers.items():
         rep = " (replace its top joker first)" if tower in plan.replaced else ""
-        click.echo(f"  {tower}: {' '.join(placed)}{rep}")
-    if "this_round" in out:
-        r = out["this_round"]
-        click.echo(f"secure at 21 this round whatever the opponent does: {', '.join(r['secure_towers']) or 'none'}"
-                   f" (at most {r['max_secure_together']} together)")
+        lines.append(f"  {tower}: {' '.join(placed)}{rep}")
+    lines += [f"  {tower}: already at 21 and P{seat + 1}'s (no stone needed)" for tower in plan.already]
+    if plan.count and not plan.towers:
+        lines.append("  no stone to place: no other tower can be brought to exactly 21 with these stones" + within)
+    elif not plan.count:
+        lines.append("  no tower can be brought to exactly 21 with these stones" + within)
+    if this_round is not None:
+        lines.append(f"secure at 21 this round whatever the opponent does: {', '.join(this_round['secure_towers']) or 'none'}"
+                     f" (at most {this_round['max_secure_together']} together)")
+    return lines
 
 
 @towers.command("state")

@@ -22,7 +22,9 @@ easy < 150, medium 150..3,000, hard > 3,000.
 
 **Decision**: the solution is verified independently (cells, shapes, counts)
 before a challenge is returned; challenges are different when their regions
-differ up to rotation/reflection or their piece sets differ.
+differ up to rotation/reflection or their piece sets differ.  A challenge is a
+puzzle: its text and ``to_json(with_solution=False)`` never hold the answer,
+which :meth:`Challenge.solution_json` gives apart.
 """
 
 from __future__ import annotations
@@ -73,6 +75,14 @@ class Challenge:
         if with_solution:
             data["solution"] = self.solution.to_json()
         return data
+
+    def solution_json(self) -> dict:
+        """The answer, kept apart from the puzzle: every piece's cells (row, column from 0) and how it was proved."""
+        return {
+            "kind": "tiling challenge solution", "seed": self.seed, "difficulty": self.level,
+            "piece_set": self.piece_set, **self.solution.to_json(),
+            "status": "proved", "proof": "unique: an exhaustive count found exactly one tiling",
+        }
 
     def region_svg(self) -> str:
         return self.region._repr_svg_()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from puzzles.polyomino import normalize, piece_set
 from solvers.challenges import LEVELS, attempt, generate
 from solvers.exact_cover import SearchLimits
 from solvers.tiling import PieceSpec, TilingProblem, verify_tiling
@@ -46,11 +47,53 @@ def test_cli_generate_tiling(run_cli, tmp_path):
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert len(data["challenges"]) == 2
-    assert all(c["difficulty"] == "medium" and c["solution"]["pieces"] for c in data["challenges"])
+    assert all(c["difficulty"] == "medium" and "solution" not in c for c in data["challenges"])  # asked with --solution
     first, second = (c["seed"] for c in data["challenges"])  # files are numbered by the challenge's seed
     assert (tmp_path / f"challenge_{first}.svg").read_text().startswith("<svg")
     assert (tmp_path / f"solution_{second}.svg").exists()
     assert "solution" not in json.loads((tmp_path / f"challenge_{first}.json").read_text())
     assert data["status"] == "complete"
+    shown = run_cli("generate", "tiling", "--count", "1", "--difficulty", "medium", "--json", "--solution")
+    assert json.loads(shown.output)["challenges"][0]["solution"]["pieces"]
     bad = run_cli("generate", "tiling", "--pieces", "nonsense")
     assert bad.exit_code != 0 and "unknown" in bad.output.lower()
+
+
+def _coordinate_pairs(value: object) -> list[object]:
+    """Every [row, col] pair anywhere inside a JSON value (a placement's cells would be such pairs)."""
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _coordinate_pairs(v)]
+    if isinstance(value, list):
+        if len(value) == 2 and all(isinstance(x, int) for x in value):
+            return [value]
+        return [p for v in value for p in _coordinate_pairs(v)]
+    return []
+
+
+def test_challenge_files_hold_no_solution_and_the_solution_verifies_cell_by_cell(run_cli, tmp_path):
+    """challenge_N.txt/.json are the puzzle only; solution_N.json covers the region exactly, piece by piece."""
+    result = run_cli("generate", "tiling", "--count", "3", "--difficulty", "easy", "--seed", "1", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("challenge_*.json"))
+    assert len(files) == 3
+    for path in files:
+        seed = path.stem.removeprefix("challenge_")
+        puzzle = json.loads(path.read_text())
+        text = (tmp_path / f"challenge_{seed}.txt").read_text()
+        solution = json.loads((tmp_path / f"solution_{seed}.json").read_text())
+        solution_text = (tmp_path / f"solution_{seed}.txt").read_text()
+        assert not _coordinate_pairs(puzzle) and "solution" not in puzzle
+        region_rows = text.splitlines()[2:]
+        assert region_rows == puzzle["region"] and all(set(row) <= {"#", "."} for row in region_rows)
+        assert not set(solution_text.splitlines()) & set(text.splitlines())
+        # cell by cell: each region cell covered once, nothing outside, each piece of its named shape, each once
+        region = {(r, c) for r, row in enumerate(puzzle["region"]) for c, ch in enumerate(row) if ch == "#"}
+        assert len(region) == puzzle["cells"]
+        covered: list[tuple[int, int]] = [tuple(cell) for p in solution["pieces"] for cell in p["cells"]]
+        assert sorted(covered) == sorted(region) and len(set(covered)) == len(covered)
+        assert sorted(p["name"] for p in solution["pieces"]) == sorted(puzzle["pieces"])
+        shapes = {s.name: s for s in piece_set(puzzle["piece_set"])}
+        for placed in solution["pieces"]:
+            orientations = {o.cells for o in shapes[placed["name"]].orientations()}
+            assert normalize(tuple(cell) for cell in placed["cells"]) in orientations
+        assert solution["status"] == "proved" and solution["seed"] == int(seed)

@@ -241,6 +241,9 @@ class TowersState(GameState[TowersAction]):
         self.announcements: list[dict[str, Any]] = []
         self.log: list[str] = []
         self._preset_grid2: tuple[list[int], list[int]] | None = None  # second grids fixed by from_setup
+        #: A puzzle shown with every stone face up (an endgame challenge): the exact solver may answer a
+        #: human's hint.  No rule, bot or observation reads it; JSON key ``face_up`` (written only when set).
+        self.face_up = False
 
     @property
     def arrays(self) -> K.Towers:
@@ -625,6 +628,7 @@ class TowersState(GameState[TowersAction]):
         new.announcements = self.announcements[:]  # entries are never mutated
         new.log = self.log[:]
         new._preset_grid2 = self._preset_grid2
+        new.face_up = self.face_up
         return new
 
     def set_private(self, player: int, grids: list[list[int] | None], hand: list[int], removed: list[int],
@@ -673,9 +677,11 @@ class TowersState(GameState[TowersAction]):
         }
 
     def to_json(self) -> dict[str, Any]:
-        data = {"game": "towers", "public": self.public_json(), "private": [self.private_json(0), self.private_json(1)]}
+        data: dict[str, Any] = {"game": "towers", "public": self.public_json(), "private": [self.private_json(0), self.private_json(1)]}
         if self._preset_grid2 is not None:
             data["preset_grid2"] = [[stone_str(c) for c in g] for g in self._preset_grid2]
+        if self.face_up:
+            data["face_up"] = True
         return data
 
     @classmethod
@@ -685,6 +691,10 @@ class TowersState(GameState[TowersAction]):
             _validate(f)
         s = cls()
         _write(s, f)
+        face_up = data.get("face_up", False)
+        if not isinstance(face_up, bool):
+            raise ValueError(f"face_up must be true or false, not {face_up!r}")
+        s.face_up = face_up
         return s
 
     @classmethod

@@ -6,6 +6,12 @@ each is solved exactly to the end of the game by :class:`solvers.towers.solver.S
 for the player to move is a win or a draw and exactly ONE legal move reaches
 that outcome: every other move loses (or, for a draw, loses outright).
 
+A challenge is a puzzle: its position (:meth:`Challenge.to_json`, :meth:`Challenge.to_text`) never
+contains the answer, which lives apart (:meth:`Challenge.solution_json`, :meth:`Challenge.solution_text`:
+the move, every move's value and a line of best play replayed to its proven result).  The
+position is marked ``face_up`` (everything is known to both players), so a human's ``hint`` in
+``kibitz towers play --from FILE`` is the exact solver's proven best move.
+
 Grading (``difficulty``): by the plies left to the end of the game (line picks
 and placements) and by how many legal moves fail:
 
@@ -47,7 +53,7 @@ def outcome(value: int, seat: int) -> int:
 
 @dataclass
 class Challenge:
-    """One endgame challenge: the position, the single saving move and what every move is worth."""
+    """One endgame challenge: the face-up position, the single saving move, every move's value and a best line."""
 
     seed: int
     difficulty: str
@@ -56,6 +62,8 @@ class Challenge:
     goal: str  # "win" or "draw"
     plies: int
     move_values: dict[str, int] = field(default_factory=dict)
+    line: list[str] = field(default_factory=list)  # best play from the position to the end of the game
+    result: str = ""  # the game's result at the end of ``line`` ("P1 wins", "P2 wins" or "draw")
 
     @property
     def seat(self) -> int:
@@ -66,12 +74,12 @@ class Challenge:
         best = outcome(self.move_values[self.solution], self.seat)
         return [m for m, v in self.move_values.items() if outcome(v, self.seat) < best]
 
-    def to_json(self, with_solution: bool = True) -> dict[str, Any]:
-        """A file ``kibitz towers play --from FILE`` (or ``--load``) continues: the solver's side is a bot."""
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle file ``kibitz towers play --from FILE`` (or ``--load``) continues; no answer in it."""
         human = self.seat
         bots = ["pimc", "pimc"]
         bots[human] = "human"
-        data: dict[str, Any] = {
+        return {
             "game": "towers",
             "kind": "towers endgame challenge",
             "difficulty": self.difficulty,
@@ -84,20 +92,39 @@ class Challenge:
             "bots": bots,
             "state": self.state.to_json(),
         }
-        if with_solution:
-            data["solution"] = self.solution
-            data["move_values"] = self.move_values
-            data["status"] = "proved (exact solve to the end of the game)"
-        return data
 
-    def to_text(self, with_solution: bool = False) -> str:
+    def solution_json(self) -> dict[str, Any]:
+        """The answer, kept apart from the puzzle: the move, every move's value (P1 side), a line of best play."""
+        return {
+            "game": "towers",
+            "kind": "towers endgame challenge solution",
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "to_move": f"P{self.seat + 1}",
+            "goal": self.goal,
+            "solution": self.solution,
+            "move_values": self.move_values,
+            "line": self.line,
+            "result": self.result,
+            "status": "proved",
+            "proof": "exact solve to the end of the game",
+        }
+
+    def to_text(self) -> str:
+        """The puzzle as text: who moves and what to achieve, then the face-up position (no answer)."""
         head = (f"Rainbow Blackjack endgame ({self.difficulty}, seed {self.seed}): P{self.seat + 1} to move and "
                 f"{'win' if self.goal == 'win' else 'save the draw'}; {self.plies} plies to the end, "
                 f"{len(self.move_values)} legal moves, exactly one {'wins' if self.goal == 'win' else 'draws'}.")
-        text = head + "\n" + str(self.state)
-        if with_solution:
-            text += f"\nsolution: {self.solution}  (every other move {'fails to win' if self.goal == 'win' else 'loses'})"
-        return text
+        return head + "\n" + str(self.state)
+
+    def solution_text(self) -> str:
+        """The answer as text: the move, why the others fail, and a line of best play to its result."""
+        fails = "fails to win" if self.goal == "win" else "loses"
+        values = ", ".join(f"{m} {v:+d}" for m, v in self.move_values.items())
+        return (f"solution of the endgame challenge seed {self.seed} ({self.difficulty}): {self.solution}"
+                f"  (every other move {fails}; proved by the exact solver to the end of the game)\n"
+                f"move values (P1 side: +-1000 instant win, else 64 x tower margin): {values}\n"
+                f"a line of best play: {' '.join(self.line)}  => {self.result}")
 
 
 def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
@@ -126,8 +153,25 @@ def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficult
     winners = [m for m, c in classes.items() if c == best]
     if len(winners) != 1:
         return None
-    return Challenge(seed, difficulty, state, winners[0], "win" if best > 0 else "draw", plies_left(state),
-                     dict(res.move_values))
+    face_up = state.clone()
+    face_up.face_up = True
+    line = solver.principal_variation(face_up, "game", res.value)
+    return Challenge(seed, difficulty, face_up, winners[0], "win" if best > 0 else "draw", plies_left(state),
+                     dict(res.move_values), line, replay_result(face_up, line))
+
+
+def replay_result(state: TowersState, line: list[str]) -> str:
+    """Play ``line`` from ``state`` through the rule engine; the result it reaches (ValueError if it does not end)."""
+    work = state.clone()
+    for text in line:
+        action = work.string_to_action(text)
+        reason = work.illegal_reason(action)
+        if reason is not None:
+            raise ValueError(f"the line's move {text} is illegal: {reason}")
+        work.apply(action)
+    if not work.is_terminal():
+        raise ValueError(f"the line ends before the game does ({len(line)} moves)")
+    return work.result_text()
 
 
 def generate(count: int, difficulty: str = "medium", seed: int = 0, solver: Solver | None = None,

@@ -48,15 +48,28 @@ class TowerInfo:
     empty: bool = True
 
 
+#: CP-SAT's status names as the shared answer statuses (proved / found / unknown at a limit).
+STATUS = {"OPTIMAL": "proved", "FEASIBLE": "found", "UNKNOWN": "unknown at time limit"}
+
+
 @dataclass
 class Plan:
     count: int
     towers: dict[str, list[str]] = field(default_factory=dict)  # tower colour -> stones placed (bottom first)
     replaced: list[str] = field(default_factory=list)  # towers whose top joker is replaced first
-    status: str = ""
+    status: str = ""  # CP-SAT's own name: OPTIMAL, FEASIBLE, ...
+    seconds: float = 0.0
+    already: list[str] = field(default_factory=list)  # towers counted untouched: already the placer's at 21
+
+    @property
+    def answer_status(self) -> str:
+        """``proved`` (optimal), ``found`` (a plan, not proved best) or ``unknown at time limit``."""
+        return STATUS.get(self.status, self.status.lower())
 
     def to_json(self) -> dict[str, Any]:
-        return {"max_towers_at_21": self.count, "plan": self.towers, "replace_joker_on": self.replaced, "status": self.status}
+        return {"status": self.answer_status, "interrupted": False, "max_towers_at_21": self.count,
+                "plan": self.towers, "replace_joker_on": self.replaced, "already_at_21": self.already,
+                "seconds": round(self.seconds, 4), "cp_sat_status": self.status}
 
 
 def towers_of(state: TowersState) -> list[TowerInfo]:
@@ -156,7 +169,7 @@ def _read_plan(
     ok: dict[int, Any], repl: dict[int, Any], slots: dict[int, int],
 ) -> Plan:
     """The plan of a solved model: stones per tower brought to 21 (bottom first) and the replaced jokers."""
-    plan = Plan(int(round(solver.objective_value)), status=solver.status_name(status))
+    plan = Plan(int(round(solver.objective_value)), status=solver.status_name(status), seconds=solver.wall_time)
     for t in range(6):
         placed = []
         for k in range(slots[t]):
@@ -167,6 +180,8 @@ def _read_plan(
             plan.towers[COLORS[t]] = placed
         if repl[t] is not None and solver.value(repl[t]):
             plan.replaced.append(COLORS[t])
+        if not placed and solver.value(ok[t]):
+            plan.already.append(COLORS[t])
     return plan
 
 
@@ -207,7 +222,7 @@ def max_21_towers(
     solver.parameters.num_workers = 1
     status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Plan(0, status=solver.status_name(status))
+        return Plan(0, status=solver.status_name(status), seconds=solver.wall_time)
     return _read_plan(solver, status, stones, x, ok, repl, slots)
 
 

@@ -39,7 +39,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     exact_game: bool = False  # the horizon is the end of the game
-    horizon_round: int = 0
+    horizon_round: int = 0  # the last round the search covers, 0-based (5 = round 6 of 6)
     pv: list[str] = field(default_factory=list)
     status: str = "proved"  # or "unknown at time limit" / "interrupted" (then value is not known)
     bounds: tuple[int, int] | None = None  # partial result: interval of the move being searched
@@ -61,18 +61,22 @@ class SolveResult:
         return "P1 wins" if self.value > 0 else "P2 wins" if self.value < 0 else "draw"
 
     def to_json(self) -> dict[str, Any]:
+        """The shared answer keys (status, interrupted, nodes, seconds) and the result; the horizon's round is
+        0-based (``horizon_round_index``: 5 is round 6, the last), like a state's ``round``."""
         if self.status != "proved":
             return {
                 "status": self.status,
+                "interrupted": self.status == "interrupted",
                 "move_values": self.move_values,
                 "searching_bounds": list(self.bounds) if self.bounds else None,
                 "exact_game": self.exact_game,
-                "horizon_round": self.horizon_round + 1,
+                "horizon_round_index": self.horizon_round,
                 "nodes": self.nodes,
                 "seconds": round(self.seconds, 4),
             }
         return {
             "status": self.status,
+            "interrupted": False,
             "value": self.value,
             "outcome": self.outcome,
             "instant_win": self.instant,
@@ -81,7 +85,7 @@ class SolveResult:
             "move_values": self.move_values,
             "principal_variation": self.pv,
             "exact_game": self.exact_game,
-            "horizon_round": self.horizon_round + 1,
+            "horizon_round_index": self.horizon_round,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
         }
