@@ -3,7 +3,7 @@
 This module only builds the root group and adds the groups.  The commands live in the :mod:`commands`
 package, one module per group: ``commands/tiling.py`` (``tile``, ``cover``), ``commands/blokus.py``
 (``blokus``, with its ``solitaire`` subgroup, ``gtp`` and ``match``), ``commands/towers.py``,
-``commands/shelfie.py``, ``commands/projectl.py`` and ``commands/generate.py``; the helpers they share
+``commands/shelfie.py``, ``commands/projectl.py``, ``commands/generate.py`` and ``commands/warmup.py``; the helpers they share
 (one-line errors, ``--json`` output, progress) are in ``commands/common.py``.  The command modules import
 :mod:`puzzles` and :mod:`solvers` inside the command functions, so ``kibitz --help`` starts fast.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from commands import blokus, generate, projectl, shelfie, tiling, towers
+from commands import blokus, generate, projectl, shelfie, tiling, towers, warmup
 from commands.common import interrupted_before_a_result
 
 
@@ -53,6 +53,7 @@ main.add_command(towers.towers)
 main.add_command(shelfie.shelfie)
 main.add_command(projectl.projectl)
 main.add_command(generate.generate_group)
+main.add_command(warmup.warmup)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,6 @@ before the whole suite starts its workers (pytest-xdist, ``-n auto`` in pyprojec
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import signal
 import subprocess
@@ -24,71 +22,23 @@ ROOT = Path(__file__).resolve().parent.parent
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-#: Short CLI runs that compile (or load) the project's numba kernels, in two lanes run side by side:
-#: Blokus and the tilings, then My Shelfie and Rainbow Blackjack.  Run before the whole suite when
-#: numba's cache (keyed by the kernel sources, puzzles/numba_cache.py) is cold, so that the test
-#: workers load the kernels instead of each compiling them again, inside tests that have time limits.
-WARM_UP: tuple[list[list[str]], ...] = (
-    [
-        ["blokus", "playout", "--games", "2", "--variant", "two-player", "--bots", "mcts-rave:8,greedy", "--seed", "7",
-         "--quiet"],
-        ["blokus", "playout", "--games", "2", "--bots", "random", "--quiet"],
-        ["tile", "6x10", "--count"],
-        ["tile", "3x20", "--all", "--unique"],
-        ["blokus", "solitaire", "tetrominoes"],
-        ["blokus", "solitaire", "tetrominoes", "--estimate", "200"],
-        ["blokus", "solitaire", "tetrominoes", "--region", "8x5", "--colors", "2", "--no-edge-rule", "--count"],
-    ],
-    [
-        ["shelfie", "playout", "--games", "2", "--players", "2", "--bots", "lookahead,greedy", "--quiet"],
-        ["shelfie", "playout", "--games", "2", "--players", "4", "--bots", "random", "--quiet"],
-        ["towers", "playout", "--games", "2", "--bots", "pimc:2,greedy", "--quiet"],
-        ["towers", "playout", "--games", "200", "--bots", "random", "--quiet"],
-    ],
-)
-
-#: One lane: each command in this process, output discarded; a failure is only reported (the tests show it).
-LANE = """
-import contextlib, io, json, sys
-from cli import main
-for args in json.loads(sys.argv[1]):
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            main(args, standalone_mode=False)
-    except BaseException as error:
-        print(f"kibitz {' '.join(args)}: {error!r}", file=sys.stderr)
-"""
-
-#: Written into the keyed cache directory once its warm-up has run.
-#: Named by this checkout's path too: numba files a checkout's cached kernels under its sources' absolute path, so
-#: another clone of the same sources shares the keyed directory but not its compiled kernels.
-WARM_MARK = f"warm-up-done-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}"
-
-
 def _warm_up_numba(say: Callable[[str], None]) -> str:
-    """Run :data:`WARM_UP` unless this cache directory has been warmed already; what happened, in words."""
-    import puzzles  # noqa: F401  # points NUMBA_CACHE_DIR at the directory of the current kernel sources
+    """Run ``kibitz warmup`` unless every kernel group is compiled for these sources; what happened, in words.
 
-    cache = os.environ.get("NUMBA_CACHE_DIR", "")
-    if not cache or (Path(cache) / WARM_MARK).exists():
+    The README's set-up command runs ``kibitz warmup`` already; this covers a checkout whose kernels changed
+    since, so that the test workers load the kernels instead of each compiling them inside timed tests."""
+    from solvers.warmup import GROUPS, is_compiled
+
+    missing = [name for name in GROUPS if not is_compiled(name)]
+    if not missing:
         return ""
-    say("compiling the numba kernels for this source tree once, before the tests (a minute or two) ...")
+    say(f"compiling the numba kernels for this source tree once, before the tests: kibitz warmup {' '.join(missing)}")
     started = time.perf_counter()
-    lanes = [subprocess.Popen([sys.executable, "-c", LANE, json.dumps(lane)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True) for lane in WARM_UP]
-    problems = []
-    for lane in lanes:
-        try:
-            _, err = lane.communicate(timeout=900)
-        except subprocess.TimeoutExpired:
-            lane.kill()
-            _, err = lane.communicate()
-            err += "timed out"
-        problems += [line for line in err.splitlines() if line.strip()]
-    if not problems:
-        (Path(cache) / WARM_MARK).write_text(f"{time.perf_counter() - started:.1f} s\n")
-    text = f"numba kernels compiled for this source tree in {time.perf_counter() - started:.1f} s (cache: {cache})"
-    return "\n".join([text, *(f"  warm-up: {line}" for line in problems[-5:])])
+    done = subprocess.run([sys.executable, "-c", "from cli import main; main()", "warmup", "--quiet", *missing],
+                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+    text = f"numba kernels compiled for this source tree in {time.perf_counter() - started:.1f} s"
+    problems = [] if done.returncode == 0 else done.stdout.splitlines()[-5:]
+    return "\n".join([text, *(f"  warm-up: {line}" for line in problems)])
 
 
 @pytest.hookimpl(trylast=True)  # after the timer starts, before xdist starts its workers

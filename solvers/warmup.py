@@ -1,0 +1,162 @@
+"""Compiling the kernels as a visible, one-time step.
+
+The just-in-time compiler compiles a kernel the first time it runs and caches the machine code on disk, in the
+directory keyed by the kernel sources (the cache module of ``puzzles``).  The kernels are grouped by what uses them
+(:data:`GROUPS`); each group compiles by doing a tiny piece of the real work, through the same calls the
+commands make, so that it compiles exactly the variants they use.  A group that has run leaves a mark in the
+cache directory: :func:`ensure_compiled` (called by the commands before their work) says "compiling ..." on
+stderr only when a group has no mark yet, and ``kibitz warmup`` compiles every group at once, in parallel.
+This module holds no kernel itself, so editing it keeps the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    """Kernels compiled together: what they are (words for a person), about how long a cold compile takes
+    here (seconds, measured by ``bench/compile_times.py`` on a 2-core machine) and the work that compiles them."""
+
+    name: str
+    what: str
+    seconds: int
+    compile: Callable[[], None]
+
+
+def _compile_tilings() -> None:
+    """``kibitz tile`` and ``generate tiling``: dancing links and the bit-parallel engine, find, list and count."""
+    from puzzles.polyomino import Region
+    from solvers.exact_cover import parse_knuth
+    from solvers.tiling import SearchLimits, TilingProblem, load_pieces
+
+    problem = TilingProblem.from_spec(Region.from_spec("3x20"), load_pieces("pentominoes"), "exact", True)
+    problem.search("dlx")
+    problem.counts(SearchLimits())
+    next(iter(problem.tilings(unique=True)))
+    list(parse_knuth("p q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B").solutions())
+
+
+def _compile_solitaire() -> None:
+    """``kibitz blokus solitaire tetrominoes``: the coloured search (find, count, Knuth estimate)."""
+    from puzzles.polyomino import Region
+    from solvers.blokus.tetromino_search import estimate_canonical
+    from solvers.blokus.tetrominoes import ColoredTilingProblem
+
+    problem = ColoredTilingProblem(Region.from_spec("8x5"), 2, edge_rule=False)
+    problem.count(depth=3, workers=1)
+    seed_rule = ColoredTilingProblem(Region.from_spec("10x8"), 4)
+    seed_rule.find()
+    estimate_canonical(seed_rule, 20, 0, -1, None)
+
+
+def _playouts(game: str, bots: list[str], games: int, players: int | None = None, **options: object) -> None:
+    """A few seeded games, through the same path as ``kibitz <game> playout``."""
+    from solvers.playout import make_job, run_playouts_parallel
+
+    run_playouts_parallel(make_job(game, bots, players, 7, True, dict(options) or None), games, workers=1)
+
+
+def _compile_blokus() -> None:
+    """Blokus: the move generator and rules, the greedy bot and mcts-rave's search."""
+    _playouts("blokus", ["mcts-rave:8", "greedy"], 2, variant="two-player")
+    _playouts("blokus", ["random"], 2)
+
+
+def _compile_shelfie() -> None:
+    """My Shelfie: the rules kernel and the greedy and lookahead bots."""
+    _playouts("shelfie", ["lookahead", "greedy"], 2, 2)
+    _playouts("shelfie", ["random"], 2, 4)
+
+
+def _compile_towers() -> None:
+    """Rainbow Blackjack: the rules kernel, the exact solver and the bots built on it."""
+    from solvers.towers.solver import warm_up
+
+    warm_up()
+    _playouts("towers", ["pimc:2", "greedy"], 2)
+    _playouts("towers", ["random"], 200)
+
+
+#: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py).
+GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
+    KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 25, _compile_shelfie),
+    KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 17, _compile_blokus),
+    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver)", 10, _compile_towers),
+    KernelGroup("solitaire", "the coloured tetromino search", 10, _compile_solitaire),
+    KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 2, _compile_tilings),
+)}
+
+#: The groups a game's play, playout and bots use.
+GAME_GROUPS: dict[str, tuple[str, ...]] = {"blokus": ("blokus",), "shelfie": ("shelfie",), "towers": ("towers",),
+                                           "projectl": ()}
+
+
+def _mark(name: str) -> Path | None:
+    """The file that says group ``name`` has been compiled for this checkout (None: no keyed cache).
+
+    Named by this checkout's path too: the compiler files a checkout's cached kernels under its sources'
+    absolute path, so another clone of the same sources shares the keyed directory but not its kernels."""
+    import puzzles  # noqa: F401  # points NUMBA_CACHE_DIR at the directory of the current kernel sources
+
+    cache = os.environ.get("NUMBA_CACHE_DIR", "")
+    if not cache:
+        return None
+    checkout = hashlib.sha256(str(Path(__file__).resolve().parents[1]).encode()).hexdigest()[:12]
+    return Path(cache) / f"compiled-{name}-{checkout}"
+
+
+def is_compiled(name: str) -> bool:
+    """Whether group ``name`` has been compiled for the current kernel sources and this checkout."""
+    mark = _mark(name)
+    return mark is not None and mark.exists()
+
+
+def compile_group(name: str) -> float:
+    """Compile group ``name`` now (load it, when cached) and mark it; the seconds it took."""
+    started = time.perf_counter()
+    GROUPS[name].compile()
+    seconds = time.perf_counter() - started
+    mark = _mark(name)
+    if mark is not None:
+        with contextlib.suppress(OSError):  # a read-only cache: the notice shows again next time, nothing else changes
+            mark.write_text(f"{seconds:.1f} s\n", encoding="utf-8")
+    return seconds
+
+
+def stderr_line(text: str) -> None:
+    """One line on stderr, at once."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def ensure_compiled(*names: str, say: Callable[[str], None] | None = stderr_line) -> list[str]:
+    """Compile the groups among ``names`` that have no mark yet, each after saying so (``say``: a line on
+    stderr; None: silently); the groups compiled."""
+    compiled = []
+    for name in dict.fromkeys(names):
+        if is_compiled(name):
+            continue
+        group = GROUPS[name]
+        if say is not None:
+            say(f"compiling {group.what} (first run only, about {group.seconds} s; "
+                "'kibitz warmup' compiles everything at once) ...")
+        compile_group(name)
+        compiled.append(name)
+    return compiled
+
+
+def ensure_game_compiled(game: str, say: Callable[[str], None] | None = stderr_line) -> list[str]:
+    """:func:`ensure_compiled` for the kernels of ``game``'s rules and bots."""
+    return ensure_compiled(*GAME_GROUPS.get(game, ()), say=say)
+
+
+__all__ = ["GAME_GROUPS", "GROUPS", "KernelGroup", "compile_group", "ensure_compiled", "ensure_game_compiled",
+           "is_compiled"]
