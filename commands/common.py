@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -80,7 +81,9 @@ class ProgressReporter:
 
     Shown whenever stderr is a real stream (terminal, pipe or log file), so piping stdout or asking for
     ``--json`` does not hide it; ``enabled=False`` (``--quiet``) silences it.  ``total`` may be unknown
-    (None) or set later with :meth:`set_total`; ``note`` adds a short status.
+    (None) or set later with :meth:`set_total`; ``note`` adds a short status.  The rate and the ETA appear
+    only once a unit of work has finished, and are measured from then on: the time before the first unit
+    (compiling, splitting, starting workers) says nothing about the time the rest will take.
     """
 
     def __init__(self, total: int | None, label: str, enabled: bool = True, unit: str = "it",
@@ -88,30 +91,59 @@ class ProgressReporter:
         self.enabled = enabled and stderr_is_stream()
         self.total = total
         self.label = label
+        self.unit = unit
         self.done = 0
         self.note = ""
+        self._first: tuple[float, int] | None = None  # (when, units done) at the first finished unit
         self._bar: Any = None
         if self.enabled:
             from tqdm import tqdm
 
             interactive = sys.stderr.isatty() or _in_notebook()
             self._bar = tqdm(total=total, desc=label, unit=unit, delay=delay, file=sys.stderr, dynamic_ncols=True,
-                             leave=True, mininterval=0.2 if interactive else 5.0)
+                             leave=True, mininterval=0.2 if interactive else 5.0, bar_format=self._format(total))
+
+    @staticmethod
+    def _format(total: int | None) -> str:
+        """tqdm's layout without its own rate and ETA (they count the start-up time): see :meth:`rate_text`."""
+        if total is None:
+            return "{desc}: {n_fmt} {unit} [{elapsed}{postfix}]"
+        return "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
 
     def set_total(self, total: int) -> None:
         self.total = total
         if self._bar is not None:
             self._bar.total = total
+            self._bar.bar_format = self._format(total)
             self._bar.refresh()
+
+    def rate_text(self, now: float | None = None) -> str:
+        """``"2.5 game/s, ETA 00:42"`` from the work done since the first finished unit ("" before a rate exists)."""
+        if self._first is None:
+            return ""
+        started, done_then = self._first
+        elapsed = (time.monotonic() if now is None else now) - started
+        if self.done <= done_then or elapsed <= 0:
+            return ""
+        rate = (self.done - done_then) / elapsed
+        text = f"{rate:.3g} {self.unit}/s"
+        if self.total is not None and self.total >= self.done:
+            from tqdm import tqdm
+
+            text += f", ETA {tqdm.format_interval((self.total - self.done) / rate)}"
+        return text
 
     def advance(self, steps: int = 1, note: str = "") -> None:
         self.done += steps
         self.note = note or self.note
+        if self._first is None and self.done > 0:
+            self._first = (time.monotonic(), self.done)
         if self._bar is not None:
             if self.total is not None and self._bar.total != self.total:
                 self._bar.total = self.total
-            if note:
-                self._bar.set_postfix_str(note, refresh=False)
+                self._bar.bar_format = self._format(self.total)
+            postfix = ", ".join(part for part in (self.note, self.rate_text()) if part)
+            self._bar.set_postfix_str(postfix, refresh=False)
             self._bar.update(steps)
 
     def draw(self, force: bool = False) -> None:
