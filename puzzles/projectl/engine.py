@@ -1125,7 +1125,8 @@ class ProjectLState(GameState[Action]):
             return f"game over after round {self.round + 1} ({self.end_reason or 'end'}); scores: {scores}{solo}"
         mode = " [Master: mplace/mend]" if self.in_master else " [finishing touches: touch/done]" if self.phase == "touch" else ""
         trig = f", end triggered in round {self.trigger_round + 1}" if self.trigger_round >= 0 else ""
-        return f"round {self.round + 1}, seat {self.player + 1} to act, {self.actions_left} actions left{mode}{trig}"
+        left = f"{self.actions_left} action{'' if self.actions_left == 1 else 's'} left"
+        return f"round {self.round + 1}, seat {self.player + 1} to act, {left}{mode}{trig}"
 
     def tableau_text(self, p: int, color: bool = False) -> str:
         """Seat ``p + 1``'s points, completed puzzles and stock, then its unfinished puzzles side by side
