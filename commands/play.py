@@ -232,23 +232,30 @@ def _one(seats: list[int]) -> int | None:
 
 
 def chance_seen(before: Any, action: Any, seats: Sequence[int]) -> bool:
-    """Whether each of ``seats`` learns chance outcome ``action``: its observation after it differs from its
-    observation after every other listed outcome (an opponent's draw does not; one's own draw does).
+    """Whether each of ``seats`` learns chance outcome ``action``: no other outcome (of this state, or of a
+    redraw of what the seat cannot see, which stands for what it cannot rule out) would leave its observation
+    as this one does.  An opponent's draw is not seen, one's own draw is, even when it is forced.
 
-    A game whose chance outcomes are only sampled (not listed) deals them face up (a Shelfie refill
-    lands on the board): seen.
+    A game whose chance outcomes are only sampled (not listed) deals them face up (a Shelfie refill lands
+    on the board): seen.
     """
-    others = [outcome for outcome, _ in before.chance_outcomes() if outcome != action]
-    if not seats or not others:
+    from puzzles.game import ChanceMode
+
+    if before.info.chance is not ChanceMode.EXPLICIT:
         return True
-    seen = _observed_after(before, action, seats)
-    return all(_observed_after(before, other, seats)[i] != seen[i] for other in others for i in range(len(seats)))
+    for seat in seats:
+        seen = _observed_after(before, action, seat)
+        for state in (before, before.resample(seat, random.Random(0))):
+            if any(outcome != action and _observed_after(state, outcome, seat) == seen
+                   for outcome, _ in state.chance_outcomes()):
+                return False
+    return True
 
 
-def _observed_after(before: Any, action: Any, seats: Sequence[int]) -> list[dict[str, Any]]:
+def _observed_after(before: Any, action: Any, seat: int) -> dict[str, Any]:
     after = before.clone()
     after.apply(action)
-    return [after.observation(seat) for seat in seats]
+    return dict(after.observation(seat))
 
 
 @dataclass
