@@ -60,11 +60,11 @@ def test_play_bots_and_save(run_cli, tmp_path: Path) -> None:
 
 
 def test_play_human_seat(run_cli) -> None:
-    # blue is human: an illegal try is refused with a reason, '?' lists the moves, then a legal move
+    # blue is human: an illegal try is refused with a reason, '? W' lists the W's moves, then a legal move
     result = run_cli("blokus", "play", "--bots", "human,random,random,random", "--seed", "1",
-                     input="t1\n?\na20,b20,b19,c19,c18\n")
+                     input="t1\n? W\na20,b20,b19,c19,c18\n")
     assert "starting cell" in result.output
-    assert "c18,b19,c19,a20,b20" in result.output.split("your move")[2]  # the '?' listing
+    assert "c18,b19,c19,a20,b20" in result.output.split("your move")[2]  # the '? W' listing
     assert "1. seat 1 (human): c18,b19,c19,a20,b20" in result.output
     assert "blue to move" in result.output
 
