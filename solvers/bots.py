@@ -202,7 +202,8 @@ class HumanBot:
                 json.dump(data, handle)
         except OSError as error:
             return f"cannot save to {path}: {error.strerror or error}"
-        return f"saved to {path}; continue with: play --load {path}"
+        full = " (the full game, hidden stones and cards included)" if state.info.information.value == "imperfect" else ""
+        return f"saved to {path}{full}; continue with: play --load {path}"
 
 
 #: At most this many moves are listed by ``?`` (a filter narrows the list).
