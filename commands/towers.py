@@ -33,11 +33,17 @@ def _towers_load_state(path: str) -> Any:
     return TowersState.from_json(data)
 
 
+#: How a human types a move, in the prompt and in ``help``.
+NOTATION = "e.g. row1, colors, R6>O, R6xO, pass"
+
+
 def _show(state: Any, seat: int) -> str:
-    """What a human in ``seat`` sees: the towers, their own grid and hand, this round's announcements."""
+    """What a human in ``seat`` sees: the towers, their own grid and hand, this round's announcements; in a
+    challenge (a face-up position, everything known) the whole position."""
     from puzzles.towers.render import render_observation_text
 
-    return "\n" + render_observation_text(state.observation(seat)) + (
+    view = state.render_text() if state.face_up else render_observation_text(state.observation(seat))
+    return "\n" + view + (
         "\n(lines: row1..row3 / col1..col3; announce: colors | numbers;"
         " place: R6>O (stone > tower), replace a top joker: R6xO; pass when stuck)"
     )
@@ -94,7 +100,8 @@ def _hinter(state: Any) -> Any:
     return hinter(state)
 
 
-add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show, hinter=_hinter))
+add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show, hinter=_hinter,
+                                                                notation=NOTATION))
 _with_seat_aliases(towers.commands["play"], ("human", "pimc"))
 _with_from_file(towers.commands["play"])
 _with_seat_aliases(towers.commands["playout"], ("random", "random"))
