@@ -171,3 +171,16 @@ def test_a_game_of_bots_shows_everything(run_cli) -> None:
     result = run_cli("shelfie", "play", "--bots", "greedy", "--seed", "5")
     state = GAMES["shelfie"].new_game(None, 5)
     assert result.exit_code == 0 and all(f"card {card}" in result.output for card in state.personal_cards)
+
+
+@pytest.mark.parametrize("game", list(SETTINGS))
+def test_the_hint_reads_only_what_the_seat_sees(game: str) -> None:
+    """``hint`` (the human's own, asking the default hint bot) gives the same move after a redraw of what the
+    mover cannot see."""
+    from tests.test_no_peeking import positions
+
+    human = make_bot(game, "human")
+    human.hinter = make_bot(game, "greedy")
+    for index, state in enumerate(positions(game, 30)):
+        other = state.resample(state.current_player(), random.Random(index))
+        assert human.hint_text(state) == human.hint_text(other), f"position {index}"
