@@ -35,9 +35,11 @@ def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, t
     """Tiling challenges whose solution is unique (proved by an exhaustive count)."""
     from solvers.challenges import generate
     from solvers.parallel import make_executor
+    from solvers.warmup import ensure_compiled
 
     if out_dir:  # checked before the work, not after it
         _check_out_dir(out_dir)
+    ensure_compiled("tilings")
     executor, close = make_executor(workers or 1, scheduler)
     try:
         found, status = _collect(generate(count, difficulty, set_name, seed, time_limit,
@@ -124,9 +126,11 @@ def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Call
 def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json):
     """Rainbow Blackjack endgames where exactly one move wins or saves the draw (proved by the exact solver)."""
     from solvers.towers.challenges import generate
+    from solvers.warmup import ensure_compiled
 
     if out_dir:
         _check_out_dir(out_dir)
+    ensure_compiled("towers")
 
     def write(ch: Any) -> None:
         out = Path(out_dir)

@@ -119,8 +119,10 @@ _with_seat_aliases(towers.commands["playout"], ("random", "random"))
 def towers_solve(state_path: str, horizon: str, time_limit: float | None, as_json: bool, quiet: bool) -> None:
     """Best move, value and principal variation of a full-information STATE.json (status: proved / unknown / interrupted)."""
     from solvers.towers.solver import Solver
+    from solvers.warmup import ensure_compiled
 
     state = _towers_load_state(state_path)  # validated before any compiled kernel sees it
+    ensure_compiled("towers")
     progress = ProgressReporter(None, "nodes searched", enabled=not quiet, unit="node")
     last = [0]
 
