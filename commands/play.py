@@ -149,7 +149,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         seat_bots = [make_bot(game, spec) for spec in specs]
         log.viewers = secret_keepers(state, seat_bots)
         if svg is not None and log.viewers and hooks.svg is None:
-            raise ValueError(f"--svg would show {info.title}'s hidden information: give it only to a game of bots")
+            raise ValueError(f"--svg with a human seat is not available in {info.title} (the picture would show"
+                             " hidden information); give it to a game of bots")
         hint_spec = "greedy" if "greedy" in bot_factories(game) else "mcts:200"
         for bot in seat_bots:
             if isinstance(bot, HumanBot):

@@ -67,3 +67,17 @@ def test_blokus_match_has_the_series_keys(run_cli) -> None:
     assert side_a["win_rate"] == data["score"] and side_a["win_ci95"][0] <= side_a["win_rate"] <= side_a["win_ci95"][1]
     assert sum(data["seat_win_rates"]) == pytest.approx(1.0) and len(data["seat_win_rates"]) == 2
     assert "games_asked" not in data and "ci95" not in data
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_play_seats_a_human_by_default_and_its_help_names_the_bots(run_cli, game: str) -> None:
+    from solvers.bots import bot_factories
+
+    result = run_cli(game, "play", "--json", input="quit\n")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["status"] == "quit" and data["bots"][0] == "human"
+    assert "human" not in data["bots"][1:] and len(data["bots"]) == GAMES[game].default_players
+    names = ", ".join(bot_factories(game))
+    assert f"Bots: {names}." in " ".join(run_cli(game, "play", "--help").output.split())
+    playout_names = ", ".join(name for name in bot_factories(game) if name != "human")
+    assert f"Bots: {playout_names}." in " ".join(run_cli(game, "playout", "--help").output.split())
