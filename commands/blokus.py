@@ -90,7 +90,8 @@ def blokus_replay(path, game_index, as_json):
 @blokus.command("moves")
 @click.argument("path", type=click.Path(dir_okay=False))
 @_GAME_INDEX_OPTION
-@click.option("--after", type=click.IntRange(min=0), default=None, help="After this many moves (default: all).")
+@click.option("--after", type=click.IntRange(min=0), default=None,
+              help="After this many moves, 0 up to the record's length (default: all of them).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def blokus_moves(path, game_index, after, as_json):
@@ -98,6 +99,10 @@ def blokus_moves(path, game_index, after, as_json):
     from puzzles.blokus.records import load
 
     state = load(path, max_moves=after, game_index=game_index)
+    placed = sum(1 for _, m in state.moves_played if not m.is_pass)
+    if after is not None and placed < after:
+        raise click.ClickException(f"--after {after} is past the end: the record holds {placed} "
+                                   f"move{'' if placed == 1 else 's'} (--after 0..{placed})")
     moves = [state.action_to_string(m) for m in state.legal_actions()]
     color = state.color_names[state.to_move] if state.to_move >= 0 else None
     if as_json:
@@ -171,17 +176,27 @@ def blokus_solitaire() -> None:
 @click.option("--estimate", "probes", type=click.IntRange(min=2), default=None,
               help="Knuth estimate of the count with N random paths (raw, up to colours, up to symmetry; with standard errors).")
 @click.option("--exact-depth", type=click.IntRange(min=0), default=None,
-              help="With --estimate: count each path's subtree exactly below this many pieces (default 60%% of the pieces).")
+              help="With --estimate: count each path's subtree exactly below this many pieces (default 60% of the pieces).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=None)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the tiling as SVG.")
+@click.option("--plain", is_flag=True, help="Letters only (the shapes), no colours.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
-                                 workers, threads, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out, as_json):
-    """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge."""
+                                 workers, threads, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out,
+                                 plain, as_json):
+    """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge.
+
+    A tiling prints one cell per letter (the shape: I O T L S).  On a terminal each piece has its colour's
+    background; piped, each cell is letter + colour digit (I1 = an I of colour 1; a legend line names the
+    colours), so the colours survive; --plain gives the letters only.  Two touching pieces that would
+    print alike differ in case.
+
+    Counts and estimates are long jobs on 10x8 (see --estimate): they say on stderr what they prepare,
+    then show progress; Ctrl-C stops with the parts done (resumable with --checkpoint).
+    """
     from puzzles.polyomino import Region
-    from solvers.blokus.tetromino_search import estimate_canonical
     from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
 
     problem = ColoredTilingProblem(Region.from_spec(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
@@ -190,7 +205,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     if svg_out:
         check_output_path(svg_out)
     if probes:
-        data = estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth, time_limit)
+        data = _estimate_tetromino_tilings(problem, probes, seed, exact_depth, time_limit, as_json)
         _print_tetromino_estimate(data, as_json)
         if data["interrupted"]:
             exit_interrupted()
@@ -219,8 +234,41 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
         click.echo("no tiling exists (proved: the search was exhaustive)" if status.startswith("proved")
                    else f"no tiling found: unknown, the time limit ({time_limit} s) stopped the search")
     else:
-        click.echo(to_tiling(problem.region, pieces).to_text())
+        click.echo(_colored_tiling_text(to_tiling(problem.region, pieces), colors, plain))
         click.echo(f"status: found with {backend} in {seconds:.2f} s, verified")
+
+
+def _colored_tiling_text(tiling: Any, colors: int, plain: bool) -> str:
+    """A coloured tiling as text: ANSI colours on a terminal; piped, letter + colour digit and a legend line;
+    ``plain``: letters only."""
+    import sys
+
+    from solvers.blokus.tetrominoes import COLOR_NAMES
+
+    if plain:
+        return tiling.to_text(color=False)
+    if sys.stdout.isatty():
+        return tiling.to_text(color=True)
+    legend = ", ".join(f"{k + 1} {COLOR_NAMES[k]}" for k in range(colors))
+    return tiling.to_text(color=False, color_digits=True) + f"\ncolours: {legend} (letters: shapes)"
+
+
+def _estimate_tetromino_tilings(problem: Any, probes: int, seed: int, exact_depth: int | None,
+                                time_limit: float | None, as_json: bool) -> dict[str, Any]:
+    """``solitaire tetrominoes --estimate``: Knuth's estimate, with a notice and progress over its random paths."""
+    from commands.long_job import heartbeat, notice
+    from solvers.blokus.tetromino_search import estimate_canonical
+
+    progress = ProgressReporter(probes, "random paths", enabled=not as_json, unit="paths")
+    exact = "60% of the pieces" if exact_depth is None else f"{exact_depth} pieces"
+    notice(progress, f"estimating from {probes:,} random paths of the canonical search, each counted exactly below "
+                     f"{exact}, in chunks of 2,000 (Ctrl-C stops with the paths done) ...")
+    try:
+        with heartbeat(progress):
+            return estimate_canonical(problem, probes, seed, -1 if exact_depth is None else exact_depth, time_limit,
+                                      progress=lambda done, _total: progress.advance(done - progress.done))
+    finally:
+        progress.close()
 
 
 def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
@@ -241,19 +289,28 @@ def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
 
 def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int, scheduler: str | None,
                              checkpoint: str | None, time_limit: float | None, as_json: bool) -> Any:
-    """``solitaire tetrominoes --count``: count with progress, print the counts, return the result."""
-    progress = ProgressReporter(None, "subproblems", enabled=not as_json)
-    first = [True]
+    """``solitaire tetrominoes --count``: count with notices and progress, print the counts, return the result."""
+    from commands.long_job import heartbeat, notice
+
+    progress = ProgressReporter(None, "parts done", enabled=not as_json, unit="parts")
+
+    def on_start(done: int, total: int) -> None:
+        where = "on the Dask cluster" if scheduler else f"on {workers} processes" if workers > 1 else "in this process"
+        kept = f"kept in {checkpoint}: the same command resumes" if checkpoint else "--checkpoint FILE makes it resumable"
+        progress.set_total(total)
+        progress.advance(done - progress.done)
+        notice(progress, f"{total - done:,} parts to count {where}"
+               + (f" ({done:,} of {total:,} already counted in {checkpoint})" if done else "")
+               + f"; Ctrl-C stops with the parts done ({kept})")
 
     def on_part(done: int, total: int, raw: int) -> None:
-        if first[0]:
-            progress.set_total(total)
-            first[0] = False
-        progress.advance(done - progress.done, f"{raw} tilings")
+        progress.advance(done - progress.done, f"{raw:,} tilings so far")
 
+    notice(progress, f"splitting the search into parts at depth {depth} ...")
     try:
-        result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part, scheduler=scheduler,
-                               engine=engine, time_limit=time_limit)
+        with heartbeat(progress):
+            result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part,
+                                   scheduler=scheduler, engine=engine, time_limit=time_limit, on_start=on_start)
     finally:
         progress.close()
     if as_json:
@@ -265,8 +322,9 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
         click.echo(f"up to the region's symmetries: {result.symmetry}")
         click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
     else:
-        click.echo(f"status: {result.status}: {result.parts_done}/{result.parts_total} subproblems; "
-                   "rerun with --checkpoint to resume")
+        click.echo(f"status: {result.status}: {result.parts_done:,}/{result.parts_total:,} parts counted; "
+                   + (f"the same command resumes from {checkpoint}" if checkpoint
+                      else "--checkpoint FILE would keep them for a rerun"))
         click.echo(f"raw tilings: at least {result.raw} (lower bound)")
     click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
     return result

@@ -15,7 +15,7 @@ from commands.common import ProgressReporter, checkpoint_option, emit_json, frie
 @click.option("--pieces", "pieces_spec", default="pentominoes", show_default=True,
               help="Piece set(s) or names (pentominoes, tetrominoes, blokus, 2*tetrominoes, I,L,X, ...) or a file.")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw and up to symmetry).")
-@click.option("--unique", is_flag=True, help="Up to the region's symmetries (with --count or --all).")
+@click.option("--unique", is_flag=True, help="With --all: one tiling per symmetry class (--count gives both counts).")
 @click.option("--all", "show_all", is_flag=True, help="Print every tiling.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="With --all: stop after this many.")
 @click.option("--at-most", is_flag=True, help="Each piece at most once (default: each exactly once).")
@@ -28,14 +28,19 @@ from commands.common import ProgressReporter, checkpoint_option, emit_json, frie
               help="With --count: local worker processes (default: all cores for 50+ subproblems, else 1).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
+@click.option("--plain", is_flag=True, help="Letters only, no colours, even on a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
-         split_depth, workers, scheduler, checkpoint, as_json):
+         split_depth, workers, scheduler, checkpoint, plain, as_json):
     """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes.
 
     Every answer states its status: found, proved (exhaustive: a count is exact, "no tiling
     exists" is a proof), unknown (time limit: counts are lower bounds) or incomplete (Ctrl-C).
+
+    A tiling prints each cell as its piece's name.  On a terminal every piece also gets a background
+    colour; piped (or with --plain) the letters alone, as the colours only tell pieces apart: two
+    touching pieces of the same name differ in case (I and i) instead.
     """
     from puzzles.polyomino import Region
     from solvers.parallel import check_output_path
@@ -48,7 +53,7 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     problem = TilingProblem.from_spec(Region.from_spec(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
     if do_count:
         counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json)
-        _print_counts(counts, unique, as_json)
+        _print_counts(counts, as_json)
         if counts.failure:
             raise click.ClickException(f"{counts.failure}; the counts above are lower bounds"
                                        + (f" (finished parts kept in {checkpoint})" if checkpoint else ""))
@@ -56,7 +61,7 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
             sys.exit(130)
         return
     if show_all:
-        _list_tilings(problem, unique, limit, time_limit, as_json)
+        _list_tilings(problem, unique, limit, time_limit, as_json, plain)
         return
     result = problem.search(backend, time_limit=time_limit)
     if as_json:
@@ -64,7 +69,7 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
                    "tiling": result.tiling.to_json() if result.tiling else None,
                    "interrupted": result.status == "incomplete", "seconds": round(result.seconds, 3)})
     elif result.tiling is not None:
-        click.echo(result.tiling.to_text())
+        click.echo(result.tiling.to_text(color=False if plain else None))
         click.echo("found: one tiling, verified cell by cell (--count counts them all)")
     elif result.status == "proved":
         click.echo("no tiling exists (proved: exhaustive search)")
@@ -77,15 +82,21 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
         sys.exit(130)
 
 
-def _print_counts(counts, unique, as_json):
+def count_json(counts) -> dict:
+    """A tiling count in the key set every count command shares (``blokus solitaire tetrominoes --count``
+    adds ``count_symmetry_colors``)."""
+    return {"count_raw": counts.raw, "count_symmetry": counts.unique, "status": counts.status,
+            "complete": counts.complete, "lower_bound": not counts.complete,
+            "interrupted": counts.stopped_by == "interrupt", "parts_done": counts.parts_done,
+            "parts_total": counts.parts_total, "nodes": counts.nodes, "seconds": round(counts.seconds, 3)}
+
+
+def _print_counts(counts, as_json):
     """A count with its status: exact (proved) or a lower bound (unknown at a limit, incomplete on Ctrl-C)."""
     from solvers.tiling import STATUS_TEXT
 
     if as_json:
-        emit_json({"count": counts.unique if unique else counts.raw, "count_raw": counts.raw,
-                   "count_unique": counts.unique, "complete": counts.complete, "status": counts.status,
-                   "lower_bound": not counts.complete, "interrupted": counts.stopped_by == "interrupt",
-                   "stopped_by": counts.stopped_by or None, "nodes": counts.nodes, "seconds": round(counts.seconds, 3)})
+        emit_json(count_json(counts))
         return
     if counts.complete:
         click.echo(f"{counts.raw} tilings, {counts.unique} up to symmetry (proved: exhaustive count)")
@@ -94,7 +105,7 @@ def _print_counts(counts, unique, as_json):
                    f"({STATUS_TEXT[counts.status]}: lower bounds)")
 
 
-def _list_tilings(problem, unique, limit, time_limit, as_json):
+def _list_tilings(problem, unique, limit, time_limit, as_json, plain):
     """Print tilings as they are found (text, or one JSON document streamed), then the status."""
     from solvers.exact_cover import SearchLimits
     from solvers.tiling import STATUS_TEXT, answer_status
@@ -108,7 +119,7 @@ def _list_tilings(problem, unique, limit, time_limit, as_json):
             if as_json:
                 click.echo(("," if number else "") + "\n  " + json.dumps(tiling.to_json()), nl=False)
             else:
-                click.echo(f"tiling {number + 1}:\n{tiling.to_text()}\n")
+                click.echo(f"tiling {number + 1}:\n{tiling.to_text(color=False if plain else None)}\n")
             number += 1  # counted once printed, so a Ctrl-C in between never reports one too many
             if limit and number >= limit:
                 stopped_by = "limit"
@@ -132,26 +143,37 @@ def _list_tilings(problem, unique, limit, time_limit, as_json):
 
 
 def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, show_progress):
-    """Count in this process, or on local processes / a Dask cluster when asked (same totals)."""
+    """Count in this process, or on local processes / a Dask cluster when asked (same totals); a split or
+    parallel count says on stderr what it prepares."""
     from pathlib import Path
 
+    from commands.long_job import heartbeat, notice
     from solvers.exact_cover import SearchLimits
-    from solvers.parallel import make_executor
+    from solvers.parallel import default_workers, make_executor
 
-    progress = ProgressReporter(None, "subproblems", enabled=show_progress)
+    progress = ProgressReporter(None, "subproblems done", enabled=show_progress, unit="subproblems")
     report = lambda done, total: (setattr(progress, "total", total), progress.advance(done - progress.done))
     limits = SearchLimits(time_limit=time_limit)
+    if split_depth:
+        notice(progress, f"splitting the search into subproblems at depth {split_depth} ...")
     tasks = problem.split(split_depth)
     parallel = scheduler or checkpoint or (workers or 1) > 1 or (workers is None and len(tasks) >= 50)
+    if split_depth or parallel:
+        processes = (workers or default_workers()) if parallel else 1
+        where = "on the Dask cluster" if scheduler else f"on {processes} processes" if processes > 1 else "in this process"
+        kept = (f"finished ones are kept in {checkpoint}: the same command resumes" if checkpoint
+                else "--checkpoint FILE makes it resumable")
+        notice(progress, f"{len(tasks):,} subproblems to count {where}; Ctrl-C stops with those done ({kept})")
     try:
-        if not parallel:
-            return problem.counts(limits, on_part=report, split_depth=split_depth)
-        executor, close = make_executor(workers, scheduler)
-        try:
-            return problem.counts(limits, on_part=report, split_depth=split_depth, executor=executor,
-                                  checkpoint=Path(checkpoint) if checkpoint else None)
-        finally:
-            close()
+        with heartbeat(progress):
+            if not parallel:
+                return problem.counts(limits, on_part=report, split_depth=split_depth)
+            executor, close = make_executor(workers, scheduler)
+            try:
+                return problem.counts(limits, on_part=report, split_depth=split_depth, executor=executor,
+                                      checkpoint=Path(checkpoint) if checkpoint else None)
+            finally:
+                close()
     finally:
         progress.close()
 

@@ -429,26 +429,57 @@ class Tiling:
                 if normalize(placed.cells) not in orient:
                     raise ValueError(f"piece {placed.name} does not have its shape")
 
-    def to_text(self, color: bool | None = None) -> str:
-        """Letters per piece; ANSI background colours when ``color`` (default: stdout is a terminal)."""
+    def to_text(self, color: bool | None = None, color_digits: bool = False) -> str:
+        """The tiling as text, one label per cell (the piece's name, up to 2 characters).
+
+        ``color``: ANSI background colours, one per piece (per Blokus colour when pieces carry one);
+        default: when stdout is a terminal.  ``color_digits``: each cell also shows its piece's colour
+        as a digit (``I1`` = an I of colour 1), cells apart by a space, so the colours survive a pipe.
+        Two touching pieces that would print the same label differ in case (``I``/``i``).
+        """
         use_color = sys.stdout.isatty() if color is None else color
         grid = self.grid()
+        codes = self._ansi_codes() if use_color else None
+        labels = self.labels(color_digits, codes)
+        pad = max(2, *(len(label) for label in labels))
         lines = []
         for r in range(self.region.height):
             out = []
             for c in range(self.region.width):
                 index = grid.get((r, c))
                 if index is None:
-                    out.append(" ." if (r, c) not in self.region.cells else " ?")
+                    out.append(("." if (r, c) not in self.region.cells else "?").rjust(pad))
                     continue
-                label = (self.pieces[index].name or "#")[:2].rjust(2)
-                if use_color:
-                    code = ANSI_BACKGROUNDS[(self.pieces[index].color if self.pieces[index].color >= 0 else index) % len(ANSI_BACKGROUNDS)]
-                    out.append(f"\x1b[{code}m{label}\x1b[0m")
+                label = labels[index].rjust(pad)
+                if codes:
+                    out.append(f"\x1b[{codes[index]}m{label}\x1b[0m")
                 else:
                     out.append(label)
-            lines.append("".join(out))
+            lines.append((" " if color_digits else "").join(out))
         return "\n".join(lines)
+
+    def _ansi_codes(self) -> list[int]:
+        """The ANSI background of each piece: its colour's when it has one, else one per piece."""
+        return [ANSI_BACKGROUNDS[(p.color if p.color >= 0 else i) % len(ANSI_BACKGROUNDS)] for i, p in enumerate(self.pieces)]
+
+    def labels(self, color_digits: bool = False, backgrounds: Sequence[int] | None = None) -> list[str]:
+        """One label per piece: its name (2 characters at most), then its colour 1.. with ``color_digits``.
+
+        Where two pieces that would look alike (same label, and same ``backgrounds`` entry when given)
+        share an edge, one of them has its letters' case swapped (a 2-colouring of those pieces, the
+        first as named), so they stay apart in plain text.
+        """
+        labels = [(p.name or "#")[:2] + (str(p.color + 1) if color_digits and p.color >= 0 else "") for p in self.pieces]
+        looks = [(label, backgrounds[i] if backgrounds else 0) for i, label in enumerate(labels)]
+        grid = self.grid()
+        touching: dict[int, set[int]] = {i: set() for i in range(len(self.pieces))}
+        for (r, c), i in grid.items():
+            for j in (grid.get((r + 1, c)), grid.get((r, c + 1))):
+                if j is not None and j != i and looks[j] == looks[i]:
+                    touching[i].add(j)
+                    touching[j].add(i)
+        swapped = _two_colouring(touching)
+        return [label.swapcase() if swapped.get(i) else label for i, label in enumerate(labels)]
 
     def __str__(self) -> str:
         return self.to_text(color=False)
@@ -465,6 +496,23 @@ class Tiling:
                 for p in self.pieces
             ]
         }
+
+
+def _two_colouring(touching: dict[int, set[int]]) -> dict[int, bool]:
+    """Side False/True of each node with neighbours, neighbours on opposite sides where the graph allows
+    (an odd cycle keeps one touching pair alike); the lowest node of each component is False."""
+    side: dict[int, bool] = {}
+    for first in sorted(touching):
+        if first in side or not touching[first]:
+            continue
+        side[first], queue = False, [first]
+        while queue:
+            node = queue.pop()
+            for other in touching[node]:
+                if other not in side:
+                    side[other] = not side[node]
+                    queue.append(other)
+    return side
 
 
 ANSI_BACKGROUNDS = (44, 43, 41, 42, 45, 46, 104, 103, 101, 102, 105, 106, 47, 100)

@@ -138,6 +138,8 @@ class TilingCounts:
     seconds: float
     stopped_by: str = ""
     failure: str = ""
+    parts_done: int = 0  # independent tasks (see TilingProblem.split) finished, earlier runs' included
+    parts_total: int = 0
 
     @property
     def status(self) -> str:
@@ -391,12 +393,12 @@ class TilingProblem:
                 stop=None if deadline is None else lambda: time.time() >= deadline,
                 final=lambda part: not part.stopped_by,
             )
-            total, complete, failure = report.value, report.complete, report.failure
+            total, complete, failure, finished = report.value, report.complete, report.failure, report.done
             stopped_by = {"": "", "interrupt": "interrupt", "stop": "time_limit", "lost": "lost"}[report.stopped_by]
             if not complete and not stopped_by:
                 stopped_by = "time_limit"
         else:
-            total, complete, stopped_by = TaskCount(0, 0, 0), True, ""
+            total, complete, stopped_by, finished = TaskCount(0, 0, 0), True, "", 0
             try:
                 for done, task in enumerate(tasks, 1):
                     part = self.run_task(task, limits.remaining(total.nodes))
@@ -404,6 +406,7 @@ class TilingProblem:
                     if part.stopped_by:
                         complete, stopped_by = False, part.stopped_by
                         break
+                    finished = done
                     if limits.expired() and done < len(tasks):
                         complete, stopped_by = False, "time_limit"
                         break
@@ -415,7 +418,8 @@ class TilingProblem:
         unique, remainder = divmod(total.stabiliser_sum, group_size)
         if complete and remainder:
             raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
-        return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by, failure)
+        return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by, failure,
+                            finished, len(tasks))
 
     def _group(self) -> list[int]:
         return self.region.symmetries() if self.free else [0]

@@ -43,6 +43,22 @@ def test_moves_after_n(run_cli) -> None:
     assert ended.exit_code == 1 and "game is over" in ended.output
 
 
+def test_moves_after_past_the_record_is_refused(run_cli, tmp_path: Path) -> None:
+    short = tmp_path / "short.blksgf"
+    short.write_text("(;GM[Blokus];1[a20])")
+    for after, args in (("10", []), ("2", ["--json"])):
+        result = run_cli("blokus", "moves", str(short), "--after", after, *args)
+        assert result.exit_code == 1
+        assert result.output == f"Error: --after {after} is past the end: the record holds 1 move (--after 0..1)\n"
+    assert run_cli("blokus", "moves", str(short), "--after", "1").output.split()[:2] == ["t20", "s20,t20"]
+    record = tmp_path / "short.json"
+    assert run_cli("blokus", "replay", str(short), "--json").exit_code == 0
+    run_cli("blokus", "play", "--variant", "duo", "--bots", "random", "--seed", "1", "--sgf", str(record))
+    moves = json.loads(run_cli("blokus", "replay", str(record), "--json").output)["moves"]
+    result = run_cli("blokus", "moves", str(record), "--after", str(moves + 1))
+    assert result.exit_code == 1 and f"the record holds {moves} moves (--after 0..{moves})" in result.output
+
+
 def test_play_bots_and_save(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "g.blksgf"
     args = ["blokus", "play", "--players", "2", "--variant", "duo", "--bots", "greedy,random", "--seed", "3"]

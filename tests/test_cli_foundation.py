@@ -15,9 +15,9 @@ def test_tile_count_json(run_cli) -> None:
     result = run_cli("tile", "6x10", "--pieces", "pentominoes", "--count", "--json")
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert (data["count"], data["count_raw"], data["count_unique"], data["complete"]) == (9356, 9356, 2339, True)
+    assert (data["count_raw"], data["count_symmetry"], data["complete"]) == (9356, 2339, True)
     unique = json.loads(run_cli("tile", "3x20", "--count", "--unique", "--json").output)
-    assert unique["count"] == 2
+    assert unique["count_symmetry"] == 2
 
 
 def test_tile_find_prints_a_verified_tiling(run_cli) -> None:
@@ -41,11 +41,11 @@ def test_tile_region_and_pieces_from_files(run_cli, tmp_path: Path) -> None:
     region = tmp_path / "ring.txt"
     region.write_text("########\n########\n########\n###..###\n###..###\n########\n########\n########\n")
     data = json.loads(run_cli("tile", str(region), "--count", "--json").output)
-    assert (data["count_raw"], data["count_unique"]) == (520, 65)
+    assert (data["count_raw"], data["count_symmetry"]) == (520, 65)
     pieces = tmp_path / "pieces.txt"
     pieces.write_text("name: A\n##\n\nname: A\n##\n")
     data = json.loads(run_cli("tile", "2x2", "--pieces", str(pieces), "--count", "--json").output)
-    assert (data["count_raw"], data["count_unique"]) == (2, 1)
+    assert (data["count_raw"], data["count_symmetry"]) == (2, 1)
     assert run_cli("tile", "5x4", "--pieces", "tetrominoes").output.strip() == "no tiling exists (proved: exhaustive search)"
 
 

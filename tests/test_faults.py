@@ -174,7 +174,7 @@ def test_proved_none_and_counts_carry_status() -> None:
     data = json.loads(invoke("tile", "5x4", "--pieces", "tetrominoes", "--json").output)
     assert (data["found"], data["status"]) == (False, "proved")
     data = json.loads(invoke("tile", "3x20", "--count", "--json").output)
-    assert (data["count_raw"], data["count_unique"], data["status"], data["lower_bound"]) == (8, 2, "proved", False)
+    assert (data["count_raw"], data["count_symmetry"], data["status"], data["lower_bound"]) == (8, 2, "proved", False)
     data = json.loads(invoke("tile", "10x8", "--pieces", "4*tetrominoes", "--count", "--time-limit", "1", "--json").output)
     assert (data["status"], data["lower_bound"], data["complete"]) == ("unknown", True, False)
     text = invoke("tile", "10x8", "--pieces", "4*tetrominoes", "--count", "--time-limit", "1").output
@@ -197,7 +197,7 @@ def test_split_count_time_limit_is_honoured() -> None:
 ])
 def test_symmetry_corner_cases_on_the_command_line(args: list[str], raw: int, unique: int) -> None:
     data = json.loads(invoke("tile", *args, "--count", "--json").output)
-    assert (data["count_raw"], data["count_unique"], data["status"]) == (raw, unique, "proved")
+    assert (data["count_raw"], data["count_symmetry"], data["status"]) == (raw, unique, "proved")
 
 
 def test_long_inline_region_is_not_a_file_name() -> None:
@@ -264,7 +264,7 @@ def test_torn_and_binary_checkpoints(tmp_path: Path) -> None:
     with checkpoint.open("a") as log:
         log.write('{"job": "x", "task": 3, "res')  # torn by a kill: ignored, the task reruns
     data = json.loads(_count("3x20", checkpoint).output)
-    assert (data["count_raw"], data["count_unique"], data["status"]) == (8, 2, "proved")
+    assert (data["count_raw"], data["count_symmetry"], data["status"]) == (8, 2, "proved")
     binary = tmp_path / "bin.jsonl"
     binary.write_bytes(b"\xff\xfe\x00\x81")
     assert_one_line_error(_count("3x20", binary))
@@ -336,7 +336,7 @@ def _interrupt_then_resume(region: str, pieces: str, whole: tuple[int, int], tmp
     resumed = _start(args)
     out, err = resumed.communicate(timeout=300)
     data = json.loads(out)
-    assert (data["count_raw"], data["count_unique"], data["status"]) == (*whole, "proved"), err
+    assert (data["count_raw"], data["count_symmetry"], data["status"]) == (*whole, "proved"), err
 
 
 def test_sigint_stops_fast_keeps_parts_and_resumes(tmp_path: Path) -> None:
@@ -474,7 +474,7 @@ def test_killed_dask_scheduler_keeps_finished_parts(tmp_path: Path) -> None:
             worker.kill()
     resumed = _start([*args[:-5], "--workers", "2", "--checkpoint", str(checkpoint), "--json"])
     out, _ = resumed.communicate(timeout=600)
-    assert (json.loads(out)["count_raw"], json.loads(out)["count_unique"]) == (129168, 16146)
+    assert (json.loads(out)["count_raw"], json.loads(out)["count_symmetry"]) == (129168, 16146)
 
 
 @pytest.mark.slow
@@ -508,7 +508,7 @@ def test_killed_dask_worker_is_survived(tmp_path: Path) -> None:
         workers[0].kill()
         out, err = process.communicate(timeout=600)
         assert process.returncode == 0, err
-        assert (json.loads(out)["count_raw"], json.loads(out)["count_unique"]) == (4040, 1010)
+        assert (json.loads(out)["count_raw"], json.loads(out)["count_symmetry"]) == (4040, 1010)
     finally:
         scheduler.kill()
         for worker in workers:

@@ -110,7 +110,7 @@ def test_cli_count_with_workers_and_resume(run_cli, tmp_path: Path) -> None:
     args = ["tile", "4x15", "--count", "--split-depth", "1", "--json"]
     first = json.loads(run_cli(*args, "--workers", "2", "--checkpoint", str(checkpoint)).output)
     again = json.loads(run_cli(*args, "--resume", str(checkpoint)).output)  # old spelling; all done already
-    assert (first["count_raw"], first["count_unique"]) == (again["count_raw"], again["count_unique"]) == (1472, 368)
+    assert (first["count_raw"], first["count_symmetry"]) == (again["count_raw"], again["count_symmetry"]) == (1472, 368)
 
 
 def _merge(total, part):

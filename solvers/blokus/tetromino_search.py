@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -546,7 +546,7 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
 
 
 def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth: int = -1,
-                       time_limit: float | None = None) -> dict:
+                       time_limit: float | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
     """Knuth's estimate of the number of tilings, in three units, each with its standard error.
 
     The random paths walk the canonical search tree (one tiling per colour permutation), so what is
@@ -558,6 +558,7 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     counted exactly, which removes most of the variance of plain Knuth probes; ``exact_depth`` 0 is the
     exact count (zero error).  ``time_limit`` (wall seconds) stops between chunks of 2,000 paths: the
     estimate then uses the paths done (``probes`` in the result; status ``estimate (time limit)``).
+    ``progress(paths done, paths)`` is called after each chunk.
     """
     search = problem.canonical_search()
     n_pieces = len(problem.pieces)
@@ -583,6 +584,8 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
             interrupted = True
         done += size
         chunk += 1
+        if progress is not None:
+            progress(done, probes)
         if interrupted or time_limit is not None and time.perf_counter() - wall > time_limit and done >= 2:
             break
     if done < 2:

@@ -83,11 +83,12 @@ class ColorCounts:
         return "proved" if self.complete else f"incomplete ({reason})"
 
     def to_json(self) -> dict:
+        """The key set every count command shares (``kibitz tile --count`` has all but the colour count)."""
         return {
             "count_raw": self.raw, "count_symmetry": self.symmetry, "count_symmetry_colors": self.symmetry_colors,
-            "complete": self.complete, "parts_done": self.parts_done, "parts_total": self.parts_total,
-            "seconds": round(self.seconds, 3), "nodes": self.nodes,
-            "status": self.status, "interrupted": self.stopped_by == "interrupt",
+            "status": self.status, "complete": self.complete, "lower_bound": not self.complete,
+            "interrupted": self.stopped_by == "interrupt", "parts_done": self.parts_done,
+            "parts_total": self.parts_total, "nodes": self.nodes, "seconds": round(self.seconds, 3),
         }
 
 
@@ -723,6 +724,7 @@ class ColoredTilingProblem:
         engine: str = "canonical",
         time_limit: float | None = None,
         scheduler: str | None = None,
+        on_start: Callable[[int, int], None] | None = None,
     ) -> ColorCounts:
         """Count every tiling (exhaustive), split at ``depth``; resumable.
 
@@ -731,7 +733,9 @@ class ColoredTilingProblem:
         ``bitset`` (every colouring, Burnside by XCC fixed-point counts) and ``xcc`` (generic reference).
         Parts run in this process, or through :mod:`solvers.parallel` on ``workers`` local
         processes or a Dask ``scheduler``; the total is the same either way.  A part is either
-        finished or not counted: under ``time_limit`` the counts are lower bounds (``complete`` false)."""
+        finished or not counted: under ``time_limit`` the counts are lower bounds (``complete`` false).
+        ``on_start(parts done already, parts)`` is called once the search is split and the checkpoint read,
+        before the first part (which may take minutes); ``on_part`` after each part."""
         start = time.perf_counter()
         if engine not in ("canonical", "bitset", "xcc"):
             raise ValueError(f"unknown engine {engine!r}; use canonical, bitset or xcc")
@@ -744,6 +748,8 @@ class ColoredTilingProblem:
                        math.factorial(self.colors) if canonical else 1, on_part)
         log.load(4 if canonical else 2)
         todo = [i for i in range(len(prefixes)) if str(i) not in log.done]
+        if on_start is not None:
+            on_start(len(log.done), len(prefixes))
         complete = True
         try:
             if workers <= 1 and not scheduler:
