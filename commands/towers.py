@@ -49,6 +49,19 @@ def _show(state: Any, seat: int) -> str:
     )
 
 
+def _svg(state: Any, seat: int | None) -> str:
+    """The picture ``--svg`` writes when humans play: a seat's view, the towers alone for several humans, or the
+    whole position in a face-up challenge."""
+    from puzzles.towers.render import render_svg
+
+    if state.face_up:
+        return str(state._repr_svg_())
+    if seat is None:
+        public = state.observation(0)
+        return render_svg({**public, "private": {**public["private"], "grids": [None, None]}})
+    return render_svg(state.observation(seat))
+
+
 def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
     """Extra JSON fields of a finished game: result, winner, instant win, towers owned, the game log."""
     return {"result": state.result_text(), "winner": state.winner, "instant": state.instant,
@@ -101,7 +114,7 @@ def _hinter(state: Any) -> Any:
 
 
 add_play_commands(towers, "towers", "human,pimc", PlayHooks(finish=_finish, show=_show, hinter=_hinter,
-                                                                notation=NOTATION))
+                                                                notation=NOTATION, svg=_svg))
 _with_seat_aliases(towers.commands["play"], ("human", "pimc"))
 _with_from_file(towers.commands["play"])
 _with_seat_aliases(towers.commands["playout"], ("random", "random"))
