@@ -137,6 +137,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
              as_json: bool, **rest: Any) -> None:
         from solvers.bots import HumanBot, QuitGame, bot_factories, make_bot, parse_bot_list
         from solvers.playout import play_game
+        from solvers.warmup import ensure_game_compiled
 
         options = _typed_options(game, rest)
         for path in [svg, *(value for name, value in rest.items() if name.endswith("_out"))]:
@@ -147,6 +148,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
             bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
         specs = parse_bot_list(game, ",".join(bots), state.num_players)
         seat_bots = [make_bot(game, spec) for spec in specs]
+        ensure_game_compiled(game)  # says so first, when the kernels are not compiled yet
         log.viewers = secret_keepers(state, seat_bots)
         if svg is not None and log.viewers and hooks.svg is None:
             raise ValueError(f"--svg with a human seat is not available in {info.title} (the picture would show"
@@ -398,10 +400,12 @@ def playout_command(game: str) -> click.Command:
                 scheduler: str | None, checkpoint: str | None, time_limit: float | None, as_json: bool, quiet: bool,
                 **rest: Any) -> None:
         from solvers.playout import PlayoutsLost, make_job, run_playouts_parallel
+        from solvers.warmup import ensure_game_compiled
 
         if "human" in [spec.partition(":")[0] for spec in bots]:
             raise click.BadParameter("a playout has no human seats", param_hint="--bots")
         job = make_job(game, bots, players, seed, rotate, _typed_options(game, rest))
+        ensure_game_compiled(game)  # here, once, not in every worker
         if workers is None and scheduler is None and games < SMALL_JOB:
             workers = 1
         progress = ProgressReporter(games, f"{game} playouts", enabled=not quiet, unit="game")

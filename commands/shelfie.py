@@ -111,10 +111,12 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
         groups,
         personal_goal_points,
     )
+    from solvers.warmup import ensure_compiled
 
     text = sys.stdin.read() if shelf_file == "-" else Path(shelf_file).read_text()
     shelf = Bookshelf.from_text(text, strict=not loose)
     keys = _shelfie_goal_pair(goals) or COMMON_GOAL_KEYS
+    ensure_compiled("shelfie")  # scoring runs the rules kernel
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
     met = {key: common_goal_met(key, shelf, **options) for key in keys}
     scoring_groups = [{"type": LETTERS[t], "size": len(cells)} for t, cells in groups(shelf) if len(cells) >= 3]
@@ -164,9 +166,12 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float | None, thre
     Runs until the score is proven optimal (progress on stderr; Ctrl-C or --time-limit stop it with
     the best shelf found and an upper bound).
     """
+    from solvers.warmup import ensure_compiled
+
     pair = _shelfie_goal_pair(goals)
     if pair is None:
         raise ValueError("--goals needs two different keys separated by a comma")
+    ensure_compiled("shelfie")
     progress = ProgressReporter(None, "proof pieces", enabled=not quiet, unit="piece")
 
     def show(best: int | None, bound: float, done: int, still_open: int) -> None:
