@@ -124,7 +124,9 @@ def blokus_perft(depth, variant, free_corners, as_json):
     import time as _time
 
     from puzzles.blokus.engine import BlokusState, perft
+    from solvers.warmup import ensure_compiled
 
+    ensure_compiled("blokus")
     start = _time.perf_counter()
     count = perft(BlokusState(variant, free_corners), depth)
     seconds = _time.perf_counter() - start
@@ -198,10 +200,12 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     """
     from puzzles.polyomino import Region
     from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
+    from solvers.warmup import ensure_compiled
 
     problem = ColoredTilingProblem(Region.from_spec(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
     if not problem.area_ok:
         raise click.ClickException(f"the region has {problem.region.area} cells, the pieces {4 * len(problem.pieces)}")
+    ensure_compiled("tilings", "solitaire")
     if svg_out:
         check_output_path(svg_out)
     if probes:

@@ -25,7 +25,9 @@ GTP_VARIANTS = ["classic", "two-player", "three-player", "duo", "classic_2", "cl
 def blokus_gtp(variant, bot_spec, seed):
     """Speak GTP (Pentobi's dialect) on stdin/stdout, e.g. for twogtp or `kibitz blokus match`."""
     from solvers.blokus.gtp import GtpEngine
+    from solvers.warmup import ensure_compiled
 
+    ensure_compiled("blokus")  # on stderr: stdout speaks GTP
     engine = GtpEngine(variant, bot_spec, seed)
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         engine.run(sys.stdin, sys.stdout)
@@ -45,11 +47,13 @@ def blokus_gtp(variant, bot_spec, seed):
 def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_json, quiet):
     """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot)."""
     from solvers.blokus.match import MatchError, make_side, run_match
+    from solvers.warmup import ensure_compiled
 
     if (bots is None) == (engine is None):
         raise click.UsageError("give side A as exactly one of --bots or --engine")
     if (opponent is None) == (opponent_bot is None):
         raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
+    ensure_compiled("blokus")
     a = make_side(engine or bots, gtp=engine is not None)
     try:
         b = make_side(opponent or opponent_bot, gtp=opponent is not None)

@@ -115,7 +115,13 @@ class ProgressReporter:
         if self._bar is not None:
             self._bar.total = total
             self._bar.bar_format = self._format(total)
-            self._bar.refresh()
+            self._show_now()
+
+    def _show_now(self) -> None:
+        """Draw the bar now, and from now on count it as shown (tqdm otherwise leaves a bar drawn before its
+        ``delay`` unfinished, and the next output lands on its line)."""
+        self._bar.delay = 0
+        self._bar.refresh()
 
     def rate_text(self, now: float | None = None) -> str:
         """``"2.5 game/s, ETA 00:42"`` from the work done since the first finished unit ("" before a rate exists)."""
@@ -148,7 +154,7 @@ class ProgressReporter:
 
     def draw(self, force: bool = False) -> None:
         if self._bar is not None:
-            self._bar.refresh()
+            self._show_now()
 
     def close(self) -> None:
         if self._bar is not None:

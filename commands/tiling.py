@@ -45,9 +45,11 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     from puzzles.polyomino import Region
     from solvers.parallel import check_output_path
     from solvers.tiling import TilingProblem, load_pieces
+    from solvers.warmup import ensure_compiled
 
     if (do_count or show_all) and backend != "dlx":
         raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
+    ensure_compiled("tilings")
     if checkpoint:
         check_output_path(checkpoint, "checkpoint")
     problem = TilingProblem.from_spec(Region.from_spec(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
@@ -192,8 +194,10 @@ def cover(path, do_count, show_all, limit, time_limit, as_json):
 
     from puzzles.polyomino import read_text_file
     from solvers.exact_cover import parse_knuth
+    from solvers.warmup import ensure_compiled
 
     problem = parse_knuth(read_text_file(Path(path), "exact-cover file"))
+    ensure_compiled("tilings")
     if do_count:
         _count_solutions(problem, time_limit, as_json)
     else:

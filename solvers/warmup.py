@@ -54,7 +54,8 @@ def _compile_solitaire() -> None:
     problem = ColoredTilingProblem(Region.from_spec("8x5"), 2, edge_rule=False)
     problem.count(depth=3, workers=1)
     seed_rule = ColoredTilingProblem(Region.from_spec("10x8"), 4)
-    seed_rule.find()
+    seed_rule.find("dlx")
+    seed_rule.find("bitset")
     estimate_canonical(seed_rule, 20, 0, -1, None)
 
 
