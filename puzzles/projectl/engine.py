@@ -356,8 +356,8 @@ class ProjectLState(GameState[Action]):
     end_reason: str
     history: list[Action]
     #: Puzzles completed so far, oldest first: (turn, seat, card, reward shape or -1), turn counted as
-    #: ``round * num_players + seat``.  For the display only: not serialised, not compared (a loaded
-    #: game starts it afresh); a tuple, so clones share it safely.
+    #: ``round * num_players + seat``.  For the display only: serialised (key ``completions``, when any) so a
+    #: loaded game shows the same, but not compared; a tuple, so clones share it safely.
     completions: tuple[tuple[int, int, int, int], ...] = ()
 
     def __init__(self) -> None:  # use new_game() / from_json()
@@ -1037,6 +1037,8 @@ class ProjectLState(GameState[Action]):
         data["touched"] = [[[c, [list(x) for x in ps]] for c, ps in t] for t in self.touched]
         data["history"] = [str(a) for a in self.history]
         data["cards"] = format_deck(self.cards)
+        if self.completions:
+            data["completions"] = [list(done) for done in self.completions]
         return data
 
     @classmethod
@@ -1052,10 +1054,16 @@ class ProjectLState(GameState[Action]):
         st.puzzles = [[[c, e, [tuple(x) for x in ps]] for c, e, ps in pl] for pl in data["puzzles"]]
         st.touched = [[[c, [tuple(x) for x in ps]] for c, ps in t] for t in data["touched"]]
         st.history = [parse_action(text) for text in data.get("history", [])]
+        st.completions = tuple((int(t), int(p), int(c), int(g)) for t, p, c, g in data.get("completions", []))
         return st
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ProjectLState) and self.to_json() == other.to_json()
+        if not isinstance(other, ProjectLState):
+            return False
+        mine, theirs = self.to_json(), other.to_json()
+        mine.pop("completions", None)
+        theirs.pop("completions", None)
+        return mine == theirs
 
     __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
