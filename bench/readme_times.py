@@ -6,7 +6,7 @@ resolved as in tests/test_readme_commands.py; interactive ones answer ``quit``),
 directory, twice: "first" is what a user meets right after the set-up, "warm" the run after it.  A command still
 running after ``--cap`` seconds is stopped and shown as ``>cap``: the README marks those as long jobs.
 
-    python bench/readme_times.py [--cap 120] [--match TEXT] [--cache DIR]
+    python bench/readme_times.py [--cap 120] [--match TEXT] [--start TEXT] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import argparse
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,20 +37,24 @@ def timed(command: str, cwd: Path, env: dict[str, str], cap: float) -> tuple[flo
     if "--checkpoint" in words:  # each run starts the job afresh, not a resume of the last one
         (cwd / words[words.index("--checkpoint") + 1]).unlink(missing_ok=True)
     kibitz = shlex.quote(str(Path(sys.executable).with_name("kibitz")))
-    line = kibitz + command.removeprefix("kibitz")
+    line = (kibitz + command.removeprefix("kibitz")).replace(" '>' ", " > ")  # a redirection, as typed
     started = time.perf_counter()
+    process = subprocess.Popen(line, shell=True, cwd=cwd, env=env, stdin=subprocess.PIPE, text=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        done = subprocess.run(line, shell=True, cwd=cwd, env=env, input=ANSWER, text=True, timeout=cap,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        process.communicate(ANSWER, timeout=cap)
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the command and every worker it started
+        process.wait()
         return cap, None
-    return time.perf_counter() - started, done.returncode
+    return time.perf_counter() - started, process.returncode
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cap", type=float, default=120.0, help="Stop a command after this many seconds.")
     parser.add_argument("--match", default="", help="Only the commands containing this text.")
+    parser.add_argument("--start", default="", help="Begin at the first command containing this text.")
     parser.add_argument("--cache", default=None, help="Use this (already warmed) cache root instead of a fresh one.")
     args = parser.parse_args()
     cache = Path(args.cache) if args.cache else Path(tempfile.mkdtemp(prefix="kibitz-readme-cache-"))
@@ -63,7 +68,9 @@ def main() -> None:
             print(f"set-up compile step (kibitz warmup, empty cache, {os.cpu_count()} cores): {seconds:.1f} s "
                   f"(exit {status})", flush=True)
         print(f"{'first':>8} {'warm':>8}  command")
-        for command in readme_commands():
+        commands = readme_commands()
+        begin = next((i for i, command in enumerate(commands) if args.start in command), 0)
+        for command in commands[begin:]:
             if not command.startswith("kibitz") or any(command.startswith(p) for p in SKIP) or args.match not in command:
                 continue
             runnable = normalise(command)

@@ -67,8 +67,12 @@ def _playouts(game: str, bots: list[str], games: int, players: int | None = None
 
 
 def _compile_blokus() -> None:
-    """Blokus: the move generator and rules, the greedy bot and mcts-rave's search."""
+    """Blokus: the move generator and rules (perft too), the greedy bot, the generic MCTS and mcts-rave's search."""
+    from puzzles.blokus.engine import BlokusState, perft
+
+    perft(BlokusState("classic", False), 2)
     _playouts("blokus", ["mcts-rave:8", "greedy"], 2, variant="two-player")
+    _playouts("blokus", ["mcts:20", "random"], 1, variant="duo")
     _playouts("blokus", ["random"], 2)
 
 
@@ -76,6 +80,7 @@ def _compile_shelfie() -> None:
     """My Shelfie: the rules kernel and the greedy and lookahead bots."""
     _playouts("shelfie", ["lookahead", "greedy"], 2, 2)
     _playouts("shelfie", ["random"], 2, 4)
+    _playouts("shelfie", ["mcts:10", "random"], 1, 2)
 
 
 def _compile_towers() -> None:
@@ -84,6 +89,7 @@ def _compile_towers() -> None:
 
     warm_up()
     _playouts("towers", ["pimc:2", "greedy"], 2)
+    _playouts("towers", ["ismcts:20", "mcts:20"], 1)
     _playouts("towers", ["random"], 200)
 
 
