@@ -9,6 +9,8 @@ import click
 
 from commands.blokus_gtp import blokus_gtp, blokus_match
 from commands.common import (
+    SECONDS,
+    WORKERS,
     ProgressReporter,
     checkpoint_option,
     emit_json,
@@ -169,9 +171,9 @@ def blokus_solitaire() -> None:
               help="Counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
                           help="With --count: split the search this many levels deep into independent parts.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="With --count: local worker processes.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--threads", type=WORKERS, default=1, show_default=True,
               help="Solver threads when finding with --backend cpsat.")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished parts in it are skipped, new ones appended.")
@@ -179,7 +181,7 @@ def blokus_solitaire() -> None:
               help="Knuth estimate of the count with N random paths (raw, up to colours, up to symmetry; with standard errors).")
 @click.option("--exact-depth", type=click.IntRange(min=0), default=None,
               help="With --estimate: count each path's subtree exactly below this many pieces (default 60% of the pieces).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--time-limit", type=SECONDS, default=None)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="Write the tiling as SVG.")
 @click.option("--plain", is_flag=True, help="Letters only (the shapes), no colours.")
@@ -346,9 +348,9 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
 @click.option("--symmetry", type=click.Choice(["quarter-turn", "half-turn", "mirrors"]), default=None,
               help="4 colors: the symmetry searched (default: quarter-turn on a square board, mirrors otherwise).")
 @click.option("--perfect", is_flag=True, help="Each color's last piece is its monomino (20 points each).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True)
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@option_with_hidden_alias("--threads", "--workers", "workers", type=click.IntRange(min=1), default=1, show_default=True,
+@option_with_hidden_alias("--threads", "--workers", "workers", type=WORKERS, default=1, show_default=True,
                           help="CP-SAT solver threads (repair steps).")
 @click.option("--sgf", "sgf_out", type=click.Path(dir_okay=False), default=None,
               help="Write the solution (.blksgf; the standard 20x20 board with 4 colors only).")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -163,6 +164,25 @@ class ProgressReporter:
         self.enabled = False
 
 
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``--time-limit``): 0, negatives, ``nan`` and ``inf`` are refused."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        return seconds
+
+
+#: The type of every ``--time-limit`` option.
+SECONDS = Seconds()
+
+
 def quiet_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--quiet``: no progress display on stderr."""
     return click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")(func)
@@ -177,10 +197,16 @@ def exit_interrupted() -> NoReturn:
     raise SystemExit(INTERRUPTED_EXIT)
 
 
+#: The most local worker processes or solver threads a command starts (solvers.parallel.MAX_WORKERS): a
+#: mistyped --workers 1000 is refused in one line, never 1,000 forked processes.
+MAX_WORKERS = 64
+WORKERS = click.IntRange(1, MAX_WORKERS)
+
+
 def parallel_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """--workers and --scheduler, for commands that run many independent seeded tasks."""
     func = click.option("--scheduler", default=None, help="Dask scheduler address (tcp://HOST:PORT) to run on.")(func)
-    return click.option("--workers", type=click.IntRange(min=1), default=None,
+    return click.option("--workers", type=WORKERS, default=None,
                         help="Local worker processes (default: all cores for big jobs, 1 for small ones).")(func)
 
 

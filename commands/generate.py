@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
+from commands.common import SECONDS, ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
 
 
 @click.group("generate")
@@ -27,7 +27,7 @@ def generate_group() -> None:
 @click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write the puzzles challenge_N.txt/.svg/.json there, their solutions apart: solution_N.txt/.json/.svg.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--time-limit", type=SECONDS, default=None)
 @click.option("--json", "as_json", is_flag=True)
 @parallel_options
 @friendly_errors

@@ -14,6 +14,8 @@ from typing import Any
 import click
 
 from commands.common import (
+    SECONDS,
+    WORKERS,
     ProgressReporter,
     emit_json,
     exit_interrupted,
@@ -149,9 +151,9 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
 @shelfie.command("best-shelf")
 @click.option("--personal", type=click.IntRange(1, 12), required=True, help="Personal goal card 1..12.")
 @click.option("--goals", required=True, help="The two common goals, K1,K2.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", type=SECONDS, default=None,
               help="Stop after this many seconds with the best shelf and its bound [default: run until proven].")
-@option_with_hidden_alias("--threads", "--workers", "threads", type=click.IntRange(min=1), default=2,
+@option_with_hidden_alias("--threads", "--workers", "threads", type=WORKERS, default=2,
                           show_default=True, help="CP-SAT threads (proof pieces solved side by side).")
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT and hill-climb seed.")
 @click.option("--squares-inside-groups", is_flag=True)

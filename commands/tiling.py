@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from commands.common import ProgressReporter, checkpoint_option, emit_json, friendly_errors
+from commands.common import SECONDS, WORKERS, ProgressReporter, checkpoint_option, emit_json, friendly_errors
 
 
 @click.command()
@@ -21,10 +21,10 @@ from commands.common import ProgressReporter, checkpoint_option, emit_json, frie
 @click.option("--at-most", is_flag=True, help="Each piece at most once (default: each exactly once).")
 @click.option("--fixed", is_flag=True, help="Fixed orientations (no rotation or reflection).")
 @click.option("--backend", type=click.Choice(["dlx", "sat", "cpsat"]), default="dlx", show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None, help="Seconds before giving up.")
-@click.option("--split-depth", type=click.IntRange(min=0), default=0, show_default=True,
-              help="With --count: split the search this many levels deeper into independent subproblems.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--time-limit", type=SECONDS, default=None, help="Seconds before giving up.")
+@click.option("--split-depth", type=click.IntRange(0, 12), default=0, show_default=True,
+              help="With --count: split the search this many levels deeper into independent subproblems (at most 12).")
+@click.option("--workers", type=WORKERS, default=None,
               help="With --count: local worker processes (default: all cores for 50+ subproblems, else 1).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
@@ -185,7 +185,7 @@ def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpo
 @click.option("--count", "do_count", is_flag=True, help="Count all solutions.")
 @click.option("--all", "show_all", is_flag=True, help="Print every solution (streamed as found).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="With --all: stop after this many.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=None)
+@click.option("--time-limit", type=SECONDS, default=None)
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def cover(path, do_count, show_all, limit, time_limit, as_json):

@@ -13,7 +13,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
+from commands.common import SECONDS, ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -23,14 +23,10 @@ def towers() -> None:
 
 
 def _towers_load_state(path: str) -> Any:
+    from puzzles.safe_json import load_json_file
     from puzzles.towers import TowersState
 
-    with open(path, encoding="utf-8") as handle:
-        try:
-            data = json.load(handle)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
-    return TowersState.from_json(data)
+    return TowersState.from_json(load_json_file(path))
 
 
 #: How a human types a move, in the prompt and in ``help``.
@@ -124,7 +120,7 @@ _with_seat_aliases(towers.commands["playout"], ("random", "random"))
 @click.argument("state_path", type=click.Path(dir_okay=False))
 @click.option("--horizon", type=click.Choice(["round", "game"]), default="game", show_default=True,
               help="Search to the end of this round, or of the game (grid 1: to the end of round 3, the next chance node).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", type=SECONDS, default=None,
               help="Stop after this many seconds: the answer is then 'unknown at time limit' with the moves proved so far.")
 @click.option("--json", "as_json", is_flag=True)
 @quiet_option

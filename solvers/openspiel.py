@@ -42,6 +42,7 @@ import numpy as np
 import pyspiel
 
 from puzzles.game import CHANCE, GAMES, TERMINAL, GameInfo, GameState, Information
+from puzzles.safe_json import MAX_JSON_BYTES, load_json_text
 
 PREFIX = "kibitz_"
 
@@ -60,9 +61,41 @@ def position_parameter(state: GameState[Any]) -> str:
 
 
 def _load_position(info: GameInfo, text: str, players: int) -> GameState[Any]:
-    raw = zlib.decompress(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    """The ``position`` parameter as a state of this game (bounded inflation, safe JSON, the game's own class)."""
+    try:
+        packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_JSON_BYTES + 1)
+    except (ValueError, zlib.error) as error:
+        raise ValueError(f"position: not a kibitz position ({error})") from None
+    if len(raw) > MAX_JSON_BYTES or inflater.unconsumed_tail:
+        raise ValueError(f"position: over {MAX_JSON_BYTES:,} bytes once inflated")
     probe = info.new_game(players)
-    return type(probe).from_json(json.loads(raw))
+    return _state_of_class(type(probe), load_json_text(raw, "position"), "position")
+
+
+def _state_of_class(cls: type[GameState[Any]], data: Any, what: str) -> GameState[Any]:
+    """``cls.from_json(data)`` once ``data`` carries the marker (``game`` or ``format``) of ``cls``'s documents, so
+    another game's state is refused, not read as an empty board."""
+    marker = _markers(cls)
+    if not isinstance(data, dict):
+        raise ValueError(f"{what}: a {cls.game_name} state must be a JSON object")
+    for key in ("game", "format"):
+        if data.get(key) != marker.get(key):
+            raise ValueError(f"{what}: {key} {data.get(key)!r} is not a {cls.game_name} state's {marker.get(key)!r}")
+    return cls.from_json(data)
+
+
+_MARKERS: dict[str, dict[str, Any]] = {}
+
+
+def _markers(cls: type[GameState[Any]]) -> dict[str, Any]:
+    """The ``game``/``format`` keys of the documents ``cls`` writes (read once from a new game)."""
+    name = cls.game_name
+    if name not in _MARKERS:
+        document = GAMES[name].new_game().to_json()
+        _MARKERS[name] = {key: document[key] for key in ("game", "format") if key in document}
+    return _MARKERS[name]
 
 
 def _parameters(info: GameInfo) -> dict[str, Any]:
@@ -118,13 +151,15 @@ class _Box:
     keeps the engine's tables shared and copies only what ``clone`` copies.
     """
 
-    __slots__ = ("state", "codec", "pending", "texts")
+    __slots__ = ("state", "codec", "pending", "texts", "unchecked")
 
-    def __init__(self, state: GameState[Any], codec: Any, pending: list[int], texts: list[str]) -> None:
+    def __init__(self, state: GameState[Any], codec: Any, pending: list[int], texts: list[str],
+                 unchecked: bool = False) -> None:
         self.state = state
         self.codec = codec  # shared, never copied
         self.pending = pending
         self.texts = texts
+        self.unchecked = unchecked  # read from a serialized string: checked against the game when attached
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
         return _Box(self.state.clone(), self.codec, self.pending[:], self.texts[:])
@@ -136,9 +171,15 @@ class _Box:
 
 
 def _unbox(module: str, qualname: str, text: str, pending: list[int], texts: list[str]) -> _Box:
-    cls = getattr(importlib.import_module(module), qualname)
-    state = cls.from_json(json.loads(text))
-    return _Box(state, codec_of(state.info, state), list(pending), list(texts))
+    """The box of a serialized state: a kibitz engine state read through its validating ``from_json``."""
+    cls = getattr(importlib.import_module(str(module)), str(qualname), None)
+    if not (isinstance(cls, type) and issubclass(cls, GameState) and getattr(cls, "game_name", None) in GAMES):
+        raise ValueError(f"serialized state: {module}.{qualname} is not a kibitz game state")
+    if not (isinstance(pending, list) and all(type(x) is int for x in pending)
+            and isinstance(texts, list) and all(isinstance(x, str) for x in texts)):
+        raise ValueError("serialized state: malformed refill or action texts")
+    state = _state_of_class(cls, load_json_text(text, "serialized state"), "serialized state")
+    return _Box(state, codec_of(state.info, state), list(pending), list(texts), unchecked=True)
 
 
 class KibitzGame(pyspiel.Game):
@@ -195,6 +236,34 @@ class KibitzState(pyspiel.State):
         super().__init__(game)
         self._box = _Box(state, game.codec, [], [])
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's ``deserialize_state`` sets the attributes it unpickled: a box read so is checked first."""
+        if name == "_box" and isinstance(value, _Box) and value.unchecked:
+            self._check_deserialized(value)
+        super().__setattr__(name, value)
+
+    def _check_deserialized(self, box: _Box) -> None:
+        """Refuse a deserialized box from another game, with another player count, or that its history does not
+        reach: the history is replayed from the game's start and must give the same state."""
+        game = self.get_game()
+        start = game.start
+        if type(box.state) is not type(start):
+            raise ValueError(f"serialized state: a {box.state.game_name} state given to {PREFIX}{start.game_name}")
+        if box.state.num_players != start.num_players:
+            raise ValueError(f"serialized state: {box.state.num_players} players, the game has {start.num_players}")
+        replay = game.new_initial_state()
+        for step in self.full_history():
+            player, action = int(step.player), int(step.action)
+            if player not in (int(pyspiel.PlayerId.CHANCE), *range(start.num_players)):
+                raise ValueError(f"serialized state: history names player {player}, the game has "
+                                 f"{start.num_players}")
+            if replay.is_terminal() or player != replay.current_player() or action not in replay.legal_actions():
+                raise ValueError(f"serialized state: history action {action} of player {player} is not legal there")
+            replay.apply_action(action)
+        if replay.kibitz != box.state or replay._box.pending != box.pending:
+            raise ValueError("serialized state: the state is not the one its history reaches")
+        box.unchecked = False
+
     @property
     def kibitz(self) -> GameState[Any]:
         """The engine state underneath."""
@@ -215,6 +284,9 @@ class KibitzState(pyspiel.State):
         return self._box.codec.legal_ids(self._box.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of a chance node; none at a decision node or at the end."""
+        if not self._box.state.is_chance_node():
+            return []
         return self._box.codec.chance_outcomes(self._box.state, self._box.pending)
 
     def _apply_action(self, action: int) -> None:

@@ -411,7 +411,10 @@ class BlokusState(GameState[Move]):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
-        state = cls(data.get("variant", "classic"), bool(data.get("free_corners", False)))
+        free_corners = data.get("free_corners", False)
+        if not isinstance(free_corners, bool):
+            raise ValueError(f"free_corners: {free_corners!r} is not true or false")
+        state = cls(data.get("variant", "classic"), free_corners)
         for i, entry in enumerate(data.get("moves", [])):
             text = entry["move"] if isinstance(entry, dict) else str(entry)
             color = entry.get("color") if isinstance(entry, dict) else None

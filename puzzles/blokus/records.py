@@ -41,6 +41,7 @@ from typing import Any
 from puzzles.blokus.engine import VARIANTS, BlokusState
 from puzzles.blokus.tables import PASS
 from puzzles.game import IllegalActionError
+from puzzles.safe_json import load_json_text, read_limited_text
 
 GAME_NAMES = {v.sgf_game: name for name, v in VARIANTS.items() if name != "teams"}
 SETUP_PROPS = {"AB", "AW", "AE", "A1", "A2", "A3", "A4", "AB1"}
@@ -281,15 +282,20 @@ def load(path: str | Path, max_moves: int | None = None, game_index: int | None 
     ``max_moves``: replay only that many placements; ``game_index``: which game of
     an SGF file holding several (such a file is refused without it).
     """
-    text = Path(path).read_text(encoding="utf-8-sig")
+    text = read_limited_text(path)
     if text.lstrip().startswith("{"):
         if game_index not in (None, 0):
             raise ValueError(f"game index {game_index} out of range: a JSON record holds one game")
-        data = json.loads(text)
+        data = load_json_text(text, str(path))
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a Blokus record must be a JSON object")
         if max_moves is not None:
             kept, count = [], 0
-            for entry in data.get("moves", []):
-                is_pass = (entry["move"] if isinstance(entry, dict) else str(entry)).strip().lower() == "pass"
+            moves = data.get("moves", [])
+            if not isinstance(moves, list):
+                raise ValueError(f"{path}: moves must be a list")
+            for entry in moves:
+                is_pass = str(entry.get("move", "") if isinstance(entry, dict) else entry).strip().lower() == "pass"
                 if not is_pass and count >= max_moves:
                     break
                 count += 0 if is_pass else 1

@@ -59,6 +59,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -67,6 +68,7 @@ import numpy as np
 from puzzles.game import CHANCE, GameState, IllegalActionError, shared_win_returns
 from puzzles.towers import kernel as K
 from puzzles.towers.infoset import resample_hidden
+from puzzles.towers.schema import check_state_schema
 from puzzles.towers.stones import (
     COLORS,
     JOKER,
@@ -711,6 +713,8 @@ class TowersState(GameState[TowersAction]):
     def _load(cls, data: dict[str, Any], check: bool) -> TowersState:
         if not isinstance(data, dict) or data.get("game", "towers") != "towers" or "public" not in data:
             raise ValueError("not a towers state (expected keys 'game', 'public', 'private')")
+        if check:
+            check_state_schema(data)
         try:
             return cls._from_json(data, check)
         except ValueError as error:
@@ -988,9 +992,27 @@ def _validate(s: TowersState | _Fields) -> None:
                 need(not s.hands[p], f"P{p + 1} holds stones before picking a line")
             need(len(s.used_lines[p][g]) == s.round % 3 + (1 if p in picked else 0),
                  f"P{p + 1} used {len(s.used_lines[p][g])} lines of grid {g + 1} by round {s.round + 1}")
+    _check_stone_counts(s, need)
     need(isinstance(s.announcements, list) and all(
         isinstance(a, dict) and {"round", "player", "line", "mode", "values"} <= set(a) and a["mode"] in ANNOUNCE_MODES
         for a in s.announcements), "bad announcements")
+
+
+def _check_stone_counts(s: TowersState | _Fields, need: Callable[[bool, str], None]) -> None:
+    """The box's stones, each once: a seat's grids, removed stones, pool and deal in progress are a part of its
+    21 stones; its hand and the stones it placed come from its grids; a winner only once the game is over."""
+    need(s.winner < 0 and not s.instant or s.phase == "end", f"public.winner: P{s.winner + 1} while the game is not over")
+    need(not s.instant or s.winner >= 0, "public.instant: an instant win without a winner")
+    for p in (0, 1):
+        held: Counter[int] = Counter(s.removed[p]) + Counter(s.pools[p]) + Counter(s._partial[p])
+        grids: Counter[int] = Counter(c for grid in s.grids[p] if grid is not None for c in grid)
+        extra = held + grids - Counter(player_set(p))
+        need(not extra, f"private[{p}]: {_stone_name(min(extra))} more often than P{p + 1}'s box holds it"
+             if extra else "")
+        placed = Counter(c for t in range(6) for c, pl in zip(s.towers[t], s.placers[t], strict=True) if pl == p)
+        loose = placed + Counter(s.hands[p]) - grids
+        need(not loose, f"P{p + 1} placed or holds {_stone_name(min(loose))} that none of their grids dealt"
+             if loose else "")
 
 
 def _stone_name(code: object) -> str:
