@@ -142,7 +142,8 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         options = _typed_options(game, rest)
         for path in [svg, *(value for name, value in rest.items() if name.endswith("_out"))]:
             check_writable(path)
-        state, log, seed, bots = _starting_game(game, load, players, seed, bots, options)
+        state, log, record = _starting_game(game, load, players, seed, options)
+        seed, options, bots = record.seed, record.options, bots or record.extra.get("bots")
         if bots is None:  # the default line-up, its last bot repeated to fill every seat
             defaults = default_bots.split(",")
             bots = [defaults[min(seat, len(defaults) - 1)] for seat in range(state.num_players)]
@@ -157,8 +158,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
         for bot in seat_bots:
             if isinstance(bot, HumanBot):
                 hinter = hooks.hinter(state) if hooks.hinter is not None else make_bot(game, hint_spec)
-                _seat_human(bot, hooks, hinter, as_json, lambda: {"seed": seed, "bots": specs, "options": options,
-                                                                  "moves": log.moves, "moves_seen": log.seen})
+                _seat_human(bot, hooks, hinter, as_json, lambda: log.record(record, specs))
         if not as_json:
             click.echo(f"{info.title}: {', '.join(f'seat {i + 1} {b}' for i, b in enumerate(specs))}; seed {seed}"
                        f"{f' (continued from {load})' if load else ''}")
@@ -201,7 +201,7 @@ def play_command(game: str, default_bots: str, hooks: PlayHooks | None = None) -
 
 def _seat_human(bot: Any, hooks: PlayHooks, hinter: Any, as_json: bool, save_extra: Callable[[], dict[str, Any]]) -> None:
     """Set up a human seat: the game's board view and move notation, a hint bot, where its view goes,
-    and what ``save FILE`` writes besides the state."""
+    and the record ``save FILE`` writes (the game so far; the position rides along as a cached copy)."""
     if hooks.show is not None:
         bot.show = hooks.show
     if hooks.notation is not None:
@@ -265,12 +265,27 @@ def _observed_after(before: Any, action: Any, seat: int) -> dict[str, Any]:
 class MoveLog:
     """The moves of a ``play``: all of them (``moves``, for a save and the game's finish hook) and as the
     human seats ``viewers`` saw them (``seen``: a chance action they did not see is :data:`HIDDEN_MOVE`);
-    ``echo`` (the bot specs) prints each player's move as it is made."""
+    ``echo`` (the bot specs) prints each player's move as it is made.
+
+    ``setup``: the actions that set up a puzzle before the game (a towers challenge; not shown as moves);
+    ``base``: how many of ``moves`` a loaded game brought (an undo counts the actions of this run after them).
+    """
 
     moves: list[str]
     seen: list[str]
     viewers: list[int] = field(default_factory=list)
     echo: list[str] | None = None
+    setup: list[str] = field(default_factory=list)
+    base: int = 0
+
+    def record(self, start: Any, specs: list[str]) -> dict[str, Any]:
+        """The record ``save FILE`` writes: ``start`` (the record the game began from) with every action
+        played since, the bots and the moves as the human seats saw them (no cached state: the saver adds it)."""
+        from dataclasses import replace
+
+        actions = (*self.setup, *self.moves)
+        played = replace(start, actions=actions, setup=len(self.setup), extra={"bots": specs, "moves_seen": self.seen})
+        return dict(played.to_json())
 
     def on_move(self, before: Any, player: int, action: Any) -> None:
         from puzzles.game import CHANCE
@@ -286,6 +301,7 @@ class MoveLog:
         if kept is None:
             click.echo("  nothing to undo yet", err=True)
             return
+        kept += self.base  # play_game counts the actions of this run; a loaded game's come first
         click.echo(f"  took back {len(self.moves) - kept} moves", err=True)
         del self.moves[kept:]
         del self.seen[kept:]
@@ -352,42 +368,81 @@ def check_writable(path: str | None) -> None:
         raise ValueError(f"cannot write {path}: no directory {target.parent}")
 
 
-def _starting_game(game: str, load: str | None, players: int | None, seed: int, bots: list[str] | None,
-                   options: dict[str, Any]) -> tuple[Any, MoveLog, int, list[str] | None]:
-    """The state to play from, the moves made so far, the seed and the bots: a new game, or one saved
-    with ``save FILE`` (its seed, and its bots unless ``--bots`` names others)."""
-    from puzzles.game import GAMES
+def _starting_game(game: str, load: str | None, players: int | None, seed: int,
+                   options: dict[str, Any]) -> tuple[Any, MoveLog, Any]:
+    """The state to play from, the moves made so far and the game's record (seed, options, saved bots in
+    ``extra["bots"]``): a new game, or one saved with ``save FILE`` (or a towers challenge), replayed."""
+    from puzzles.game import GAMES, GameRecord
 
     if load is None:
-        return GAMES[game].new_game(players, seed, **options), MoveLog([], []), seed, bots
-    state, saved = _load_game(game, load, players, seed, options)
-    moves = [str(move) for move in saved.get("moves", [])]
-    seen = saved.get("moves_seen")
-    log = MoveLog(moves, [str(m) for m in seen] if isinstance(seen, list) and len(seen) == len(moves) else moves[:])
-    return state, log, int(saved.get("seed", seed)), bots or saved.get("bots")
-
-
-def _load_game(game: str, path: str, players: int | None, seed: int, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """The state and driver fields of a game saved by a human's ``save FILE``; ValueError if it is not one."""
-    import json
-
-    from puzzles.game import GAMES
-
+        state = GAMES[game].new_game(players, seed, **options)
+        return state, MoveLog([], []), GameRecord(game, state.num_players, seed, state.info.check_options(options), ())
+    record, state, texts = _load_game(game, load)
+    moves = texts[record.setup:]
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not a saved game (bad JSON: {error.msg}, line {error.lineno})") from None
-    if not isinstance(data, dict) or "state" not in data:
-        raise ValueError(f"{path}: not a saved game (no 'state')")
-    if data.get("game") != game:
-        raise ValueError(f"{path} is a saved {data.get('game')!r} game, not {game!r}")
-    template = GAMES[game].new_game(players, seed, **options)
+        seen = _seen_moves(record.extra.get("moves_seen"), moves, list(record.actions[record.setup:]))
+        _check_saved_bots(game, record)
+    except ValueError as error:
+        raise ValueError(f"{load}: {error}") from None
+    return state, MoveLog(moves, seen, setup=texts[:record.setup], base=len(moves)), record
+
+
+def _load_game(game: str, path: str) -> tuple[Any, Any, list[str]]:
+    """The record of a game saved by a human's ``save FILE`` (or a towers challenge), the position its actions
+    replay to through the rules, and their canonical texts; ValueError (one line naming the file and the field)
+    if it is not one."""
+    from puzzles.game import load_record
+    from puzzles.safe_json import load_json_file
+
+    data = load_json_file(path)
+    if isinstance(data, dict) and "format" not in data and "state" in data:
+        data = _old_save(data, path)
     try:
-        state = type(template).from_json(data["state"])
-    except (KeyError, TypeError, IndexError) as error:
-        raise ValueError(f"{path}: the saved state is damaged ({type(error).__name__}: {error})") from None
-    return state, data
+        return load_record(data, game)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def _old_save(data: dict[str, Any], path: str) -> dict[str, Any]:
+    """A save of the format before records (a state, with its moves): as a record, to be replayed and checked
+    like any other; one without its moves (an old challenge file) is refused."""
+    from puzzles.game import RECORD_FORMAT, RECORD_VERSION
+
+    moves, bots = data.get("moves"), data.get("bots")
+    if not isinstance(moves, list) or not isinstance(bots, list):
+        raise ValueError(f"{path}: an old save or challenge file without its actions: it cannot be checked against"
+                         " the rules, so it is not loaded (play or generate it again)")
+    fields: dict[str, Any] = {key: data[key] for key in ("game", "seed", "options", "state", "moves_seen") if key in data}
+    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "players": len(bots), "actions": moves,
+            "bots": bots, **fields}
+
+
+def _seen_moves(seen: Any, moves: list[str], written: list[str]) -> list[str]:
+    """The moves as the human seats saw them (a saved ``moves_seen``: each the move played, or
+    :data:`HIDDEN_MOVE`), checked against the moves; all of them when none was saved."""
+    if seen is None:
+        return moves[:]
+    if not isinstance(seen, list) or len(seen) != len(moves):
+        raise ValueError(f"moves_seen: must list the {len(moves)} moves played, each as played or {HIDDEN_MOVE!r}")
+    for index, (shown, move, text) in enumerate(zip(seen, moves, written, strict=True)):
+        if shown not in (HIDDEN_MOVE, move, text):
+            raise ValueError(f"moves_seen[{index}]: not the move played ({move}) nor {HIDDEN_MOVE!r}")
+    return [HIDDEN_MOVE if shown == HIDDEN_MOVE else move for shown, move in zip(seen, moves, strict=True)]
+
+
+def _check_saved_bots(game: str, record: Any) -> None:
+    """A saved ``bots`` field (optional): one bot spec of the game per seat."""
+    from solvers.bots import parse_bot_list
+
+    bots = record.extra.get("bots")
+    if bots is None:
+        return
+    if not isinstance(bots, list) or not all(isinstance(spec, str) for spec in bots):
+        raise ValueError("bots: must be a list of bot names, one per seat")
+    try:
+        parse_bot_list(game, ",".join(bots), record.players)
+    except ValueError as error:
+        raise ValueError(f"bots: {error}") from None
 
 
 def playout_command(game: str) -> click.Command:

@@ -415,3 +415,246 @@ GAMES: dict[str, GameInfo] = {
         ),
     )
 }
+
+
+# -- records: a game as its seed, options and actions, loaded by replaying them through the rules ------------
+
+#: The ``format`` of a record file and its ``version``.
+RECORD_FORMAT = "kibitz-record"
+RECORD_VERSION = 1
+#: The most actions a record may hold, and the longest text of one (far above any real game).
+MAX_RECORD_ACTIONS = 20_000
+MAX_ACTION_TEXT = 400
+_SEED_LIMIT = 2**63
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as SGF, PGN and OpenSpiel's serialised states keep it: the game, its seats, options and seed, and
+    every action in order (chance outcomes included).  Loading replays the actions through the rules
+    (:func:`replay`), so a record can hold no impossible position.
+
+    ``setup``: the first ``setup`` actions only set up a puzzle position (a towers challenge), they are not
+    moves of the game being played.  ``face_up``: the position is a puzzle shown with everything face up (no
+    rule reads it).  ``extra``: the driver's fields (bots, the moves as the human seats saw them, ...), kept as
+    read.
+    """
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    actions: tuple[str, ...]
+    setup: int = 0
+    face_up: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self, state: GameState[Any] | None = None) -> dict[str, Any]:
+        """The record as JSON-ready data; with ``state`` (the replayed position), a cached copy rides along
+        (key ``state``; :func:`load_record` refuses a file whose copy differs from its replay)."""
+        data: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": self.game,
+                                "players": self.players, "seed": self.seed, "options": dict(self.options),
+                                "actions": list(self.actions)}
+        if self.setup:
+            data["setup"] = self.setup
+        if self.face_up:
+            data["face_up"] = True
+        data.update({key: value for key, value in self.extra.items() if key not in _RECORD_KEYS})
+        if state is not None:
+            data["state"] = state.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """The record in ``data``, its shape checked by a JSON schema (types, ranges, the game's options);
+        ValueError, one line naming the field (``actions[3]: ...``), otherwise.  Legality is :func:`replay`'s."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a game record must be a JSON object, not {_json_type(data)}")
+        _check_schema(data, _ENVELOPE_SCHEMA)
+        info = game_info(data["game"])
+        _check_schema(data, _record_schema(info))
+        options = info.check_options(data.get("options", {}))
+        if data.get("setup", 0) > len(data["actions"]):
+            raise ValueError(f"setup: {data['setup']} is more than the {len(data['actions'])} actions")
+        extra = {key: value for key, value in data.items() if key not in _RECORD_KEYS}
+        return cls(info.name, data["players"], data["seed"], options, tuple(data["actions"]),
+                   data.get("setup", 0), data.get("face_up", False), extra)
+
+
+def record_of(state: GameState[Any], seed: int, options: Mapping[str, Any], actions: Sequence[str],
+              **extra: Any) -> GameRecord:
+    """The record of ``state``: a game of its seats dealt from ``seed`` with ``options``, then ``actions``."""
+    info = state.info
+    return GameRecord(info.name, state.num_players, seed, info.check_options(options), tuple(actions), extra=extra)
+
+
+def replay(record: GameRecord) -> tuple[GameState[Any], list[str]]:
+    """The position ``record`` reaches, every action applied through the rules, and the actions' canonical
+    texts; ValueError naming the first bad one (``actions[17]: ...``).
+
+    Each action must parse, be legal where it stands and, at a chance node of a game that lists its outcomes,
+    be one of them with a non-zero probability (a game that samples its chance outcomes checks them in
+    ``illegal_reason``).
+    """
+    info = game_info(record.game)
+    try:
+        state = info.new_game(record.players, record.seed, **record.options)
+    except ValueError as error:
+        raise ValueError(f"players/options: {_first_line(error)}") from None
+    texts = [_replay_action(state, index, text) for index, text in enumerate(record.actions)]
+    if record.face_up:
+        if not hasattr(state, "face_up"):
+            raise ValueError(f"face_up: {info.title} has no face-up puzzles")
+        state.face_up = True
+    return state, texts
+
+
+def _replay_action(state: GameState[Any], index: int, text: str) -> str:
+    """Apply the action written ``text`` to ``state``; its canonical text, or ValueError naming ``actions[index]``."""
+    where = f"actions[{index}]"
+    if state.is_terminal():
+        raise ValueError(f"{where}: {text!r} comes after the end of the game")
+    try:
+        action = state.string_to_action(text)
+        reason = state.illegal_reason(action) or _chance_reason(state, action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        canonical = state.action_to_string(action)
+        state.apply(action)
+    except (ValueError, *MALFORMED_DOCUMENT_ERRORS) as error:
+        raise ValueError(f"{where}: {text[:60]!r} is illegal here: {_first_line(error)}") from None
+    return canonical
+
+
+def _chance_reason(state: GameState[Any], action: Any) -> str | None:
+    """At a chance node of a game that lists its outcomes: why ``action`` is none of them (None if it is one)."""
+    if not state.is_chance_node() or state.info.chance is not ChanceMode.EXPLICIT:
+        return None
+    possible = [outcome for outcome, probability in state.chance_outcomes() if probability > 0]
+    return None if action in possible else "not one of this chance node's outcomes"
+
+
+def load_record(data: Any, game: str | None = None) -> tuple[GameRecord, GameState[Any], list[str]]:
+    """Read a record file's data: the record, the position it replays to and its actions' canonical texts.
+
+    ``game``: the game the caller plays (a record of another is refused).  A cached ``state`` must equal the
+    replayed one, or the record is refused ("the saved state does not match its actions").  Every error is a
+    one-line ValueError naming the field.
+    """
+    record = GameRecord.from_json(data)
+    if game is not None and record.game != game:
+        raise ValueError(f"game: a record of {game_info(record.game).title}, not of {game_info(game).title}")
+    state, texts = replay(record)
+    cached = data.get("state")
+    if cached is not None and json.loads(json.dumps(state.to_json())) != cached:
+        raise ValueError("state: the saved state does not match its actions (the file was edited or damaged)")
+    return record, state, texts
+
+
+_RECORD_KEYS = frozenset({"format", "version", "game", "players", "seed", "options", "actions", "setup", "face_up",
+                          "state"})
+
+_ENVELOPE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["format", "version", "game"],
+    "properties": {
+        "format": {"const": RECORD_FORMAT},
+        "version": {"const": RECORD_VERSION},
+        "game": {"enum": sorted(GAMES)},
+    },
+}
+
+
+@functools.cache
+def _record_schema(info: GameInfo) -> dict[str, Any]:
+    """The JSON schema of a record of ``info``'s game: seats in its range, its own options and their types."""
+    return {
+        "type": "object",
+        "required": ["players", "seed", "actions"],
+        "properties": {
+            "players": {"type": "integer", "minimum": info.min_players, "maximum": info.max_players},
+            "seed": {"type": "integer", "minimum": -_SEED_LIMIT, "maximum": _SEED_LIMIT - 1},
+            "options": {"type": "object", "additionalProperties": False,
+                        "properties": {option.name: _option_schema(option) for option in info.options}},
+            "actions": {"type": "array", "maxItems": MAX_RECORD_ACTIONS,
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_ACTION_TEXT}},
+            "setup": {"type": "integer", "minimum": 0},
+            "face_up": {"type": "boolean"},
+            "state": {"type": "object"},
+        },
+    }
+
+
+def _option_schema(option: GameOption) -> dict[str, Any]:
+    """The schema of one option's value: its choices, else its type (None allowed where it is the default)."""
+    nullable = [None] if option.default is None else []
+    if option.choices is not None:
+        return {"enum": [*option.choices, *nullable]}
+    kind = option.value_type or (type(option.default) if option.default is not None else str)
+    names = {bool: "boolean", int: "integer", float: "number", str: "string"}
+    return {"type": [names[kind], *(["null"] if nullable else [])]}
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of ``value``'s type (``object``, ``array``, ``string``, ``integer``, ...)."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _check_schema(data: dict[str, Any], schema: dict[str, Any]) -> None:
+    """ValueError, one line naming the field, for the first place ``data`` breaks ``schema``."""
+    import jsonschema
+
+    validator = _strict_validator()(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        raise ValueError(_schema_error_text(error))
+
+
+@functools.cache
+def _strict_validator() -> Any:
+    """A JSON-schema validator whose ``integer`` is a JSON integer only (not 3.0, not true)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(base, type_checker=checker)
+
+
+def _schema_error_text(error: Any) -> str:
+    """A schema error as one line: the field (``actions[3]``, ``options.variant``) and what is wrong with it."""
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
+    value, rule, kind = error.instance, error.validator_value, error.validator
+    if kind == "required":
+        missing = next(name for name in rule if name not in value)
+        return f"{(path + '.' + missing).lstrip('.')}: missing"
+    if kind == "additionalProperties":
+        unknown = sorted(set(value) - set(error.schema.get("properties", {})))
+        return f"{(path + '.' + str(unknown[0])).lstrip('.')}: unknown field"
+    field_name = path.lstrip(".") or "record"
+    shown = _short(value)
+    texts: dict[str, Callable[[], str]] = {
+        "type": lambda: f"must be {' or '.join(rule) if isinstance(rule, list) else rule}, not {_json_type(value)}",
+        "enum": lambda: f"{shown} is not one of: {', '.join(map(_short, rule))}",
+        "const": lambda: f"must be {_short(rule)}, not {shown}",
+        "minimum": lambda: f"{shown} is below {rule}",
+        "maximum": lambda: f"{shown} is above {rule}",
+        "maxItems": lambda: f"more than {rule} items",
+        "maxLength": lambda: f"longer than {rule} characters",
+        "minLength": lambda: "empty",
+    }
+    text = texts[kind]() if kind in texts else _first_line(error.message)[:100]
+    return f"{field_name}: {text}"
+
+
+def _short(value: Any) -> str:
+    """``value`` as JSON text, cut to a readable length."""
+    text = json.dumps(value) if isinstance(value, str | int | float | bool | type(None)) else _json_type(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _first_line(error: BaseException | str) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -100,7 +100,8 @@ class HumanBot:
     typo never touches the game.  ``quit`` raises :class:`QuitGame`; Ctrl-C or the end of the input at the
     prompt raise KeyboardInterrupt (the game stops as interrupted, exit status 130); ``undo``
     :class:`UndoRequest` (handled by :func:`solvers.playout.play_game`).  Hooks: ``show(state, seat)``
-    draws the position, ``hinter`` is the bot asked for a hint, ``save_extra()`` adds fields to a save.
+    draws the position, ``hinter`` is the bot asked for a hint, ``save_extra()`` gives the game's record
+    (:class:`~puzzles.game.GameRecord` as JSON) that ``save FILE`` writes.
     ``legal_hook(state, filter_text)``, when a game sets it, answers ``?``/``moves`` (grouped, filtered).
     """
 
@@ -193,10 +194,19 @@ class HumanBot:
         return state.action_to_string(action) + (f" ({note})" if note else "")
 
     def save(self, state: GameState[Any], path: str) -> str:
-        """Write the game so far to ``path`` (JSON: the state and the driver's extra fields)."""
+        """Write the game so far to ``path``: its record (``save_extra()``: seed, options, every action) with
+        ``state`` as a cached copy; checked first by replaying it, so a save always loads."""
+        from puzzles.game import load_record
+
         if not path:
             return "give a file: save FILE"
-        data = {"game": state.game_name, "state": state.to_json(), **(self.save_extra() if self.save_extra else {})}
+        if self.save_extra is None:
+            return "cannot save here: this game keeps no record of its moves"
+        data = {**self.save_extra(), "state": state.to_json()}
+        try:
+            load_record(json.loads(json.dumps(data)), state.game_name)
+        except ValueError as error:
+            return f"cannot save: the record does not replay to this position ({error})"
         try:
             with open(path, "w", encoding="utf-8") as handle:
                 json.dump(data, handle)

@@ -122,11 +122,12 @@ def test_undo_save_and_load(run_cli, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "took back 2 moves" in result.output
     data = json.loads(saved.read_text())
-    assert data["game"] == "shelfie" and data["moves"][1] == "d2 3" and len(data["moves"]) == 3
+    assert data["format"] == "kibitz-record" and data["game"] == "shelfie" and data["players"] == 2
+    assert data["actions"][0].startswith("refill:") and data["actions"][1] == "d2 3" and len(data["actions"]) == 3
     again = run_cli("shelfie", "play", "--load", str(saved), "--json", input="quit\n")
     out = again.stdout
     final = json.loads(out[out.index("{"):])
-    assert again.exit_code == 0 and final["moves"] == data["moves"] and final["status"] == "quit"
+    assert again.exit_code == 0 and final["moves"] == data["actions"] and final["status"] == "quit"
     assert run_cli("towers", "play", "--load", str(saved)).exit_code == 1  # a shelfie save is not a towers game
 
 
