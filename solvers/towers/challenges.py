@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles.game import CHANCE
+from puzzles.game import CHANCE, GameRecord
 from puzzles.towers.engine import TowersState
 from solvers.towers.solver import Solver
 
@@ -75,12 +75,19 @@ class Challenge:
         return [m for m, v in self.move_values.items() if outcome(v, self.seat) < best]
 
     def to_json(self) -> dict[str, Any]:
-        """The puzzle file ``kibitz towers play --from FILE`` (or ``--load``) continues; no answer in it."""
+        """The puzzle file ``kibitz towers play --from FILE`` (or ``--load``) continues; no answer in it.
+
+        A game record (:class:`puzzles.game.GameRecord`): the seed and the seeded random play that reach the
+        position (``setup``: they set up the puzzle, they are not the game's moves), replayed through the rules
+        when the file is loaded; the face-up position rides along as a cached copy (``state``).
+        """
         human = self.seat
         bots = ["pimc", "pimc"]
         bots[human] = "human"
+        actions = self.setup_actions()
+        record = GameRecord("towers", 2, self.seed, {}, tuple(actions), setup=len(actions), face_up=True)
         return {
-            "game": "towers",
+            **record.to_json(),
             "kind": "towers endgame challenge",
             "difficulty": self.difficulty,
             "seed": self.seed,
@@ -92,6 +99,17 @@ class Challenge:
             "bots": bots,
             "state": self.state.to_json(),
         }
+
+    def setup_actions(self) -> list[str]:
+        """The actions from the deal of :attr:`seed` to the position (the seeded random play that found it);
+        ValueError for a challenge that was not found that way (no record can be written)."""
+        found = _candidate_line(self.seed, *DIFFICULTIES[self.difficulty][:3]) if self.difficulty in DIFFICULTIES else None
+        position = self.state.clone()
+        position.face_up = False
+        if found is None or found[0] != position:
+            raise ValueError(f"challenge seed {self.seed}: not a position found by the seeded play of a graded"
+                             " challenge, so it has no record of the actions that reach it")
+        return found[1]
 
     def solution_json(self) -> dict[str, Any]:
         """The answer, kept apart from the puzzle: the move, every move's value (P1 side), a line of best play."""
@@ -129,14 +147,24 @@ class Challenge:
 
 def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
     """Seeded random play to a decision point of round ``rnd`` with lo..hi plies left (None if the game ends first)."""
+    found = _candidate_line(seed, rnd, lo, hi)
+    return None if found is None else found[0]
+
+
+def _candidate_line(seed: int, rnd: int, lo: int, hi: int) -> tuple[TowersState, list[str]] | None:
+    """:func:`_candidate`'s position and the actions (chance draws included) that reach it from the game dealt
+    from ``seed``: what makes a challenge file a record, replayed through the rules when it is loaded."""
     rng = random.Random(seed)
     target = rng.randint(lo, hi)
     s = TowersState.new_game(seed)
+    actions: list[str] = []
     while not s.is_terminal() and s.round <= rnd:
         decision = s.round == rnd and s.current_player() in (0, 1) and not (s.phase == "pick" and s.step % 2 == 1)
         if decision and plies_left(s) == target:
-            return s
-        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions()))
+            return s, actions
+        action = s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
+        actions.append(s.action_to_string(action))
+        s.apply(action)
     return None
 
 
