@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -104,6 +103,7 @@ add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, 
 def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loose: bool,
                   squares_inside_groups: bool, squares_same_type: bool, as_json: bool) -> None:
     """Score a shelf file: 6 rows of 5 letters C B G F T P or '.', row 1 = top."""
+    from puzzles.safe_json import MAX_JSON_BYTES, read_limited_text
     from puzzles.shelfie.rules import (
         COMMON_GOAL_KEYS,
         LETTERS,
@@ -115,7 +115,7 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
     )
     from solvers.warmup import ensure_compiled
 
-    text = sys.stdin.read() if shelf_file == "-" else Path(shelf_file).read_text()
+    text = sys.stdin.read(MAX_JSON_BYTES + 1) if shelf_file == "-" else read_limited_text(shelf_file, max_bytes=65536)
     shelf = Bookshelf.from_text(text, strict=not loose)
     keys = _shelfie_goal_pair(goals) or COMMON_GOAL_KEYS
     ensure_compiled("shelfie")  # scoring runs the rules kernel

@@ -14,6 +14,7 @@ inline ASCII art or a file); solvers take :class:`Region` objects.
 from __future__ import annotations
 
 import html
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ SQUARE_SYMMETRIES: tuple[Transform, ...] = (
     lambda r, c: (-c, -r),  # anti-diagonal
 )
 MAX_REGION_CELLS = 1_000_000  # a WxH spec beyond this is refused before any set of cells is built
+MAX_REGION_FILE_BYTES = 2 * 1024 * 1024  # ASCII art of MAX_REGION_CELLS cells and its line ends fits
+MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024  # piece and exact-cover files
 SYMMETRY_NAMES = ("identity", "rot90", "rot180", "rot270", "flip_lr", "flip_tb", "transpose", "antitranspose")
 
 
@@ -262,14 +265,25 @@ def existing_file(spec: str) -> Path | None:
         return None
 
 
-def read_text_file(path: Path, what: str) -> str:
-    """A text file's content, or a one-line ValueError (unreadable, not text); ``what`` names it in the error."""
+def read_text_file(path: Path, what: str, max_bytes: int = MAX_TEXT_FILE_BYTES) -> str:
+    """A text file's content (UTF-8, a leading BOM dropped), or a one-line ValueError (unreadable, not text, not a
+    regular file, over ``max_bytes``: its size is checked before it is read); ``what`` names it in the error."""
     try:
-        return path.read_text()
-    except UnicodeDecodeError:
-        raise ValueError(f"{what} {path} is not a text file") from None
+        info = path.stat()
+        if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+            raise ValueError(f"{what} {path} is too large ({info.st_size:,} bytes; at most {max_bytes:,})")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{what} {path} is not a regular file")
+        with path.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
     except OSError as error:
         raise ValueError(f"cannot read {what} {path}: {error.strerror or error}") from None
+    if len(raw) > max_bytes:
+        raise ValueError(f"{what} {path} is too large (over {max_bytes:,} bytes)")
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {path} is not a text file") from None
 
 
 def parse_size(text: str) -> tuple[int, int] | None:
@@ -313,7 +327,7 @@ class Region:
         """
         path = existing_file(spec)
         if path is not None:
-            return cls.from_ascii(read_text_file(path, "region file"))
+            return cls.from_ascii(read_text_file(path, "region file", MAX_REGION_FILE_BYTES))
         text = spec.strip()
         size = parse_size(text)
         if size is not None:

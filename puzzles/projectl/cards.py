@@ -36,6 +36,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from puzzles.polyomino import Placed, Region, Shape, Tiling, is_connected, piece_set
+from puzzles.safe_json import read_limited_text
 
 SIZE = 5
 NCELLS = SIZE * SIZE
@@ -97,6 +98,12 @@ def placement_shape() -> dict[int, int]:
     return {mask: s for s in range(NSHAPES) for mask in placements(s)}
 
 
+#: The most pieces of one shape a stock may name: four puzzles in hand have at most 100 cells.
+MAX_PIECES_PER_SHAPE = 100
+#: The largest deck or hand file read (the shipped deck is about 2 KB).
+MAX_DECK_BYTES = 1024 * 1024
+
+
 def parse_counts(text: str) -> list[int]:
     """A stock like ``"I2,L3,L3,O4"`` or ``"L3x2, O4"`` or ``"L3:2"`` → counts per shape."""
     counts = [0] * NSHAPES
@@ -112,6 +119,9 @@ def parse_counts(text: str) -> list[int]:
                     name, times = head, int(tail)
                     break
         counts[shape_index(name)] += times
+        if counts[shape_index(name)] > MAX_PIECES_PER_SHAPE:
+            raise ValueError(f"{counts[shape_index(name)]:,} pieces {SHAPE_NAMES[shape_index(name)]} in a stock; "
+                             f"at most {MAX_PIECES_PER_SHAPE} (four puzzles of 25 cells)")
     return counts
 
 
@@ -259,7 +269,7 @@ def parse_deck(text: str, source: str = "<deck>") -> list[Card]:
 def load_deck(path: str | Path) -> list[Card]:
     """Read a deck file (any number of white and black cards)."""
     path = Path(path)
-    return parse_deck(path.read_text(encoding="utf-8"), source=str(path))
+    return parse_deck(read_limited_text(path, max_bytes=MAX_DECK_BYTES), source=str(path))
 
 
 def format_deck(cards: Sequence[Card], comments: Sequence[str] = ()) -> str:

@@ -8,12 +8,13 @@ in its order: C=0 (cats), B=1 (books), G=2 (games), F=3 (frames), T=4 (trophies)
 
 from __future__ import annotations
 
-import json
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 import numpy as np
+
+from puzzles.safe_json import load_json_text
 
 EMPTY = -1
 ROWS, COLS = 6, 5
@@ -33,7 +34,7 @@ GROUP_POINTS = (0, 0, 0, 2, 3, 5, 8)
 def load_data() -> dict[str, Any]:
     """The component data file shipped with the package (board masks, cards, tokens)."""
     text = resources.files("puzzles.shelfie.data").joinpath("my_shelfie.json").read_text()
-    return json.loads(text)
+    return load_json_text(text, "my_shelfie.json")
 
 
 def _data_constants() -> tuple[tuple[str, ...], dict[int, np.ndarray], dict[int, tuple[int, ...]]]:

@@ -116,7 +116,7 @@ class Bookshelf:
     @classmethod
     def from_text(cls, text: str, strict: bool = True) -> Bookshelf:
         """Parse a shelf file: 6 rows of 5 cells; blank lines and '#' comments are ignored."""
-        lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+        lines = [line.split("#", 1)[0].strip() for line in text.removeprefix("\ufeff").splitlines()]
         lines = [line.replace(" ", "") for line in lines if line]
         if len(lines) == 1:
             lines = [part for part in lines[0].split("/") if part]
@@ -127,7 +127,7 @@ class Bookshelf:
         for c in range(COLS):
             for r in range(ROWS - 1):
                 if self.grid[r, c] != EMPTY and self.grid[r + 1, c] == EMPTY:
-                    raise ValueError(f"column {c + 1}: tile at row {r} sits above an empty cell "
+                    raise ValueError(f"column {c + 1}: tile at row {r + 1} sits above an empty cell "
                                      f"(tiles drop to the bottom; use strict=False for analysis)")
         counts = self.counts()
         for t in range(NUM_TYPES):
