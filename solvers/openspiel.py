@@ -81,8 +81,10 @@ def _state_of_class(cls: type[GameState[Any]], data: Any, what: str) -> GameStat
     if not isinstance(data, dict):
         raise ValueError(f"{what}: a {cls.game_name} state must be a JSON object")
     for key in ("game", "format"):
-        if data.get(key) != marker.get(key):
-            raise ValueError(f"{what}: {key} {data.get(key)!r} is not a {cls.game_name} state's {marker.get(key)!r}")
+        if key in data and data[key] != marker.get(key):
+            raise ValueError(f"{what}: {key} {data[key]!r}: not a {cls.game_name} state")
+        if key in marker and key not in data:
+            raise ValueError(f"{what}: no {key} {marker[key]!r}: not a {cls.game_name} state")
     return cls.from_json(data)
 
 

@@ -283,7 +283,7 @@ def load(path: str | Path, max_moves: int | None = None, game_index: int | None 
     an SGF file holding several (such a file is refused without it).
     """
     text = read_limited_text(path)
-    if text.lstrip().startswith("{"):
+    if text.lstrip()[:1] in ("{", "["):
         if game_index not in (None, 0):
             raise ValueError(f"game index {game_index} out of range: a JSON record holds one game")
         data = load_json_text(text, str(path))
