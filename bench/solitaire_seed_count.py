@@ -71,16 +71,15 @@ def main() -> None:
         # parts in a seeded random order (the split is unbalanced: the first parts in order are among the largest),
         # each counted to the end; stored in the checkpoint format of `--count --split-depth D --checkpoint F`,
         # so the cluster run resumes from it
-        import json
         from pathlib import Path
 
+        from solvers.blokus.tetrominoes import _PartLog
+
         path = Path(args.checkpoint)
-        identity = problem.signature() + "|canonical"
-        done: dict[str, list[int]] = {}
-        if path.exists():
-            data = json.loads(path.read_text())
-            if data.get("signature") == identity and data.get("depth") == args.split_depth:
-                done = data["done"]
+        log = _PartLog(path, problem.signature() + "|canonical", args.split_depth, len(parts),
+                       math.factorial(problem.colors), None)
+        log.load(4)  # checked line by line, as the command reads it
+        done = log.done
         order = list(range(len(parts)))
         random.Random(1).shuffle(order)
         start = time.process_time()
@@ -90,8 +89,8 @@ def main() -> None:
             if str(i) in done:
                 continue
             c = search.count(parts[i])
-            done[str(i)] = [c.canonical, c.fix_any, c.fix_id, c.nodes]
-        path.write_text(json.dumps({"signature": identity, "depth": args.split_depth, "parts": len(parts), "done": done}))
+            log.record(i, [c.canonical, c.fix_any, c.fix_id, c.nodes])
+        log.close()
         canonical = sum(v[0] for v in done.values())
         nodes = sum(v[3] for v in done.values())
         share = len(done) / len(parts)

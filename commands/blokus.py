@@ -17,6 +17,8 @@ from commands.common import (
     exit_interrupted,
     friendly_errors,
     option_with_hidden_alias,
+    repair_option,
+    verify_option,
 )
 from commands.play import PlayHooks, add_play_commands
 
@@ -177,6 +179,8 @@ def blokus_solitaire() -> None:
               help="Solver threads when finding with --backend cpsat.")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished parts in it are skipped, new ones appended.")
+@repair_option
+@verify_option
 @click.option("--estimate", "probes", type=click.IntRange(min=2), default=None,
               help="Knuth estimate of the count with N random paths (raw, up to colours, up to symmetry; with standard errors).")
 @click.option("--exact-depth", type=click.IntRange(min=0), default=None,
@@ -188,7 +192,7 @@ def blokus_solitaire() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
-                                 workers, threads, scheduler, checkpoint, probes, exact_depth, time_limit, seed, svg_out,
+                                 workers, threads, scheduler, checkpoint, repair, verify, probes, exact_depth, time_limit, seed, svg_out,
                                  plain, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge.
 
@@ -204,6 +208,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     from solvers.blokus.tetrominoes import ColoredTilingProblem, pieces_json, to_tiling
     from solvers.warmup import ensure_compiled
 
+    if (repair or verify) and not (checkpoint and do_count):
+        raise ValueError("--repair and --verify work on a --count --checkpoint FILE")
     problem = ColoredTilingProblem(Region.from_spec(region_spec), colors, edge_rule=not no_edge_rule, corner_contact=corner_contact)
     if not problem.area_ok:
         raise click.ClickException(f"the region has {problem.region.area} cells, the pieces {4 * len(problem.pieces)}")
@@ -217,7 +223,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             exit_interrupted()
         return
     if do_count:
-        result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json)
+        result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json,
+                                          repair, verify)
         if result.stopped_by == "interrupt":
             exit_interrupted()
         return
@@ -294,7 +301,8 @@ def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
 
 
 def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int, scheduler: str | None,
-                             checkpoint: str | None, time_limit: float | None, as_json: bool) -> Any:
+                             checkpoint: str | None, time_limit: float | None, as_json: bool, repair: bool = False,
+                             verify: int = 0) -> Any:
     """``solitaire tetrominoes --count``: count with notices and progress, print the counts, return the result."""
     from commands.long_job import heartbeat, notice
 
@@ -316,7 +324,8 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
     try:
         with heartbeat(progress):
             result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part,
-                                   scheduler=scheduler, engine=engine, time_limit=time_limit, on_start=on_start)
+                                   scheduler=scheduler, engine=engine, time_limit=time_limit, on_start=on_start,
+                                   repair=repair, verify=verify)
     finally:
         progress.close()
     if as_json:

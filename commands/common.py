@@ -234,3 +234,14 @@ def checkpoint_option(help_text: str) -> Callable[[Callable[..., Any]], Callable
     """``--checkpoint FILE``: a JSON-lines file of finished tasks, resumed when it exists (old name ``--resume``)."""
     return option_with_hidden_alias("--checkpoint", "--resume", "checkpoint", type=click.Path(dir_okay=False),
                                     default=None, help=help_text)
+
+
+#: ``--repair``: a checkpoint's bad lines are dropped and their parts computed again (instead of a refusal).
+repair_option = click.option(
+    "--repair", is_flag=True,
+    help="With --checkpoint: drop edited, foreign or impossible lines (or a whole file of an older kibitz) and "
+         "compute their parts again, instead of refusing the file.")
+#: ``--verify K``: K random finished parts of a checkpoint are recomputed before they are trusted.
+verify_option = click.option(
+    "--verify", type=click.IntRange(min=0), default=0, metavar="K",
+    help="With --checkpoint: first recompute K random finished parts and refuse the file if one differs.")

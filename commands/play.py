@@ -27,6 +27,8 @@ from commands.common import (
     friendly_errors,
     parallel_options,
     quiet_option,
+    repair_option,
+    verify_option,
 )
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -445,6 +447,18 @@ def _check_saved_bots(game: str, record: Any) -> None:
         raise ValueError(f"bots: {error}") from None
 
 
+def _check_integrity_options(checkpoint: str | None, repair: bool, verify: int, bots: Sequence[str]) -> None:
+    """``--repair``/``--verify`` need a checkpoint; ``--verify`` needs games that replay alike (no time budgets)."""
+    from solvers.bots import split_spec
+
+    if (repair or verify) and not checkpoint:
+        raise ValueError("--repair and --verify work on a --checkpoint FILE")
+    timed = [spec for spec in bots if getattr(split_spec(spec)[1], "seconds", None) is not None]
+    if verify and timed:
+        raise ValueError(f"--verify replays finished games, but {timed[0]} thinks for a time, not a count: "
+                         "its games do not replay alike")
+
+
 def playout_command(game: str) -> click.Command:
     """``playout``: a seeded series of bot-vs-bot games with win rates, intervals and mean scores."""
     from puzzles.game import GAMES
@@ -453,13 +467,14 @@ def playout_command(game: str) -> click.Command:
 
     def playout(games: int, players: int | None, bots: list[str], seed: int, rotate: bool, workers: int | None,
                 scheduler: str | None, checkpoint: str | None, time_limit: float | None, as_json: bool, quiet: bool,
-                **rest: Any) -> None:
+                repair: bool = False, verify: int = 0, **rest: Any) -> None:
         from solvers.playout import PlayoutsLost, make_job, run_playouts_parallel
         from solvers.warmup import ensure_game_compiled
 
         if "human" in [spec.partition(":")[0] for spec in bots]:
             raise click.BadParameter("a playout has no human seats", param_hint="--bots")
         job = make_job(game, bots, players, seed, rotate, _typed_options(game, rest))
+        _check_integrity_options(checkpoint, repair, verify, job.bots)
         ensure_game_compiled(game)  # here, once, not in every worker
         if workers is None and scheduler is None and games < SMALL_JOB:
             workers = 1
@@ -473,7 +488,8 @@ def playout_command(game: str) -> click.Command:
         failure = ""
         try:
             stats, complete = run_playouts_parallel(job, games, workers, scheduler,
-                                                    Path(checkpoint) if checkpoint else None, advance, time_limit)
+                                                    Path(checkpoint) if checkpoint else None, advance, time_limit,
+                                                    repair, verify)
         except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
             raise SystemExit(130) from None
         except PlayoutsLost as lost:  # the games finished are printed, then the one-line error
@@ -519,6 +535,8 @@ def playout_command(game: str) -> click.Command:
         *_game_option_decorators(game),
         parallel_options,
         checkpoint_option("JSON-lines file of finished games: resumed if it exists, appended as games finish."),
+        repair_option,
+        verify_option,
         click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Stop after this many seconds with the games finished (status 'time limit')."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),

@@ -7,7 +7,16 @@ import sys
 
 import click
 
-from commands.common import SECONDS, WORKERS, ProgressReporter, checkpoint_option, emit_json, friendly_errors
+from commands.common import (
+    SECONDS,
+    WORKERS,
+    ProgressReporter,
+    checkpoint_option,
+    emit_json,
+    friendly_errors,
+    repair_option,
+    verify_option,
+)
 
 
 @click.command()
@@ -28,11 +37,13 @@ from commands.common import SECONDS, WORKERS, ProgressReporter, checkpoint_optio
               help="With --count: local worker processes (default: all cores for 50+ subproblems, else 1).")
 @click.option("--scheduler", default=None, help="With --count: a Dask scheduler address, tcp://HOST:PORT.")
 @checkpoint_option("With --count: checkpoint file; finished subproblems in it are skipped, new ones appended.")
+@repair_option
+@verify_option
 @click.option("--plain", is_flag=True, help="Letters only, no colours, even on a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
-         split_depth, workers, scheduler, checkpoint, plain, as_json):
+         split_depth, workers, scheduler, checkpoint, repair, verify, plain, as_json):
     """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes.
 
     Every answer states its status: found, proved (exhaustive: a count is exact, "no tiling
@@ -52,9 +63,12 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
     ensure_compiled("tilings")
     if checkpoint:
         check_output_path(checkpoint, "checkpoint")
+    elif repair or verify:
+        raise ValueError("--repair and --verify work on a --checkpoint FILE")
     problem = TilingProblem.from_spec(Region.from_spec(region), load_pieces(pieces_spec), "at_most" if at_most else "exact", not fixed)
     if do_count:
-        counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json)
+        counts = _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, not as_json,
+                                repair, verify)
         _print_counts(counts, as_json)
         if counts.failure:
             raise click.ClickException(f"{counts.failure}; the counts above are lower bounds"
@@ -144,7 +158,8 @@ def _list_tilings(problem, unique, limit, time_limit, as_json, plain):
         sys.exit(130)
 
 
-def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, show_progress):
+def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpoint, show_progress, repair=False,
+                   verify=0):
     """Count in this process, or on local processes / a Dask cluster when asked (same totals); a split or
     parallel count says on stderr what it prepares."""
     from pathlib import Path
@@ -173,7 +188,7 @@ def _count_tilings(problem, time_limit, split_depth, workers, scheduler, checkpo
             executor, close = make_executor(workers, scheduler)
             try:
                 return problem.counts(limits, on_part=report, split_depth=split_depth, executor=executor,
-                                      checkpoint=Path(checkpoint) if checkpoint else None)
+                                      checkpoint=Path(checkpoint) if checkpoint else None, repair=repair, verify=verify)
             finally:
                 close()
     finally:

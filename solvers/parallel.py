@@ -13,7 +13,10 @@ Backends, all behind :class:`concurrent.futures.Executor`:
 * Dask distributed — ``scheduler="tcp://HOST:PORT"`` via ``Client.get_executor()``.
 
 Long jobs can checkpoint: each finished task is appended to a JSON-lines file
-(``{"job": ..., "task": i, "result": ...}``); resuming from that file skips those tasks.
+(``{"job": ..., "task": i, "result": ..., "sum": ...}``); resuming from that file skips those tasks.
+Every line carries the job's fingerprint and a checksum of its content, and results are range-checked
+on reading, so an edited, foreign or impossible line is refused (or, on request, dropped and run again)
+instead of becoming the answer; a resume can also recompute a random sample of finished tasks.
 
 One shutdown path (:func:`run_tasks`) for every backend: the first Ctrl-C cancels
 what is pending, kills the local workers (their tasks are lost, finished ones are
@@ -28,10 +31,12 @@ between waits (:func:`defer_interrupts`), never inside concurrent.futures' own c
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
 import logging
 import os
+import random
 import signal
 import sys
 import threading
@@ -49,7 +54,7 @@ from concurrent.futures import (
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, cast
 
 SCHEDULER_TIMEOUT_S = 5.0
 PARENT_POLL_S = 0.5
@@ -245,26 +250,278 @@ class BackendLost(ValueError):
     """The Dask scheduler or the worker pool went away during a run (a one-line error for the CLI)."""
 
 
-def load_checkpoint(path: Path, job: str = "") -> dict[int, Any]:
-    """Finished tasks from a checkpoint file (a line torn by a kill is ignored: that task reruns).
+#: Hex digits of a checkpoint line's checksum (sha256 of the line's canonical JSON without its ``sum``).
+CHECKSUM_DIGITS = 16
+#: Longest checkpoint line read (a record is a few hundred bytes; a longer line is damage, not data).
+MAX_LINE_CHARS = 1 << 20
+REPAIR_HINT = "use --repair to drop it and recompute"
 
-    Every record names its job; a file (or any line of it) written for another job is
-    refused, since mixing its results in would give a wrong total.  Records without a
-    job name (files of older versions) are accepted only after a header line of this job.
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be trusted: one line naming the file, the line and what is wrong."""
+
+
+class ForeignCheckpoint(CheckpointError):
+    """A checkpoint of another job: refused even with ``repair`` (dropping its lines would empty another job's file)."""
+
+
+def record_sum(record: dict[str, Any]) -> str:
+    """The checksum of a checkpoint record: first hex digits of sha256 over its canonical JSON, ``sum`` left out."""
+    body = json.dumps({k: v for k, v in record.items() if k != "sum"}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()[:CHECKSUM_DIGITS]
+
+
+def checkpoint_line(job: str, task: int | None = None, result: Any = None) -> str:
+    """One checkpoint line (newline included): the job's header (``task`` None) or a finished task, with its checksum.
+
+    The checksum is taken over the record as it will be read back (JSON round trip), so it verifies exactly."""
+    body: dict[str, Any] = {"job": job} if task is None else {"job": job, "task": task, "result": result}
+    record = json.loads(json.dumps(body, allow_nan=False))
+    record["sum"] = record_sum(record)
+    return json.dumps(record, allow_nan=False) + "\n"
+
+
+def load_checkpoint(path: Path, job: str = "", total: int | None = None,
+                    check: Callable[[int, Any], Any] | None = None, repair: bool = False) -> dict[int, Any]:
+    """Finished tasks of a checkpoint file (see :func:`scan_checkpoint`): task -> its stored result."""
+    return dict(scan_checkpoint(path, job, total, check, repair).records())
+
+
+def iter_checkpoint(path: Path, job: str = "", total: int | None = None,
+                    check: Callable[[int, Any], Any] | None = None, repair: bool = False) -> Iterator[tuple[int, Any]]:
+    """(task, result) of each trusted record of a checkpoint, read line by line (see :func:`scan_checkpoint`)."""
+    yield from scan_checkpoint(path, job, total, check, repair).records()
+
+
+def scan_checkpoint(path: Path, job: str = "", total: int | None = None,
+                    check: Callable[[int, Any], Any] | None = None, repair: bool = False,
+                    sample: int = 0) -> CheckpointScan:
+    """Read and check every line of a checkpoint before any of it is used.
+
+    Each line carries its job and a checksum of its content.  A line that is not JSON, fails its
+    checksum, names another job, has a task outside ``0 .. total-1``, repeats a task, or whose result
+    ``check(task, result)`` refuses (it raises ValueError saying why) makes the whole file refused in
+    one line (:class:`CheckpointError`), or with ``repair`` is dropped (the file is rewritten without
+    it, so its task runs again).  Files of older versions (no checksums) are refused the same way.  A
+    file whose first line names another job is refused even with ``repair`` (it is another job's file).
+    A last line torn by a kill (no newline, not JSON) is ignored: that task simply runs again.
+    ``sample`` keeps that many random trusted records for :func:`verify_records`.
     """
-    return dict(iter_checkpoint(path, job))
+    scan = CheckpointScan(path, job, total, check, repair, sample)
+    scan.run()
+    return scan
 
 
-def iter_checkpoint(path: Path, job: str = "") -> Iterator[tuple[int, Any]]:
-    """(task, result) of each record of a checkpoint, read line by line (see :func:`load_checkpoint`)."""
-    _check_checkpoint_path(path)
-    if not path.exists():
-        return
+class CheckpointScan:
+    """The first pass over a checkpoint (see :func:`scan_checkpoint`): the lines to drop and a random sample."""
+
+    def __init__(self, path: Path, job: str, total: int | None, check: Callable[[int, Any], Any] | None,
+                 repair: bool, sample: int) -> None:
+        self.path, self.job, self.total, self.check, self.repair = path, job, total, check, repair
+        self.bad: list[int] = []  # line numbers dropped (with repair)
+        self.torn = 0  # line number of a torn last line, 0 if none
+        self.trusted = 0  # records kept
+        self.sample_size = sample
+        self.sample: list[tuple[int, int, Any]] = []  # (line, task, stored result)
+        self._random = random.Random(os.urandom(8)) if sample else None
+        self._first: dict[int, tuple[int, str]] = {}  # task -> line and checksum of its record
+        self.repeated: set[int] = set()  # lines that repeat an earlier record exactly (read once)
+        self.rewritten = False
+        self._seen_header = False
+        self._foreign = False
+
+    def run(self) -> None:
+        _check_checkpoint_path(self.path)
+        if not self.path.exists():
+            return
+        for number, line in _checkpoint_lines(self.path):
+            try:
+                self._line(number, line)
+            except CheckpointError:
+                if not self.repair or self._foreign:
+                    raise
+                self.bad.append(number)
+        if self.repair and (self.bad or self.torn):
+            self._rewrite()
+
+    def _refuse(self, number: int, reason: str) -> NoReturn:
+        raise CheckpointError(f"{self.path} line {number}: {reason}; {REPAIR_HINT}")
+
+    def _line(self, number: int, line: str) -> None:
+        """Check one line; raise CheckpointError (:class:`ForeignCheckpoint` for another job's file)."""
+        record = self._parse(number, line)
+        if record is None:
+            return
+        named = record.get("job")
+        if self.job and isinstance(named, str) and named != self.job and not self.trusted and not self.bad \
+                and not self._seen_header:  # the first line names another job: the whole file is another job's
+            self._foreign = True
+            raise ForeignCheckpoint(f"{self.path} is a checkpoint of another job ({named}, not {self.job})")
+        if not isinstance(named, str) or not isinstance(record.get("sum"), str):
+            self._refuse(number, "no job or no checksum (a checkpoint of an older kibitz?)")
+        if record["sum"] != record_sum(record):
+            self._refuse(number, "checksum mismatch (edited?)")
+        if self.job and named != self.job:
+            self._refuse(number, f"a line of another job ({named})")
+        if not self.job:
+            self.job = named
+        if "task" not in record and set(record) == {"job", "sum"}:
+            self._seen_header = True
+            return  # the header
+        self._task(number, record)
+
+    def _parse(self, number: int, line: str) -> dict[str, Any] | None:
+        """The line's JSON object; None for a blank line or a torn last line."""
+        if not line.strip():
+            return None
+        if len(line) > MAX_LINE_CHARS:
+            self._refuse(number, f"longer than {MAX_LINE_CHARS:,} characters")
+        try:
+            record = _parse_json(line, f"{self.path} line {number}")
+        except ValueError as error:
+            if not line.endswith("\n"):  # a write cut off by a kill: that task simply runs again
+                self.torn = number
+                return None
+            reason = str(error).partition(": ")[2] or "not JSON"
+            self._refuse(number, reason)
+        if not isinstance(record, dict):
+            self._refuse(number, "not a checkpoint record")
+        return cast(dict[str, Any], record)
+
+    def _task(self, number: int, record: dict[str, Any]) -> None:
+        task, result = record.get("task"), record.get("result", _MISSING)
+        if set(record) != {"job", "task", "result", "sum"} or result is _MISSING:
+            self._refuse(number, "not a checkpoint record (keys job, task, result, sum)")
+        if not isinstance(task, int) or isinstance(task, bool) or task < 0:
+            self._refuse(number, f"task {task!r} is not a task number")
+        if self.total is not None and task >= self.total:
+            self._refuse(number, f"task {task} is out of range (the job has {self.total:,}, numbered from 0)")
+        if task in self._first:
+            first, first_sum = self._first[task]
+            if first_sum != record["sum"]:
+                if self.repair:  # which of the two is true is unknown: both go, the task runs again
+                    self._drop_trusted(task, first)
+                self._refuse(number, f"task {task} again, with another result (first at line {first})")
+            self.repeated.add(number)  # the same record twice: harmless, read once
+            return
+        if self.check is not None:
+            try:
+                self.check(task, result)
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as error:
+                self._refuse(number, f"task {task}: {error or type(error).__name__}")
+        self._first[task] = (number, record["sum"])
+        self.trusted += 1
+        self._keep_sample(number, task, result)
+
+    def _drop_trusted(self, task: int, number: int) -> None:
+        """With ``repair``: an accepted record turns out bad after all (a conflicting repeat); drop it too."""
+        del self._first[task]
+        self.trusted -= 1
+        self.bad.append(number)
+        self.sample = [kept for kept in self.sample if kept[0] != number]
+
+    def _keep_sample(self, number: int, task: int, result: Any) -> None:
+        """Reservoir sampling: every trusted record is equally likely to be among the ``sample`` kept."""
+        if self._random is None:
+            return
+        if len(self.sample) < self.sample_size:
+            self.sample.append((number, task, result))
+            return
+        slot = self._random.randrange(self.trusted)
+        if slot < self.sample_size:
+            self.sample[slot] = (number, task, result)
+
+    def _rewrite(self) -> None:
+        """With ``repair``: the file again without its bad lines (a header of this job first)."""
+        drop = set(self.bad) | self.repeated | {self.torn}
+        tmp = self.path.with_name(self.path.name + ".repair")
+        try:
+            with tmp.open("w", encoding="utf-8") as out:
+                out.write(checkpoint_line(self.job))
+                for number, line in _checkpoint_lines(self.path):
+                    if number not in drop and line.strip() and "task" in _parse_json(line, ""):
+                        out.write(line if line.endswith("\n") else line + "\n")
+            os.replace(tmp, self.path)
+        except OSError as error:
+            raise CheckpointError(f"cannot repair checkpoint {self.path}: {error.strerror or error}") from None
+        self.torn, self.repeated, self.rewritten = 0, set(), True  # the file now holds only trusted lines
+        if self.bad:
+            self.bad.sort()
+            shown = ", ".join(map(str, self.bad[:10])) + (", ..." if len(self.bad) > 10 else "")
+            sys.stderr.write(f"{self.path}: dropped {len(self.bad):,} bad line(s) ({shown}); "
+                             "their parts are computed again\n")
+
+    def records(self) -> Iterator[tuple[int, Any]]:
+        """(task, result) of every trusted record, in file order (a second pass; the file was checked)."""
+        if not self.path.exists():
+            return
+        skip = set() if self.rewritten else set(self.bad) | self.repeated | {self.torn}
+        for number, line in _checkpoint_lines(self.path):
+            if number in skip or not line.strip():
+                continue
+            record = _parse_json(line, f"{self.path} line {number}")
+            if "task" in record:
+                yield record["task"], record["result"]
+
+
+_MISSING = object()
+
+
+def _parse_json(text: str, what: str) -> Any:
+    """One checkpoint line parsed within the safe-JSON limits (a ValueError naming ``what`` otherwise)."""
     try:
-        with path.open(encoding="utf-8") as lines:  # line by line: a long run's file is never held whole
-            yield from _read_records(path, lines, job)
+        from puzzles.safe_json import load_json_text
+    except ImportError:  # pragma: no cover - the module ships with kibitz
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{what}: not valid JSON ({error.msg})") from None
+    return load_json_text(text, what)
+
+
+def _checkpoint_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a checkpoint, read one bounded line at a time (never the whole file at once)."""
+    try:
+        with path.open(encoding="utf-8") as lines:
+            number = 0
+            while True:
+                line = lines.readline(MAX_LINE_CHARS + 1)
+                if not line:
+                    return
+                number += 1
+                if len(line) > MAX_LINE_CHARS:
+                    yield number, line  # refused as too long; skip the rest of that line
+                    while line and not line.endswith("\n"):
+                        line = lines.readline(MAX_LINE_CHARS + 1)
+                    continue
+                yield number, line
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read checkpoint {path}: {error}") from None
+        raise CheckpointError(f"cannot read checkpoint {path}: {error}") from None
+
+
+def verify_records(path: Path, sample: Sequence[tuple[int, int, Any]],
+                   recompute: Callable[[int], Any | None]) -> int:
+    """Recompute sampled records (line, task, stored result); a differing one is refused in one line.
+
+    ``recompute(task)`` gives the task's result as it would be stored (JSON), or None when it was
+    cut short (not compared).  Returns how many were compared.  A forged line (its checksum made
+    to fit) is caught here, so the file is refused whole: other lines may be forged too."""
+    compared = 0
+    for number, task, stored in sorted(sample):
+        fresh = recompute(task)
+        if fresh is None:
+            continue
+        compared += 1
+        fresh = json.loads(json.dumps(fresh))
+        if fresh != stored:
+            raise CheckpointError(f"{path} line {number}: task {task} recomputes to {_short(fresh)}, the file says "
+                                  f"{_short(stored)} (forged?); delete the file to compute it all again")
+    return compared
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _check_checkpoint_path(path: Path) -> None:
@@ -273,35 +530,6 @@ def _check_checkpoint_path(path: Path) -> None:
         raise ValueError(f"checkpoint {path} is a directory")
     if path.exists() and not path.is_file():
         raise ValueError(f"checkpoint {path} is not a regular file")
-
-
-def _read_records(path: Path, lines: Iterator[str], job: str) -> Iterator[tuple[int, Any]]:
-    header_seen = False
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a write cut off by a kill: that task simply runs again
-        if not isinstance(record, dict):
-            raise ValueError(f"{path}: line {number} is not a checkpoint record")
-        if "job" in record:
-            if job and record["job"] != job:
-                raise ValueError(f"{path} is a checkpoint of another job ({record['job']}, not {job})")
-            header_seen = True
-            if "task" not in record:
-                continue
-        elif job and not header_seen:
-            raise ValueError(f"{path}: line {number} names no job; refusing a checkpoint that may be of another job")
-        try:
-            task = record["task"]
-            if not isinstance(task, int) or isinstance(task, bool) or task < 0:
-                raise TypeError
-            result = record["result"]
-        except (KeyError, TypeError):
-            raise ValueError(f"{path}: line {number} is not a checkpoint record") from None
-        yield task, result
 
 
 class DeferredInterrupt:
@@ -399,6 +627,9 @@ def run_tasks(
     stop: Callable[[], bool] | None = None,
     final: Callable[[Any], bool] | None = None,
     max_ahead: int | None = None,
+    check: Callable[[int, Any], Any] | None = None,
+    repair: bool = False,
+    verify: int = 0,
 ) -> RunReport:
     """Run ``function(payload)`` for every payload and fold the results in task order.
 
@@ -414,12 +645,15 @@ def run_tasks(
     soon as every earlier task is in; ``max_ahead`` caps how far past the first unfinished task
     new tasks are started, so the results held for folding stay bounded even behind a slow task.
     ``payloads`` is read one index at a time (a lazy sequence such as :class:`RangePayloads` suits).
+    Checkpoint lines carry checksums; ``check(task, stored result)`` raises ValueError for a result out
+    of its range; a bad line is refused, or dropped and run again with ``repair`` (:func:`scan_checkpoint`).
+    ``verify`` finished tasks of the checkpoint, picked at random, are recomputed first and compared.
     """
     executor = executor or SerialExecutor()
     run = _TaskRun(function, payloads, reduce, initial, executor, progress, checkpoint, encode, job, on_result, stop,
                    final)
     if checkpoint is not None:  # folded as it is read: a resumed long run holds only the out-of-order records
-        run.resume(checkpoint, decode)
+        run.resume(checkpoint, decode, check, repair, verify)
     run.log = _open_log(checkpoint, job)
     with defer_interrupts(enabled=not isinstance(executor, SerialExecutor)) as deferred:  # serial tasks run here: let Ctrl-C in
         try:
@@ -475,14 +709,31 @@ class _TaskRun:
             skip.discard(self.next_index)
             self.next_index += 1
 
-    def resume(self, checkpoint: Path, decode: Callable[[Any], Any]) -> None:
-        """Take the results of an earlier run of this job from its checkpoint; those tasks are skipped."""
-        for index, result in iter_checkpoint(checkpoint, self.job):
-            if self.next_index <= index < self.total and index not in self.skip:
-                self.waiting[index] = decode(result)
-                self.skip.add(index)
-                self.done += 1
-                self.fold()
+    def resume(self, checkpoint: Path, decode: Callable[[Any], Any], check: Callable[[int, Any], Any] | None = None,
+               repair: bool = False, verify: int = 0) -> None:
+        """Take the results of an earlier run of this job from its checkpoint (every line checked first, see
+        :func:`scan_checkpoint`); those tasks are skipped.  ``verify`` of them are recomputed and compared."""
+
+        def trusted(index: int, result: Any) -> None:
+            if check is not None:
+                check(index, result)
+            decode(result)  # a result that does not decode is refused with its line, not with a traceback
+
+        scan = scan_checkpoint(checkpoint, self.job, self.total, trusted, repair, verify)
+        if verify:
+            verify_records(checkpoint, scan.sample, self._recompute)
+        for index, result in scan.records():
+            self.waiting[index] = decode(result)
+            self.skip.add(index)
+            self.done += 1
+            self.fold()
+
+    def _recompute(self, index: int) -> Any | None:
+        """Task ``index`` run again here, as it would be stored; None when it was cut short (a limit)."""
+        result = self.function(self.payloads[index])
+        if self.final is not None and not self.final(result):
+            return None
+        return self.encode(result)
 
     def take(self, future: Future[Any]) -> None:
         """Fold in one finished task (checkpointed unless cut short)."""
@@ -510,7 +761,7 @@ class _TaskRun:
     def _record(self, index: int, result: Any) -> None:
         """Append a finished task to the checkpoint."""
         try:
-            self.log.write(json.dumps({"job": self.job, "task": index, "result": self.encode(result)}) + "\n")
+            self.log.write(checkpoint_line(self.job, index, self.encode(result)))
             self.log.flush()
         except OSError as error:  # a full disk: stop like a lost backend, this result still counts
             self.stopped_by = "lost"
@@ -576,26 +827,44 @@ def _failure_text(executor: Executor, error: BaseException) -> str:
     return f"lost {where} ({type(error).__name__}{': ' + str(error).splitlines()[0] if str(error).strip() else ''})"
 
 
+def open_checkpoint(checkpoint: Path, job: str) -> Any:
+    """A checkpoint opened for appending :func:`checkpoint_line` lines (read and checked it first)."""
+    return _open_log(checkpoint, job)
+
+
 def _open_log(checkpoint: Path | None, job: str) -> Any:
-    """The checkpoint opened for appending, a torn last line ended, a header written on a new file."""
+    """The checkpoint opened for appending, a torn last line cut off, a header written on a new file."""
     if checkpoint is None:
         return None
     _check_checkpoint_path(checkpoint)
     try:
-        torn = False
-        if checkpoint.exists() and checkpoint.stat().st_size > 0:
-            with checkpoint.open("rb") as old:
-                old.seek(-1, os.SEEK_END)
-                torn = old.read(1) != b"\n"
+        _cut_torn_tail(checkpoint)
         log = checkpoint.open("a", encoding="utf-8")
-        if log.tell() > 0 and torn:
-            log.write("\n")  # end a line torn by a kill, so new records start clean
         if log.tell() == 0:
-            log.write(json.dumps({"job": job}) + "\n")
+            log.write(checkpoint_line(job))
         log.flush()
     except OSError as error:
         raise ValueError(f"cannot write checkpoint {checkpoint}: {error.strerror or error}") from None
     return log
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Cut a last line that a kill left without its newline: a complete record (it was checked) gets its
+    newline, a torn one is removed (its task runs again), so new records start on a line of their own."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb+") as old:
+        size = old.seek(0, os.SEEK_END)
+        old.seek(max(0, size - MAX_LINE_CHARS - 2))
+        tail = old.read()
+        if tail.endswith(b"\n"):
+            return
+        start = tail.rfind(b"\n") + 1
+        try:
+            json.loads(tail[start:])
+            old.write(b"\n")
+        except ValueError:
+            old.truncate(size - (len(tail) - start))
 
 
 def check_output_path(path: str | Path | None, what: str = "output file") -> Path | None:
@@ -661,6 +930,9 @@ def run_ranges(
     on_result: Callable[[int, Any], None] | None = None,
     stop: Callable[[], bool] | None = None,
     max_ahead: int | None = None,
+    check: Callable[[int, Any], Any] | None = None,
+    repair: bool = False,
+    verify: int = 0,
 ) -> RunReport:
     """Run ``function(arguments, start, stop)`` over consecutive ranges of ``range(total)``.
 
@@ -668,14 +940,14 @@ def run_ranges(
     (its seed), never on the range it falls in, so the reduction is the same
     for any chunk size, backend or worker count.  ``chunk`` = items per task
     (default: about 4 tasks per worker, at most 200 items).  The ranges are made on
-    demand (:class:`RangePayloads`); ``max_ahead``: see :func:`run_tasks`.
+    demand (:class:`RangePayloads`); ``max_ahead``, ``check``, ``repair``, ``verify``: see :func:`run_tasks`.
     """
     if chunk <= 0:
         workers = getattr(executor, "_max_workers", None) or 1
         chunk = max(1, min(200, -(-total // (4 * workers))))
     payloads = RangePayloads(reference, arguments, total, chunk)
     return run_tasks(range_worker, payloads, reduce, initial, executor, progress, checkpoint, encode, decode, job,
-                     on_result=on_result, stop=stop, max_ahead=max_ahead)
+                     on_result=on_result, stop=stop, max_ahead=max_ahead, check=check, repair=repair, verify=verify)
 
 
 class RangePayloads(Sequence[tuple[str, Any, int, int]]):

@@ -280,7 +280,8 @@ def playout_chunk(job: PlayoutJob, games: int) -> int:
 def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = None, scheduler: str | None = None,
                           checkpoint: Path | None = None,
                           progress: Callable[[int, int], None] | None = None,
-                          time_limit: float | None = None) -> tuple[PlayoutStats, bool]:
+                          time_limit: float | None = None, repair: bool = False,
+                          verify: int = 0) -> tuple[PlayoutStats, bool]:
     """``job``'s games ``0 .. games-1`` on processes or Dask; (totals, complete).
 
     Memory does not grow with ``games`` (10**12 is fine): the ranges are made one at a time as
@@ -289,7 +290,9 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
     ``progress(games_done, games)`` counts games.  Ctrl-C, or ``time_limit`` seconds, stop the run:
     every finished task is kept (see :func:`playout_chunk`: one game per task for slow line-ups)
     and their totals returned.  A fault (lost backend, full disk) raises :class:`PlayoutsLost`
-    carrying the totals of the games finished.
+    carrying the totals of the games finished.  Checkpoint lines are checked (checksum, job,
+    :func:`check_stats_record`); ``repair`` drops bad ones (their games are played again), ``verify``
+    replays that many random finished tasks first.
     """
     from solvers.parallel import default_workers, make_executor, run_ranges
 
@@ -313,12 +316,45 @@ def run_playouts_parallel(job: PlayoutJob, games: int, workers: int | None = Non
         report = run_ranges("solvers.playout:playout_range", job, games, _merge, PlayoutStats(list(job.bots)), executor,
                             chunk=size, progress=games_progress, checkpoint=checkpoint, encode=PlayoutStats.to_json,
                             decode=PlayoutStats.from_json, job=f"playout {job} games {games} chunk {size}",
-                            stop=out_of_time, max_ahead=MAX_AHEAD)
+                            stop=out_of_time, max_ahead=MAX_AHEAD,
+                            check=lambda index, data: check_stats_record(job, min(size, games - index * size), data),
+                            repair=repair, verify=verify)
     finally:
         close()
     if report.failure:
         raise PlayoutsLost(report.failure, report.value)
     return report.value, report.complete
+
+
+#: Slack for sums of float scores (rounding), relative to their size.
+_FLOAT_SLACK = 1e-9
+
+
+def check_stats_record(job: PlayoutJob, games: int, data: Any) -> None:
+    """Refuse (ValueError) a stored task total of ``games`` games that no series of ``job`` can give.
+
+    Sound bounds: the bots are the job's, the games are the task's, every figure is a finite number,
+    a bot or seat wins at most every game, no fewer than none, and a bot's score sum squared is at most
+    games x its sum of squares (Cauchy-Schwarz: each bot plays every game, in some seat)."""
+    keys = {"bots", "games", "wins", "score_sums", "score_sq_sums", "seat_wins"}
+    if not isinstance(data, dict) or set(data) != keys:
+        raise ValueError(f"a playout total has the keys {', '.join(sorted(keys))}")
+    if data["bots"] != list(job.bots):
+        raise ValueError(f"bots {data['bots']!r} are not this job's {list(job.bots)!r}")
+    if type(data["games"]) is not int or data["games"] != games:
+        raise ValueError(f"games {data['games']!r}: this task plays {games}")
+    for name in sorted(keys - {"bots", "games"}):
+        values = data[name]
+        if not isinstance(values, list) or len(values) != job.players or not all(
+                type(x) in (int, float) and math.isfinite(x) for x in values):
+            raise ValueError(f"{name} is not {job.players} finite numbers")
+    slack = _FLOAT_SLACK * max(1, games)
+    for name in ("wins", "seat_wins"):
+        if not all(-slack <= x <= games + slack for x in data[name]):
+            raise ValueError(f"{name} {data[name]} outside 0..{games}")
+    for total, squares in zip(data["score_sums"], data["score_sq_sums"], strict=True):
+        if squares < 0 or total * total > games * squares * (1 + _FLOAT_SLACK) + slack:
+            raise ValueError(f"score sums {total!r} and squares {squares!r} cannot come from {games} games")
 
 
 class PlayoutsLost(ValueError):

@@ -19,6 +19,7 @@ among its images (exact, no hashing).
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -361,6 +362,8 @@ class TilingProblem:
         split_depth: int = 0,
         executor: Executor | None = None,
         checkpoint: Path | None = None,
+        repair: bool = False,
+        verify: int = 0,
     ) -> TilingCounts:
         """Raw count and count up to the region's symmetries, from one search.
 
@@ -375,6 +378,8 @@ class TilingProblem:
         they run there, optionally checkpointed; the time limit of ``limits``
         applies there too (node limits only in this process).  A count cut short
         is a lower bound with ``complete`` false and ``stopped_by`` saying why.
+        Checkpoint lines are checked (checksum, job, :meth:`check_task_record`); ``repair`` drops bad
+        ones (their tasks run again), ``verify`` recomputes that many random finished tasks first.
         """
         if not self.area_feasible():
             return TilingCounts(0, 0, True, 0, 0.0)
@@ -392,6 +397,8 @@ class TilingProblem:
                 job=self.job_id(split_depth, reduce_symmetry),
                 stop=None if deadline is None else lambda: time.time() >= deadline,
                 final=lambda part: not part.stopped_by,
+                check=lambda index, data: self.check_task_record(tasks[index], data),
+                repair=repair, verify=verify,
             )
             total, complete, failure, finished = report.value, report.complete, report.failure, report.done
             stopped_by = {"": "", "interrupt": "interrupt", "stop": "time_limit", "lost": "lost"}[report.stopped_by]
@@ -417,12 +424,35 @@ class TilingProblem:
         group_size = len(self._group())
         unique, remainder = divmod(total.stabiliser_sum, group_size)
         if complete and remainder:
+            if checkpoint is not None:  # every line passed its checks: a forged one (its checksum made to fit)
+                raise ValueError(f"{checkpoint}: the parts' symmetry sums do not make whole orbits (a forged line?); "
+                                 "--verify N recomputes N random parts, or delete the file to count again")
             raise AssertionError("orbit count is not an integer: symmetry weighting is broken")
         return TilingCounts(total.raw, unique, complete, total.nodes, limits.elapsed(), stopped_by, failure,
                             finished, len(tasks))
 
     def _group(self) -> list[int]:
         return self.region.symmetries() if self.free else [0]
+
+    def check_task_record(self, task: CountTask, data: Any) -> None:
+        """Refuse (ValueError) a stored task result ``[raw, stabiliser sum, nodes]`` that no search can give.
+
+        Sound bounds, whatever the region: the tilings found are ``raw / weight`` (a whole number), at
+        most one per search node (at most one when the prefix fills the region: no node), and each
+        tiling's stabiliser (identity included) has between 1 and |G| elements."""
+        if not isinstance(data, list) or len(data) != 3 or not all(type(x) is int for x in data):
+            raise ValueError(f"result {_short_json(data)} is not three whole numbers [raw, stabiliser sum, nodes]")
+        raw, stabiliser, nodes = data
+        if min(data) < 0:
+            raise ValueError(f"negative count in {data}")
+        tilings, rest = divmod(raw, task.weight)
+        if rest or stabiliser % task.weight:
+            raise ValueError(f"counts {data} are not multiples of the part's weight {task.weight}")
+        if tilings > max(nodes, 1):
+            raise ValueError(f"{tilings:,} tilings from {nodes:,} search nodes is impossible")
+        if not raw <= stabiliser <= len(self._group()) * raw:
+            raise ValueError(f"stabiliser sum {stabiliser:,} is outside [raw, |G| x raw] = [{raw:,}, "
+                             f"{len(self._group()) * raw:,}]")
 
     def key(self) -> tuple:
         """A picklable description from which :func:`problem_from_key` rebuilds this exact problem."""
@@ -750,6 +780,12 @@ def solve_cpsat(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], t
     if status == "incomplete":
         raise KeyboardInterrupt
     return chosen
+
+
+def _short_json(value: Any) -> str:
+    """A stored value for an error line, cut to 60 characters."""
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _TaskPayloads(Sequence[tuple]):

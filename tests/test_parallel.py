@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from puzzles.polyomino import Region
-from solvers.parallel import RunReport, SerialExecutor, chunk_ranges, load_checkpoint, make_executor, run_tasks
+from solvers.parallel import (
+    RunReport,
+    SerialExecutor,
+    checkpoint_line,
+    chunk_ranges,
+    load_checkpoint,
+    make_executor,
+    run_tasks,
+)
 from solvers.playout import PlayoutJob, make_job
 from solvers.tiling import TilingProblem
 
@@ -281,9 +289,9 @@ def test_resume_folds_checkpoint_records_in_task_order(tmp_path: Path) -> None:
     checkpoint = tmp_path / "ck.jsonl"
     finished = [i for i in range(20) if i != 5]
     random.Random(1).shuffle(finished)
-    lines = [json.dumps({"job": "squares"})]
-    lines += [json.dumps({"job": "squares", "task": i, "result": i * i}) for i in [*finished, finished[0]]]
-    checkpoint.write_text("\n".join(lines) + "\n")
+    lines = [checkpoint_line("squares")]
+    lines += [checkpoint_line("squares", i, i * i) for i in [*finished, finished[0]]]
+    checkpoint.write_text("".join(lines))
     ran: list[int] = []
 
     def square(x: int) -> int:

@@ -14,6 +14,7 @@ from solvers.blokus.tetrominoes import (
     ColoredTilingProblem,
     verify_colored_tiling,
 )
+from solvers.parallel import checkpoint_line
 
 SMALL_SHAPES = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
 
@@ -107,9 +108,10 @@ def test_parallel_split_and_resume_give_identical_totals(tmp_path):
     checkpoint = tmp_path / "count.json"
     partial = problem.count(depth=2, checkpoint=checkpoint, time_limit=0.0, symmetry=False)
     assert not partial.complete and partial.parts_done < partial.parts_total
-    data = json.loads(checkpoint.read_text())
-    data["done"] = dict(list(one_part_counts(problem).items())[:5])
-    checkpoint.write_text(json.dumps(data))
+    header = checkpoint.read_text().splitlines()[0]  # the job's line; then five parts, as a run writes them
+    job = json.loads(header)["job"]
+    parts = list(one_part_counts(problem).items())[:5]
+    checkpoint.write_text(header + "\n" + "".join(checkpoint_line(job, int(i), v) for i, v in parts))
     resumed = problem.count(depth=2, checkpoint=checkpoint, symmetry=False)
     assert resumed.complete and resumed.raw == 7_584
 

@@ -12,6 +12,7 @@ import pytest
 from puzzles.polyomino import Region, piece, piece_set
 from solvers.blokus.tetromino_search import estimate_canonical, timed_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem, verify_colored_tiling
+from solvers.parallel import record_sum
 
 SMALL = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
 TINY = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
@@ -61,12 +62,14 @@ def test_split_parts_add_up_and_resume(tmp_path):
     for depth in (1, 2, 3):
         result = problem.count(depth=depth, checkpoint=checkpoint if depth == 3 else None)
         assert (result.raw, result.symmetry, result.symmetry_colors) == whole and result.complete
-    data = json.loads(checkpoint.read_text())
-    assert data["parts"] == len(data["done"]) == result.parts_total
+    lines = checkpoint.read_text().splitlines()
+    assert len(lines) - 1 == result.parts_total  # the job's line, then one line per part
     again = problem.count(depth=3, checkpoint=checkpoint)  # everything already done: nothing recounted
     assert (again.raw, again.symmetry) == whole[:2] and again.nodes == result.nodes
-    data["done"]["0"] = [1, 2]
-    checkpoint.write_text(json.dumps(data))
+    record = json.loads(lines[1])
+    record["result"] = [1, 2]
+    record["sum"] = record_sum(record)  # forged: the checksum fits, the record does not
+    checkpoint.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
     with pytest.raises(ValueError, match="malformed"):
         problem.count(depth=3, checkpoint=checkpoint)
 
@@ -146,4 +149,4 @@ def test_checkpoint_writes_do_not_slow_deep_splits(tmp_path):
     with_file = problem.count(depth=4, checkpoint=checkpoint)
     without = problem.count(depth=4)
     assert with_file.parts_total > 500 and (with_file.raw, with_file.symmetry) == (without.raw, without.symmetry)
-    assert len(json.loads(checkpoint.read_text())["done"]) == with_file.parts_total
+    assert len(checkpoint.read_text().splitlines()) - 1 == with_file.parts_total

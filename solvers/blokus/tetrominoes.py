@@ -33,6 +33,8 @@ and recorded in a JSON checkpoint file, so a run can be stopped and resumed.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import json
 import math
@@ -42,6 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
@@ -725,6 +728,8 @@ class ColoredTilingProblem:
         time_limit: float | None = None,
         scheduler: str | None = None,
         on_start: Callable[[int, int], None] | None = None,
+        repair: bool = False,
+        verify: int = 0,
     ) -> ColorCounts:
         """Count every tiling (exhaustive), split at ``depth``; resumable.
 
@@ -735,7 +740,9 @@ class ColoredTilingProblem:
         processes or a Dask ``scheduler``; the total is the same either way.  A part is either
         finished or not counted: under ``time_limit`` the counts are lower bounds (``complete`` false).
         ``on_start(parts done already, parts)`` is called once the search is split and the checkpoint read,
-        before the first part (which may take minutes); ``on_part`` after each part."""
+        before the first part (which may take minutes); ``on_part`` after each part.  Checkpoint lines are
+        checked (:class:`_PartLog`, :meth:`check_part_record`); ``repair`` drops bad ones (those parts are
+        counted again), ``verify`` recounts that many random finished parts first."""
         start = time.perf_counter()
         if engine not in ("canonical", "bitset", "xcc"):
             raise ValueError(f"unknown engine {engine!r}; use canonical, bitset or xcc")
@@ -746,21 +753,23 @@ class ColoredTilingProblem:
         identity = self.signature() if not canonical else self.signature() + "|canonical"
         log = _PartLog(Path(checkpoint) if checkpoint else None, identity, depth, len(prefixes),
                        math.factorial(self.colors) if canonical else 1, on_part)
-        log.load(4 if canonical else 2)
+        log.load(4 if canonical else 2, lambda record: self.check_part_record(record, canonical), repair, verify,
+                 lambda part: self.count_part(prefixes[part], engine) or ())
+        log.open()
         todo = [i for i in range(len(prefixes)) if str(i) not in log.done]
         if on_start is not None:
             on_start(len(log.done), len(prefixes))
         complete = True
         try:
             if workers <= 1 and not scheduler:
-                log.save(True)
                 stopped_by = self._count_here(prefixes, todo, engine, start, time_limit, log)
             else:
                 complete, stopped_by = self._count_parallel(prefixes, todo, engine, start, time_limit, workers,
                                                             scheduler, log)
         except KeyboardInterrupt:
             complete, stopped_by = False, "interrupt"
-        log.save(True)
+        finally:
+            log.close()
         complete = complete and len(log.done) == len(prefixes)
         raw, sym, sym_col, fixed = self._totals(log, complete, symmetry, canonical)
         return ColorCounts(raw, sym, sym_col, complete, len(log.done), len(prefixes), time.perf_counter() - start,
@@ -822,6 +831,19 @@ class ColoredTilingProblem:
                                        "leaf_fix_id": totals.fix_id}
         return log.scale * totals.canonical, None, None, {}
 
+    def check_part_record(self, record: list[int], canonical: bool) -> None:
+        """Refuse (ValueError) a stored part record no search can give: more tilings than search nodes (one
+        at most when the prefix fills the region: no node), or Burnside leaf sums out of range (each
+        canonical tiling adds 1 to |G| to ``leaf_fix_any``, at most that to ``leaf_fix_id``)."""
+        tilings, nodes = record[0], record[-1]
+        if tilings > max(nodes, 1):
+            raise ValueError(f"{tilings:,} tilings from {nodes:,} search nodes is impossible")
+        if canonical:
+            fix_any, fix_id, group = record[1], record[2], self.canonical_search().group_order
+            if not fix_id <= fix_any <= group * tilings:
+                raise ValueError(f"leaf sums {fix_any:,}/{fix_id:,} outside 0 <= fix_id <= fix_any <= |G| x tilings "
+                                 f"= {group * tilings:,}")
+
     def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1) -> tuple[int, ...] | None:
         """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
         None when ``max_nodes`` stopped it."""
@@ -834,54 +856,73 @@ class ColoredTilingProblem:
 
 
 class _PartLog:
-    """The parts of a split count done so far (part number -> its record), kept in a JSON checkpoint file.
+    """The parts of a split count done so far (part number -> its record), kept in a JSON-lines checkpoint.
 
-    ``scale`` turns a part's first figure into raw tilings (the colour permutations for canonical counts);
-    ``on_part(parts done, parts, raw so far)`` is called after each part."""
+    Each finished part is appended as one line of :mod:`solvers.parallel`'s checkpoint format: the job's
+    fingerprint (problem, engine, split depth, parts), the part, its record and a checksum, so an
+    edited, foreign or impossible line is refused on reading (or dropped and counted again with
+    ``repair``).  ``scale`` turns a part's first figure into raw tilings (the colour permutations for
+    canonical counts); ``on_part(parts done, parts, raw so far)`` is called after each part."""
 
     def __init__(self, path: Path | None, identity: str, depth: int, parts: int, scale: int,
                  on_part: Callable[[int, int, int], None] | None) -> None:
         self.path, self.identity, self.depth, self.parts, self.scale = path, identity, depth, parts, scale
         self.on_part = on_part
         self.done: dict[str, list[int]] = {}
-        self.last_save = 0.0
+        digest = hashlib.sha256(f"{identity}|depth {depth}|parts {parts}".encode()).hexdigest()[:16]
+        self.job = f"solitaire-count-{digest}"
+        self.log: Any = None
 
-    def load(self, width: int) -> None:
-        """Read the checkpoint file if there is one; refuse one of another problem or a damaged one."""
-        path = self.path
-        if path is None or not path.exists():
-            return
-        try:
-            data = json.loads(path.read_text())
-        except json.JSONDecodeError:
-            raise ValueError(f"checkpoint {path} is not a solitaire checkpoint (not JSON)") from None
-        if not isinstance(data, dict) or data.get("signature") != self.identity or data.get("depth") != self.depth \
-                or data.get("parts") not in (None, self.parts):
-            raise ValueError(f"checkpoint {path} belongs to another problem, engine or split depth")
-        stored = data.get("done")
-        if not isinstance(stored, dict) or not all(
-                k.isdigit() and int(k) < self.parts and isinstance(v, list) and len(v) == width
-                and all(isinstance(x, int) and x >= 0 for x in v) for k, v in stored.items()):
-            raise ValueError(f"checkpoint {path} has malformed part records")
-        self.done = stored
+    def load(self, width: int, check: Callable[[list[int]], None] | None = None, repair: bool = False,
+             verify: int = 0, recompute: Callable[[int], Sequence[int]] | None = None) -> None:
+        """Read the checkpoint file if there is one, every line checked (records of ``width`` whole numbers
+        ``check`` accepts); ``verify`` random parts are recounted with ``recompute(part)`` and compared."""
+        from solvers.parallel import scan_checkpoint, verify_records
 
-    def save(self, force: bool = False) -> None:
-        """Write the checkpoint; at most once a second unless ``force`` (a write after every part made deep
-        splits quadratic)."""
-        if self.path is None or (not force and time.perf_counter() - self.last_save < 1.0):
+        if self.path is None or not self.path.exists():
             return
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps({"signature": self.identity, "depth": self.depth, "parts": self.parts,
-                                   "done": self.done}))
-        os.replace(tmp, self.path)
-        self.last_save = time.perf_counter()
+
+        def trusted(_part: int, data: Any) -> None:
+            if not isinstance(data, list) or len(data) != width or not all(type(x) is int for x in data):
+                raise ValueError(f"malformed part record {json.dumps(data)[:60]} (not {width} whole numbers)")
+            if min(data) < 0:
+                raise ValueError(f"negative count in {data}")
+            if check is not None:
+                check(data)
+
+        scan = scan_checkpoint(self.path, self.job, self.parts, trusted, repair, verify)
+        if verify and recompute is not None:
+            verify_records(self.path, scan.sample, lambda part: list(recompute(part)))
+        for part, record in scan.records():
+            self.done[str(part)] = record
+
+    def open(self) -> None:
+        """Open the checkpoint for appending: a line torn by a kill cut off, a header on a new file."""
+        from solvers.parallel import open_checkpoint
+
+        if self.path is not None and self.log is None:
+            self.log = open_checkpoint(self.path, self.job)
+
+    def close(self) -> None:
+        if self.log is not None:
+            with contextlib.suppress(OSError):  # a full disk was reported when the line was written
+                self.log.close()
+            self.log = None
 
     def record(self, part: int, result: Sequence[int]) -> None:
-        """Part ``part`` is counted: keep its record, report progress, save."""
+        """Part ``part`` is counted: keep its record, append its line, report progress."""
+        from solvers.parallel import checkpoint_line
+
         self.done[str(part)] = list(result)
+        if self.path is not None:
+            self.open()
+            try:
+                self.log.write(checkpoint_line(self.job, part, list(result)))
+                self.log.flush()
+            except OSError as error:
+                raise ValueError(f"cannot write checkpoint {self.path}: {error.strerror or error}") from None
         if self.on_part:
             self.on_part(len(self.done), self.parts, self.scale * sum(v[0] for v in self.done.values()))
-        self.save()
 
     def nodes(self) -> int:
         return sum(v[-1] for v in self.done.values())
