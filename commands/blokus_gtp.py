@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 
 import click
@@ -14,6 +15,15 @@ import click
 from commands.common import ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
 
 GTP_VARIANTS = ["classic", "two-player", "three-player", "duo", "classic_2", "classic_3"]
+#: The longest deadline a match accepts (a day).
+MAX_TIMEOUT = 86_400.0
+
+
+def finite_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """A deadline option: a finite number of seconds (FloatRange lets NaN through)."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx=ctx, param=param)
+    return value
 
 
 @click.command("gtp")
@@ -41,12 +51,24 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--move-timeout", "move_timeout", type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+              default=60.0, show_default=True, callback=finite_seconds, metavar="SECONDS",
+              help="How long a GTP engine may take to answer one command (genmove included).")
+@click.option("--startup-timeout", "startup_timeout", type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+              default=60.0, show_default=True, callback=finite_seconds, metavar="SECONDS",
+              help="How long a GTP engine may take to answer each command of the start-up handshake.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (every game included).")
 @quiet_option
 @friendly_errors
-def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_json, quiet):
-    """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot)."""
-    from solvers.blokus.match import MatchError, make_side, run_match
+def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, move_timeout, startup_timeout, as_json,
+                 quiet):
+    """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot).
+
+    A GTP engine that dies, stays silent past its deadline or does not speak GTP ends the match with status
+    'engine failed' (exit status 1) and the finished games; Ctrl-C ends it with the finished games (exit
+    status 130).  GTP engines run in their own process group, killed when the match ends.
+    """
+    from solvers.blokus.match import ENGINE_FAILED, make_side, run_match
     from solvers.warmup import ensure_compiled
 
     if (bots is None) == (engine is None):
@@ -54,10 +76,10 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_
     if (opponent is None) == (opponent_bot is None):
         raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
     ensure_compiled("blokus")
-    a = make_side(engine or bots, gtp=engine is not None)
+    a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout)
     try:
-        b = make_side(opponent or opponent_bot, gtp=opponent is not None)
-    except Exception:
+        b = make_side(opponent or opponent_bot, opponent is not None, move_timeout, startup_timeout)
+    except BaseException:
         a.close()
         raise
     progress = ProgressReporter(games, "games", enabled=not quiet, delay=0.0)
@@ -68,8 +90,6 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_
 
     try:
         result = run_match(a, b, variant, games, seed, on_game=on_game)
-    except MatchError as error:
-        raise click.ClickException(str(error)) from None
     finally:
         progress.close()
         a.close()
@@ -86,3 +106,5 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, as_
             click.echo(f"final_score disagreements: {s['final_score_mismatches']}")
     if result.status == "interrupted":
         exit_interrupted()
+    if result.status == ENGINE_FAILED:
+        raise click.ClickException(result.error or ENGINE_FAILED)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from solvers.blokus.gtp import GtpEngine, format_response, variant_name
+from solvers.blokus.gtp import (
+    MAX_LINE_BYTES,
+    MAX_RECORD_BYTES,
+    GtpEngine,
+    format_response,
+    preprocess,
+    shorten,
+    variant_name,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -96,3 +104,35 @@ def test_run_loop_and_response_format() -> None:
     out = io.StringIO()
     GtpEngine("duo").run(io.StringIO("# comment\n\n1 protocol_version\nquit\nname\n"), out)
     assert out.getvalue() == "=1 2\n\n= \n\n"
+
+
+def test_bad_input_is_answered_and_the_engine_goes_on(tmp_path: Path) -> None:
+    big = tmp_path / "big.blksgf"
+    big.write_bytes(b"(;GM[Blokus Duo]" + b" " * MAX_RECORD_BYTES + b")")
+    engine = GtpEngine("duo", "greedy")
+    out = talk(engine, "set_random_seed \u00b2", "set_random_seed 12345678901234567890", f"loadsgf {DATA} \u00b2",
+               "loadsgf /dev/zero", f"loadsgf {tmp_path}", f"loadsgf {big}", "loadsgf /nonexistent/x.blksgf",
+               "quit now please", "\u00b2 name", "12 \u00b2", "7", "7 # only an id", "name \u00e9")
+    assert out[0] == "? expected an integer seed" and out[1] == "="
+    assert out[2] == "? the move number must be a positive integer"
+    assert out[3] == "? not a regular file: /dev/zero" and out[4] == f"? not a regular file: {shorten(str(tmp_path))}"
+    assert out[5] == (f"? file too large: {shorten(str(big))} has {MAX_RECORD_BYTES + 17} bytes "
+                      f"(the limit is {MAX_RECORD_BYTES})")
+    assert out[6] == "? cannot read /nonexistent/x.blksgf: No such file or directory"
+    assert out[7] == "? quit takes no arguments" and not engine.quit
+    assert out[8] == "? unknown command (\u00b2)" and out[9] == "?12 unknown command (\u00b2)"
+    assert out[10:12] == ["?7 missing command", "?7 missing command"] and out[12] == "= kibitz"
+
+
+def test_run_reads_bytes_with_bounded_lines() -> None:
+    long_line = b"name " + b"x" * MAX_LINE_BYTES
+    data = (b"\xef\xbb\xbfprotocol_version\n\xff\xfe name\n\x00\x01\r\n  \t \n" + long_line + b"\n"
+            b"3 na\x00me\r\n4\tversion # why\nquit\n")
+    out = io.BytesIO()
+    sink = io.TextIOWrapper(out, encoding="utf-8")
+    GtpEngine("duo").run(io.BufferedReader(io.BytesIO(data)), sink)  # type: ignore[arg-type]
+    sink.flush()
+    assert out.getvalue().decode() == ("= 2\n\n? unknown command (\ufffd\ufffd)\n\n"
+                                       f"? line too long (over {MAX_LINE_BYTES} bytes)\n\n=3 kibitz\n\n=4 0.1.0\n\n= \n\n")
+    assert preprocess("1\tplay  b\x07 e10 # c") == ["1", "play", "b", "e10"] and preprocess(" # x") == []
+    assert shorten("x" * 100) == "x" * 77 + "..." and shorten("abc") == "abc"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from solvers.blokus.match import GtpSide, LocalSide, MatchError, run_match
+from solvers.blokus.match import ENGINE_FAILED, GtpSide, LocalSide, run_match
 
 KIBITZ = f"{shlex.quote(sys.executable)} -c 'from cli import main; main()'"
 
@@ -44,25 +44,35 @@ def test_classic_one_colour_against_three() -> None:
 
 
 class Cheater(LocalSide):
-    """Answers a fixed illegal move."""
+    """Plays the first game fairly, then answers a fixed illegal move."""
+
+    def new_game(self, state, seed):
+        super().new_game(state, seed)
+        self.games = getattr(self, "games", 0) + 1
 
     def genmove(self, state, color):
+        if self.games == 1:
+            return super().genmove(state, color)
         return state.string_to_action("a1"), 0.0
 
 
-def test_illegal_opponent_move_stops_the_match() -> None:
-    with pytest.raises(MatchError, match="illegal move"):
-        run_match(LocalSide("greedy"), Cheater("random"), "duo", 1)
+def test_illegal_opponent_move_stops_the_match_and_keeps_the_finished_games() -> None:
+    match = run_match(LocalSide("greedy"), Cheater("random"), "duo", 3)
+    assert match.status == ENGINE_FAILED and len(match.games) == 1
+    assert match.error == ("game 2: kibitz random played an illegal move (ply 1, purple): a1: "
+                           "the first purple piece must cover a starting cell (e10)")
+    s = match.summary()
+    assert s["status"] == "engine failed" and s["interrupted"] is False and s["games"] == 1 and s["error"] == match.error
 
 
 def test_match_command_json(run_cli) -> None:
     result = run_cli("blokus", "match", "--variant", "duo", "--bots", "greedy", "--opponent", gtp_command("duo", "random"),
                      "--games", "2", "--seed", "3", "--json", "--quiet")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["games"] == 2 and data["status"] == "complete" and data["final_score_mismatches"] == 0
     again = json.loads(run_cli("blokus", "match", "--variant", "duo", "--bots", "greedy", "--opponent-bot", "random",
-                               "--games", "2", "--seed", "3", "--json", "--quiet").output)
+                               "--games", "2", "--seed", "3", "--json", "--quiet").stdout)
     assert [g["moves"] for g in again["game_list"]] == [g["moves"] for g in data["game_list"]]
     bad = run_cli("blokus", "match", "--bots", "greedy", "--games", "1")
     assert bad.exit_code == 2 and "side B" in bad.output

@@ -26,17 +26,39 @@ bot (Pentobi sources: ``libboardgame_gtp/GtpEngine.cpp``, ``libpentobi_gtp/GtpEn
   ``Random(move_seed(N, placements so far))``, so a game is a function of the
   seed and the moves (the same numbers :mod:`solvers.blokus.match` gives
   its in-process bots).
+
+The engine answers every input line that is not empty after the GTP spec's
+preprocessing (control characters other than tab removed, ``#`` comments cut,
+tabs made spaces), and never exits on bad input: a line over
+:data:`MAX_LINE_BYTES` is answered ``? line too long``, bytes that are not UTF-8
+are read as U+FFFD, ``quit`` with arguments is an error (only a plain ``quit``
+answers ``=`` and ends the session), ``loadsgf`` reads only regular files of at
+most :data:`MAX_RECORD_BYTES`, and a failure inside a command is answered
+``? internal error: ...``.
+
+The client (:class:`GtpClient`, used by ``kibitz blokus match``) gives every
+command a deadline (a start-up one for the handshake, then one per command),
+reads the peer's output with ``select`` and bounded lines, so that a silent,
+dead or non-GTP peer becomes a :class:`PeerError` instead of a hang, and runs
+the peer in its own process group, killed on close, on error, on Ctrl-C and
+at exit.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import random
+import re
+import select
 import shlex
+import signal
+import stat
 import subprocess
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Any
 
 from puzzles.blokus.engine import BlokusState, get_variant
 from puzzles.blokus.records import GAME_NAMES, load
@@ -53,8 +75,33 @@ PENTOBI_GAMES = {"classic": "classic", "c": "classic", "classic_2": "two-player"
 PENTOBI_GAME_OF = {"classic": "classic", "two-player": "classic_2", "three-player": "classic_3", "duo": "duo"}
 
 
+#: The longest input line the engine reads (longer ones are answered ``? line too long``) and the longest
+#: line the client accepts from a peer.
+MAX_LINE_BYTES = 64 * 1024
+#: The largest record ``loadsgf`` reads.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+#: The largest response the client accepts from a peer.
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+#: Client deadlines (seconds): each command, and each command of the start-up handshake.
+DEFAULT_MOVE_TIMEOUT = 60.0
+DEFAULT_STARTUP_TIMEOUT = 60.0  # a kibitz peer on a cold numba cache compiles first (about 17 s, more on a busy machine)
+#: How long a peer may take to exit after ``quit`` before its process group is killed.
+QUIT_GRACE = 1.0
+#: How often (seconds) the client checks, while waiting for an answer, whether the peer has died.
+POLL_S = 0.25
+
+#: Control characters the GTP spec removes from input (all but HT and LF).
+_CONTROL = dict.fromkeys([*range(9), *range(10, 32), 127])
+_INTEGER = re.compile(r"-?[0-9]{1,30}")
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 class GtpError(Exception):
     """A command that fails: answered ``? message``."""
+
+
+class PeerError(ValueError):
+    """A GTP peer that is dead, silent past its deadline, or does not speak GTP (the message names it)."""
 
 
 def variant_name(text: str) -> str:
@@ -165,6 +212,8 @@ class GtpEngine:
 
     # -- commands -----------------------------------------------------------
     def _quit(self, args: list[str]) -> str:
+        if args:
+            raise GtpError("quit takes no arguments")
         self.quit = True
         return ""
 
@@ -187,7 +236,7 @@ class GtpEngine:
         return ""
 
     def _set_random_seed(self, args: list[str]) -> str:
-        if len(args) != 1 or not args[0].lstrip("-").isdigit():
+        if len(args) != 1 or not _INTEGER.fullmatch(args[0]):
             raise GtpError("expected an integer seed")
         self.seed = int(args[0])
         return ""
@@ -263,13 +312,15 @@ class GtpEngine:
             raise GtpError("expected a file and an optional move number")
         number = None
         if len(args) == 2:
-            if not args[1].isdigit() or int(args[1]) < 1:
+            if not _NUMBER.fullmatch(args[1]) or int(args[1]) < 1:
                 raise GtpError("the move number must be a positive integer")
             number = int(args[1]) - 1
+        check_record_file(args[0])
         try:
             self.state = load(args[0], max_moves=number)
-        except (OSError, ValueError) as error:
-            raise GtpError(str(error)) from None
+        except Exception as error:  # any failure to read the file is the file's: answered, never fatal
+            raise GtpError(f"cannot load {shorten(args[0])}: {one_line(error)}") from None
+        self._reset_bot()
         return ""
 
     def _all_legal(self, args: list[str]) -> str:
@@ -278,81 +329,215 @@ class GtpEngine:
         return "\n".join(moves[int(m)].text for m in self.state.legal_placements(color))
 
     # -- protocol -----------------------------------------------------------
-    def handle(self, line: str) -> str | None:
-        """The full response (``= ...\\n\\n`` or ``? ...\\n\\n``) to one input line; None for blank/comment lines."""
-        line = line.split("#", 1)[0].replace("\t", " ").strip()
-        if not line:
-            return None
-        words = line.split()
-        ident = ""
-        if words[0].isdigit():
-            ident = words.pop(0)
-            if not words:
-                return f"?{ident} missing command\n\n"
+    def handle(self, line: str, too_long: bool = False) -> str | None:
+        """The full response (``= ...\\n\\n`` or ``? ...\\n\\n``) to one input line; None for lines that are
+        empty after preprocessing.  ``too_long``: the line was cut at :data:`MAX_LINE_BYTES` (answered
+        ``? line too long``)."""
+        words = preprocess(line)
+        ident = words.pop(0) if words and words[0].isascii() and words[0].isdigit() else ""
+        if too_long:
+            return f"?{ident} line too long (over {MAX_LINE_BYTES} bytes)\n\n"
+        if not words:
+            return f"?{ident} missing command\n\n" if ident else None
         name, args = words[0], words[1:]
         handler = self.handlers.get(name)
         try:
             if handler is None:
-                raise GtpError(f"unknown command ({name})")
+                raise GtpError(f"unknown command ({shorten(name)})")
             ok, text = True, handler(args)
         except GtpError as error:
             ok, text = False, str(error)
+        except Exception as error:  # a bug or an unforeseen input: answered, the session goes on
+            ok, text = False, f"internal error: {type(error).__name__}: {one_line(error)}"
         return f"{'=' if ok else '?'}{ident} " + format_response(text)
 
-    def run(self, stdin: IO[str], stdout: IO[str]) -> None:
-        """Answer commands from ``stdin`` until ``quit`` or end of input."""
-        for line in stdin:
-            response = self.handle(line)
+    def run(self, stdin: IO[str] | IO[bytes], stdout: IO[str]) -> None:
+        """Answer commands from ``stdin`` until ``quit`` or end of input (reads bytes from ``stdin.buffer``
+        when there is one, so any byte sequence is a line; writes UTF-8 to ``stdout.buffer`` likewise)."""
+        source: Any = getattr(stdin, "buffer", stdin)
+        sink: Any = getattr(stdout, "buffer", None)
+        first = True
+        while (read := read_line(source)) is not None:
+            line, too_long = read
+            if first:
+                line, first = line.removeprefix("\ufeff"), False
+            response = self.handle(line, too_long)
             if response is None:
                 continue
-            stdout.write(response)
-            stdout.flush()
+            if sink is not None:
+                sink.write(response.encode("utf-8", "replace"))
+                sink.flush()
+            else:
+                stdout.write(response)
+                stdout.flush()
             if self.quit:
                 break
 
 
-class GtpClient:
-    """A GTP engine in a child process (e.g. ``pentobi-gtp --game duo --level 1 --nobook``)."""
+def preprocess(line: str) -> list[str]:
+    """The words of a GTP input line after the spec's preprocessing: control characters other than tab
+    removed, everything from ``#`` on cut, tabs made spaces; words are separated by spaces only."""
+    text = line.translate(_CONTROL).split("#", 1)[0].replace("\t", " ")
+    return [word for word in text.split(" ") if word]
 
-    def __init__(self, command: str, stderr: IO[str] | int | None = subprocess.DEVNULL, cwd: str | None = None) -> None:
+
+def read_line(stream: Any) -> tuple[str, bool] | None:
+    """The next line of a byte (or text) stream, without its newline, and whether it was longer than
+    :data:`MAX_LINE_BYTES` (then only its start is kept and the rest is skipped); None at end of input."""
+    raw = stream.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        return None
+    newline = b"\n" if isinstance(raw, bytes) else "\n"
+    too_long = len(raw) > MAX_LINE_BYTES and not raw.endswith(newline)
+    if too_long:
+        while True:
+            rest = stream.readline(MAX_LINE_BYTES)
+            if not rest or rest.endswith(newline):
+                break
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    return text.removesuffix("\n"), too_long
+
+
+def check_record_file(path: str) -> None:
+    """GtpError unless ``path`` is a regular file of at most :data:`MAX_RECORD_BYTES` (checked before
+    reading: a device, a pipe or a huge file is refused without being opened)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as error:
+        raise GtpError(f"cannot read {shorten(path)}: {getattr(error, 'strerror', None) or one_line(error)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise GtpError(f"not a regular file: {shorten(path)}")
+    if info.st_size > MAX_RECORD_BYTES:
+        raise GtpError(f"file too large: {shorten(path)} has {info.st_size} bytes (the limit is {MAX_RECORD_BYTES})")
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), for echoing input in a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of an error's message (its type when it has none), at most 200 characters."""
+    lines = str(error).strip().splitlines()
+    return shorten(lines[0], 200) if lines else type(error).__name__
+
+
+class GtpClient:
+    """A GTP engine in a child process (e.g. ``pentobi-gtp --game duo --level 1 --nobook``), in its own process
+    group.  Commands have deadlines: ``startup_timeout`` until :meth:`ready` is called (the handshake), then
+    ``timeout``; a peer that misses one, dies, or answers something that is not GTP raises :class:`PeerError`,
+    after which the client is unusable and :meth:`close` kills the group."""
+
+    def __init__(self, command: str, stderr: IO[str] | int | None = subprocess.DEVNULL, cwd: str | None = None,
+                 timeout: float = DEFAULT_MOVE_TIMEOUT, startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> None:
         self.command = command
         argv = shlex.split(command)
         if not argv:
             raise ValueError("an empty GTP command")
         try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True,
-                                            bufsize=1, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                            bufsize=0, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                                             start_new_session=True)
-        except OSError as error:
-            raise ValueError(f"cannot start GTP engine {command!r}: {error}") from None
+        except (OSError, ValueError) as error:
+            raise ValueError(f"cannot start GTP engine {command!r}: {one_line(error)}") from None
+        _LIVE.add(self)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in, self._out = self.process.stdin.fileno(), self.process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._buffer = bytearray()
+        self.timeout = timeout
+        self._deadline_s = startup_timeout
+        self.failed: str | None = None  # why the client is unusable (the peer failed, or a send was interrupted)
         self._name: str | None = None
 
+    def ready(self) -> None:
+        """The handshake is over: later commands get the per-command timeout."""
+        self._deadline_s = self.timeout
+
     def send(self, command: str) -> str:
-        """The answer text of ``command``; GtpError on a ``?`` answer, ValueError when the engine died."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        """The answer text of ``command``; GtpError on a ``?`` answer, PeerError when the peer is dead, silent
+        past the deadline, or not speaking GTP."""
+        if self.failed is not None:
+            raise PeerError(self.failed)
+        deadline = time.monotonic() + self._deadline_s
         try:
-            self.process.stdin.write(command + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise ValueError(f"GTP engine {self.command!r} is gone (sending {command!r})") from None
-        lines: list[str] = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise ValueError(f"GTP engine {self.command!r} closed its output (after {command!r})")
-            line = line.rstrip("\r\n")
-            if not lines and not line.strip():
-                continue
-            if line == "" and lines:
-                break
-            lines.append(line)
-        head, body = lines[0], "\n".join(lines[1:])
+            self._write((command + "\n").encode("utf-8"), deadline, command)
+            head, body = self._read_response(deadline, command)
+        except PeerError as error:
+            self.failed = str(error)
+            raise
+        except BaseException:  # Ctrl-C mid-command: the conversation is out of step, the peer is killed
+            self.failed = f"GTP engine {self.command!r}: interrupted during {shorten(command)!r}"
+            raise
         text = head[1:].lstrip("0123456789").strip() + ("\n" + body if body else "")
         if head.startswith("?"):
             raise GtpError(text)
-        if not head.startswith("="):
-            raise ValueError(f"GTP engine {self.command!r} answered {head!r} to {command!r}")
         return text.strip()
+
+    def _peer_error(self, what: str, command: str) -> PeerError:
+        return PeerError(f"GTP engine {self.command!r} {what} (command {shorten(command)!r})")
+
+    def _write(self, data: bytes, deadline: float, command: str) -> None:
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._peer_error(f"did not read its input within {self._deadline_s:g} s", command)
+            select.select([], [self._in], [], remaining)
+            try:
+                view = view[os.write(self._in, view):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise self._peer_error(self._gone(), command) from None
+
+    def _read_response(self, deadline: float, command: str) -> tuple[str, str]:
+        """The first line and the rest of one response (up to its empty line)."""
+        lines: list[str] = []
+        size = 0
+        while True:
+            line = self._read_line(deadline, command)
+            size += len(line) + 1
+            if size > MAX_RESPONSE_BYTES:
+                raise self._peer_error(f"sent a response over {MAX_RESPONSE_BYTES} bytes", command)
+            if not lines:
+                if not line.strip():
+                    continue
+                if line[0] not in "=?":
+                    raise self._peer_error(f"does not speak GTP: it answered {shorten(line, 60)!r}", command)
+            elif not line:
+                return lines[0], "\n".join(lines[1:])
+            lines.append(line)
+
+    def _read_line(self, deadline: float, command: str) -> str:
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0 or len(self._buffer) > MAX_LINE_BYTES:
+                if newline < 0 or newline > MAX_LINE_BYTES:
+                    raise self._peer_error(f"sent a line over {MAX_LINE_BYTES} bytes", command)
+                raw = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                return raw.decode("utf-8", "replace").rstrip("\r")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._peer_error(f"did not answer within {self._deadline_s:g} s", command)
+            if not select.select([self._out], [], [], min(remaining, POLL_S))[0]:
+                if _wait_exit(self.process.pid, 0) is not None:  # dead, though a child of it may hold the pipe
+                    raise self._peer_error(self._gone(), command)
+                continue
+            chunk = os.read(self._out, 65536)
+            if not chunk:
+                raise self._peer_error(self._gone(), command)
+            self._buffer += chunk
+
+    def _gone(self) -> str:
+        """What became of a peer whose output ended: ``exited (exit status N)`` when it has exited within a
+        moment, else ``closed its output`` (the peer is not reaped here, so its process group id stays reserved
+        until :meth:`kill`)."""
+        status = _wait_exit(self.process.pid, 0.2)
+        if status is None:
+            return "closed its output"
+        return f"exited (exit status {status})" if status >= 0 else f"was killed by signal {-status}"
 
     def known(self, command: str) -> bool:
         try:
@@ -369,17 +554,61 @@ class GtpClient:
         return self._name
 
     def close(self) -> None:
+        """Say ``quit`` to a healthy peer and give it :data:`QUIT_GRACE` seconds to exit, then kill its whole
+        process group (at once when the peer failed or a command was interrupted)."""
         try:
-            if self.process.poll() is None:
+            if self.failed is None and self.process.poll() is None:
+                self._deadline_s = QUIT_GRACE
                 self.send("quit")
-        except (ValueError, GtpError):
+                _wait_exit(self.process.pid, QUIT_GRACE)
+        except (PeerError, GtpError):
             pass
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        """Kill the peer's process group (the peer and anything it started) and reap the peer."""
+        _kill_group(self.process.pid)
+        _LIVE.discard(self)
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+        self.process.wait()
+
+
+#: Clients not yet closed: their process groups are killed at exit, whatever ended the program.
+_LIVE: set[GtpClient] = set()
+
+
+def _wait_exit(pid: int, seconds: float) -> int | None:
+    """Child ``pid``'s exit status (minus the signal that killed it) once it exits within ``seconds``, else None.
+    The child is not reaped, so its process group id stays reserved."""
+    end = time.monotonic() + seconds
+    while True:
         try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if info is not None:
+            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.01)
 
 
-__all__ = ["GtpClient", "GtpEngine", "GtpError", "PENTOBI_GAMES", "PENTOBI_GAME_OF", "final_score_text", "gtp_colors",
-           "move_seed", "parse_color", "placements", "skip_to", "variant_name"]
+def _kill_group(pgid: int) -> None:
+    """SIGKILL to process group ``pgid`` (nothing when it is gone)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+@atexit.register
+def _kill_live_peers() -> None:
+    for client in list(_LIVE):
+        _kill_group(client.process.pid)
+
+
+__all__ = ["DEFAULT_MOVE_TIMEOUT", "DEFAULT_STARTUP_TIMEOUT", "GtpClient", "GtpEngine", "GtpError", "MAX_LINE_BYTES",
+           "MAX_RECORD_BYTES", "PENTOBI_GAMES", "PENTOBI_GAME_OF", "PeerError", "check_record_file", "final_score_text",
+           "gtp_colors", "move_seed", "one_line", "parse_color", "placements", "preprocess", "read_line", "shorten", "skip_to",
+           "variant_name"]

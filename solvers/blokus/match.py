@@ -15,6 +15,14 @@ so far))`` for each move, in-process or behind GTP (``set_random_seed`` is sent
 at the start of every game), so the same seeds give the same games either
 way.  CPU per move: ``time.process_time`` around an in-process bot's move, the
 ``cputime`` difference around a GTP engine's ``genmove``.
+
+Failures: a GTP side that dies, stays silent past its deadline
+(``move_timeout``; ``startup_timeout`` for the handshake), answers something
+that is not GTP, refuses a legal move or plays an illegal one ends the match
+with status ``engine failed`` and its reason in ``error``; Ctrl-C ends it with
+status ``interrupted``.  Either way the finished games are kept (the game in
+progress is dropped) and the caller closes the sides, which kills the GTP
+peers' process groups.
 """
 
 from __future__ import annotations
@@ -29,9 +37,12 @@ from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import PASS, Move
 from puzzles.game import shared_win_returns
 from solvers.blokus.gtp import (
+    DEFAULT_MOVE_TIMEOUT,
+    DEFAULT_STARTUP_TIMEOUT,
     PENTOBI_GAME_OF,
     GtpClient,
     GtpError,
+    PeerError,
     final_score_text,
     gtp_colors,
     move_seed,
@@ -41,6 +52,7 @@ from solvers.playout import game_seed, wilson_interval
 
 MATCH_VARIANTS = ("duo", "two-player", "classic")
 RESIGN = "resign"
+ENGINE_FAILED = "engine failed"
 
 
 class MatchError(ValueError):
@@ -91,16 +103,23 @@ class LocalSide:
 class GtpSide:
     """A GTP engine in a child process (Pentobi's dialect; e.g. ``pentobi-gtp --game duo --level 1 --nobook``)."""
 
-    def __init__(self, command: str, stderr: Any = None) -> None:
+    def __init__(self, command: str, stderr: Any = None, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+                 startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> None:
         import subprocess
 
-        self.client = GtpClient(command, stderr=subprocess.DEVNULL if stderr is None else stderr)
+        self.client = GtpClient(command, stderr=subprocess.DEVNULL if stderr is None else stderr,
+                                timeout=move_timeout, startup_timeout=startup_timeout)
         self.command = command
-        self.label = self.client.name()
-        self.has_seed = self.client.known("set_random_seed")
-        self.has_cputime = self.client.known("cputime")
-        self.has_set_game = self.client.known("set_game")
         self.variant = ""
+        try:  # the handshake, under the start-up deadline; any failure (Ctrl-C too) kills the peer
+            self.label = self.client.name()
+            self.has_seed = self.client.known("set_random_seed")
+            self.has_cputime = self.client.known("cputime")
+            self.has_set_game = self.client.known("set_game")
+        except BaseException:
+            self.client.close()
+            raise
+        self.client.ready()
 
     def new_game(self, state: BlokusState, seed: int) -> None:
         if self.has_set_game and state.variant.name != self.variant:
@@ -115,6 +134,8 @@ class GtpSide:
             return 0.0
         try:
             return float(self.client.send("cputime").split()[0])
+        except PeerError:
+            raise
         except (GtpError, ValueError, IndexError):
             return 0.0
 
@@ -159,9 +180,12 @@ class GtpSide:
 Side = LocalSide | GtpSide
 
 
-def make_side(spec: str, gtp: bool) -> Side:
-    """A GTP engine command (``gtp``) or a kibitz bot spec."""
-    return GtpSide(spec) if gtp else LocalSide(spec)
+def make_side(spec: str, gtp: bool, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+              startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> Side:
+    """A GTP engine command (``gtp``, with its deadlines) or a kibitz bot spec."""
+    if gtp:
+        return GtpSide(spec, move_timeout=move_timeout, startup_timeout=startup_timeout)
+    return LocalSide(spec)
 
 
 @dataclass
@@ -219,12 +243,12 @@ def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> Ga
         (cpu_a if is_a else cpu_b).append(cpu)
         if isinstance(move, str):
             if state.num_players != 2:
-                raise MatchError(f"{side.label} resigned in a {state.num_players}-player game (game {index})")
+                raise MatchError(f"{side.label} resigned in a {state.num_players}-player game")
             resigned = "a" if is_a else "b"
             break
         reason = state.illegal_reason(move)
         if reason is not None:
-            raise MatchError(f"{side.label} played an illegal move in game {index} (ply {len(state.history) + 1}, "
+            raise MatchError(f"{side.label} played an illegal move (ply {len(state.history) + 1}, "
                              f"{state.color_names[color]}): {move.text}: {reason}")
         state.apply(move)
         other.play(state, color, move)
@@ -253,11 +277,13 @@ class MatchResult:
     games_requested: int
     seed: int
     games: list[GameResult] = field(default_factory=list)
-    status: str = "complete"
+    status: str = "complete"  # or "interrupted" (Ctrl-C), or ENGINE_FAILED
+    error: str | None = None  # why a side failed (status ENGINE_FAILED)
 
     def summary(self) -> dict[str, Any]:
         """The keys of every ``playout`` (game, status, interrupted, seed, games, games_requested, bots,
-        seat_win_rates, time_limit), then the match's own: side A's wins/losses/ties, score and CI, CPU, margins."""
+        seat_win_rates, time_limit), then the match's own: side A's wins/losses/ties, score and CI, CPU, margins,
+        and ``error`` (why a side failed, or None)."""
         n = len(self.games)
         score = sum(g.result for g in self.games)
         low, high = wilson_interval(score, n)
@@ -276,6 +302,7 @@ class MatchResult:
             "cpu_per_move_a": _mean(cpu_a), "cpu_per_move_b": _mean(cpu_b),
             "mean_margin_a": _mean([_margin(g) for g in self.games]),
             "final_score_mismatches": sum(1 for g in self.games if not g.scores_agree),
+            "error": self.error,
         }
 
     def to_json(self, with_games: bool = True) -> dict[str, Any]:
@@ -326,7 +353,8 @@ def _margin(g: GameResult) -> float:
 
 def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
               on_game: Callable[[GameResult, MatchResult], None] | None = None) -> MatchResult:
-    """Play ``games`` games; Ctrl-C keeps the finished ones (status ``interrupted``)."""
+    """Play ``games`` games.  Ctrl-C (status ``interrupted``) and a failing side (status ``engine failed``,
+    the reason in ``error``) keep the finished games; the caller closes the sides."""
     if variant not in MATCH_VARIANTS:
         raise ValueError(f"match variant must be one of {', '.join(MATCH_VARIANTS)}, not {variant!r}")
     out = MatchResult(variant, a.label, b.label, games, seed)
@@ -340,7 +368,14 @@ def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
                 on_game(result, out)
     except KeyboardInterrupt:
         out.status = "interrupted"
+    except (MatchError, PeerError) as error:
+        out.status, out.error = ENGINE_FAILED, _failure(error, len(out.games) + 1)
     return out
+
+
+def _failure(error: Exception, game: int) -> str:
+    """The one line that says why a side failed, after the game it happened in (counted from 1)."""
+    return f"game {game}: {error}"
 
 
 def pentobi_command(binary: str, variant: str, level: int) -> str:
@@ -348,5 +383,5 @@ def pentobi_command(binary: str, variant: str, level: int) -> str:
     return f"{binary} --game {PENTOBI_GAME_OF[variant]} --level {level} --nobook --noresign --quiet"
 
 
-__all__ = ["GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "make_side",
+__all__ = ["ENGINE_FAILED", "GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "make_side",
            "pentobi_command", "play_match_game", "run_match"]
