@@ -436,12 +436,15 @@ class CheckpointScan:
         drop = set(self.bad) | self.repeated | {self.torn}
         tmp = self.path.with_name(self.path.name + ".repair")
         try:
+            moved: dict[int, int] = {}  # old line -> new line, for the sample's messages
             with tmp.open("w", encoding="utf-8") as out:
                 out.write(checkpoint_line(self.job))
                 for number, line in _checkpoint_lines(self.path):
                     if number not in drop and line.strip() and "task" in _parse_json(line, ""):
                         out.write(line if line.endswith("\n") else line + "\n")
+                        moved[number] = len(moved) + 2
             os.replace(tmp, self.path)
+            self.sample = [(moved[number], task, result) for number, task, result in self.sample]
         except OSError as error:
             raise CheckpointError(f"cannot repair checkpoint {self.path}: {error.strerror or error}") from None
         self.torn, self.repeated, self.rewritten = 0, set(), True  # the file now holds only trusted lines
