@@ -516,6 +516,9 @@ def _replay_action(state: GameState[Any], index: int, text: str) -> str:
         raise ValueError(f"{where}: {text!r} comes after the end of the game")
     try:
         action = state.string_to_action(text)
+    except (ValueError, *MALFORMED_DOCUMENT_ERRORS) as error:
+        raise ValueError(f"{where}: {text[:60]!r} is not an action ({_first_line(error)})") from None
+    try:
         reason = state.illegal_reason(action) or _chance_reason(state, action)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -546,9 +549,32 @@ def load_record(data: Any, game: str | None = None) -> tuple[GameRecord, GameSta
         raise ValueError(f"game: a record of {game_info(record.game).title}, not of {game_info(game).title}")
     state, texts = replay(record)
     cached = data.get("state")
-    if cached is not None and json.loads(json.dumps(state.to_json())) != cached:
-        raise ValueError("state: the saved state does not match its actions (the file was edited or damaged)")
+    where = None if cached is None else _first_difference(json.loads(json.dumps(state.to_json())), cached, "state")
+    if where is not None:
+        raise ValueError(f"state: the saved state does not match its actions (first at {where}; the file was edited"
+                         " or damaged)")
     return record, state, texts
+
+
+def _first_difference(replayed: Any, saved: Any, path: str) -> str | None:
+    """The path of the first place ``saved`` differs from ``replayed`` (JSON data), or None when they are equal."""
+    if type(replayed) is not type(saved):
+        return path
+    if isinstance(replayed, dict):
+        for key in sorted(set(replayed) | set(saved), key=str):
+            if key not in replayed or key not in saved:
+                return f"{path}.{key}"
+            found = _first_difference(replayed[key], saved[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(replayed, list):
+        for index, (mine, theirs) in enumerate(zip(replayed, saved, strict=False)):
+            found = _first_difference(mine, theirs, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None if len(replayed) == len(saved) else f"{path}[{min(len(replayed), len(saved))}]"
+    return None if replayed == saved else path
 
 
 _RECORD_KEYS = frozenset({"format", "version", "game", "players", "seed", "options", "actions", "setup", "face_up",
