@@ -61,6 +61,7 @@ PARENT_POLL_S = 0.5
 EXIT_INTERRUPTED = 130
 STOP_GRACE_S = 3.0  # at a time limit, how long running tasks get to hand in their partial counts
 INTERRUPT_POLL_S = 0.1  # while Ctrl-C is deferred, how often a wait looks at the flag
+MAX_WORKERS = 64  # local worker processes at most (commands.common.MAX_WORKERS refuses more on the command line)
 
 
 class SerialExecutor(Executor):
@@ -78,8 +79,9 @@ class SerialExecutor(Executor):
 
 
 def default_workers() -> int:
-    """All cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    """All cores this process may use (at most :data:`MAX_WORKERS`)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, MAX_WORKERS)
 
 
 def _worker_init(parent: int) -> None:
@@ -148,8 +150,8 @@ def make_executor(workers: int | None = None, scheduler: str | None = None) -> t
         return _dask_executor(scheduler)
     if workers is None:
         workers = default_workers()
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     if workers == 1:
         serial = SerialExecutor()
         return serial, lambda: None

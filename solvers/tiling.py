@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -713,35 +715,51 @@ def _run_interruptible(work: Callable[[], object], interrupt: Callable[[], objec
 
     Returns (its result, "") or (None, "unknown") at the time limit, (None, "incomplete") on Ctrl-C
     (``interrupt()`` is called then; the solver must return promptly).
+
+    Waits on an event, never ``Thread.join`` with a timeout: a Ctrl-C inside ``join`` can leave Python
+    believing the thread has ended, and the process then exits under the native solver's running
+    threads (C++ ``terminate called without an active exception``).  After ``interrupt()`` the call
+    is waited for to its end (a second Ctrl-C exits at once with status 130).
     """
     box: dict[str, object] = {}
+    done = threading.Event()
 
     def target() -> None:
         try:
             box["result"] = work()
         except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = error
+        finally:
+            done.set()
 
     thread = threading.Thread(target=target, name="kibitz-solver", daemon=True)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     status = ""
     thread.start()
     try:
-        while thread.is_alive():
-            thread.join(0.05)
-            if deadline is not None and time.monotonic() >= deadline and thread.is_alive():
+        while not done.wait(0.05):
+            if deadline is not None and time.monotonic() >= deadline and not status:
                 status = "unknown"
                 interrupt()
-                thread.join()
     except KeyboardInterrupt:
         status = "incomplete"
         interrupt()
-        thread.join(5.0)
+        _wait_after_interrupt(done)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     if status or box.get("result") is None:
         return None, status or "unknown"
     return box["result"], ""
+
+
+def _wait_after_interrupt(done: threading.Event) -> None:
+    """Wait for a stopped native call to return; a second Ctrl-C meanwhile exits now (status 130)."""
+    try:
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted twice: exiting now\n")
+        os._exit(130)
 
 
 def cpsat_solve(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar], time_limit: float | None,

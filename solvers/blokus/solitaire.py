@@ -577,7 +577,13 @@ def _solve_completion(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int,
     solver.parameters.random_seed = seed
     solver.parameters.cp_model_probing_level = 0  # probing took seconds on these models and paid nothing
     solver.parameters.symmetry_level = 0
-    status = solver.solve(model)
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C stops it through stop_search, never inside C++
+    from solvers.tiling import _run_interruptible
+
+    answer, stopped = _run_interruptible(lambda: solver.solve(model), solver.stop_search, None)
+    if stopped == "incomplete":
+        raise KeyboardInterrupt
+    status = answer if answer is not None else cp_model.UNKNOWN
     if _TRACE:
         print(f"  complete: {pieces_in_hand} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
               f"{solver.wall_time:.2f} s", flush=True)
@@ -821,11 +827,15 @@ class _Search:
                                 self.start_cells, self.t.width)
         return _dead_units(self.unit_cells, self.unit_n, self.unit_used, self.forb, self.active, self.real_units)
 
-    def _try_complete(self) -> list[tuple[int, int]] | None:
-        """Every color's placements (a legal order) when CP-SAT completes the current position, else None."""
+    def _try_complete(self, deadline: float = float("inf")) -> list[tuple[int, int]] | None:
+        """Every color's placements (a legal order) when CP-SAT completes the current position, else None;
+        the CP-SAT call never runs past ``deadline``."""
         geo = self.geo
         kept = expand_symmetric(self.path, geo) if self.symmetric else list(self.path)
-        found = _complete(_ordered(kept, geo), self.complete_seconds, 1, self.rng.randrange(1 << 30), geo=geo)
+        seconds = min(self.complete_seconds, deadline - time.perf_counter())
+        if seconds <= 0.01:
+            return None
+        found = _complete(_ordered(kept, geo), seconds, 1, self.rng.randrange(1 << 30), geo=geo)
         if found is None:
             return None
         done = _ordered(kept + found, geo)
@@ -880,7 +890,7 @@ class _Search:
         if budget[0] <= 0 or (budget[0] & 63) == 0 and time.perf_counter() > deadline:
             return False
         if ply == self.complete_at:
-            done = self._try_complete()
+            done = self._try_complete(deadline)
             if done is not None:
                 self.path = done
                 self.completed = True

@@ -41,10 +41,17 @@ import numpy as np
 from numba import njit
 
 from puzzles.polyomino import Cell
+from solvers.interrupt import INTERRUPTED, TIME_LIMIT, new_flag, run_polling
 
 # stats slots returned by the kernel
 CANON, FIX_ANY, FIX_ID, NODES, STOPPED, PREFIXES = range(6)
 NODES_PER_SECOND = 10_000_000  # rough rate of this kernel on one core, for time-limited parts
+SPLIT_MEMORY_BUDGET = 2 * 2**30  # bytes the parts of a split may take (held as Python tuples, then as payloads)
+
+
+def part_bytes(depth: int) -> int:
+    """Rough bytes one part of ``depth`` pieces takes: its tuples and ints, its payload and its row of the split."""
+    return 200 + 130 * depth
 
 
 @njit(cache=True)
@@ -96,16 +103,17 @@ def _corner_rule_lost(pieces, st_g, st_col, c_lo, c_hi, occ_lo, occ_hi, forb_lo,
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket,  # noqa: C901
             n_cells, n_colors, n_shapes, corner_rule, sym_perm, pre_g, pre_k, split_depth, out_prefix, limit,
-            out_sol, max_nodes, stats):
+            out_sol, max_nodes, stats, flag):
     """Exhaustive search from the placements ``pre_g``/``pre_k`` (geometric option, colour).
 
     ``split_depth`` > 0: record every rule-consistent state with that many pieces into ``out_prefix``
     (rows of 2·depth ints: options then colours) instead of going deeper.  ``limit`` > 0: stop after
     that many tilings (the first goes to ``out_sol`` as option, colour pairs).  ``max_nodes`` > 0:
-    stop after that many nodes (``stats[STOPPED]`` = 1).  ``sym_perm``: the region's symmetries other
+    stop after that many nodes (``stats[STOPPED]`` = 1), as when ``flag[0]`` turns non-zero (Ctrl-C, a
+    deadline: polled every 4,096 nodes, :mod:`solvers.interrupt`).  ``sym_perm``: the region's symmetries other
     than the identity, as cell-index permutations (rows), for the leaf test.
     """
     full_lo = np.uint64(0)
@@ -297,7 +305,7 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
             ncol = lev_ncol
             if stats[STOPPED]:
                 break
-        if max_nodes > 0 and nodes >= max_nodes:
+        if (max_nodes > 0 and nodes >= max_nodes) or ((nodes & 4095) == 0 and flag[0] != 0):
             stats[STOPPED] = 1
             break
     stats[CANON] += count
@@ -373,7 +381,7 @@ class TetrominoSearch:
 
     # -- the kernel, three ways -------------------------------------------------------------------
     def _run(self, prefix: Sequence[tuple[int, int]], split_depth: int = 0, cap: int = 0, limit: int = 0,
-             max_nodes: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             max_nodes: int = -1, flag: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         p = self.problem
         pre_g = np.array([g for g, _ in prefix], np.int64)
         pre_k = np.array([k for _, k in prefix], np.int64)
@@ -383,12 +391,14 @@ class TetrominoSearch:
         _search(self.m_lo, self.m_hi, self.n_lo, self.n_hi, self.c_lo, self.c_hi, self.g_shape, self.g_cells,
                 self.g_size, self.bucket, self.n, p.colors, len(p.shapes), p.corner_contact,
                 self.sym_perm if split_depth == 0 else self.sym_perm[:0], pre_g, pre_k, split_depth, out_prefix,
-                limit, out_sol, max_nodes, stats)
+                limit, out_sol, max_nodes, stats, new_flag() if flag is None else flag)
         return stats, out_prefix, out_sol
 
-    def count(self, prefix: Sequence[tuple[int, int]] = (), max_nodes: int = -1) -> SearchCounts:
-        """Canonical tilings extending ``prefix`` (pairs (geometric option, colour)) with the Burnside leaf sums."""
-        stats, _, _ = self._run(prefix, max_nodes=max_nodes)
+    def count(self, prefix: Sequence[tuple[int, int]] = (), max_nodes: int = -1,
+              flag: np.ndarray | None = None) -> SearchCounts:
+        """Canonical tilings extending ``prefix`` (pairs (geometric option, colour)) with the Burnside leaf sums;
+        ``stopped`` when ``max_nodes`` or the interrupt ``flag`` (:mod:`solvers.interrupt`) cut it short."""
+        stats, _, _ = self._run(prefix, max_nodes=max_nodes, flag=flag)
         return SearchCounts(int(stats[CANON]), int(stats[FIX_ANY]), int(stats[FIX_ID]), int(stats[NODES]),
                             bool(stats[STOPPED]))
 
@@ -397,25 +407,48 @@ class TetrominoSearch:
         if depth <= 0:
             return [()]
         cap = 4096
-        while True:
-            stats, out, _ = self._run((), split_depth=depth, cap=cap)
-            total = int(stats[PREFIXES])
-            if total <= cap:
-                break
-            cap = total
+        stats, out = self._split_run(depth, cap)
+        total = int(stats[PREFIXES])
+        if total > cap:  # the first pass counted them: refuse a split that cannot fit in memory, else keep them all
+            self._check_split_size(depth, total)
+            stats, out = self._split_run(depth, total)
         parts = []
         for row in out[:total]:
             parts.append(tuple((int(row[i]), int(row[depth + i])) for i in range(depth)))
         # tilings completed in fewer than ``depth`` pieces are not parts (none exist for these piece sets)
         return parts
 
-    def first(self, max_nodes: int = -1) -> tuple[list[tuple[int, int]] | None, bool]:
-        """(first tiling as (option, colour) pairs or None, whether the search was exhaustive)."""
-        stats, _, sol = self._run((), limit=1, max_nodes=max_nodes)
+    def _split_run(self, depth: int, cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """One split pass (room for ``cap`` parts; all are counted); Ctrl-C stops it (KeyboardInterrupt)."""
+        (stats, out, _), why = run_polling(lambda flag: self._run((), split_depth=depth, cap=cap, flag=flag))
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        return stats, out
+
+    def _check_split_size(self, depth: int, parts: int) -> None:
+        """ValueError (one line, with the figures) when ``parts`` parts of ``depth`` pieces exceed the memory budget."""
+        if parts * part_bytes(depth) <= SPLIT_MEMORY_BUDGET:
+            return
+        fits = depth - 1
+        while fits > 1:
+            stats, _ = self._split_run(fits, 0)
+            if int(stats[PREFIXES]) * part_bytes(fits) <= SPLIT_MEMORY_BUDGET:
+                break
+            fits -= 1
+        raise ValueError(f"split depth {depth} would make {parts:,} parts (~{parts * part_bytes(depth) / 2**30:.1f} GiB"
+                         f" of memory, over the {SPLIT_MEMORY_BUDGET / 2**30:g} GiB budget); use --split-depth <= {fits}")
+
+    def first(self, max_nodes: int = -1, time_limit: float | None = None) -> tuple[list[tuple[int, int]] | None, bool]:
+        """(first tiling as (option, colour) pairs or None, whether the search was exhaustive); ``time_limit``
+        (seconds) stops it undecided, Ctrl-C raises KeyboardInterrupt."""
+        (stats, _, sol), why = run_polling(lambda flag: self._run((), limit=1, max_nodes=max_nodes, flag=flag),
+                                           time_limit)
         if stats[CANON] >= 1:
             pairs = [(int(sol[2 * i]), int(sol[2 * i + 1])) for i in range(self.n + 1) if sol[2 * i] >= 0]
             return pairs, True
-        return None, not (stats[STOPPED] and stats[NODES] >= max_nodes > 0)
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        return None, not (why == TIME_LIMIT or stats[STOPPED] and stats[NODES] >= max_nodes > 0)
 
     def to_options(self, pairs: Sequence[tuple[int, int]]) -> list[int]:
         """Placement numbers of the problem (``problem.options``) for (geometric option, colour) pairs."""
@@ -453,12 +486,13 @@ def timed_count(problem, symmetry: bool = True) -> tuple[tuple[int, int, int], S
 # --------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket, n_cells, n_colors, n_shapes,
-            corner_rule, sym_perm, probes, seed, exact_depth, out):
+@njit(cache=True, nogil=True)
+def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket, n_cells, n_colors, n_shapes,  # noqa: C901
+            corner_rule, sym_perm, probes, seed, exact_depth, out, flag):
     """``probes`` random root paths of the canonical search; at ``exact_depth`` pieces the subtree is counted
     exactly by :func:`_search`.  ``out[i]`` = estimates of (canonical tilings, leaf_fix_any, leaf_fix_id, nodes)
-    from probe i (each unbiased)."""
+    from probe i (each unbiased).  Returns how many probes finished: fewer when ``flag[0]`` turned non-zero
+    (a probe whose exact subtree was cut short is dropped)."""
     np.random.seed(seed)
     cand_t = np.zeros(4096, np.int64)
     cand_k = np.zeros(4096, np.int64)
@@ -468,6 +502,8 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
     sol = np.zeros(2, np.int64)
     stats = np.zeros(6, np.int64)
     for probe in range(probes):
+        if flag[0] != 0:
+            return probe
         occ_lo = np.zeros(n_colors, np.uint64)
         occ_hi = np.zeros(n_colors, np.uint64)
         forb_lo = np.zeros(n_colors, np.uint64)
@@ -494,7 +530,9 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
                     stats[q] = 0
                 _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket, n_cells, n_colors,
                         n_shapes, corner_rule, sym_perm, path_g[:level], path_k[:level], 0, empty_prefix, 0, sol, -1,
-                        stats)
+                        stats, flag)
+                if stats[4] != 0:  # STOPPED by the flag: this probe's subtree is not counted
+                    return probe
                 tilings = weight * stats[0]
                 f_any = weight * stats[1]
                 f_id = weight * stats[2]
@@ -543,6 +581,32 @@ def _probes(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
         out[probe, 1] = f_any
         out[probe, 2] = f_id
         out[probe, 3] = nodes_est
+    return probes
+
+
+PROBE_CHUNK = 2000  # random paths per kernel call: the memory of an estimate, whatever its number of paths
+
+
+class _Moments:
+    """Count, mean and sum of squared deviations of the paths' rows, folded chunk by chunk (Chan et al.)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = np.zeros(4, np.float64)
+        self.m2 = np.zeros(4, np.float64)
+
+    def add(self, rows: np.ndarray) -> None:
+        """Fold in a chunk of rows."""
+        k = rows.shape[0]
+        if k == 0:
+            return
+        mean = rows.mean(axis=0)
+        m2 = ((rows - mean) ** 2).sum(axis=0)
+        n = self.n + k
+        delta = mean - self.mean
+        self.mean = self.mean + delta * (k / n)
+        self.m2 = self.m2 + m2 + delta * delta * (self.n * k / n)
+        self.n = n
 
 
 def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth: int = -1,
@@ -556,7 +620,8 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     ``symmetry_colors`` = fix_any/|G| (orbits under symmetries and colour permutations) are unbiased
     estimates too.  Below ``exact_depth`` pieces (default: 60% of the pieces) each path's subtree is
     counted exactly, which removes most of the variance of plain Knuth probes; ``exact_depth`` 0 is the
-    exact count (zero error).  ``time_limit`` (wall seconds) stops between chunks of 2,000 paths: the
+    exact count (zero error).  ``time_limit`` (wall seconds) or Ctrl-C stops the paths (within a few
+    thousand search nodes; memory stays constant, chunks of 2,000 paths are folded as they come): the
     estimate then uses the paths done (``probes`` in the result; status ``estimate (time limit)``).
     ``progress(paths done, paths)`` is called after each chunk.
     """
@@ -567,34 +632,40 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     exact_depth = min(exact_depth, n_pieces - 1)
     if probes < 2:
         raise ValueError("the estimate needs at least 2 probes")
-    out = np.zeros((probes, 4), np.float64)
     start = time.process_time()
     wall = time.perf_counter()
-    done = 0
+    moments = _Moments()
     chunk = 0
-    interrupted = False
-    while done < probes:  # chunks of paths, so a time limit or Ctrl-C can stop between them
-        size = min(probes - done, 2000)
-        try:
-            _probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi, search.g_shape,
-                    search.g_cells, search.g_size, search.bucket, search.n, problem.colors, len(problem.shapes),
-                    problem.corner_contact, search.sym_perm, size, (seed * 1_000_003 + chunk) % 2**31, exact_depth,
-                    out[done:done + size])
-        except KeyboardInterrupt:  # the compiled chunk finished; its paths count, the rest are not drawn
-            interrupted = True
-        done += size
+    stopped = 0
+    last = False  # the time is up before two paths: draw the missing ones without a limit
+    while moments.n < probes and not stopped:  # chunks of paths (constant memory), each stoppable inside
+        size = 2 - moments.n if last else min(probes - moments.n, PROBE_CHUNK)
+        left = None if time_limit is None or last else max(0.0, time_limit - (time.perf_counter() - wall))
+        out = np.zeros((size, 4), np.float64)
+        chunk_seed = (seed * 1_000_003 + chunk) % 2**31
+
+        def paths(flag: np.ndarray, size: int = size, out: np.ndarray = out, chunk_seed: int = chunk_seed) -> int:
+            return int(_probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi,
+                               search.g_shape, search.g_cells, search.g_size, search.bucket, search.n, problem.colors,
+                               len(problem.shapes), problem.corner_contact, search.sym_perm, size, chunk_seed,
+                               exact_depth, out, flag))
+
+        finished, stopped = run_polling(paths, left)
+        moments.add(out[:finished])
         chunk += 1
         if progress is not None:
-            progress(done, probes)
-        if interrupted or time_limit is not None and time.perf_counter() - wall > time_limit and done >= 2:
-            break
-    if done < 2:
+            progress(moments.n, probes)
+        if stopped == TIME_LIMIT and moments.n < 2:
+            stopped, last = 0, True  # a time limit still waits for the two paths an error needs
+        elif last and not stopped:
+            stopped = TIME_LIMIT
+    interrupted = stopped == INTERRUPTED
+    if moments.n < 2:
         raise KeyboardInterrupt
-    out = out[:done]
-    probes_asked, probes = probes, done
+    probes_asked, probes = probes, moments.n
     seconds = time.process_time() - start
-    means = out.mean(axis=0)
-    errors = out.std(axis=0, ddof=1) / math.sqrt(probes)
+    means = moments.mean
+    errors = np.sqrt(moments.m2 / (probes - 1)) / math.sqrt(probes)
     factor = math.factorial(problem.colors)
     G = search.group_order
     return {

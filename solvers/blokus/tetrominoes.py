@@ -281,12 +281,9 @@ class ColoredTilingProblem:
 
     def _find_bitset(self, time_limit: float | None, seed: int) -> list[int] | None:
         """The canonical first-empty-cell search (:mod:`solvers.blokus.tetromino_search`): exhaustive, so None
-        is a proof; a time limit becomes a node cap (TimeoutError when it stops the search undecided)."""
-        from solvers.blokus.tetromino_search import NODES_PER_SECOND as RATE
-
+        is a proof; the time limit stops it (TimeoutError when it stops the search undecided)."""
         search = self.canonical_search()
-        cap = -1 if time_limit is None else max(10_000, int(time_limit * RATE))
-        pairs, exhaustive = search.first(cap)
+        pairs, exhaustive = search.first(time_limit=time_limit)
         if pairs is not None:
             return search.to_options(pairs)
         if not exhaustive:
@@ -778,14 +775,18 @@ class ColoredTilingProblem:
     def _count_here(self, prefixes: Sequence[tuple], todo: list[int], engine: str, start: float,
                     time_limit: float | None, log: _PartLog) -> str:
         """Count the parts ``todo`` in this process, in order; returns why it stopped early ("" if it did not).
-        With a time limit, a part that cannot finish in time is abandoned (it stays to do)."""
+        With a time limit, a part that cannot finish in time is abandoned (it stays to do).  The canonical
+        kernel is stopped by Ctrl-C (KeyboardInterrupt here) or the deadline through its interrupt flag."""
         rate = CANONICAL_NODES_PER_SECOND if engine == "canonical" else NODES_PER_SECOND
         for i in todo:
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             if left is not None and left <= 0:
                 return "time_limit"
-            cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
-            result = self.count_part(prefixes[i], engine, cap)
+            if engine == "canonical":
+                result = self._count_canonical_part(prefixes[i], left)
+            else:
+                cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
+                result = self.count_part(prefixes[i], engine, cap)
             if result is None:
                 return "time_limit"
             log.record(i, result)
@@ -830,6 +831,18 @@ class ColoredTilingProblem:
             return raw, sym, sym_col, {"canonical": totals.canonical, "leaf_fix_any": totals.fix_any,
                                        "leaf_fix_id": totals.fix_id}
         return log.scale * totals.canonical, None, None, {}
+
+    def _count_canonical_part(self, prefix: Sequence, time_limit: float | None) -> tuple[int, ...] | None:
+        """One canonical part in this process, stoppable: None at the time limit, KeyboardInterrupt on Ctrl-C."""
+        from solvers.interrupt import INTERRUPTED, run_polling
+
+        search = self.canonical_search()
+        c, why = run_polling(lambda flag: search.count(prefix, flag=flag), time_limit)
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        if c.stopped:
+            return None
+        return c.canonical, c.fix_any, c.fix_id, c.nodes
 
     def check_part_record(self, record: list[int], canonical: bool) -> None:
         """Refuse (ValueError) a stored part record no search can give: more tilings than search nodes (one

@@ -171,6 +171,8 @@ def _candidate_line(seed: int, rnd: int, lo: int, hi: int) -> tuple[TowersState,
 def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficulty: str = "") -> Challenge | None:
     """The challenge ``state`` makes, if exactly one legal move reaches the best outcome (a win or a draw)."""
     res = solver.solve(state, horizon="game", pv=False)
+    if res.status == "interrupted":  # Ctrl-C stops the whole generation, not just this candidate
+        raise KeyboardInterrupt
     if res.status != "proved" or len(res.move_values) < 2:
         return None
     seat = state.current_player()

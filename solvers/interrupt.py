@@ -1,0 +1,82 @@
+"""One interrupt path for compiled searches: a shared flag the kernel polls, set by Ctrl-C or a deadline.
+
+A numba kernel holds the CPU (and, unless compiled ``nogil``, the GIL) until it returns, so Python's
+Ctrl-C handler cannot run inside it.  :func:`run_polling` runs the kernel call in a helper thread
+(kernels compiled with ``nogil=True``) while the main thread waits on an event: Ctrl-C (or the time
+limit) sets ``flag[0]``, the kernel sees it within a few thousand nodes and returns what it has.
+Waiting on an :class:`threading.Event` (never ``Thread.join`` with a timeout, which a Ctrl-C can leave
+marking a running thread as finished) keeps the process from exiting under a running native thread.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+RUNNING, INTERRUPTED, TIME_LIMIT = 0, 1, 2  # values of flag[0]
+POLL_S = 0.05  # how often the waiting thread looks at the clock
+EXIT_INTERRUPTED = 130
+
+
+def new_flag() -> np.ndarray:
+    """A fresh interrupt flag for a kernel: one int64, 0 while it may run on."""
+    return np.zeros(1, np.int64)
+
+
+def _may_catch_interrupts() -> bool:
+    """Whether Ctrl-C reaches this call as KeyboardInterrupt (main thread, Python's own handler)."""
+    return threading.current_thread() is threading.main_thread() \
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def run_polling(call: Callable[[np.ndarray], T], time_limit: float | None = None) -> tuple[T, int]:
+    """``call(flag)`` with Ctrl-C and ``time_limit`` (seconds) setting ``flag[0]``; (its result, the flag).
+
+    The flag is :data:`RUNNING` if nothing stopped the call, :data:`INTERRUPTED` after Ctrl-C (the
+    caller decides what to keep, then raises KeyboardInterrupt) or :data:`TIME_LIMIT`.  Where Ctrl-C
+    cannot arrive and there is no time limit (worker processes), the call runs here directly.
+    """
+    flag = new_flag()
+    if time_limit is None and not _may_catch_interrupts():
+        return call(flag), RUNNING
+    box: dict[str, object] = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["result"] = call(flag)
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = error
+        finally:
+            done.set()
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    threading.Thread(target=target, name="kibitz-kernel", daemon=True).start()
+    _wait(done, flag, deadline)
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["result"], int(flag[0])  # type: ignore[return-value]
+
+
+def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None) -> None:
+    """Wait for ``done``; Ctrl-C or the deadline set the flag (and the kernel then returns within milliseconds)."""
+    while True:
+        try:
+            while not done.wait(POLL_S):
+                if deadline is not None and flag[0] == RUNNING and time.monotonic() >= deadline:
+                    flag[0] = TIME_LIMIT
+            return
+        except KeyboardInterrupt:
+            if flag[0] == INTERRUPTED:  # a second Ctrl-C while the kernel winds down: leave now
+                sys.stderr.write("\ninterrupted twice: exiting now\n")
+                os._exit(EXIT_INTERRUPTED)
+            flag[0] = INTERRUPTED
