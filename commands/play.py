@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from commands.common import (
+    SECONDS,
     ProgressReporter,
     checkpoint_option,
     emit_json,
@@ -537,7 +538,7 @@ def playout_command(game: str) -> click.Command:
         checkpoint_option("JSON-lines file of finished games: resumed if it exists, appended as games finish."),
         repair_option,
         verify_option,
-        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+        click.option("--time-limit", type=SECONDS, default=None,
                      help="Stop after this many seconds with the games finished (status 'time limit')."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
         quiet_option,
