@@ -238,8 +238,10 @@ class GameState(ABC, Generic[A]):
     def chance_outcomes(self) -> list[tuple[A, float]]:
         """(outcome, probability) pairs at a chance node, uniform over legal_actions by default.
 
-        Empty for a game whose chance mode is :attr:`ChanceMode.SAMPLED`.
+        Empty at a decision node, and for a game whose chance mode is :attr:`ChanceMode.SAMPLED`.
         """
+        if not self.is_chance_node():
+            return []
         outcomes = self.legal_actions()
         return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 

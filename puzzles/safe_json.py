@@ -71,6 +71,8 @@ def load_json_text(text: str | bytes, what: str, max_bytes: int = MAX_JSON_BYTES
         raise ValueError(f"{what}: not valid JSON ({error.msg}, line {error.lineno})") from None
     except RecursionError:  # unreachable below the depth limit; kept so no traceback escapes
         raise ValueError(f"{what}: JSON nested too deeply") from None
+    except ValueError as error:  # NaN or Infinity (see _refuse_constant)
+        raise ValueError(f"{what}: {error}") from None
 
 
 def _refuse_constant(name: str) -> Any:
