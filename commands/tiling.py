@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 import click
 
@@ -132,11 +136,13 @@ def _list_tilings(problem, unique, limit, time_limit, as_json, plain):
         click.echo('{"tilings": [', nl=False)
     try:
         for tiling in problem.tilings(limits, unique=unique):
-            if as_json:
-                click.echo(("," if number else "") + "\n  " + json.dumps(tiling.to_json()), nl=False)
-            else:
-                click.echo(f"tiling {number + 1}:\n{tiling.to_text(color=False if plain else None)}\n")
-            number += 1  # counted once printed, so a Ctrl-C in between never reports one too many
+            text = json.dumps(tiling.to_json()) if as_json else tiling.to_text(color=False if plain else None)
+            with _ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
+                if as_json:
+                    click.echo(("," if number else "") + "\n  " + text, nl=False)
+                else:
+                    click.echo(f"tiling {number + 1}:\n{text}\n")
+                number += 1
             if limit and number >= limit:
                 stopped_by = "limit"
                 break
@@ -244,6 +250,19 @@ def _count_solutions(problem, time_limit, as_json):
         sys.exit(130)
 
 
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back for the block (delivered, as KeyboardInterrupt, once it ends); a no-op off the main thread."""
+    held = threading.current_thread() is threading.main_thread()
+    if held:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _list_solutions(problem, show_all, limit, time_limit, as_json):
     """``cover`` and ``cover --all``: solutions printed as they are found (text, or one JSON document
     streamed), then the status."""
@@ -258,11 +277,12 @@ def _list_solutions(problem, show_all, limit, time_limit, as_json):
     try:
         for solution in search.solutions(limits):
             options = problem.format_solution(solution)
-            if as_json:
-                click.echo(("," if number else "") + "\n  " + json.dumps(options), nl=False)
-            else:
-                click.echo(f"solution {number + 1}:" + "".join(f"\n  {line}" for line in options))
-            number += 1  # counted once printed, so a Ctrl-C in between never reports one too many
+            with _ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
+                if as_json:
+                    click.echo(("," if number else "") + "\n  " + json.dumps(options), nl=False)
+                else:
+                    click.echo(f"solution {number + 1}:" + "".join(f"\n  {line}" for line in options))
+                number += 1
             if not show_all or (limit and number >= limit):
                 stopped_by = "limit"
                 break
