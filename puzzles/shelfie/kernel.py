@@ -489,14 +489,16 @@ def gen_moves(board, shelf, out):  # noqa: C901
     for i in range(N_CELLS):
         ok[i] = board[i] >= 0 and is_free(board, i)
     cells = np.empty(3, dtype=np.int64)
-    n = 0
+    # int64s, not the literals 0 and 1: numba would compile _emit once more per literal signature
+    n = np.int64(0)
+    single = np.int64(1)
     if maxlen == 0:
         return 0
     for i in range(N_CELLS):
         if not ok[i]:
             continue
         cells[0] = i
-        n = _emit(board, cells, 1, free, out, n)
+        n = _emit(board, cells, single, free, out, n)
         r, c = i // 9, i % 9
         for d in range(2):  # right, then down
             step = 1 if d == 0 else 9
@@ -579,7 +581,15 @@ def refill(st):
             b = np.random.randint(0, a + 1)
             cells[a], cells[b] = cells[b], cells[a]
         nu = total
-        cells[:nu] = np.sort(cells[:nu])
+        # the chosen cells back in increasing order (what sorting them gives, without compiling a sort)
+        chosen = np.zeros(N_CELLS, dtype=np.bool_)
+        for k in range(nu):
+            chosen[cells[k]] = True
+        k = 0
+        for i in range(N_CELLS):
+            if chosen[i]:
+                cells[k] = i
+                k += 1
     for k in range(nu):
         x = np.random.randint(0, total)
         t = 0

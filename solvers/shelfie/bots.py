@@ -117,7 +117,9 @@ def same_pairs(shelf):
 @njit(cache=True)
 def _gain(meta, board, shelf, card, tokens, stacks, seat, mv, base, tmp):
     """:func:`move_gain` over the state's arrays (read once by the loops over moves)."""
-    tmp[:, :] = shelf
+    for r in range(6):  # element by element: an array assignment compiles numba's shape-error message (~1 s)
+        for c in range(5):
+            tmp[r, c] = shelf[r, c]
     place_types(tmp, board, mv)
     gain = adjacency(tmp) + PERSONAL_PTS[personal_matches(card, tmp)] - base
     for g in range(2):
@@ -247,6 +249,15 @@ def card_index(card):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _copy_grid(dst, src):
+    """``dst[:, :] = src`` for 6x5 grids, element by element: an array assignment would compile numba's
+    shape-error message (about 1 s of every cold compile)."""
+    for r in range(6):
+        for c in range(5):
+            dst[r, c] = src[r, c]
+
+
 @njit(cache=True)
 def determinize_cards(cards, seat, out):
     """Fill ``out`` with ``seat``'s own card and, for every other seat, a card drawn at random.
@@ -262,12 +273,12 @@ def determinize_cards(cards, seat, out):
         if k != own:
             pool[n] = k
             n += 1
-    out[seat] = cards[seat]
+    _copy_grid(out[seat], cards[seat])
     for s in range(cards.shape[0]):
         if s == seat:
             continue
         j = _randint(n)
-        out[s] = ALL_CARD_GRIDS[pool[j]]
+        _copy_grid(out[s], ALL_CARD_GRIDS[pool[j]])
         n -= 1
         pool[j] = pool[n]
 
@@ -369,14 +380,16 @@ def play_kernel_game(st, policies, params, events, move_log, refill_log):
             if record:
                 events[ne] = 0
                 ne += 1
-                refill_log[nr, :] = st.board
+                for j in range(refill_log.shape[1]):  # element by element, as in _copy_grid
+                    refill_log[nr, j] = st.board[j]
                 nr += 1
             continue
         i = choose(policies[meta[M_TO_MOVE]], st, moves, params)
         if record:
             events[ne] = 1
             ne += 1
-            move_log[nm, :] = moves[i]
+            for k in range(5):
+                move_log[nm, k] = moves[i, k]
             nm += 1
         apply_move(st, moves[i])
     return ne
@@ -397,7 +410,7 @@ def run_kernel_games(start, goal_ids, card_ids_all, card_grids, policies_all, pa
         st.meta[M_G0] = goal_ids[g, 0]
         st.meta[M_G0 + 1] = goal_ids[g, 1]
         for s in range(num_players):
-            st.cards[s] = card_grids[card_ids_all[g, s] - 1]
+            _copy_grid(st.cards[s], card_grids[card_ids_all[g, s] - 1])
         play_kernel_game(st, policies_all[g], params, empty_ev, empty_mv, empty_rf)
         for s in range(num_players):
             scores_out[g, s] = seat_score(st, s)
