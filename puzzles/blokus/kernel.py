@@ -113,7 +113,7 @@ def gen_moves(color, tables, arrays, marker, stamp, out) -> int:
     else:
         pts = arrays.attach[color]
         npts = arrays.attach_len[color]
-    n = 0
+    n = int(np.int64(0))  # not the literal 0: numba would compile _moves_at_point for it too (a second, unused copy)
     for i in range(npts):
         n = _moves_at_point(pts[i], f, lft, width, tables.cp_start, tables.cp_list, tables.pl_cells, marker, stamp,
                             out, n)

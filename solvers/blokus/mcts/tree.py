@@ -243,7 +243,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
         _copy_position(root_blob, work_blob, root_arrays, arrays)
         nonboard[0] = root_nonboard
         c = root_to_move
-        node = 0
+        node = np.int64(0)  # not the literal 0: numba would compile cache_lists and expand_node for it too
         depth = 0
         path[0] = 0
         full = False
