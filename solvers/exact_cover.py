@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from solvers.interrupt import INTERRUPTED, TIME_LIMIT, run_polling
+
 # status codes returned by the kernels
 FINISHED, SUSPENDED, BUFFER_FULL = 0, 1, 2
 DEFAULT_CHUNK = 2_000_000
@@ -282,10 +284,10 @@ def _uncommit(p, j, top, ulink, dlink, color, length, llink, rlink):
             q = ulink[q]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dlx_run(  # noqa: C901
     top, ulink, dlink, color, length, llink, rlink, node_option,
-    x, items, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
+    x, items, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid, flag,
 ):
     """Run Algorithm C for at most ``max_nodes`` nodes, resuming from ``state``.
 
@@ -295,6 +297,8 @@ def _dlx_run(  # noqa: C901
     ``solutions`` until it is full; with zero rows they are only counted.  When
     ``perms`` has more than one row, only solutions that are lexicographically
     smallest among their images under the region symmetries are counted.
+    A non-zero ``flag[0]`` (:mod:`solvers.interrupt`, polled every 4,096 nodes) suspends the search as
+    ``max_nodes`` does, so it can be resumed or abandoned.
     """
     level = state[0]
     phase = state[1]
@@ -319,7 +323,7 @@ def _dlx_run(  # noqa: C901
                     state[2] += nodes
                     return BUFFER_FULL, stored
                 continue
-            if nodes >= max_nodes:
+            if nodes >= max_nodes or ((nodes & 4095) == 0 and flag[0] != 0):
                 state[0] = level
                 state[1] = phase
                 state[2] += nodes
@@ -419,7 +423,7 @@ class ResumableSearch:
     row_width: int
     stopped_by = ""
 
-    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
+    def _step(self, allowed: int, buffer: np.ndarray, flag: np.ndarray) -> tuple[int, int]:
         raise NotImplementedError
 
     def _decode(self, row: np.ndarray) -> list[int]:
@@ -434,14 +438,21 @@ class ResumableSearch:
             if allowed == 0:
                 self.stopped_by = "node_limit"
                 return
-            status, stored = self._step(allowed, buffer)
+            (status, stored), why = self._polled_step(allowed, buffer, limits)
             if stored:
                 yield buffer[:stored].copy()
+            if why == INTERRUPTED:
+                raise KeyboardInterrupt
             if limits.progress is not None:
                 limits.progress(int(self.state[2]), int(self.state[3]))
-            if status != FINISHED and limits.expired():
+            if status != FINISHED and (why == TIME_LIMIT or limits.expired()):
                 self.stopped_by = "time_limit"
                 return
+
+    def _polled_step(self, allowed: int, buffer: np.ndarray, limits: SearchLimits) -> tuple[tuple[int, int], int]:
+        """One kernel call that Ctrl-C or the time limit suspend within 4,096 nodes (:mod:`solvers.interrupt`)."""
+        left = None if limits.time_limit is None else max(0.0, limits.time_limit - limits.elapsed())
+        return run_polling(lambda flag: self._step(allowed, buffer, flag), left)
 
     def count(self, limits: SearchLimits) -> SearchResult:
         """Count solutions; Ctrl-C returns the partial count with ``stopped_by='interrupt'``."""
@@ -520,11 +531,11 @@ class DancingLinks(ResumableSearch):
         self.row_width = len(self.x)
         self.symmetry = symmetry or SymmetryData.none()
 
-    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
+    def _step(self, allowed: int, buffer: np.ndarray, flag: np.ndarray) -> tuple[int, int]:
         sym = self.symmetry
         return _dlx_run(
             *self.arrays, self.x, self.items, self.state, allowed, buffer,
-            sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid,
+            sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid, flag,
         )
 
     def _decode(self, row: np.ndarray) -> list[int]:
@@ -606,11 +617,11 @@ def _next_empty(board, start, n_cells):
     return n_cells
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bitset_run(  # noqa: C901
     opt_mask, opt_kind, bucket, kind_min, kind_max, used, board, n_cells,
     cell, pos, chosen, state, max_nodes, solutions, perms, label_map, opt_ptr, opt_cells, opt_cell_label, grid,
-    opt_weight, mode,
+    opt_weight, mode, flag,
 ):
     """First-empty-cell exact cover over a bitboard; resumable like :func:`_dlx_run`.
 
@@ -625,9 +636,14 @@ def _bitset_run(  # noqa: C901
     d = state[0]
     nodes = 0
     stored = 0
+    polled = 0
     if state[1] == 9:
         return FINISHED, 0
     while True:
+        if nodes - polled >= 4096:  # the interrupt flag suspends the search as max_nodes does
+            polled = nodes
+            if flag[0] != 0:
+                max_nodes = nodes
         if nodes >= max_nodes:
             state[0] = d
             state[2] += nodes
@@ -815,12 +831,13 @@ class BitsetCover(ResumableSearch):
                 if capacity:
                     yield np.full((1, 1), -1, np.int64)
 
-    def _step(self, allowed: int, buffer: np.ndarray) -> tuple[int, int]:
+    def _step(self, allowed: int, buffer: np.ndarray, flag: np.ndarray) -> tuple[int, int]:
         sym = self.symmetry
         return _bitset_run(
             self.opt_mask, self.opt_kind, self.bucket, self.kind_min, self.kind_max, self.used,
             self.board, self.n_cells, self.cell, self.pos, self.chosen, self.state, allowed, buffer,
             sym.perms, sym.label_map, sym.opt_ptr, sym.opt_cells, sym.opt_cell_label, sym.grid, self.opt_weight, self.mode,
+            flag,
         )
 
     def _decode(self, row: np.ndarray) -> list[int]:

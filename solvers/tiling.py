@@ -648,26 +648,36 @@ class TilingProblem:
         """Glucose 4 on the placement booleans: (chosen options or None, status).
 
         The time limit covers building the formula too (it can take longer than solving).  Building and
-        solving run in one worker thread (:func:`_run_interruptible`): python-sat's encoders catch Ctrl-C
-        themselves in the main thread, unsafely (seen: a crash, a hang); each clause block goes to the
-        solver as it is made, so no Python list of the whole formula is built (or freed on exit).
+        solving run in a forked child process (:func:`_sat_tiling_child`) that is killed at the time limit
+        or on Ctrl-C (status ``unknown`` / ``incomplete``): python-sat's cardinality encoders hold the GIL
+        for up to a second per constraint and never look at an interrupt, so a solver thread could only be
+        abandoned between two of them (2-3 s after Ctrl-C on a loaded machine); a killed child is gone at once.
         """
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        cancelled = threading.Event()
-        running: list[Any] = []  # the solver, while it exists (for an interrupt)
+        import multiprocessing
 
-        def late() -> bool:
-            return cancelled.is_set() or (deadline is not None and time.monotonic() >= deadline)
-
-        def interrupt() -> None:
-            cancelled.set()
-            for solver in list(running):
-                solver.interrupt()
-
-        result, status = _run_interruptible(lambda: self._sat_search(late, running), interrupt, time_limit)
-        if result is None:
-            return None, status
-        return cast(tuple[list[int] | None, str], result)
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_sat_tiling_child, args=(self, time_limit, send), daemon=True)
+        child.start()
+        send.close()
+        try:
+            try:
+                if not receive.poll(time_limit):  # None: no limit (Ctrl-C raises KeyboardInterrupt here)
+                    return None, "unknown"
+                kind, value = receive.recv()
+            except KeyboardInterrupt:
+                return None, "incomplete"
+            except EOFError:
+                child.join()
+                raise RuntimeError(f"the SAT solver process died (exit code {child.exitcode})") from None
+        finally:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            receive.close()
+        if kind == "error":
+            raise RuntimeError(value)
+        return cast(tuple[list[int] | None, str], value)
 
     def _sat_search(self, late: Callable[[], bool], running: list[Any]) -> tuple[list[int] | None, str]:
         """Encode (exactly one option per cell, each piece's count bounds) straight into Glucose 4, then solve."""
@@ -707,6 +717,21 @@ class TilingProblem:
                 return None, "proved"
             model = set(lit for lit in solver.get_model() if lit > 0)
         return [i for i in range(len(self.options)) if i + 1 in model], "found"
+
+
+def _sat_tiling_child(problem: TilingProblem, time_limit: float | None, send: Any) -> None:
+    """:meth:`TilingProblem._sat_search` in :meth:`~TilingProblem._find_sat`'s child; sends ("ok", result) or
+    ("error", message).  A terminal's Ctrl-C reaches the child too: it is ignored (the parent kills it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        result = problem._sat_search(lambda: deadline is not None and time.monotonic() >= deadline, [])
+    except Exception as error:  # noqa: BLE001 - reported by the parent, in one line
+        send.send(("error", f"SAT search failed: {type(error).__name__}: {error}"))
+        return
+    send.send(("ok", result))
 
 
 def _run_interruptible(work: Callable[[], object], interrupt: Callable[[], object],

@@ -50,8 +50,6 @@ from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
-NODES_PER_SECOND = 4_000_000  # bitboard kernel, one core of this machine (for time-limited parts)
-CANONICAL_NODES_PER_SECOND = 8_000_000  # canonical search (solvers/blokus/tetromino_search.py), one core
 COLOR_NAMES = ("blue", "yellow", "red", "green")
 EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -581,20 +579,16 @@ class ColoredTilingProblem:
         options_ok = [(opt, m) for opt, m in zip(options, mapping, strict=True) if any(split_name(t) in primary_set for t in opt)]
         return ExactCoverProblem(primary, [opt for opt, _ in options_ok], secondary), [m for _, m in options_ok]
 
-    def count_prefix(self, prefix: Sequence[int], engine: str = "bitset", max_nodes: int = -1) -> tuple[int, int] | None:
+    def count_prefix(self, prefix: Sequence[int], engine: str = "bitset", max_nodes: int = -1,
+                     time_limit: float | None = None) -> tuple[int, int] | None:
         """(tilings extending ``prefix``, search nodes): exhaustive, with the bitboard kernel or generic XCC.
 
-        ``max_nodes`` (bitset only): give up after that many nodes and return None (the part stays to do).
+        ``max_nodes`` (bitset only) or ``time_limit`` (seconds): give up then and return None (the part stays
+        to do).  Both kernels poll an interrupt flag (:mod:`solvers.interrupt`): Ctrl-C stops them within a
+        few thousand nodes and raises KeyboardInterrupt here.
         """
         if engine == "bitset":
-            if getattr(self, "_bits", None) is None:
-                self._bits = BitColorCounter(self)
-            if max_nodes > 0 and self.corner_contact and prefix:
-                max_nodes = -1  # the prefixed corner kernel has no node limit
-            count, nodes = self._bits.count(prefix, max_nodes)
-            if max_nodes > 0 and nodes >= max_nodes:
-                return None
-            return count, nodes
+            return self._count_prefix_bitset(prefix, max_nodes, time_limit)
         if engine != "xcc":
             raise ValueError(f"unknown engine {engine!r}; use bitset or xcc")
         problem, mapping = self.reduced(prefix)
@@ -602,17 +596,36 @@ class ColoredTilingProblem:
             return (1 if not self.corner_contact or self.satisfies_corner_contact(prefix) else 0), 0
         compiled = problem.compile()
         if not self.corner_contact:
-            result = compiled.count(SearchLimits())
+            result = compiled.count(SearchLimits(time_limit=time_limit))
+            if result.stopped_by == "time_limit":
+                return None
             if not result.complete:
                 raise KeyboardInterrupt
             return result.count, result.nodes
         count = 0
-        for solution in compiled.solutions(SearchLimits()):
+        for solution in compiled.solutions(SearchLimits(time_limit=time_limit)):
             if self.satisfies_corner_contact(list(prefix) + [mapping[i] for i in solution]):
                 count += 1
+        if compiled.stopped_by == "time_limit":
+            return None
         if compiled.stopped_by:
             raise KeyboardInterrupt
         return count, int(compiled.state[2])
+
+    def _count_prefix_bitset(self, prefix: Sequence[int], max_nodes: int,
+                             time_limit: float | None) -> tuple[int, int] | None:
+        """:meth:`count_prefix` with the bitboard kernel, run through :func:`solvers.interrupt.run_polling`."""
+        from solvers.interrupt import INTERRUPTED, run_polling
+
+        if getattr(self, "_bits", None) is None:
+            self._bits = BitColorCounter(self)
+        if max_nodes > 0 and self.corner_contact and prefix:
+            max_nodes = -1  # the prefixed corner kernel has no node limit
+        (count, nodes, stopped), why = run_polling(
+            lambda flag: self._bits.count_stoppable(prefix, max_nodes, flag), time_limit)
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        return None if stopped else (count, nodes)
 
     # -- symmetry (Burnside) -------------------------------------------------------------
     def group(self) -> list[tuple[int, dict[Cell, Cell]]]:
@@ -775,9 +788,8 @@ class ColoredTilingProblem:
     def _count_here(self, prefixes: Sequence[tuple], todo: list[int], engine: str, start: float,
                     time_limit: float | None, log: _PartLog) -> str:
         """Count the parts ``todo`` in this process, in order; returns why it stopped early ("" if it did not).
-        With a time limit, a part that cannot finish in time is abandoned (it stays to do).  The canonical
+        With a time limit, a part that cannot finish in time is abandoned (it stays to do).  Every engine's
         kernel is stopped by Ctrl-C (KeyboardInterrupt here) or the deadline through its interrupt flag."""
-        rate = CANONICAL_NODES_PER_SECOND if engine == "canonical" else NODES_PER_SECOND
         for i in todo:
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             if left is not None and left <= 0:
@@ -785,8 +797,7 @@ class ColoredTilingProblem:
             if engine == "canonical":
                 result = self._count_canonical_part(prefixes[i], left)
             else:
-                cap = -1 if left is None or engine == "xcc" else max(100_000, int(left * rate))
-                result = self.count_part(prefixes[i], engine, cap)
+                result = self.count_part(prefixes[i], engine, time_limit=left)
             if result is None:
                 return "time_limit"
             log.record(i, result)
@@ -857,11 +868,12 @@ class ColoredTilingProblem:
                 raise ValueError(f"leaf sums {fix_any:,}/{fix_id:,} outside 0 <= fix_id <= fix_any <= |G| x tilings "
                                  f"= {group * tilings:,}")
 
-    def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1) -> tuple[int, ...] | None:
+    def count_part(self, prefix: Sequence, engine: str, max_nodes: int = -1,
+                   time_limit: float | None = None) -> tuple[int, ...] | None:
         """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
-        None when ``max_nodes`` stopped it."""
+        None when ``max_nodes`` or (bitset/xcc) ``time_limit`` stopped it."""
         if engine != "canonical":
-            return self.count_prefix(prefix, engine, max_nodes)
+            return self.count_prefix(prefix, engine, max_nodes, time_limit)
         c = self.canonical_search().count(prefix, max_nodes)
         if c.stopped:
             return None
@@ -1127,13 +1139,15 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, forb, used, pre,  # noqa: C901
-                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, max_nodes):
-    """Count the covers completing the given state; returns (count, nodes).
+                 corner_rule, stack_cell, stack_pos, stack_opt, stack_forb, max_nodes, flag):
+    """Count the covers completing the given state; returns (count, nodes, stopped).
 
     ``pre`` are options already placed (in ``board``); with ``corner_rule`` their corner contact is
-    checked at the leaves too.  With ``max_nodes`` > 0 stop after that many nodes.
+    checked at the leaves too.  With ``max_nodes`` > 0 stop after that many nodes; a non-zero
+    ``flag[0]`` (:mod:`solvers.interrupt`, polled every 4,096 nodes) stops it too (``stopped`` 1:
+    the count is partial).
     """
     W = board.shape[0]
     count = 0
@@ -1150,8 +1164,8 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
                     if corner[u, w] & occ[color[u], w]:
                         hit = True
                 if not hit:
-                    return 0, 0
-        return 1, 0
+                    return 0, 0, 0
+        return 1, 0, 0
     level = 0
     stack_cell[0] = c
     stack_pos[0] = bucket[c]
@@ -1186,6 +1200,8 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
         stack_pos[level] = found + 1
         k = color[found]
         nodes += 1
+        if (nodes & 4095) == 0 and flag[0] != 0:
+            return count, nodes, 1
         for w in range(W):
             stack_forb[level, w] = forb[k, w]
             board[w] |= mask[found, w]
@@ -1219,11 +1235,11 @@ def _color_count(mask, nbr, corner, color, piece, bucket, n_cells, board, occ, f
             used[piece[found]] = 0
             continue
         if max_nodes > 0 and nodes >= max_nodes:
-            return count, nodes
+            return count, nodes, 1
         level += 1
         stack_cell[level] = nc
         stack_pos[level] = bucket[nc]
-    return count, nodes
+    return count, nodes, 0
 
 
 class BitColorCounter:
@@ -1267,6 +1283,12 @@ class BitColorCounter:
 
         With ``max_nodes`` > 0 the search may stop early: then nodes >= max_nodes and the count is partial.
         """
+        count, nodes, _ = self.count_stoppable(prefix, max_nodes)
+        return count, nodes
+
+    def count_stoppable(self, prefix: Sequence[int] = (), max_nodes: int = -1,
+                        flag: np.ndarray | None = None) -> tuple[int, int, bool]:
+        """As :meth:`count`, plus whether ``max_nodes`` or the interrupt ``flag`` stopped it (count partial)."""
         p = self.problem
         board = np.zeros(self.W, np.uint64)
         occ = np.zeros((p.colors, self.W), np.uint64)
@@ -1276,14 +1298,15 @@ class BitColorCounter:
             t = self.rank[o]
             k = self.color[t]
             if (self.mask[t] & (board | forb[k])).any() or used[self.piece[t]]:
-                return 0, 0
+                return 0, 0, False
             board |= self.mask[t]
             occ[k] |= self.mask[t]
             forb[k] |= self.nbr[t]
             used[self.piece[t]] = 1
         depth = self.n + 1
         pre = np.array([self.rank[o] for o in prefix], np.int64)
-        return _color_count(self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n,
-                            board, occ, forb, used, pre, p.corner_contact,
-                            np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
-                            np.zeros((depth, self.W), np.uint64), max_nodes)
+        count, nodes, stopped = _color_count(
+            self.mask, self.nbr, self.corner, self.color, self.piece, self.bucket, self.n, board, occ, forb, used, pre,
+            p.corner_contact, np.zeros(depth, np.int64), np.zeros(depth, np.int64), np.zeros(depth, np.int64),
+            np.zeros((depth, self.W), np.uint64), max_nodes, np.zeros(1, np.int64) if flag is None else flag)
+        return int(count), int(nodes), bool(stopped)
