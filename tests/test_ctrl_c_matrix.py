@@ -5,9 +5,10 @@ started with a plain ``cmd &`` ignores SIGINT, which would hide a hang), waits u
 sends SIGINT to the whole group, and asserts: exit 130 within 2 s, the partial result parseable JSON
 saying it was interrupted, no traceback or C++ abort, and no process of the group left.
 
-The default run has one cell per kind of stop path (compiled kernel polling its interrupt flag,
-CP-SAT's stop call, python-sat's interrupt, worker pool, towers search, challenge generation); the
-whole matrix is marked slow.
+The default run has one cell per kind of stop path (each compiled kernel polling its interrupt flag:
+canonical, bitset and exact-cover solitaire counts, estimates; CP-SAT's stop call; the SAT child
+process; towers search; challenge generation; an MCTS move in ``play``); the whole matrix is marked
+slow: every long command kind x {serial, ``--workers 2``, ``--checkpoint``} x backend where it applies.
 """
 
 from __future__ import annotations
@@ -43,8 +44,25 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
+def _inputs(args: list[str], tmp_path: Path) -> list[str]:
+    """``args`` with ``{tmp}`` made a folder of this test, ``{many_dlx}`` (an exact cover with 2**40 solutions)
+    and ``{towers_state}`` (a position whose exact solve takes minutes) written there first."""
+    if any("{many_dlx}" in a for a in args):
+        k = 80
+        (tmp_path / "many.dlx").write_text(" ".join(f"a{i}" for i in range(k)) + "\n" + "\n".join(
+            [f"a{i}" for i in range(k)] + [f"a{i} a{i + 1}" for i in range(0, k, 2)]) + "\n")
+    if any("{towers_state}" in a for a in args):
+        state = subprocess.run([sys.executable, "-m", "cli", "towers", "state", "--seed", "4", "--round", "1"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+        (tmp_path / "state.json").write_text(state.stdout)
+    names = {"tmp": str(tmp_path), "many_dlx": str(tmp_path / "many.dlx"),
+             "towers_state": str(tmp_path / "state.json")}
+    return [a.format(**names) for a in args]
+
+
 def interrupt_cell(args: list[str], after: float, tmp_path: Path) -> tuple[dict, str]:
     """``kibitz ARGS --json`` interrupted ``after`` seconds in; asserts the cell's promises, returns (JSON, stderr)."""
+    args = _inputs(args, tmp_path)
     out_path, err_path = tmp_path / "out.json", tmp_path / "err.txt"
     with out_path.open("w") as out, err_path.open("w") as err:
         process = subprocess.Popen([sys.executable, "-m", "cli", *args, "--json"], cwd=ROOT, stdout=out, stderr=err,
@@ -102,21 +120,77 @@ def _interrupted(data: dict) -> None:
     assert data["interrupted"] is True
 
 
+def _towers_partial(data: dict) -> None:
+    assert data["interrupted"] is True and data["status"] == "interrupted" and data["nodes"] > 0
+
+
+def _playout_partial(data: dict) -> None:
+    assert data["interrupted"] is True and data["status"] == "interrupted"
+    assert data["games_requested"] == 10**6 and 0 <= data["games"] < 10**6
+
+
+def _play_partial(data: dict) -> None:
+    assert data["interrupted"] is True and data["status"] == "interrupted" and isinstance(data["moves"], list)
+
+
+def _cover_partial(data: dict) -> None:
+    assert data["interrupted"] is True and data["complete"] is False and data["count"] >= 0
+
+
+def _all_pieces_partial(data: dict) -> None:
+    assert data["status"] == "interrupted" and data["placed"] == 0 and data["nodes"] >= 0
+
+
+def _playout(game: str, *extra: str) -> list[str]:
+    return [game, "playout", "--games", str(10**6), *extra]
+
+
 SMOKE = [
     ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
+    ("solitaire-count-serial-bitset", TETRO + ["--count", "--engine", "bitset"], 3.0, _count_partial),
+    ("solitaire-count-serial-xcc", TETRO + ["--count", "--engine", "xcc"], 3.0, _count_partial),
     ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
+    ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
+    ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
     ("generate-towers-hard", ["generate", "towers", "--count", "50", "--difficulty", "hard"], 4.0, _interrupted),
+    ("play-blokus-mcts-rave-move", ["blokus", "play", "--variant", "duo", "--bots", "mcts-rave:30s,random",
+                                    "--seed", "1"], 3.0, _play_partial),
 ]
 
 FULL = SMOKE + [
     ("solitaire-count-workers", TETRO + ["--count", "--workers", "2"], 5.0, _count_partial),
-    ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 4.0, _find_partial),
+    ("solitaire-count-workers-bitset", TETRO + ["--count", "--engine", "bitset", "--workers", "2"], 5.0,
+     _count_partial),
+    ("solitaire-count-workers-xcc", TETRO + ["--count", "--engine", "xcc", "--workers", "2"], 5.0, _count_partial),
+    ("solitaire-count-checkpoint-bitset", TETRO + ["--count", "--engine", "bitset", "--checkpoint", "{tmp}/b.jsonl"],
+     4.0, _count_partial),
+    ("solitaire-count-checkpoint-xcc", TETRO + ["--count", "--engine", "xcc", "--checkpoint", "{tmp}/x.jsonl"], 4.0,
+     _count_partial),
+    ("solitaire-count-checkpoint-workers", TETRO + ["--count", "--workers", "2", "--checkpoint", "{tmp}/w.jsonl"],
+     5.0, _count_partial),
+    ("solitaire-find-dlx-corner", TETRO + ["--corner-contact", "--backend", "dlx"], 3.0, _find_partial),
+    ("solitaire-all-pieces-cpsat", ["blokus", "solitaire", "all-pieces", "--board", "19x19", "--colors", "4"], 5.0,
+     _all_pieces_partial),
     ("tile-find-dlx", TILE_BIG, 3.0, _find_partial),
     ("tile-count-serial-dlx", ["tile", "10x8", "--pieces", "4*tetrominoes", "--count"], 3.0, _tile_count_partial),
     ("tile-count-workers-dlx", ["tile", "10x8", "--pieces", "4*tetrominoes", "--count", "--split-depth", "3",
                                 "--workers", "2"], 4.0, _tile_count_partial),
+    ("tile-count-checkpoint-dlx", ["tile", "10x8", "--pieces", "4*tetrominoes", "--count", "--checkpoint",
+                                   "{tmp}/t.jsonl"], 3.0, _tile_count_partial),
+    ("tile-count-checkpoint-workers", ["tile", "10x8", "--pieces", "4*tetrominoes", "--count", "--split-depth", "3",
+                                       "--workers", "2", "--checkpoint", "{tmp}/tw.jsonl"], 4.0, _tile_count_partial),
     ("generate-tiling", ["generate", "tiling", "--count", "5000"], 4.0, _interrupted),
+    ("cover-count", ["cover", "{many_dlx}", "--count"], 3.0, _cover_partial),
+    ("cover-all", ["cover", "{many_dlx}", "--all"], 3.0, _cover_partial),
+    ("shelfie-best-shelf", ["shelfie", "best-shelf", "--personal", "1", "--goals", "SIX_PAIRS,DIAGONAL"], 4.0,
+     _interrupted),
+    ("play-towers-mcts-move", ["towers", "play", "--bots", "mcts:30s,random", "--seed", "1"], 3.0, _play_partial),
+    ("play-shelfie-mcts-move", ["shelfie", "play", "--bots", "mcts:30s,random", "--seed", "1"], 3.0, _play_partial),
+    *[(f"playout-{game}-{mode}", _playout(game, "--workers", workers), 4.0, _playout_partial)
+      for game in ("blokus", "towers", "shelfie", "projectl") for mode, workers in (("serial", "1"), ("workers", "2"))],
+    ("playout-towers-checkpoint", _playout("towers", "--workers", "2", "--checkpoint", "{tmp}/p.jsonl"), 3.0,
+     _playout_partial),
 ]
 
 
@@ -156,11 +230,13 @@ def test_refused_up_front() -> None:
     assert "split depth 8 would make 94,279,859 parts" in split.stderr and "use --split-depth <= 5" in split.stderr
 
 
-def test_solitaire_count_time_limit_is_kept() -> None:
+@pytest.mark.parametrize("engine", ["canonical", pytest.param("bitset", marks=pytest.mark.slow),
+                                    pytest.param("xcc", marks=pytest.mark.slow)])
+def test_solitaire_count_time_limit_is_kept(engine: str) -> None:
     """A serial count stops within about a second of its time limit (the deadline sets the kernel's flag)."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "cli", *TETRO, "--count", "--time-limit", "3", "--json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "cli", *TETRO, "--count", "--engine", engine, "--time-limit", "3",
+                           "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     seconds = time.monotonic() - started
     data = json.loads(done.stdout)
     assert data["status"] == "incomplete (time limit)" and data["complete"] is False
