@@ -283,7 +283,7 @@ def determinize_cards(cards, seat, out):
         pool[j] = pool[n]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined in its one caller, lookahead_move: one compile of the whole closure fewer
 def _future_value(st, seat, mv, cards, pot_w, opp_w, omoves, tmp):
     """One sampled future of ``mv`` under the determinized ``cards``: points now, the opponents'
     greedy replies (refills drawn) against it, then the win/loss or the best next move."""
