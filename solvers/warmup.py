@@ -63,7 +63,9 @@ def _playouts(game: str, bots: list[str], games: int, players: int | None = None
     """A few seeded games, through the same path as ``kibitz <game> playout``."""
     from solvers.playout import make_job, run_playouts_parallel
 
-    run_playouts_parallel(make_job(game, bots, players, 7, True, dict(options) or None), games, workers=1)
+    _, complete = run_playouts_parallel(make_job(game, bots, players, 7, True, dict(options) or None), games, workers=1)
+    if not complete:  # Ctrl-C while compiling, kept by the playout: stop the command, leave the group unmarked
+        raise KeyboardInterrupt
 
 
 def _compile_blokus() -> None:
