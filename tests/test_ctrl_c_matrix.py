@@ -137,6 +137,10 @@ def _cover_partial(data: dict) -> None:
     assert data["interrupted"] is True and data["complete"] is False and data["count"] >= 0
 
 
+def _solitaire_find_partial(data: dict) -> None:
+    assert data == {"status": "interrupted", "interrupted": True, "result": None}
+
+
 def _all_pieces_partial(data: dict) -> None:
     assert data["status"] == "interrupted" and data["placed"] == 0 and data["nodes"] >= 0
 
@@ -169,7 +173,8 @@ FULL = SMOKE + [
      _count_partial),
     ("solitaire-count-checkpoint-workers", TETRO + ["--count", "--workers", "2", "--checkpoint", "{tmp}/w.jsonl"],
      5.0, _count_partial),
-    ("solitaire-find-dlx-corner", TETRO + ["--corner-contact", "--backend", "dlx"], 3.0, _find_partial),
+    ("solitaire-find-dlx-corner", TETRO + ["--corner-contact", "--backend", "dlx"], 3.0,
+     _solitaire_find_partial),
     ("solitaire-all-pieces-cpsat", ["blokus", "solitaire", "all-pieces", "--board", "19x19", "--colors", "4"], 5.0,
      _all_pieces_partial),
     ("tile-find-dlx", TILE_BIG, 3.0, _find_partial),
