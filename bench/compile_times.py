@@ -1,7 +1,8 @@
 """Cold compile time of every kernel group (``kibitz warmup``'s groups, solvers/warmup.py), and of its slowest kernels.
 
 Each group is compiled alone, in a fresh process with an empty cache directory, so its time is what a user
-waits the first time that group is needed; then once more from the cache (a warm load).  The kernels' own
+waits the first time that group is needed (wall seconds, and the process's CPU seconds, steadier on a shared
+machine); then once more from the cache (a warm load).  The kernels' own
 compile times come from numba's compile events: inclusive (a kernel's time includes the kernels it inlines or
 calls that were compiled for it) and, with ``--self``, exclusive (without the kernels compiled inside it; numba
 still re-optimizes and emits every callee's code again inside each caller, so a wrapper over big kernels costs
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -54,11 +56,15 @@ print(json.dumps({"wall": wall, "kernels": sorted(kernels, reverse=True)}))
 
 
 def run_group(name: str, cache: Path) -> dict:
-    """Compile group ``name`` in a fresh process using ``cache`` as numba's cache root."""
+    """Compile group ``name`` in a fresh process using ``cache`` as numba's cache root; its result, with ``cpu``
+    the process's CPU seconds (user + system: steadier than the wall time on a shared machine)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-c", CHILD, name], cwd=ROOT, env=env, capture_output=True, text=True,
                           check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "cpu": cpu}
 
 
 def slowest(kernels: list, top: int, by_self: bool) -> str:
@@ -83,7 +89,7 @@ def main() -> None:
     parser.add_argument("--no-warmup", action="store_true", help="Skip timing the whole 'kibitz warmup'.")
     args = parser.parse_args()
     kind = "exclusive" if args.self else "inclusive"
-    print(f"{'group':<10} {'cold s':>7} {'warm s':>7} {'kernels':>8}  slowest kernels ({kind} compile s)")
+    print(f"{'group':<10} {'cold s':>7} {'cpu s':>6} {'warm s':>7} {'kernels':>8}  slowest kernels ({kind} compile s)")
     for name in args.groups:
         cache = Path(tempfile.mkdtemp(prefix="kibitz-compile-"))
         try:
@@ -92,10 +98,11 @@ def main() -> None:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         top = slowest(cold["kernels"], args.top, args.self)
-        print(f"{name:<10} {cold['wall']:7.1f} {warm['wall']:7.1f} {len(cold['kernels']):8d}  {top}", flush=True)
+        print(f"{name:<10} {cold['wall']:7.1f} {cold['cpu']:6.1f} {warm['wall']:7.1f} {len(cold['kernels']):8d}  {top}",
+              flush=True)
         again = repeated(cold["kernels"])
         if again:
-            print(f"{'':<36}compiled more than once: {again}", flush=True)
+            print(f"{'':<43}compiled more than once: {again}", flush=True)
     if not args.no_warmup:
         cache = Path(tempfile.mkdtemp(prefix="kibitz-compile-"))
         try:
