@@ -97,11 +97,11 @@ def _compile_towers() -> None:
 
 #: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py).
 GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
-    KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 25, _compile_shelfie),
-    KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 17, _compile_blokus),
+    KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 16, _compile_shelfie),
+    KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 23, _compile_blokus),
     KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver)", 10, _compile_towers),
-    KernelGroup("solitaire", "the coloured tetromino search", 10, _compile_solitaire),
-    KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 2, _compile_tilings),
+    KernelGroup("solitaire", "the coloured tetromino search", 6, _compile_solitaire),
+    KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 3, _compile_tilings),
 )}
 
 #: The groups a game's play, playout and bots use.
