@@ -239,7 +239,7 @@ def _count_solutions(problem, time_limit, as_json):
         progress.close()
     status = answer_status(result.complete, result.stopped_by)
     if as_json:
-        emit_json({"count": result.count, "complete": result.complete, "status": status,
+        emit_json({"count_raw": result.count, "status": status, "complete": result.complete,  # the count key set
                    "lower_bound": not result.complete, "interrupted": result.stopped_by == "interrupt",
                    "nodes": result.nodes, "seconds": round(result.seconds, 3)})
     elif result.complete:

@@ -77,7 +77,7 @@ def test_cover_command(run_cli, tmp_path: Path) -> None:
     path.write_text(KNUTH_XCC)
     data = json.loads(run_cli("cover", str(path), "--all", "--json").output)
     assert data["count"] == 1 and sorted(data["solutions"][0]) == ["p r x:A y", "q x:A"]
-    assert json.loads(run_cli("cover", str(path), "--count", "--json").output)["count"] == 1
+    assert json.loads(run_cli("cover", str(path), "--count", "--json").output)["count_raw"] == 1
 
 
 @pytest.mark.parametrize(

@@ -134,7 +134,8 @@ def _play_partial(data: dict) -> None:
 
 
 def _cover_partial(data: dict) -> None:
-    assert data["interrupted"] is True and data["complete"] is False and data["count"] >= 0
+    assert data["interrupted"] is True and data["complete"] is False
+    assert data["count_raw" if "count_raw" in data else "count"] >= 0  # --count: the count key set; --all: listed
 
 
 def _solitaire_find_partial(data: dict) -> None:

@@ -90,6 +90,9 @@ def test_count_json_has_one_key_set(run_cli) -> None:
               "parts_total", "nodes", "seconds"]
     assert list(tile) == shared
     assert list(solitaire) == shared[:2] + ["count_symmetry_colors"] + shared[2:]
+    cover = json.loads(run_cli("cover", str(ROOT / "examples" / "problem.dlx"), "--count", "--json").output)
+    assert list(cover) == [key for key in shared if key not in ("count_symmetry", "parts_done", "parts_total")]
+    assert (cover["count_raw"], cover["status"]) == (1, "proved")
     assert (tile["count_raw"], tile["count_symmetry"], tile["parts_done"] == tile["parts_total"]) == (8, 2, True)
     assert (solitaire["count_raw"], solitaire["lower_bound"]) == (99_392, False)
 
