@@ -67,6 +67,39 @@ def run_polling(call: Callable[[np.ndarray], T], time_limit: float | None = None
     return box["result"], int(flag[0])  # type: ignore[return-value]
 
 
+def call_in_child(target: Callable[..., None], args: tuple[object, ...], time_limit: float | None,
+                  what: str = "the SAT solver") -> object:
+    """The one value ``target(*args, send)`` sends (``send.send(value)``) from a forked child process.
+
+    For native calls that never look at an interrupt (python-sat's encoders hold the GIL): the child is
+    killed at ``time_limit`` (TimeoutError) or on Ctrl-C in the parent (KeyboardInterrupt), and in every
+    other case once the call is over.  A child that exits with :data:`EXIT_INTERRUPTED` without sending
+    (it caught the terminal's Ctrl-C itself) raises KeyboardInterrupt; one that dies otherwise RuntimeError.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=target, args=(*args, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(time_limit):  # None: no limit (Ctrl-C raises KeyboardInterrupt here)
+            raise TimeoutError(f"{what} stopped at the time limit")
+        try:
+            return receive.recv()
+        except EOFError:
+            child.join()
+            if child.exitcode == EXIT_INTERRUPTED:
+                raise KeyboardInterrupt from None
+            raise RuntimeError(f"{what} process died (exit code {child.exitcode})") from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
 def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None) -> None:
     """Wait for ``done``; Ctrl-C or the deadline set the flag (and the kernel then returns within milliseconds)."""
     while True:

@@ -649,32 +649,18 @@ class TilingProblem:
 
         The time limit covers building the formula too (it can take longer than solving).  Building and
         solving run in a forked child process (:func:`_sat_tiling_child`) that is killed at the time limit
-        or on Ctrl-C (status ``unknown`` / ``incomplete``): python-sat's cardinality encoders hold the GIL
+        or on Ctrl-C (status ``unknown`` / ``incomplete``; :func:`solvers.interrupt.call_in_child`): python-sat's cardinality encoders hold the GIL
         for up to a second per constraint and never look at an interrupt, so a solver thread could only be
         abandoned between two of them (2-3 s after Ctrl-C on a loaded machine); a killed child is gone at once.
         """
-        import multiprocessing
+        from solvers.interrupt import call_in_child
 
-        context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_sat_tiling_child, args=(self, time_limit, send), daemon=True)
-        child.start()
-        send.close()
         try:
-            try:
-                if not receive.poll(time_limit):  # None: no limit (Ctrl-C raises KeyboardInterrupt here)
-                    return None, "unknown"
-                kind, value = receive.recv()
-            except KeyboardInterrupt:
-                return None, "incomplete"
-            except EOFError:
-                child.join()
-                raise RuntimeError(f"the SAT solver process died (exit code {child.exitcode})") from None
-        finally:
-            if child.is_alive():
-                child.kill()
-            child.join()
-            receive.close()
+            kind, value = cast(tuple[str, Any], call_in_child(_sat_tiling_child, (self, time_limit), time_limit))
+        except TimeoutError:
+            return None, "unknown"
+        except KeyboardInterrupt:
+            return None, "incomplete"
         if kind == "error":
             raise RuntimeError(value)
         return cast(tuple[list[int] | None, str], value)

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
@@ -383,28 +383,13 @@ class ColoredTilingProblem:
 
         Encoding and solving run in a forked child process that is killed at the time limit or on Ctrl-C:
         the solver does not answer an interrupt from another thread (it keeps the GIL), and python-sat's
-        encoders swallow a SIGINT that reaches them in the main thread."""
-        import multiprocessing
+        encoders swallow a SIGINT that reaches them in the main thread (:func:`solvers.interrupt.call_in_child`)."""
+        from solvers.interrupt import call_in_child
 
-        context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_sat_child, args=(self, seed, send), daemon=True)
-        child.start()
-        send.close()
         try:
-            if not receive.poll(time_limit):  # None: wait without limit (Ctrl-C raises KeyboardInterrupt here)
-                raise TimeoutError("SAT stopped before deciding (time limit)")
-            try:
-                model = receive.recv()
-            except EOFError:
-                child.join()
-                if child.exitcode == _SAT_CHILD_INTERRUPTED:
-                    raise KeyboardInterrupt from None
-                raise RuntimeError(f"the SAT solver process died (exit code {child.exitcode})") from None
-        finally:
-            if child.is_alive():
-                child.kill()
-            child.join()
+            model = cast(list[int] | None, call_in_child(_sat_child, (self, seed), time_limit))
+        except TimeoutError:
+            raise TimeoutError("SAT stopped before deciding (time limit)") from None
         if model is None:
             return None
         return [o for o in range(len(self.options)) if model[o] > 0]
@@ -1038,9 +1023,6 @@ def _sat_model(clauses: list[list[int]], orders: Callable[[int], list[int]] | No
     raise AssertionError("unreachable")
 
 
-_SAT_CHILD_INTERRUPTED = 130
-
-
 def _sat_child(problem: ColoredTilingProblem, seed: int, send) -> None:  # type: ignore[no-untyped-def]
     """:meth:`ColoredTilingProblem.sat_model` for :meth:`~ColoredTilingProblem._find_sat`'s child process.
 
@@ -1049,14 +1031,16 @@ def _sat_child(problem: ColoredTilingProblem, seed: int, send) -> None:  # type:
     the interrupt), with no traceback of its own."""
     import signal
 
+    from solvers.interrupt import EXIT_INTERRUPTED
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         model = problem.sat_model(seed)
     except KeyboardInterrupt:
-        os._exit(_SAT_CHILD_INTERRUPTED)
+        os._exit(EXIT_INTERRUPTED)
     except Exception as error:
         if "keyboard interrupt" in str(error).lower():
-            os._exit(_SAT_CHILD_INTERRUPTED)
+            os._exit(EXIT_INTERRUPTED)
         raise
     send.send(model)
 
