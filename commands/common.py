@@ -116,13 +116,13 @@ class ProgressReporter:
         if self._bar is not None:
             self._bar.total = total
             self._bar.bar_format = self._format(total)
-            self._show_now()
+            self.draw()
 
-    def _show_now(self) -> None:
-        """Draw the bar now, and from now on count it as shown (tqdm otherwise leaves a bar drawn before its
-        ``delay`` unfinished, and the next output lands on its line)."""
-        self._bar.delay = 0
-        self._bar.refresh()
+    def mark_shown(self) -> None:
+        """Count the bar as on screen from now on: tqdm counts a bar as shown only after its start-up ``delay``
+        and leaves one drawn earlier (a refresh, a ``tqdm.write``) unfinished, the next output landing on its line."""
+        if self._bar is not None:
+            self._bar.delay = 0
 
     def rate_text(self, now: float | None = None) -> str:
         """``"2.5 game/s, ETA 00:42"`` from the work done since the first finished unit ("" before a rate exists)."""
@@ -154,8 +154,10 @@ class ProgressReporter:
             self._bar.update(steps)
 
     def draw(self, force: bool = False) -> None:
+        """Draw the bar now (and count it as shown: :meth:`mark_shown`)."""
         if self._bar is not None:
-            self._show_now()
+            self.mark_shown()
+            self._bar.refresh()
 
     def close(self) -> None:
         if self._bar is not None:

@@ -22,7 +22,7 @@ def notice(progress: ProgressReporter, text: str) -> None:
     from tqdm import tqdm
 
     tqdm.write(text, file=sys.stderr)  # clears the progress line, writes, draws it again
-    _shown(progress)
+    progress.mark_shown()
 
 
 @contextmanager
@@ -39,7 +39,6 @@ def heartbeat(progress: ProgressReporter, every: float | None = None) -> Iterato
     def beat() -> None:
         while not stop.wait(interval):
             progress.draw()
-            _shown(progress)
 
     thread = threading.Thread(target=beat, name="progress-heartbeat", daemon=True)
     thread.start()
@@ -48,12 +47,3 @@ def heartbeat(progress: ProgressReporter, every: float | None = None) -> Iterato
     finally:
         stop.set()
         thread.join()
-
-
-def _shown(progress: ProgressReporter) -> None:
-    """Record that the progress line is on screen, so that it is finished at close: tqdm counts a line as
-    shown only after its start-up delay, and would leave one drawn earlier (a refresh) unfinished, the next
-    output written onto it."""
-    bar = getattr(progress, "_bar", None)
-    if bar is not None:
-        bar.delay = 0
