@@ -10,8 +10,8 @@ chance and the bots move between the human's turns.
 Clicks: each legal move's text is cut into *tokens* (a Blokus cell ``a20``, a Shelfie tile ``d2`` and a
 column ``col 1``, a towers stone ``R6`` and a tower ``>O``, a Project L shape ``I2`` and card cells
 ``1:03``; any other move is one button).  Clicking tokens narrows the legal moves to those holding every
-token chosen; a move is played as soon as the choice names exactly one (or, in a game where the order of
-the clicks is the order of the move, as soon as it spells one).  :class:`ClickLayout` places the tokens
+token chosen; a move is played as soon as the choice is all of the one move left (in My Shelfie, where the
+order of the tiles matters, as soon as the column is clicked: the tiles in click order, the first lowest).  :class:`ClickLayout` places the tokens
 on the model's own grids (the click layer does not depend on the picture's geometry).
 
 Hidden information: the human sees the picture and the grids of its own seat (drawn from
@@ -54,8 +54,14 @@ class Target:
 class ClickLayout:
     """How a game's moves are clicked: every move is one button (games override the parts they grid)."""
 
-    #: A choice of tokens that spells a move in click order plays it (Shelfie: tiles, then the column).
-    commit_in_order = False
+    def closes(self, token: str) -> bool:
+        """Whether clicking ``token`` ends a move in click order (Shelfie's column): the clicks so far are
+        then played as :meth:`spell` writes them, checked by the engine."""
+        return False
+
+    def spell(self, tokens: Sequence[str]) -> str:
+        """The move text of ``tokens`` in click order."""
+        return " ".join(tokens)
 
     def tokens(self, text: str) -> tuple[str, ...]:
         """The tokens of a move's text (the move is chosen by clicking all of them)."""
@@ -96,11 +102,15 @@ SHELFIE_FILLS = {"C": "#5aa65a", "B": "#f4f1e4", "G": "#f0a030", "F": "#4a78c8",
 class ShelfieLayout(ClickLayout):
     """My Shelfie: the tiles taken (``d2 e2``) in the order they go into the shelf, then the column (``col 1``)."""
 
-    commit_in_order = True
-
     def tokens(self, text: str) -> tuple[str, ...]:
         *cells, column = text.split()
         return (*cells, f"col {column}")
+
+    def closes(self, token: str) -> bool:
+        return token.startswith("col ")
+
+    def spell(self, tokens: Sequence[str]) -> str:
+        return " ".join(token.removeprefix("col ") for token in tokens)
 
     def grid(self, state: GameState[Any], seat: int) -> list[Target]:
         board = state.observation(seat)["board"]
@@ -377,21 +387,15 @@ class PlayModel:
             with_choice = f" with {', '.join(self.selection)}" if self.selection else ""
             return self._refuse(f"no legal move uses {key}{with_choice}")
         self.selection.append(key)
-        move = self._complete_move(fits)
-        if move is not None:
-            return self.choose(move)
+        if self.layout.closes(key):  # the clicks spell the move in their order (the engine checks it)
+            if self.choose(self.layout.spell(self.selection)):
+                return True
+            self.selection.remove(key)
+            return False
+        if len(fits) == 1 and set(self.layout.tokens(fits[0])) == chosen:
+            return self.choose(fits[0])
         self.message = f"{len(fits)} legal move{'' if len(fits) == 1 else 's'} with {', '.join(self.selection)}"
         return True
-
-    def _complete_move(self, fits: list[str]) -> str | None:
-        """The move the choice names: the one candidate left, if the choice is all of it, or (in click-order
-        games) the one it spells."""
-        chosen = set(self.selection)
-        if self.layout.commit_in_order:
-            spelled = [text for text in fits if self.layout.tokens(text) == tuple(self.selection)]
-            if spelled:
-                return spelled[0]
-        return fits[0] if len(fits) == 1 and set(self.layout.tokens(fits[0])) == chosen else None
 
     def exact(self) -> str | None:
         """The legal move made of exactly the tokens chosen (the view's 'play' button), if any."""

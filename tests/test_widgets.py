@@ -10,17 +10,17 @@ the human cannot see, and never holds the other seats' real hidden stones, cards
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import shutil
+import subprocess
 from typing import Any
 
 import pytest
 
 from puzzles.game import replay
 from solvers.widget import PlayModel, seat_picture
-
-pytest.importorskip("ipywidgets")
-pytest.importorskip("anywidget")
 
 GAMES = {  # game -> (options, bots of the other seats)
     "blokus": ({"variant": "duo"}, "random"),
@@ -77,6 +77,15 @@ def test_shelfie_tiles_then_column_play_at_once_and_blokus_waits_for_a_whole_pie
     first, second, column = shelfie.layout.tokens(move)
     assert shelfie.click(first) and shelfie.click(second) and shelfie.selection == [first, second]
     assert shelfie.click(column) and shelfie.log[0] == f"1. seat 1 (human): {move}" and shelfie.message.startswith(f"you played {move}")
+    same = next(text for text in shelfie.legal_texts() if len(text.split()) == 3
+                 and " ".join([*text.split()[1::-1], text.split()[2]]) not in shelfie.legal_texts())
+    first, second, column = shelfie.layout.tokens(same)  # two tiles of one type: either order is this move
+    before = shelfie.state.to_json()
+    assert not shelfie.click(column) and shelfie.selection == [] and shelfie.state.to_json() == before
+    assert shelfie.message.startswith("illegal: ")  # a column before any tile
+    assert shelfie.click(second) and shelfie.click(first) and shelfie.click(column)
+    assert shelfie.log[2] == f"3. seat 1 (human): {second} {first} {column.removeprefix('col ')}"
+    assert replay(shelfie.record())[0] == shelfie.state
     blokus = model_of("blokus")
     corner = next(text for text in blokus.legal_texts() if "," not in text)  # the monomino on a start point
     assert blokus.click(corner) and blokus.actions == [] and blokus.exact() == corner
@@ -199,6 +208,8 @@ def test_bad_bots_and_seats_are_refused_in_one_line() -> None:
 
 
 def test_the_view_builds_without_a_front_end_and_its_handlers_drive_the_model() -> None:
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("anywidget")
     from solvers.widget_view import play_widget
 
     view = play_widget("towers", bots="random", seat=2, seed=5)
@@ -235,3 +246,41 @@ def test_the_view_builds_without_a_front_end_and_its_handlers_drive_the_model() 
     view.type_button.click()
     assert view.message.value.startswith("illegal: ") and len(model.log) == 2
     assert "application/vnd.jupyter.widget-view+json" in view._repr_mimebundle_()
+
+
+_FAKE_DOM = """
+class N { constructor(t) { this.tag = t; this.children = []; this.attrs = {}; this.dataset = {}; this.style = {}; }
+  setAttribute(k, v) { this.attrs[k] = String(v); } appendChild(c) { this.children.push(c); return c; }
+  replaceChildren() { this.children = []; } }
+globalThis.document = { createElement: (t) => new N(t), createElementNS: (_, t) => new N(t) };
+const { default: widget } = await import(process.argv[2]);
+const sent = [], handlers = {};
+const model = { get: (k) => (k === "targets" ? TARGETS : 24), send: (m) => sent.push(m), on: (e, f) => { handlers[e] = f; } };
+const el = new N("div");
+widget.render({ model, el });
+const all = [], walk = (n) => { all.push(n); n.children.forEach(walk); };
+walk(el);
+for (const n of all) if (n.onclick && n.dataset.key === PICK) n.onclick();
+handlers["change:targets"]();
+console.log(JSON.stringify({ cells: all.filter((n) => n.tag === "rect").map((n) => n.dataset.key),
+  buttons: all.filter((n) => n.tag === "button").map((n) => n.textContent), sent }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the widget's JavaScript")
+def test_the_click_board_script_draws_every_target_and_sends_the_click(tmp_path: Any) -> None:
+    pytest.importorskip("anywidget")
+    from solvers.widget_view import _ESM
+
+    model = model_of("shelfie")
+    targets = model.targets()
+    pick = next(t["key"] for t in targets if t["live"] and t["row"] >= 0)
+    (tmp_path / "board.mjs").write_text(_ESM)
+    script = _FAKE_DOM.replace("TARGETS", json.dumps(targets)).replace("PICK", json.dumps(pick))
+    (tmp_path / "run.mjs").write_text(script)
+    result = subprocess.run(["node", str(tmp_path / "run.mjs"), str(tmp_path / "board.mjs")], capture_output=True,
+                            text=True, timeout=30, check=True)
+    drawn = json.loads(result.stdout)
+    assert drawn["cells"] == [t["key"] for t in targets if t["row"] >= 0] and len(drawn["cells"]) == 81
+    assert drawn["buttons"] == [f"col {n}" for n in range(1, 6)]
+    assert drawn["sent"] == [{"click": pick}]
