@@ -27,7 +27,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles.game import CHANCE, GameRecord, GameState, Information, game_info, record_of
+from puzzles.game import (
+    CHANCE,
+    MALFORMED_DOCUMENT_ERRORS,
+    GameRecord,
+    GameState,
+    Information,
+    game_info,
+    record_of,
+)
 from solvers.bots import Bot, bot_factories, make_bot, split_spec
 
 #: At most this many candidate moves are listed for the human to pick from.
@@ -302,7 +310,7 @@ class PlayModel:
             return self._refuse("the game is over" if self.state.is_terminal() else "it is not your turn")
         try:
             action = self.state.string_to_action(text)
-        except ValueError as error:
+        except (ValueError, *MALFORMED_DOCUMENT_ERRORS) as error:
             return self._refuse(f"illegal: {_first_line(error)}")
         reason = self.state.illegal_reason(action)
         if reason is not None:
@@ -442,7 +450,8 @@ class PlayModel:
         return f"game over: {scores}"
 
     def record(self) -> GameRecord:
-        """The game so far as a record (seed, options, every action): replaying it gives this position."""
+        """The game so far as a record (seed, options, every action): replaying it gives this position.  It is
+        the whole game, hidden draws included (like ``play``'s ``save FILE``); the view never shows it."""
         return record_of(self.state, self.seed, self.options, self.actions, bots=self.specs)
 
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
-import ipywidgets as widgets
-import traitlets
+try:
+    import anywidget
+    import ipywidgets as widgets
+    import traitlets
+except ImportError as missing:  # pragma: no cover - depends on the installed extras
+    raise ImportError(f"the play widget needs the notebook extra ({missing.name} is missing): "
+                      "pip install 'kibitz[notebook]'") from None
 
 from solvers.bots import split_spec
 from solvers.widget import PlayModel
