@@ -2,8 +2,8 @@
 
 :class:`PlayModel` is plain Python (no widget import), so tests drive it as a person would: ``click`` a
 board cell or a button, ``choose`` a move from the short list, ``undo``, ``new_game``, ``set_bot``.  It
-goes through the game layer only (``GameInfo.new_game``, ``legal_actions``, ``string_to_action``,
-``illegal_reason``, ``apply``, ``observation``), like ``kibitz <game> play`` (commands/play.py): every
+goes through the game layer (``GameInfo.new_game``, ``legal_actions``, ``string_to_action``,
+``illegal_reason``, ``apply``, ``observation``, bots by ``make_bot``), like ``kibitz <game> play``: every
 move is checked by the engine, an illegal one leaves the state untouched and says why in one line, and
 chance and the bots move between the human's turns.
 
@@ -11,8 +11,10 @@ Clicks: each legal move's text is cut into *tokens* (a Blokus cell ``a20``, a Sh
 column ``col 1``, a towers stone ``R6`` and a tower ``>O``, a Project L shape ``I2`` and card cells
 ``1:03``; any other move is one button).  Clicking tokens narrows the legal moves to those holding every
 token chosen; a move is played as soon as the choice is all of the one move left (in My Shelfie, where the
-order of the tiles matters, as soon as the column is clicked: the tiles in click order, the first lowest).  :class:`ClickLayout` places the tokens
-on the model's own grids (the click layer does not depend on the picture's geometry).
+order of the tiles matters, as soon as the column is clicked: the tiles in click order, the first lowest).
+A :class:`ClickLayout` per game cuts the texts and places the tokens on the model's own grids, drawn from
+the seat's observation (Project L: with its own puzzles' public card shapes), so the click layer does not
+depend on the picture's geometry.
 
 Hidden information: the human sees the picture and the grids of its own seat (drawn from
 ``observation(seat)``, the same views as ``play``'s human seat), its own legal moves, and the other seats'

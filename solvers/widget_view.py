@@ -132,7 +132,7 @@ class PlayView:
         self.type_button = self._button("play typed move", lambda: self.model.choose(self.typed.value))
         self.undo_button = self._button("undo", self.model.undo)
         self.seed = widgets.IntText(value=model.seed, description="seed", layout=widgets.Layout(width="160px"))
-        self.new_button = self._button("new game", lambda: self.model.new_game(self.seed.value))
+        self.new_button = self._button("new game", self._new_game)
         bot, budget = split_spec(next(s for s in model.specs if s != "human"))
         self.bot = widgets.Dropdown(options=model.bot_names(), value=bot, description="bots")
         self.budget = widgets.Text(value=str(budget or ""), placeholder="budget: 200 or 1.5s",
@@ -180,6 +180,11 @@ class PlayView:
             self.model.message = "the cells chosen are no whole move yet"
             return
         self.model.choose(move)
+
+    def _new_game(self) -> None:
+        """The seed typed, or the next one when the box still shows this game's."""
+        self.model.new_game(None if self.seed.value == self.model.seed else self.seed.value)
+        self.seed.value = self.model.seed
 
     def _set_bot(self) -> None:
         budget = self.budget.value.strip()

@@ -242,6 +242,8 @@ def test_the_view_builds_without_a_front_end_and_its_handlers_drive_the_model() 
     view.seed.value = 9
     view.new_button.click()
     assert model.seed == 9 and model.record().seed == 9 and len(model.log) == 2
+    view.new_button.click()
+    assert model.seed == view.seed.value == 10 and model.actions == list(replay(model.record())[1])
     view.typed.value = "Z9>Q"
     view.type_button.click()
     assert view.message.value.startswith("illegal: ") and len(model.log) == 2
