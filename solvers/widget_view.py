@@ -133,7 +133,7 @@ class PlayView:
         self.undo_button = self._button("undo", self.model.undo)
         self.seed = widgets.IntText(value=model.seed, description="seed", layout=widgets.Layout(width="160px"))
         self.new_button = self._button("new game", self._new_game)
-        bot, budget = split_spec(next(s for s in model.specs if s != "human"))
+        bot, budget = split_spec(next((s for s in model.specs if s != "human"), "random"))  # solo: no bot seat
         self.bot = widgets.Dropdown(options=model.bot_names(), value=bot, description="bots")
         self.budget = widgets.Text(value=str(budget or ""), placeholder="budget: 200 or 1.5s",
                                    layout=widgets.Layout(width="150px"))

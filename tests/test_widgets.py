@@ -71,6 +71,33 @@ def test_clicks_play_a_whole_game_that_replays_to_the_same_scores(game: str) -> 
     assert model.record().extra["bots"][0] == "human"
 
 
+def test_a_solo_project_l_game_has_no_bot_seat_and_replays() -> None:
+    model = PlayModel("projectl", players=1, seed=2)
+    assert model.specs == ["human"] and model.bots == [None]
+    play_out(model, random.Random(0))
+    assert replay(model.record())[0] == model.state and model.status_text() == "game over: seat 1 (human) 0"
+
+
+class InterruptedBot:
+    """A bot whose thinking is interrupted (the notebook's stop button raises KeyboardInterrupt)."""
+
+    name = "interrupted"
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        raise KeyboardInterrupt
+
+
+def test_an_interrupt_while_the_bots_think_takes_the_move_back() -> None:
+    model = model_of("towers")
+    model.bots[1] = InterruptedBot()
+    for _ in range(5):  # the human's moves until one the bot must answer
+        before, actions, marks = model.state.to_json(), list(model.actions), len(model.marks)
+        if not model.choose(model.legal_texts()[0]):
+            break
+    assert model.message == "interrupted while the bots thought: your move was taken back"
+    assert model.state.to_json() == before and model.actions == actions and len(model.marks) == marks
+
+
 def test_shelfie_tiles_then_column_play_at_once_and_blokus_waits_for_a_whole_piece() -> None:
     shelfie = model_of("shelfie")
     move = next(text for text in shelfie.legal_texts() if len(text.split()) == 3)
