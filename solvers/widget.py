@@ -231,8 +231,9 @@ class Mark:
 
 
 class PlayModel:
-    """One game in a notebook cell: the human at ``seat`` against bots (``bots``: one spec for every other
-    seat, or one per seat with ``"human"`` at ``seat``), dealt from ``seed`` with the game's ``options``."""
+    """One game in a notebook cell: the human at ``seat`` (0-based, like the game layer's players; the view
+    counts from 1) against bots (``bots``: one spec for every other seat, or one per seat, the human's
+    entry ignored), dealt from ``seed`` with the game's ``options``."""
 
     def __init__(self, game: str, bots: str | Sequence[str] = "random", seat: int = 0, seed: int = 0,
                  players: int | None = None, **options: Any) -> None:
@@ -282,14 +283,14 @@ class PlayModel:
         """Chance and the bots move until it is the human's turn or the game is over."""
         while not self.state.is_terminal() and self.state.current_player() != self.seat:
             player = self.state.current_player()
-            bot = self.bots[player]
-            if player == CHANCE:
-                action = self.state.sample_chance(self.rng)
-            elif bot is not None:
-                action = bot.choose(self.state, self.rng)
-            else:  # pragma: no cover - every seat but the human's has a bot
-                raise RuntimeError(f"seat {player + 1} has no bot")
-            self._play(player, action)
+            self._play(player, self.state.sample_chance(self.rng) if player == CHANCE else self._bot(player).choose(
+                self.state, self.rng))
+
+    def _bot(self, player: int) -> Bot[Any]:
+        bot = self.bots[player]
+        if bot is None:  # pragma: no cover - every seat but the human's has a bot
+            raise RuntimeError(f"seat {player + 1} has no bot")
+        return bot
 
     def _play(self, player: int, action: Any) -> None:
         self._version += 1
