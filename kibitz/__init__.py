@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from solvers.towers.planner import guaranteed_21_towers, max_21_towers
     from solvers.towers.solver import Solver as TowersSolver
     from solvers.towers.solver import solve as solve_towers
+    from solvers.widget import PlayModel
+    from solvers.widget_view import play_widget
 
 #: Public name -> (module, name there), imported on first use.
 _LAZY: dict[str, tuple[str, str]] = {
@@ -92,6 +94,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "solve_towers": ("solvers.towers.solver", "solve"),
     "max_21_towers": ("solvers.towers.planner", "max_21_towers"),
     "guaranteed_21_towers": ("solvers.towers.planner", "guaranteed_21_towers"),
+    # play in a notebook cell (the notebook extra: ipywidgets, anywidget)
+    "play_widget": ("solvers.widget_view", "play_widget"),
+    "PlayModel": ("solvers.widget", "PlayModel"),
 }
 
 
@@ -124,4 +129,5 @@ __all__ = [
     "parse_counts", "check_card", "finishable_this_turn", "PuzzleInHand", "ShelfieState", "Bookshelf",
     "adjacency_points", "common_goal_met", "goals_met", "personal_goal_points", "best_shelf", "TowersState",
     "parse_stones", "TowersSolver", "solve_towers", "max_21_towers", "guaranteed_21_towers",
+    "play_widget", "PlayModel",
 ]
