@@ -4,7 +4,7 @@ Nothing on the table is hidden but the order of the face-down decks (their sizes
 seat sees the same picture (``docs/rules/project-l.md``).  Elements carry ids and classes that tests
 and the notebook widget find: ``<g class="puzzle face-up" id="puzzle-ID" data-row="W|B|G" data-slot>``,
 ``<g class="slot empty">``, ``<g class="supply">`` with one ``<g class="supply-piece" data-shape>`` per
-shape, ``<g class="player" id="player-P">`` holding ``<text class="score">``, ``<g class="puzzle held"
+shape, ``<g class="seat" id="seat-P">`` holding ``<text class="score">``, ``<g class="puzzle held"
 id="puzzle-ID">`` and ``<g class="stock">`` (seats counted from 1 in the text, 0-based in ids).
 """
 
@@ -131,7 +131,7 @@ def _player(state: ProjectLState, p: int, y0: float) -> tuple[str, float]:
     parts.insert(0, svg.tag("rect", x=2, y=y0 + 1, width=stock_x + STOCK_PER_LINE * PIECE_SLOT, height=band - 4, rx=6,
                             fill="#f4f1ea" if state.phase != "over" and state.player == p else "#fafafa",
                             stroke="#dddddd"))
-    return svg.group(parts, class_="player", id=f"player-{p}", data_seat=p), band
+    return svg.group(parts, class_="seat", id=f"seat-{p}", data_seat=p), band
 
 
 def _band_width(state: ProjectLState) -> float:

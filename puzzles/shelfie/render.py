@@ -198,7 +198,7 @@ def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) ->
     for seat in range(state.num_players):
         parts.append(_seat_shelf(state, seat, cards[seat], points[seat], left, 40, shelf_cell))
         left += COLS * shelf_cell + 24
-    y = 26 + 9 * cell + 18
+    y: float = 26 + 9 * cell + 18
     goals_h = 0.0
     for k, (key, stack) in enumerate(zip(state.common_goals, state.stacks, strict=True)):
         block, height = _common_goal(k, key, stack, 10 + k * 290, y)
@@ -250,7 +250,7 @@ def _seat_shelf(state: ShelfieState, seat: int, card: int | None, points: int, x
                 cell: float) -> str:
     """One seat's shelf under its title (points, tokens, the end token, whose turn), its card's cells
     outlined when ``card`` is given."""
-    title = f"P{seat + 1} · {points} pts"
+    title = f"P{seat + 1}" + (f" · card {card}" if card else "") + f" · {points} pts"
     if not state.game_over and not state.needs_refill and state.to_move == seat:
         title += " ◀"
     body = shelf_svg_body(Bookshelf(state.shelves[seat]), x0, y0, cell, card, title)
