@@ -18,7 +18,8 @@ Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 def svg_option(what: str) -> Decorator:
     """``--svg FILE`` (parameter ``svg_out``): also write ``what`` as an SVG picture there."""
     return click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None,
-                        help=f"Also write {what} as an SVG picture to this file.")
+                        help=f"Also write {what} as an SVG picture to this file (a .png name: a PNG image,"
+                             " with the 'pictures' extra).")
 
 
 def check_svg_path(path: str | None) -> None:
@@ -26,10 +27,21 @@ def check_svg_path(path: str | None) -> None:
     from commands.play import check_writable
 
     check_writable(path)
+    if path is not None and path.lower().endswith(".png"):
+        from puzzles.svg import to_png
+
+        to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')  # cairosvg missing: say so now
 
 
 def write_svg(path: str | None, picture: str | Callable[[], str]) -> None:
-    """Write ``picture`` (or what the callable draws, drawn only when a path is given) to ``path``."""
+    """Write ``picture`` (or what the callable draws, drawn only when a path is given) to ``path``: SVG text, or a
+    PNG image when the name ends in ``.png``."""
     if path is None:
         return
-    Path(path).write_text(picture() if callable(picture) else picture, encoding="utf-8")
+    drawn = picture() if callable(picture) else picture
+    if path.lower().endswith(".png"):
+        from puzzles.svg import to_png
+
+        Path(path).write_bytes(to_png(drawn))
+        return
+    Path(path).write_text(drawn, encoding="utf-8")

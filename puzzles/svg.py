@@ -85,3 +85,16 @@ def document(width: float, height: float, body: Iterable[str], **values: object)
     w, h = f"{width:.0f}", f"{height:.0f}"
     head = attrs({"xmlns": "http://www.w3.org/2000/svg", "width": w, "height": h, "viewBox": f"0 0 {w} {h}", **values})
     return f'<svg {head}><rect width="{w}" height="{h}" fill="#ffffff"/>' + "".join(body) + "</svg>"
+
+
+def to_png(picture: str, scale: float = 1.0) -> bytes:
+    """``picture`` (an SVG document) rendered as PNG bytes, for a paper or a notebook that wants an image.
+
+    Needs cairosvg (the optional extra ``pictures``); without it a one-line RuntimeError says so.
+    """
+    try:
+        import cairosvg
+    except ImportError:  # pragma: no cover - depends on the install
+        raise RuntimeError("PNG output needs cairosvg: pip install 'kibitz[pictures]'") from None
+    png: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"), scale=scale)
+    return png

@@ -320,3 +320,16 @@ def test_projectl_play_svg_is_a_table_not_a_strip(run_cli, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     root = parse(picture.read_text())
     assert float(root.get("width")) < 900 and len(find(root, "puzzle face-up")) >= 1 and has_id(root, "seat-1")
+
+
+def test_png_picture(run_cli, tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg")
+    from puzzles.svg import to_png
+
+    assert to_png(position("towers", "start").picture()).startswith(b"\x89PNG\r\n\x1a\n")
+    image = tmp_path / "shelf.png"
+    shelf = tmp_path / "shelf.txt"
+    shelf.write_text("\n".join(["....."] * 4 + ["C....", "CB..."]) + "\n")
+    result = run_cli("shelfie", "score", str(shelf), "--personal", "2", "--svg", str(image))
+    assert result.exit_code == 0, result.output
+    assert image.read_bytes().startswith(b"\x89PNG")
