@@ -178,8 +178,8 @@ GOAL_RULE = {
     "TWO_COLUMNS_ALL_DIFFERENT": "At least 2 full columns, each with 6 different types.",
     "STAIRCASE": "The column heights, left to right, are k, k+1, …, k+4 or k+4, …, k with k = 1 or 2.",
 }
-#: Characters per line of a goal's wrapped text.
-GOAL_CHARS = 46
+#: Characters per line of a goal's wrapped text, and the width (px) of its box.
+GOAL_CHARS, GOAL_W = 48, 300
 
 
 def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) -> str:
@@ -201,11 +201,11 @@ def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) ->
     y: float = 26 + 9 * cell + 18
     goals_h = 0.0
     for k, (key, stack) in enumerate(zip(state.common_goals, state.stacks, strict=True)):
-        block, height = _common_goal(k, key, stack, 10 + k * 290, y)
+        block, height = _common_goal(k, key, stack, 10 + k * (GOAL_W + 10), y)
         parts.append(block)
         goals_h = max(goals_h, height)
     own = [seat for seat, card in enumerate(cards) if card is not None and viewer is not None]
-    x = 10 + len(state.common_goals) * 290
+    x = 10 + len(state.common_goals) * (GOAL_W + 10)
     for seat in own:
         parts.append(_personal_card(state, seat, x, y))
         x += COLS * 16 + 40
@@ -266,8 +266,8 @@ def _common_goal(k: int, key: str, stack: list[int], x0: float, y0: float) -> tu
                               class_="goal-text")
     height = 44 + lines * 14 + 16
     tokens = " ".join(map(str, stack)) or "none"
-    parts = [svg.tag("rect", x=x0, y=y0, width=280, height=height, rx=6, fill="#f6f1e4", stroke="#c8b98f"),
-             svg.text(x0 + 8, y0 + 16, f"common goal {k + 1}: {key}", 12, class_="goal-name"), body,
+    parts = [svg.tag("rect", x=x0, y=y0, width=GOAL_W, height=height, rx=6, fill="#f6f1e4", stroke="#c8b98f"),
+             svg.text(x0 + 8, y0 + 16, f"goal {k + 1}: {key}", 11, class_="goal-name", font_weight="bold"), body,
              svg.text(x0 + 8, y0 + height - 8, f"tokens left: {tokens}", 11, class_="goal-tokens")]
     return svg.group(parts, class_="goal common", id=f"goal-{k}", data_goal=key), height
 
