@@ -333,3 +333,13 @@ def test_png_picture(run_cli, tmp_path: Path) -> None:
     result = run_cli("shelfie", "score", str(shelf), "--personal", "2", "--svg", str(image))
     assert result.exit_code == 0, result.output
     assert image.read_bytes().startswith(b"\x89PNG")
+
+
+def test_blokus_replay_svg_draws_the_final_position(run_cli, tmp_path: Path) -> None:
+    record = Path(__file__).parent / "data" / "pentobi_duo_selfplay.blksgf"
+    picture = tmp_path / "duo.svg"
+    result = run_cli("blokus", "replay", str(record), "--svg", str(picture), "--json")
+    assert result.exit_code == 0, result.output
+    root = parse(picture.read_text())
+    assert len(find(root, "cell")) == 14 * 14 and len(find(root, "last-move")) == 1
+    assert [el.get("id") for el in find(root, "pieces-left")] == ["pieces-purple", "pieces-orange"]
