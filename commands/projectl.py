@@ -164,7 +164,8 @@ def _legal_text(state: Any, filter_text: str) -> str:
 
 
 add_play_commands(projectl, "projectl", "human,greedy",
-                  PlayHooks(finish=_finish, show=_show, notation=_notation, legal_text=_legal_text))
+                  PlayHooks(finish=_finish, show=_show, notation=_notation, legal_text=_legal_text,
+                            svg=lambda state, seat: str(state.picture(seat))))  # the table: the same for every seat
 
 
 def _pl_shape(name: str) -> int:

@@ -343,3 +343,16 @@ def test_blokus_replay_svg_draws_the_final_position(run_cli, tmp_path: Path) -> 
     root = parse(picture.read_text())
     assert len(find(root, "cell")) == 14 * 14 and len(find(root, "last-move")) == 1
     assert [el.get("id") for el in find(root, "pieces-left")] == ["pieces-purple", "pieces-orange"]
+
+
+def test_human_seat_play_svg_draws_that_seats_view(run_cli, tmp_path: Path) -> None:
+    """``play --svg`` with a human seat: Project L draws the (public) table; towers draws that seat's view."""
+    table = tmp_path / "pl.svg"
+    result = run_cli("projectl", "play", "--bots", "human,random", "--svg", str(table), input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert len(find(parse(table.read_text()), "puzzle face-up")) == 8
+    view = tmp_path / "towers.svg"
+    result = run_cli("towers", "play", "--bots", "random,human", "--seed", "2", "--svg", str(view), input="quit\n")
+    assert result.exit_code == 0, result.output
+    root = parse(view.read_text())
+    assert has_id(root, "grid-1") and not has_id(root, "grid-0") and not has_id(root, "hand-0")
