@@ -117,6 +117,7 @@ def test_projectl_picture_shows_the_whole_table(phase: str) -> None:
             card = by_id(root, f"puzzle-{state.cards[c].id}")
             assert "face-up" in card.get("class").split() and card.get("data-row") == key
             assert text_of(card).startswith(f"{state.cards[c].id} {state.cards[c].points}pt")
+            assert len(find(card, "cell")) == bin(state.cards[c].recess).count("1")  # the widget's targets
     if phase == "start":
         assert len(find(root, "puzzle face-up")) == 8
     supply = {el.get("data-shape"): int(el.get("data-count")) for el in find(root, "supply-piece")}

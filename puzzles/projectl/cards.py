@@ -376,7 +376,8 @@ def card_svg(card: Card, pieces: Sequence[tuple[int, int]] = (), size: int = 18,
             fill = "#d8d8d8" if card.color == "white" else "#666666"
         else:
             continue
-        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="#ffffff" stroke-width="0.5"/>')
+        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="#ffffff" stroke-width="0.5" '
+                     f'class="cell" data-row="{r}" data-col="{c}"/>')
         if i in owner:
             for dr, dc, x1, y1, x2, y2 in ((0, 1, 1, 0, 1, 1), (1, 0, 0, 1, 1, 1), (0, -1, 0, 0, 0, 1), (-1, 0, 0, 0, 1, 0)):
                 rr, cc = r + dr, c + dc
