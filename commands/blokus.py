@@ -20,6 +20,7 @@ from commands.common import (
     repair_option,
     verify_option,
 )
+from commands.pictures import check_svg_path, svg_option, write_svg
 from commands.play import PlayHooks, add_play_commands
 
 BLOKUS_VARIANTS = ["classic", "two-player", "teams", "three-player", "duo"]
@@ -73,13 +74,16 @@ _GAME_INDEX_OPTION = click.option("--game-index", type=click.IntRange(min=0), de
 @blokus.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
 @_GAME_INDEX_OPTION
+@svg_option("the final position")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def blokus_replay(path, game_index, as_json):
+def blokus_replay(path, game_index, svg_out, as_json):
     """Replay a record (.blksgf or .json), checking every move; print the final scores."""
     from puzzles.blokus.records import load
 
+    check_svg_path(svg_out)
     state = load(path, game_index=game_index)
+    write_svg(svg_out, state.picture)
     placed = sum(1 for _, m in state.moves_played if not m.is_pass)
     scores = dict(zip(state.color_names, state.color_scores()))
     if as_json:

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from commands.common import emit_json, friendly_errors
+from commands.pictures import check_svg_path, svg_option, write_svg
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -25,14 +26,18 @@ def projectl() -> None:
 @click.option("--actions", type=click.IntRange(1, 3), default=3, show_default=True, help="With --turn: actions left.")
 @click.option("--no-master", is_flag=True, help="With --turn: the Master action is already used.")
 @click.option("--revised", is_flag=True, help="With --turn: revised upgrades (any lower level too).")
+@svg_option("the card, filled with the solution's pieces when it is completable")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bool, turn: bool, actions: int,
-                   no_master: bool, revised: bool, as_json: bool) -> None:
+                   no_master: bool, revised: bool, svg_out: str | None, as_json: bool) -> None:
     """Can CARD_FILE's puzzle (cells marked x already filled) be completed from STOCK?"""
-    from puzzles.projectl.cards import card_text, load_deck, parse_counts
+    from puzzles.projectl.cards import card_svg, card_text, load_deck, parse_counts
     from solvers.projectl.checker import PuzzleInHand, check_card, finishable_this_turn
 
+    if turn and svg_out:
+        raise ValueError("--svg draws one card's completion; it does not combine with --turn")
+    check_svg_path(svg_out)
     cards = load_deck(card_file)
     if turn:
         if len(cards) > 4:
@@ -57,6 +62,8 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
         raise ValueError(f"{card_file} holds {len(cards)} cards; choose one with --card ID")
     card = cards[0]
     result = check_card(card, parse_counts(stock), count=not no_count)
+    solution = [(_pl_shape(p["shape"]), _pl_mask(p["cells"])) for p in result.get("solution") or []]
+    write_svg(svg_out, lambda: card_svg(card, solution, size=28))
     if as_json:
         emit_json(result)
         return
@@ -65,8 +72,7 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
         click.echo(f"not completable with {stock or 'no pieces'}")
         return
     click.echo(f"completable: fewest pieces {result['min_pieces']} (= Place actions), ways {result['ways']}")
-    pieces = [(_pl_shape(p["shape"]), _pl_mask(p["cells"])) for p in result["solution"]]
-    click.echo(card_text(card, pieces))
+    click.echo(card_text(card, solution))
 
 
 @projectl.command("generate-deck")
@@ -158,7 +164,8 @@ def _legal_text(state: Any, filter_text: str) -> str:
 
 
 add_play_commands(projectl, "projectl", "human,greedy",
-                  PlayHooks(finish=_finish, show=_show, notation=_notation, legal_text=_legal_text))
+                  PlayHooks(finish=_finish, show=_show, notation=_notation, legal_text=_legal_text,
+                            svg=lambda state, seat: str(state.picture(seat))))  # the table: the same for every seat
 
 
 def _pl_shape(name: str) -> int:

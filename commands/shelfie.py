@@ -22,6 +22,7 @@ from commands.common import (
     option_with_hidden_alias,
     quiet_option,
 )
+from commands.pictures import check_svg_path, svg_option, write_svg
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -82,9 +83,7 @@ def _public_view(state: Any) -> str:
 
 def _seat_svg(state: Any, seat: int | None) -> str:
     """``play --svg`` with human seats: that seat's picture (None: the public one); every card once it is over."""
-    from puzzles.shelfie.render import PUBLIC
-
-    return str(state.to_svg(viewer=None if state.game_over else PUBLIC if seat is None else seat))
+    return str(state.picture(seat))
 
 
 add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, show=_seat_view, redact=_redact,
@@ -98,10 +97,11 @@ add_play_commands(shelfie, "shelfie", "human,greedy", PlayHooks(finish=_finish, 
 @click.option("--loose", is_flag=True, help="Accept shelves that break gravity/supply (analysis).")
 @click.option("--squares-inside-groups", is_flag=True, help="TWO_SQUARES: squares may sit inside larger groups.")
 @click.option("--squares-same-type", is_flag=True, help="TWO_SQUARES: both squares of one type.")
+@svg_option("the shelf (the personal card's cells outlined)")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loose: bool,
-                  squares_inside_groups: bool, squares_same_type: bool, as_json: bool) -> None:
+                  squares_inside_groups: bool, squares_same_type: bool, svg_out: str | None, as_json: bool) -> None:
     """Score a shelf file: 6 rows of 5 letters C B G F T P or '.', row 1 = top."""
     from puzzles.safe_json import MAX_JSON_BYTES, read_limited_text
     from puzzles.shelfie.rules import (
@@ -116,7 +116,9 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
     from solvers.warmup import ensure_compiled
 
     text = sys.stdin.read(MAX_JSON_BYTES + 1) if shelf_file == "-" else read_limited_text(shelf_file, max_bytes=65536)
+    check_svg_path(svg_out)
     shelf = Bookshelf.from_text(text, strict=not loose)
+    write_svg(svg_out, lambda: shelf.to_svg(personal=personal))
     keys = _shelfie_goal_pair(goals) or COMMON_GOAL_KEYS
     ensure_compiled("shelfie")  # scoring runs the rules kernel
     options = {"squares_inside_groups": squares_inside_groups, "squares_same_type": squares_same_type}
@@ -158,11 +160,13 @@ def shelfie_score(shelf_file: str, personal: int | None, goals: str | None, loos
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT and hill-climb seed.")
 @click.option("--squares-inside-groups", is_flag=True)
 @click.option("--squares-same-type", is_flag=True)
+@svg_option("the best shelf found (the personal card's cells outlined)")
 @click.option("--json", "as_json", is_flag=True)
 @quiet_option
 @friendly_errors
 def shelfie_best_shelf(personal: int, goals: str, time_limit: float | None, threads: int, seed: int,
-                       squares_inside_groups: bool, squares_same_type: bool, as_json: bool, quiet: bool) -> None:
+                       squares_inside_groups: bool, squares_same_type: bool, svg_out: str | None, as_json: bool,
+                       quiet: bool) -> None:
     """The highest final score a shelf can reach (CP-SAT): top tokens and end token assumed.
 
     Runs until the score is proven optimal (progress on stderr; Ctrl-C or --time-limit stop it with
@@ -173,6 +177,7 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float | None, thre
     pair = _shelfie_goal_pair(goals)
     if pair is None:
         raise ValueError("--goals needs two different keys separated by a comma")
+    check_svg_path(svg_out)
     ensure_compiled("shelfie")
     progress = ProgressReporter(None, "proof pieces", enabled=not quiet, unit="piece")
 
@@ -196,6 +201,7 @@ def shelfie_best_shelf(personal: int, goals: str, time_limit: float | None, thre
         return
     finally:
         progress.close()
+    write_svg(svg_out, lambda: result.shelf.to_svg(personal=personal))
     if as_json:
         emit_json(result.to_json())
     else:

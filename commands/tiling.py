@@ -21,6 +21,7 @@ from commands.common import (
     repair_option,
     verify_option,
 )
+from commands.pictures import check_svg_path, svg_option, write_svg
 
 
 @click.command()
@@ -44,10 +45,11 @@ from commands.common import (
 @repair_option
 @verify_option
 @click.option("--plain", is_flag=True, help="Letters only, no colours, even on a terminal.")
+@svg_option("the tiling found (each piece coloured and outlined)")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
 def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed, backend, time_limit,
-         split_depth, workers, scheduler, checkpoint, repair, verify, plain, as_json):
+         split_depth, workers, scheduler, checkpoint, repair, verify, plain, svg_out, as_json):
     """Tile REGION (WxH, ASCII art with '/' between rows, or a file) with polyominoes.
 
     Every answer states its status: found, proved (exhaustive: a count is exact, "no tiling
@@ -64,6 +66,9 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
 
     if (do_count or show_all) and backend != "dlx":
         raise ValueError("counting and listing need the dlx backend (SAT/CP-SAT find one tiling)")
+    if svg_out and (do_count or show_all):
+        raise ValueError("--svg draws the one tiling found; it does not combine with --count or --all")
+    check_svg_path(svg_out)
     ensure_compiled("tilings")
     if checkpoint:
         check_output_path(checkpoint, "checkpoint")
@@ -84,6 +89,8 @@ def tile(region, pieces_spec, do_count, unique, show_all, limit, at_most, fixed,
         _list_tilings(problem, unique, limit, time_limit, as_json, plain)
         return
     result = problem.search(backend, time_limit=time_limit)
+    if result.tiling is not None:
+        write_svg(svg_out, result.tiling._repr_svg_)
     if as_json:
         emit_json({"found": result.tiling is not None, "status": result.status,
                    "tiling": result.tiling.to_json() if result.tiling else None,

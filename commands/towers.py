@@ -14,6 +14,7 @@ import click
 from click.core import ParameterSource
 
 from commands.common import SECONDS, ProgressReporter, emit_json, exit_interrupted, friendly_errors, quiet_option
+from commands.pictures import check_svg_path, svg_option, write_svg
 from commands.play import PlayHooks, add_play_commands
 
 
@@ -46,16 +47,9 @@ def _show(state: Any, seat: int) -> str:
 
 
 def _svg(state: Any, seat: int | None) -> str:
-    """The picture ``--svg`` writes when humans play: a seat's view, the towers alone for several humans, or the
-    whole position in a face-up challenge."""
-    from puzzles.towers.render import render_svg
-
-    if state.face_up:
-        return str(state._repr_svg_())
-    if seat is None:
-        public = state.observation(0)
-        return render_svg({**public, "private": {**public["private"], "grids": [None, None]}})
-    return render_svg(state.observation(seat))
+    """The picture ``--svg`` writes when humans play: a seat's view, the public one (no grid, no hand) for several
+    humans, or the whole position in a face-up challenge."""
+    return str(state.picture(seat))
 
 
 def _finish(state: Any, moves: list[str], extra: dict[str, Any], as_json: bool) -> dict[str, Any]:
@@ -122,15 +116,19 @@ _with_seat_aliases(towers.commands["playout"], ("random", "random"))
               help="Search to the end of this round, or of the game (grid 1: to the end of round 3, the next chance node).")
 @click.option("--time-limit", type=SECONDS, default=None,
               help="Stop after this many seconds: the answer is then 'unknown at time limit' with the moves proved so far.")
+@svg_option("the position solved (both grids and hands: a full-information state)")
 @click.option("--json", "as_json", is_flag=True)
 @quiet_option
 @friendly_errors
-def towers_solve(state_path: str, horizon: str, time_limit: float | None, as_json: bool, quiet: bool) -> None:
+def towers_solve(state_path: str, horizon: str, time_limit: float | None, svg_out: str | None, as_json: bool,
+                 quiet: bool) -> None:
     """Best move, value and principal variation of a full-information STATE.json (status: proved / unknown / interrupted)."""
     from solvers.towers.solver import Solver
     from solvers.warmup import ensure_compiled
 
+    check_svg_path(svg_out)
     state = _towers_load_state(state_path)  # validated before any compiled kernel sees it
+    write_svg(svg_out, lambda: state.picture(reveal=True))
     ensure_compiled("towers")
     progress = ProgressReporter(None, "nodes searched", enabled=not quiet, unit="node")
     last = [0]
@@ -272,14 +270,16 @@ def _plan_lines(plan: Any, seat: int, stones: list[int], max_placements: int | N
 @click.option("--round", "round_no", type=click.IntRange(1, 6), default=1, show_default=True, help="Play randomly up to this round.")
 @click.option("--placements", type=click.IntRange(0, 5), default=None, help="...and this many placements into it (default: at its line pick).")
 @click.option("--text", "as_text", is_flag=True, help="Print the position as text instead of JSON.")
+@svg_option("the position (both grids and hands)")
 @friendly_errors
-def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool) -> None:
+def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool, svg_out: str | None) -> None:
     """Write a full-information STATE.json reached by seeded random play (input for solve / plan)."""
     import random as _random
 
     from puzzles.game import CHANCE
     from puzzles.towers import TowersState
 
+    check_svg_path(svg_out)
     rng = _random.Random(seed)
     state = TowersState()
     def reached(s: TowersState) -> bool:
@@ -290,4 +290,5 @@ def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool
         return s.phase == "pick" and s.step == 0 if placements is None else s.phase == "place" and s.step >= placements
     while not state.is_terminal() and not reached(state):
         state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    write_svg(svg_out, lambda: state.picture(reveal=True))
     click.echo(str(state) if as_text else json.dumps(state.to_json(), indent=1))

@@ -256,6 +256,11 @@ class GameState(ABC, Generic[A]):
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON-ready data (hidden information left out)."""
 
+    def picture(self, seat: int | None = None, reveal: bool = False) -> str:
+        """SVG of this position as ``seat`` observes it (None: what every seat may see); ``reveal`` draws the
+        hidden information too (analysis, a finished game).  Each engine draws its own."""
+        raise NotImplementedError(f"{type(self).__name__} draws no picture")
+
     def resample(self, player: int, rng: random.Random) -> Self:
         """A full state that ``player`` cannot tell from this one, its hidden part drawn with ``rng``.
 

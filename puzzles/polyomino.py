@@ -499,9 +499,7 @@ class Tiling:
         return self.to_text(color=False)
 
     def _repr_svg_(self) -> str:
-        grid = self.grid()
-        colors = {cell: (self.pieces[i].color if self.pieces[i].color >= 0 else i) for cell, i in grid.items()}
-        return svg_cells(colors, self.region.height, self.region.width, outline=grid)
+        return tiling_svg(self)
 
     def to_json(self) -> dict:
         return {
@@ -560,3 +558,27 @@ def svg_cells(
                     )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def tiling_svg(tiling: Tiling, size: int = 20) -> str:
+    """SVG of a tiling: the region's cells (``class="cell" data-row data-col``; grey where uncovered), then
+    each piece in its colour (its Blokus colour when it has one, else one per piece), outlined and labelled,
+    as ``<g class="piece" data-name data-index>``."""
+    from puzzles import svg
+
+    region = tiling.region
+    cells = [svg.tag("rect", x=c * size, y=r * size, width=size, height=size, fill="#dddddd", stroke="#ffffff",
+                     stroke_width="0.5", class_="cell", data_row=r, data_col=c) for r, c in sorted(region.cells)]
+    parts = [svg.group(cells, class_="region")]
+    for index, placed in enumerate(tiling.pieces):
+        fill = PALETTE[(placed.color if placed.color >= 0 else index) % len(PALETTE)]
+        r, c = min(placed.cells)
+        label = svg.text(c * size + size / 2, r * size + size * 0.68, placed.name[:2], size * 0.5,
+                         text_anchor="middle", fill="#111111")
+        body = svg.shape(placed.cells, 0, 0, size, fill) + label + f"<title>{html.escape(placed.name)}</title>"
+        parts.append(svg.group([body], class_="piece", data_name=placed.name, data_index=index,
+                               data_color=placed.color if placed.color >= 0 else None))
+    width, height = region.width * size + 2, region.height * size + 2
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="-1 -1 {width} {height}" class="kibitz tiling">')
+    return head + "".join(parts) + "</svg>"

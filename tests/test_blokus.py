@@ -369,7 +369,8 @@ def test_rendering_marks_last_move() -> None:
     play(state, "t20")
     assert state.to_text(color=False).splitlines()[1].split()[1:3] == ["b", "b"]
     svg = state._repr_svg_()
-    assert svg.startswith("<svg") and svg.count('fill="#ffffff"') == 1  # one cell of the last move
+    assert svg.startswith("<svg") and svg.count('<circle') - svg.count('class="start"') == 1  # one cell of the last move
+    assert 'class="last-move" data-color="yellow" data-move="t20"' in svg
     assert "\x1b[" in state.to_text(color=True)
 
 

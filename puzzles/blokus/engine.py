@@ -459,10 +459,14 @@ class BlokusState(GameState[Move]):
     def __str__(self) -> str:
         return self.to_text(color=False)
 
-    def _repr_svg_(self) -> str:
+    def picture(self, seat: int | None = None, reveal: bool = False) -> str:
+        """The whole table (nothing is hidden in Blokus: every seat sees the same picture)."""
         from puzzles.blokus.render import board_svg
 
         return board_svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.picture()
 
 
 def new_game(players: int, seed: int = 0, variant: str | None = None, free_corners: bool = False) -> BlokusState:

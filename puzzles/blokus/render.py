@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from puzzles.blokus.tables import COLUMN_LETTERS, PIECE_NAMES
+from puzzles import svg
+from puzzles.blokus.tables import COLUMN_LETTERS, NUM_PIECES, PIECE_NAMES, PIECES
 
 if TYPE_CHECKING:
     from puzzles.blokus.engine import BlokusState
@@ -104,44 +104,98 @@ def _piece_moves_text(state: BlokusState, name: str, by_piece: dict[str, list[st
     return f"  {piece}: {len(moves)} move{'' if len(moves) == 1 else 's'}\n{body}"
 
 
-def board_svg(state: BlokusState, size: int = 18) -> str:
-    """SVG of the board (its ``cols`` x ``rows`` cells); the last move's cells carry a white dot, starting
-    cells a grey ring."""
+#: Cell size (px) of the board and of the pieces drawn in the side panel.
+CELL, PIECE_CELL = 18, 6
+#: Pieces per line in a colour's panel, and the room each one takes (px).
+PIECES_PER_LINE, SLOT = 11, 34
+
+
+def board_svg(state: BlokusState, size: int = CELL) -> str:
+    """The whole table as SVG: the board, every colour's pieces (those left filled, those placed faint), the
+    scores and whose turn it is; the last move is outlined (see ``docs/rules/blokus.md``).
+
+    Each board cell is ``<rect class="cell" data-row data-col>`` (row 0 at the top, as in ``grid()``),
+    each colour's panel ``<g class="pieces-left" id="pieces-COLOR">`` holding ``<g class="piece left|placed"
+    data-piece=NAME>``, each score ``<text class="score" id="score-COLOR">``, the last move ``<g class="last-move">``.
+    """
     t = state.tables
-    n, w = t.rows, t.cols
-    pad = 16
-    total_w, total_h = w * size + pad + 2, n * size + pad + 2
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" viewBox="0 0 {total_w} {total_h}">',
-        f'<rect x="{pad}" y="0" width="{w * size}" height="{n * size}" fill="#eeeeee"/>',
-    ]
-    last = state.last_move()
-    last_cells = set(last[1].cells) if last else set()
+    board_w, board_h = t.cols * size + 20, t.rows * size + 32
+    panel_x = board_w + 12
+    parts = [svg.text(4, 14, _turn_line(state), 13, class_="status")]
+    parts += _board_parts(state, 16, 18, size)
+    y = 18.0
+    colour_scores = state.color_scores()
+    for color in range(state.num_colors):
+        block, height = _pieces_panel(state, color, colour_scores[color], panel_x, y)
+        parts.append(block)
+        y += height
+    parts.append(_seat_scores(state, panel_x, y + 12))
+    width = panel_x + PIECES_PER_LINE * SLOT + 8
+    return svg.document(width, max(board_h + 4, y + 24), parts, class_="kibitz blokus")
+
+
+def _turn_line(state: BlokusState) -> str:
+    """Variant, move count and the colour to move (or the end)."""
+    moves = len(state.history)
+    if state.to_move < 0:
+        return f"Blokus {state.variant.name}: game over after {moves} moves"
+    return f"Blokus {state.variant.name}: move {moves + 1}, {state.color_names[state.to_move]} to play"
+
+
+def _board_parts(state: BlokusState, x0: float, y0: float, size: float) -> list[str]:
+    """The cells, coordinates, starting rings and the outlined last move."""
+    t = state.tables
     starts = {t.unflat(int(q)) for c in range(state.num_colors) for q in state.arrays.starts[c, : state.arrays.nstarts[c]]}
-    for r in range(n):
-        parts.append(f'<text x="{pad - 2}" y="{r * size + size * 0.7}" font-size="9" text-anchor="end">{n - r}</text>')
-    for c in range(w):
-        parts.append(f'<text x="{pad + c * size + size / 2}" y="{n * size + 11}" font-size="9" text-anchor="middle">{COLUMN_LETTERS[c]}</text>')
-    for r in range(n):
-        for c in range(w):
-            x, y = pad + c * size, r * size
+    parts = []
+    for r in range(t.rows):
+        parts.append(svg.text(x0 - 3, y0 + r * size + size * 0.7, str(t.rows - r), 9, text_anchor="end"))
+    for c in range(t.cols):
+        parts.append(svg.text(x0 + c * size + size / 2, y0 + t.rows * size + 11, COLUMN_LETTERS[c], 9,
+                              text_anchor="middle"))
+    cells = []
+    for r in range(t.rows):
+        for c in range(t.cols):
             who = int(state.owner[t.flat(r, c)])
             fill = "#eeeeee" if who < 0 else FILL[state.color_names[who]]
-            parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{html.escape(fill)}" stroke="#bbbbbb" stroke-width="0.5"/>')
+            cells.append(svg.tag("rect", x=x0 + c * size, y=y0 + r * size, width=size, height=size, fill=fill,
+                                 stroke="#bbbbbb", stroke_width="0.5", class_="cell", data_row=r, data_col=c,
+                                 data_owner="" if who < 0 else state.color_names[who]))
             if who < 0 and (r, c) in starts:
-                parts.append(f'<circle cx="{x + size / 2}" cy="{y + size / 2}" r="{size / 4}" fill="none" stroke="#888888"/>')
-            if (r, c) in last_cells:
-                parts.append(f'<circle cx="{x + size / 2}" cy="{y + size / 2}" r="{size / 6}" fill="#ffffff"/>')
+                cells.append(f'<circle cx="{x0 + c * size + size / 2}" cy="{y0 + r * size + size / 2}" r="{size / 4}" '
+                             'fill="none" stroke="#888888" class="start"/>')
+    parts.append(svg.group(cells, class_="board"))
+    last = state.last_move()
     if last:
-        # outline the last move
-        cells = last_cells
-        for r, c in cells:
-            x, y = pad + c * size, r * size
-            for dr, dc, x1, y1, x2, y2 in ((0, 1, 1, 0, 1, 1), (1, 0, 0, 1, 1, 1), (0, -1, 0, 0, 0, 1), (-1, 0, 0, 0, 1, 0)):
-                if (r + dr, c + dc) not in cells:
-                    parts.append(
-                        f'<line x1="{x + x1 * size}" y1="{y + y1 * size}" x2="{x + x2 * size}" y2="{y + y2 * size}" '
-                        'stroke="#000000" stroke-width="2"/>'
-                    )
-    parts.append("</svg>")
-    return "".join(parts)
+        color, move = last
+        marks = [f'<circle cx="{x0 + c * size + size / 2}" cy="{y0 + r * size + size / 2}" r="{size / 6}" fill="#ffffff"/>'
+                 for r, c in move.cells]
+        parts.append(svg.group(marks + svg.outline(move.cells, x0, y0, size), class_="last-move",
+                               data_color=state.color_names[color], data_move=move.text))
+    return parts
+
+
+def _pieces_panel(state: BlokusState, color: int, score: int, x0: float, y0: float) -> tuple[str, float]:
+    """One colour's score line and its 21 pieces (left: filled; placed: faint); returns the group and its height."""
+    name = state.color_names[color]
+    left = state.arrays.left[color]
+    squares = sum(int(state.tables.piece_sizes[p]) for p in range(NUM_PIECES) if left[p])
+    mark = " ◀" if state.to_move == color else ""
+    parts = [svg.text(x0, y0 + 10, f"{name}: {score} points, {squares} squares in hand{mark}", 12,
+                      class_="score", id=f"score-{name}", data_color=name, data_score=score)]
+    for p, piece in enumerate(PIECES):
+        row, col = divmod(p, PIECES_PER_LINE)
+        x, y = x0 + col * SLOT, y0 + 16 + row * SLOT
+        held = bool(left[p])
+        parts.append(svg.shape(piece.cells, x, y, PIECE_CELL, FILL[name] if held else "#e4e4e4",
+                               class_=f"piece {'left' if held else 'placed'}", data_piece=piece.name,
+                               opacity=None if held else "0.5"))
+    lines = -(-NUM_PIECES // PIECES_PER_LINE)
+    height = 16 + lines * SLOT + 6
+    return svg.group(parts, class_="pieces-left", id=f"pieces-{name}", data_color=name), height
+
+
+def _seat_scores(state: BlokusState, x0: float, y0: float) -> str:
+    """The seats' scores as the variant counts them (seats counted from 1)."""
+    scores = state.scores()
+    line = "scores: " + " · ".join(f"seat {seat + 1} {score:g}" for seat, score in enumerate(scores))
+    return svg.text(x0, y0, line, 12, class_="seat-scores")

@@ -359,7 +359,7 @@ def card_svg(card: Card, pieces: Sequence[tuple[int, int]] = (), size: int = 18,
     fg = "#222222" if card.color == "white" else "#ffffff"
     parts.append(f'<g transform="translate({x0},{y0})">')
     parts.append(f'<rect x="0" y="0" width="{w + 8}" height="{w + 26}" rx="4" fill="{bg}" stroke="#888"/>')
-    parts.append(f'<text x="4" y="14" font-size="12" font-family="sans-serif" fill="{fg}">{card.id} {card.points}pt → {card.reward}</text>')
+    parts.append(f'<text x="4" y="14" font-size="{min(12, max(8, size * 0.68)):.1f}" font-family="sans-serif" fill="{fg}" class="card-title">{card.id} {card.points}pt → {card.reward}</text>')
     owner = {}
     for k, (s, m) in enumerate(pieces):
         for i in range(NCELLS):
@@ -376,7 +376,8 @@ def card_svg(card: Card, pieces: Sequence[tuple[int, int]] = (), size: int = 18,
             fill = "#d8d8d8" if card.color == "white" else "#666666"
         else:
             continue
-        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="#ffffff" stroke-width="0.5"/>')
+        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="#ffffff" stroke-width="0.5" '
+                     f'class="cell" data-row="{r}" data-col="{c}"/>')
         if i in owner:
             for dr, dc, x1, y1, x2, y2 in ((0, 1, 1, 0, 1, 1), (1, 0, 0, 1, 1, 1), (0, -1, 0, 0, 0, 1), (-1, 0, 0, 0, 1, 0)):
                 rr, cc = r + dr, c + dc

@@ -43,7 +43,6 @@ from puzzles.projectl.cards import (
     SHAPES_BY_LEVEL,
     SIZE,
     Card,
-    card_svg,
     card_text,
     default_deck,
     format_deck,
@@ -1153,18 +1152,19 @@ class ProjectLState(GameState[Action]):
         return head + "\n" + "\n".join(rows)
 
     def tableau_svg(self, p: int) -> str:
-        """SVG of one seat's unfinished puzzles (pieces coloured by shape) and completed ones."""
-        size = 18
-        cw = SIZE * size + 14
-        items = [(self.cards[c], ps) for c, _, ps in self.puzzles[p]] + [(self.cards[c], []) for c in self.done[p]]
-        parts = [card_svg(card, ps, size, x0=k * cw, y0=20, standalone=False) for k, (card, ps) in enumerate(items)]
-        label = f'<text x="2" y="14" font-size="13" font-family="sans-serif">seat {p + 1}: {self.points(p)} pts — stock ' + (
-            " ".join(f"{n}×{k}" for n, k in zip(SHAPE_NAMES, self.stock[p]) if k) or "empty") + "</text>"
-        width = max(1, len(items)) * cw + 4
-        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{max(width, 300)}" height="{SIZE * size + 52}">{label}{"".join(parts)}</svg>'
+        """SVG of one seat's puzzles (pieces coloured by shape), completed puzzles, pieces and score."""
+        from puzzles.projectl.render import tableau_svg
+
+        return tableau_svg(self, p)
+
+    def picture(self, seat: int | None = None, reveal: bool = False) -> str:
+        """The whole table; the same for every seat (only the decks' order is hidden, and it is not drawn)."""
+        from puzzles.projectl.render import table_svg
+
+        return table_svg(self)
 
     def _repr_svg_(self) -> str:
-        return self.tableau_svg(self.player if self.phase != "over" else 0)
+        return self.picture()
 
 
 def new_game(players: int = 2, seed: int = 0, rules: str = "classic", difficulty: str = "normal",

@@ -599,8 +599,16 @@ class ShelfieState(GameState[Move | Refill]):
 
         return state_svg(self, viewer)
 
+    def picture(self, seat: int | None = None, reveal: bool = False) -> str:
+        """What ``seat`` sees: its own personal card only (None: nobody's); every card with ``reveal`` or once the
+        game is over, when the rules turn them face up (``docs/rules/my-shelfie.md``)."""
+        from puzzles.shelfie.render import PUBLIC
+
+        everything = reveal or self.game_over
+        return self.to_svg(viewer=None if everything else PUBLIC if seat is None else seat)
+
     def _repr_svg_(self) -> str:
-        return self.to_svg()
+        return self.picture()
 
     def __str__(self) -> str:
         return self.render_text()

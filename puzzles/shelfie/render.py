@@ -6,6 +6,8 @@ import re
 from html import escape
 from typing import TYPE_CHECKING
 
+from puzzles import svg
+from puzzles.shelfie.components import END_GAME_TOKEN
 from puzzles.shelfie.rules import COLS, EMPTY, LETTERS, ROWS, TYPE_NAMES, Bookshelf, personal_goal_card
 
 if TYPE_CHECKING:
@@ -140,7 +142,8 @@ def shelf_svg_body(shelf: Bookshelf, x0: float, y0: float, cell: float, personal
     for r in range(ROWS):
         for c in range(COLS):
             x, y = x0 + c * cell, y0 + r * cell
-            parts.append(f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" fill="#4a2f17"/>')
+            parts.append(f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
+                         f'fill="#4a2f17" class="shelf-cell" data-row="{r}" data-col="{c}"/>')
             t = int(shelf.grid[r, c])
             if t != EMPTY:
                 parts.append(_tile_svg(x, y, cell, t))
@@ -160,38 +163,139 @@ def shelf_svg(shelf: Bookshelf, personal: int | None = None, cell: int = 28) -> 
             f'viewBox="0 0 {width} {height}">' + "".join(body) + "</svg>")
 
 
+#: Each common goal in the words of ``docs/rules/my-shelfie.md`` (a group: touching tiles of one type).
+GOAL_RULE = {
+    "SIX_PAIRS": "At least 6 groups of 2 or more tiles of one type.",
+    "FOUR_GROUPS_OF_FOUR": "At least 4 groups of 4 or more tiles of one type.",
+    "TWO_SQUARES": "Two groups that are each exactly a 2×2 square; the two may be of different types.",
+    "FOUR_CORNERS": "The four corner cells of the shelf are filled with one type.",
+    "EIGHT_SAME": "At least 8 tiles of one type anywhere.",
+    "DIAGONAL": "5 tiles of one type on one of the four length-5 diagonals (either direction).",
+    "X_SHAPE": "5 tiles of one type forming an X (four corners and centre) in some 3×3 window.",
+    "FOUR_ROWS_MAX3": "At least 4 full rows, each with at most 3 different types.",
+    "THREE_COLUMNS_MAX3": "At least 3 full columns, each with at most 3 different types.",
+    "TWO_ROWS_ALL_DIFFERENT": "At least 2 full rows, each with 5 different types.",
+    "TWO_COLUMNS_ALL_DIFFERENT": "At least 2 full columns, each with 6 different types.",
+    "STAIRCASE": "The column heights, left to right, are k, k+1, …, k+4 or k+4, …, k with k = 1 or 2.",
+}
+#: Characters per line of a goal's wrapped text, and the width (px) of its box.
+GOAL_CHARS, GOAL_W = 48, 300
+
+
 def state_svg(state: ShelfieState, viewer: int | None = None, cell: int = 26) -> str:
-    """The board and all shelves side by side (personal cards of ``viewer``, of everyone with None, of nobody
-    with :data:`PUBLIC`; points only with every card shown); seats counted from 1."""
-    board_w = 9 * cell + 30
-    parts = []
-    for r in range(9):
-        parts.append(f'<text x="4" y="{30 + r * cell + cell / 2 + 4:.1f}" font-size="11" font-family="sans-serif">{r + 1}</text>')
-    for c in range(9):
-        parts.append(f'<text x="{18 + c * cell + cell / 2:.1f}" y="22" font-size="11" text-anchor="middle" '
-                     f'font-family="sans-serif">{"abcdefghi"[c]}</text>')
-    for r in range(9):
-        for c in range(9):
-            x, y = 18 + c * cell, 26 + r * cell
-            if state.mask[r, c]:
-                parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" fill="#d9c9a3"/>')
-                t = int(state.board[r, c])
-                if t != EMPTY:
-                    parts.append(_tile_svg(x, y, cell, t))
-    left: float = board_w + 10
+    """The board, every shelf, the common goals (full text) and the personal card(s) the viewer may see.
+
+    ``viewer``: a seat sees its own personal card (drawn apart and outlined on its shelf) and its own total;
+    :data:`PUBLIC` sees no personal card and the public points only; None sees everything (a finished
+    game, analysis).  Ids and classes: board cells ``class="cell" data-row data-col``, ``<g class="shelf"
+    id="shelf-S">``, ``<g class="goal common" id="goal-K" data-goal=KEY>``, ``<g class="goal personal"
+    id="personal-S" data-card=N>``; seats counted from 1 in the text.
+    """
+    cards, points = _visible(state, viewer)
+    parts = _board_svg(state, 18, 26, cell)
+    left: float = 9 * cell + 40
     shelf_cell = cell * 0.9
     for seat in range(state.num_players):
-        card = state.personal_cards[seat] if viewer is None or viewer == seat else None
-        points = int(state.scores()[seat]) if viewer is None else None
-        title = f"P{seat + 1}" + (f" card {card}" if card else "") + (f" · {points} pts" if points is not None else "")
-        if not state.game_over and not state.needs_refill and state.to_move == seat:
-            title += " ◀"
-        parts += shelf_svg_body(Bookshelf(state.shelves[seat]), left, 40, shelf_cell, card, title)
+        parts.append(_seat_shelf(state, seat, cards[seat], points[seat], left, 40, shelf_cell))
         left += COLS * shelf_cell + 24
-    goals = " · ".join(f"{k} {s}" for k, s in zip(state.common_goals, state.stacks))
-    height = 26 + 9 * cell + 24
-    parts.append(f'<text x="{board_w + 10}" y="{height - 8}" font-size="12" font-family="sans-serif">{escape(goals)}</text>')
-    width = left + 10
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
-            f'viewBox="0 0 {width:.0f} {height}"><rect width="100%" height="100%" fill="white"/>'
-            + "".join(parts) + "</svg>")
+    y: float = 26 + 9 * cell + 18
+    goals_h = 0.0
+    for k, (key, stack) in enumerate(zip(state.common_goals, state.stacks, strict=True)):
+        block, height = _common_goal(k, key, stack, 10 + k * (GOAL_W + 10), y)
+        parts.append(block)
+        goals_h = max(goals_h, height)
+    own = [seat for seat, card in enumerate(cards) if card is not None and viewer is not None]
+    x = 10 + len(state.common_goals) * (GOAL_W + 10)
+    for seat in own:
+        parts.append(_personal_card(state, seat, x, y))
+        x += COLS * 16 + 40
+    y += max(goals_h, ROWS * 16 + 40) + 8
+    parts.append(_footer(state, points, 10, y))
+    width = max(left + 10, x + 10)
+    return svg.document(width, y + 30, parts, class_="kibitz shelfie")
+
+
+def _visible(state: ShelfieState, viewer: int | None) -> tuple[list[int | None], list[int]]:
+    """The personal cards and points ``viewer`` may see: from its observation (None: everything)."""
+    if viewer is None:
+        return list(state.personal_cards), [int(v) for v in state.scores()]
+    observation = state.observation(max(viewer, 0))
+    public = [int(v) for v in observation["public_points"]]
+    if viewer == PUBLIC:
+        return [None] * state.num_players, public
+    own = int(state.scores()[viewer])
+    return list(observation["personal_cards"]), [own if seat == viewer else v for seat, v in enumerate(public)]
+
+
+def _board_svg(state: ShelfieState, x0: float, y0: float, cell: float) -> list[str]:
+    """The living room: coordinates, usable cells (``class="cell"``) and their tiles."""
+    parts = [svg.text(x0 - 14, y0 + r * cell + cell / 2 + 4, str(r + 1), 11) for r in range(9)]
+    parts += [svg.text(x0 + c * cell + cell / 2, y0 - 4, "abcdefghi"[c], 11, text_anchor="middle") for c in range(9)]
+    cells = []
+    for r in range(9):
+        for c in range(9):
+            if not state.mask[r, c]:
+                continue
+            x, y = x0 + c * cell, y0 + r * cell
+            t = int(state.board[r, c])
+            cells.append(svg.tag("rect", x=x + 1, y=y + 1, width=cell - 2, height=cell - 2, fill="#d9c9a3",
+                                 class_="cell", data_row=r, data_col=c, data_tile="" if t == EMPTY else LETTERS[t]))
+            if t != EMPTY:
+                cells.append(_tile_svg(x, y, cell, t))
+    parts.append(svg.group(cells, class_="board"))
+    return parts
+
+
+def _seat_shelf(state: ShelfieState, seat: int, card: int | None, points: int, x0: float, y0: float,
+                cell: float) -> str:
+    """One seat's shelf under its title (points, tokens, the end token, whose turn), its card's cells
+    outlined when ``card`` is given."""
+    title = f"P{seat + 1}" + (f" · card {card}" if card else "") + f" · {points} pts"
+    if not state.game_over and not state.needs_refill and state.to_move == seat:
+        title += " ◀"
+    body = shelf_svg_body(Bookshelf(state.shelves[seat]), x0, y0, cell, card, title)
+    won = [f"goal {k + 1}: {value}" for k, value in enumerate(state.tokens[seat]) if value]
+    won += [f"end: {END_GAME_TOKEN}"] if state.end_token == seat else []
+    body.append(svg.text(x0, y0 + ROWS * cell + 18, "tokens: " + (", ".join(won) or "none"), 11, class_="tokens"))
+    return svg.group(body, class_="shelf", id=f"shelf-{seat}", data_seat=seat)
+
+
+def _common_goal(k: int, key: str, stack: list[int], x0: float, y0: float) -> tuple[str, float]:
+    """A common goal's box: its name, its full rule text wrapped, the scoring tokens left."""
+    body, lines = svg.wrapped(x0 + 8, y0 + 34, GOAL_RULE.get(key, GOAL_TEXT.get(key, key)), GOAL_CHARS, 11,
+                              class_="goal-text")
+    height = 44 + lines * 14 + 16
+    tokens = " ".join(map(str, stack)) or "none"
+    parts = [svg.tag("rect", x=x0, y=y0, width=GOAL_W, height=height, rx=6, fill="#f6f1e4", stroke="#c8b98f"),
+             svg.text(x0 + 8, y0 + 16, f"goal {k + 1}: {key}", 11, class_="goal-name", font_weight="bold"), body,
+             svg.text(x0 + 8, y0 + height - 8, f"tokens left: {tokens}", 11, class_="goal-tokens")]
+    return svg.group(parts, class_="goal common", id=f"goal-{k}", data_goal=key), height
+
+
+def _personal_card(state: ShelfieState, seat: int, x0: float, y0: float) -> str:
+    """Seat ``seat``'s personal goal card as a small shelf of wanted types, with its matches and points."""
+    from puzzles.shelfie.rules import PERSONAL_POINTS, personal_goal_matches
+
+    card = state.personal_cards[seat]
+    size = 16
+    parts = [svg.text(x0, y0 + 12, f"P{seat + 1} personal card {card}", 12)]
+    for r in range(ROWS):
+        for c in range(COLS):
+            parts.append(svg.tag("rect", x=x0 + c * size, y=y0 + 18 + r * size, width=size - 1, height=size - 1,
+                                 fill="#eeeeee"))
+    for r, c, t in personal_goal_card(card):
+        parts.append(svg.tag("rect", x=x0 + c * size, y=y0 + 18 + r * size, width=size - 1, height=size - 1,
+                             fill=COLOURS[t], stroke="#333333", class_="wanted", data_row=r, data_col=c,
+                             data_tile=LETTERS[t]))
+    matches = personal_goal_matches(card, Bookshelf(state.shelves[seat]))
+    parts.append(svg.text(x0, y0 + 18 + ROWS * size + 14, f"{matches}/6 matched: {PERSONAL_POINTS[matches]} pts", 11))
+    return svg.group(parts, class_="goal personal", id=f"personal-{seat}", data_card=card, data_seat=seat)
+
+
+def _footer(state: ShelfieState, points: list[int], x0: float, y0: float) -> str:
+    """The bag and, once the game is over, the final scores and the winner."""
+    line = "bag: " + " ".join(f"{LETTERS[t]}{n}" for t, n in enumerate(state.bag)) + f" ({sum(state.bag)} tiles)"
+    if state.game_over:
+        line += "  ·  final scores: " + ", ".join(f"P{s + 1} {v}" for s, v in enumerate(points))
+        line += f"; winner P{state.winner() + 1}"
+    return svg.text(x0, y0 + 12, line, 12, class_="footer")

@@ -777,10 +777,19 @@ class TowersState(GameState[TowersAction]):
 
         return render_state_text(self)
 
-    def _repr_svg_(self) -> str:
+    def picture(self, seat: int | None = None, reveal: bool = False) -> str:
+        """What ``seat`` sees (None: the towers and announcements only); both grids and hands with ``reveal``
+        or in a face-up challenge."""
         from puzzles.towers.render import render_svg
 
-        return render_svg(self.observation(self.current_player() if self.current_player() in (0, 1) else 0), full=self)
+        if reveal or self.face_up:
+            return render_svg(self.observation(0), full=self)
+        if seat is None:
+            return render_svg({**self.observation(0), "player": None, "private": None})
+        return render_svg(self.observation(seat))
+
+    def _repr_svg_(self) -> str:
+        return self.picture(reveal=self.is_terminal())
 
 
 class _Fields:

@@ -7,9 +7,10 @@ text form shows both grids.
 
 from __future__ import annotations
 
-from html import escape
+import math
 from typing import TYPE_CHECKING, Any
 
+from puzzles import svg
 from puzzles.towers.stones import COLORS, HEX, JOKER_HEX, LETTERS, OWNER_HEX
 
 if TYPE_CHECKING:
@@ -121,59 +122,120 @@ def _ink(stone: str) -> str:
     return "#222" if stone[:1] in ("Y", "O") else "white"
 
 
+#: The wheel: towers at the corners of a hexagon of this radius around (WHEEL_X, WHEEL_Y); stone size.
+WHEEL_R, WHEEL_X, WHEEL_Y = 175, 235, 250
+STONE_W, TOWER_H = 58, 104
+#: Where the seats' panels (grid, hand) start, right of the wheel.
+PANEL_X = 480
+
+
 def render_svg(obs: dict[str, Any], full: TowersState | None = None) -> str:
-    """SVG of the six towers (stones, totals, owner dot) and the observer's grid (both grids with ``full``)."""
+    """SVG of the table as one seat sees it: the six towers on the wheel (stones bottom to top, totals,
+    owners), that seat's grid and hand, the opponent's hand size, and this round's announcements.
+
+    ``obs`` is an observation (``private`` None or absent: the public view, no grid or hand); ``full`` draws
+    both seats' grids and hands (a face-up position, analysis).  Ids and classes: ``<g class="tower"
+    id="tower-T">`` with ``<g class="stone">`` each, ``<g class="grid" id="grid-P">`` with ``<rect class="cell"
+    data-row data-col>``, ``<g class="hand" id="hand-P">``, ``<g class="announcements">`` (``docs/rules/
+    rainbow-blackjack.md``).
+    """
     pub = obs["public"]
-    cell_w, stone_h, gap = 70, 22, 12
-    max_h = max([len(t) for t in pub["towers"]] + [6])
-    top = 40
-    base = top + max_h * stone_h
-    grids_y = base + 70
-    width = 6 * (cell_w + gap) + gap
-    height = grids_y + 3 * 32 + 40
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-        f'<rect width="{width}" height="{height}" fill="#fafafa"/>',
-        f'<text x="{gap}" y="20" font-size="14">{escape(_phase_line(pub, obs["to_move"]))}</text>',
-    ]
-    for t in range(6):
-        x = gap + t * (cell_w + gap)
-        out.append(f'<rect x="{x}" y="{base}" width="{cell_w}" height="4" fill="{HEX[t]}"/>')
-        for i, (s, v) in enumerate(zip(pub["towers"][t], pub["values"][t], strict=False)):
-            y = base - (i + 1) * stone_h
-            label = f"J={v}" if s == "J" else s
-            ring = OWNER_HEX[pub["placers"][t][i]]
-            out.append(
-                f'<rect x="{x + 4}" y="{y + 1}" width="{cell_w - 8}" height="{stone_h - 2}" rx="4" '
-                f'fill="{_stone_fill(s)}" stroke="{ring}" stroke-width="1.5"/>'
-            )
-            out.append(f'<text x="{x + cell_w / 2}" y="{y + 15}" text-anchor="middle" fill="{_ink(s)}">{label}</text>')
-        total = sum(pub["values"][t])
-        out.append(
-            f'<text x="{x + cell_w / 2}" y="{base + 20}" text-anchor="middle" font-weight="{"bold" if total == 21 else "normal"}">'
-            f"{COLORS[t]} {total}</text>"
-        )
-        owner = _owner(pub, t)
-        if owner >= 0:
-            out.append(f'<circle cx="{x + cell_w / 2}" cy="{base + 36}" r="7" fill="{OWNER_HEX[owner]}"/>')
-            out.append(f'<text x="{x + cell_w / 2}" y="{base + 40}" text-anchor="middle" font-size="9" fill="white">P{owner + 1}</text>')
+    per_stone = min(18.0, TOWER_H / max([len(t) for t in pub["towers"]] + [5]))
+    out = [svg.text(12, 20, _phase_line(pub, obs["to_move"]), 14, class_="status"),
+           f'<circle cx="{WHEEL_X}" cy="{WHEEL_Y}" r="{WHEEL_R - 40}" fill="none" stroke="#dddddd" stroke-width="10"/>']
+    out += [_tower_svg(pub, t, per_stone) for t in range(6)]
+    owned = [sum(1 for t in range(6) if _owner(pub, t) == p) for p in (0, 1)]
+    out.append(svg.text(WHEEL_X, WHEEL_Y + 4, f"towers: P1 {owned[0]} · P2 {owned[1]}", 12, text_anchor="middle",
+                        class_="owned"))
+    y = 40.0
+    for p, priv in _seats_shown(obs, full):
+        block, height = _seat_panel(pub, p, priv, PANEL_X, y)
+        out.append(block)
+        y += height
+    block, height = _announcements_svg(pub, PANEL_X, y + 8)
+    out.append(block)
+    return svg.document(PANEL_X + 330, max(2 * WHEEL_Y + 10, y + height + 20), out, class_="kibitz towers")
+
+
+def _tower_svg(pub: dict[str, Any], t: int, per_stone: float) -> str:
+    """Tower ``t`` at its corner of the wheel: stones (a joker shows its value, a ring the placer's colour),
+    the total (bold at 21) and the owner's dot."""
+    angle = math.radians(60 * t - 90)
+    cx, base = WHEEL_X + WHEEL_R * math.cos(angle), WHEEL_Y + WHEEL_R * math.sin(angle) + TOWER_H / 2 - 10
+    x = cx - STONE_W / 2
+    parts = [svg.tag("rect", x=x, y=base, width=STONE_W, height=4, fill=HEX[t])]
+    for i, (stone, value) in enumerate(zip(pub["towers"][t], pub["values"][t], strict=False)):
+        y = base - (i + 1) * per_stone
+        label = f"J={value}" if stone == "J" else stone
+        placer = pub["placers"][t][i]
+        parts.append(svg.group([
+            svg.tag("rect", x=x + 3, y=f"{y + 1:.1f}", width=STONE_W - 6, height=f"{per_stone - 2:.1f}", rx=4,
+                    fill=_stone_fill(stone), stroke=OWNER_HEX[placer], stroke_width="1.5"),
+            svg.text(cx, y + per_stone / 2 + 4, label, min(12, per_stone * 0.7), text_anchor="middle", fill=_ink(stone)),
+        ], class_="stone", data_stone=stone, data_value=value, data_placer=placer))
+    total = sum(pub["values"][t])
+    parts.append(svg.text(cx, base + 18, f"{COLORS[t]} {total}", 12, text_anchor="middle", class_="total",
+                          font_weight="bold" if total == 21 else None))
+    owner = _owner(pub, t)
+    if owner >= 0:
+        parts.append(f'<circle cx="{cx:.1f}" cy="{base + 32:.1f}" r="8" fill="{OWNER_HEX[owner]}" class="owner"/>')
+        parts.append(svg.text(cx, base + 35, f"P{owner + 1}", 9, text_anchor="middle", fill="white"))
+    return svg.group(parts, class_="tower", id=f"tower-{t}", data_color=COLORS[t], data_total=total,
+                     data_owner=owner)
+
+
+def _seats_shown(obs: dict[str, Any], full: TowersState | None) -> list[tuple[int, dict[str, Any] | None]]:
+    """(seat, private part or None) for both seats: the private part only where the picture may show it."""
+    if full is not None:
+        return [(p, full.private_json(p)) for p in (0, 1)]
+    me, private = obs.get("player"), obs.get("private")
+    return [(p, private if p == me else None) for p in (0, 1)]
+
+
+def _seat_panel(pub: dict[str, Any], p: int, priv: dict[str, Any] | None, x0: float,
+                y0: float) -> tuple[str, float]:
+    """Seat ``p``: its grid of this half (lines already picked greyed) and hand when ``priv`` is given, else
+    how many stones it holds; returns the group and its height."""
     g = 0 if pub["round"] < 3 else 1
-    seats = [(p, full.private_json(p)) for p in (0, 1)] if full is not None else [(obs["player"], obs["private"])]
-    for k, (p, priv) in enumerate(seats):
-        gx = gap + k * 3 * (cell_w + gap)
-        out.append(f'<text x="{gx}" y="{grids_y - 8}">P{p + 1} grid {g + 1}</text>')
-        grid = priv["grids"][g]
-        spent = {c for ln in pub["used_lines"][p][g] for c in LINE_CELLS[ln]}
-        for c in range(9):
-            cx, cy = gx + (c % 3) * 40, grids_y + (c // 3) * 32
-            if grid is None:
-                out.append(f'<rect x="{cx}" y="{cy}" width="36" height="28" fill="#ddd"/>')
-                continue
-            s = grid[c]
-            fill = "#eee" if c in spent else _stone_fill(s)
-            out.append(f'<rect x="{cx}" y="{cy}" width="36" height="28" rx="4" fill="{fill}"/>')
-            out.append(f'<text x="{cx + 18}" y="{cy + 18}" text-anchor="middle" fill="{"#999" if c in spent else _ink(s)}">{s}</text>')
-        hand = " ".join(priv["hand"]) or "(empty)"
-        out.append(f'<text x="{gx}" y="{grids_y + 3 * 32 + 16}">hand: {escape(hand)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    if priv is None:
+        line = f"P{p + 1}: {pub['hand_size'][p]} stone(s) in hand (hidden)"
+        return svg.group([svg.text(x0, y0 + 14, line, 12, class_="hand-size", id=f"hand-size-{p}")],
+                         class_="seat", id=f"seat-{p}", data_seat=p), 28
+    parts = [svg.text(x0, y0 + 14, f"P{p + 1} grid {g + 1}", 12)]
+    grid = priv["grids"][g]
+    spent = {c for ln in pub["used_lines"][p][g] for c in LINE_CELLS[ln]}
+    cells = []
+    for c in range(9):
+        cx, cy = x0 + (c % 3) * 40, y0 + 22 + (c // 3) * 32
+        if grid is None:
+            cells.append(svg.tag("rect", x=cx, y=cy, width=36, height=28, fill="#dddddd", class_="cell",
+                                 data_row=c // 3, data_col=c % 3))
+            continue
+        stone = grid[c]
+        cells.append(svg.tag("rect", x=cx, y=cy, width=36, height=28, rx=4, fill="#eeeeee" if c in spent else
+                             _stone_fill(stone), class_="cell spent" if c in spent else "cell", data_row=c // 3,
+                             data_col=c % 3, data_stone=stone))
+        cells.append(svg.text(cx + 18, cy + 18, stone, 12, text_anchor="middle",
+                              fill="#999999" if c in spent else _ink(stone)))
+    parts.append(svg.group(cells, class_="grid", id=f"grid-{p}", data_seat=p))
+    hand = [svg.text(x0 + 130, y0 + 36, "hand:" if priv["hand"] else "hand: (empty)", 12)]
+    for k, stone in enumerate(priv["hand"]):
+        hx, hy = x0 + 130 + (k % 4) * 40, y0 + 44 + (k // 4) * 30
+        hand.append(svg.group([svg.tag("rect", x=hx, y=hy, width=36, height=26, rx=6, fill=_stone_fill(stone)),
+                               svg.text(hx + 18, hy + 17, stone, 12, text_anchor="middle", fill=_ink(stone))],
+                              class_="stone in-hand", data_stone=stone))
+    parts.append(svg.group(hand, class_="hand", id=f"hand-{p}", data_seat=p))
+    removed = " ".join(priv["removed"]) or "none"
+    parts.append(svg.text(x0, y0 + 22 + 3 * 32 + 14, f"removed from the set: {removed}", 11, class_="removed"))
+    return svg.group(parts, class_="seat", id=f"seat-{p}", data_seat=p), 22 + 3 * 32 + 30
+
+
+def _announcements_svg(pub: dict[str, Any], x0: float, y0: float) -> tuple[str, float]:
+    """Every announcement so far, latest round last (rounds and seats counted from 1)."""
+    parts = [svg.text(x0, y0 + 12, "announcements:" if pub["announcements"] else "announcements: none yet", 12)]
+    for k, a in enumerate(pub["announcements"]):
+        values = " ".join(str(v) for v in a["values"])
+        line = f"round {a['round'] + 1} P{a['player'] + 1} {LINE_NAMES[a['line']]}: {a['mode']} {values}"
+        parts.append(svg.text(x0 + 8, y0 + 28 + 14 * k, line, 11, class_="announcement", data_round=a["round"],
+                              data_player=a["player"]))
+    return svg.group(parts, class_="announcements"), 28 + 14 * len(pub["announcements"])
