@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,6 @@ from puzzles.game import (
     MALFORMED_DOCUMENT_ERRORS,
     GameRecord,
     GameState,
-    Information,
     game_info,
     record_of,
 )
@@ -190,34 +189,11 @@ LAYOUTS: dict[str, ClickLayout] = {"blokus": BlokusLayout(), "shelfie": ShelfieL
                                    "towers": TowersLayout(), "projectl": ProjectLLayout()}
 
 
-# -- the seat's picture: the same views as a human seat of ``play`` (commands/<game>.py) ---------------------
-
-def _shelfie_picture(state: Any, seat: int) -> str:
-    """Shelfie: the seat's own personal card only (every card once the game is over)."""
-    return str(state.to_svg(viewer=None if state.game_over else seat))
-
-
-def _towers_picture(state: Any, seat: int) -> str:
-    """Towers: the seat's observation (its own grid and hand); a face-up challenge shows everything."""
-    from puzzles.towers.render import render_svg
-
-    return str(state._repr_svg_()) if state.face_up else str(render_svg(state.observation(seat)))
-
-
-#: Pictures of a seat of an imperfect-information game; another game's ``_repr_svg_`` shows only public things
-#: (Project L's hidden part is the order of the face-down decks, which no picture draws).
-SEAT_PICTURES: dict[str, Callable[[Any, int], str]] = {"shelfie": _shelfie_picture, "towers": _towers_picture}
-PUBLIC_PICTURES = frozenset({"projectl"})
-
+# -- the seat's picture: the game layer's ``picture(seat)``, the same one ``play --svg`` writes for a human seat ---
 
 def seat_picture(state: GameState[Any], seat: int) -> str:
-    """The SVG picture of ``state`` as ``seat`` sees it; ValueError for a hidden-information game without one."""
-    draw = SEAT_PICTURES.get(state.game_name)
-    if draw is not None:
-        return draw(state, seat)
-    if state.info.information is Information.IMPERFECT and state.game_name not in PUBLIC_PICTURES:
-        raise ValueError(f"{state.info.title} has no picture for one seat")
-    return str(state._repr_svg_())  # type: ignore[attr-defined]
+    """The SVG picture of ``state`` as ``seat`` sees it (everything once the game is over)."""
+    return str(state.picture(seat))
 
 
 @dataclass(frozen=True)

@@ -195,8 +195,9 @@ def test_shelfie_view_never_shows_the_other_personal_card() -> None:
     model = mid_game("shelfie", 0, 3)
     own, other = model.state.personal_cards  # type: ignore[attr-defined]
     assert own != other
-    assert f"P1 card {own}" in model.picture()
-    assert f"card {other}" not in human_view(model)
+    assert f'id="personal-0" data-card="{own}"' in model.picture()
+    assert f"P1 personal card {own}" in model.picture()
+    assert f"card {other}" not in human_view(model) and f'data-card="{other}"' not in human_view(model)
 
 
 def test_towers_view_never_shows_the_other_grid() -> None:
