@@ -12,6 +12,7 @@ is plain Python.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -171,9 +172,10 @@ def panel_svg(panel: Panel, x: float, y: float, width: float, height: float) -> 
     """A panel drawn in a box: its title, its lines, then its figures scaled to fit what is left."""
     parts = [text(0, TITLE_SIZE, panel.title, TITLE_SIZE, "bold", cls="title")]
     top = TITLE_SIZE + 10
-    for i, line in enumerate(panel.lines):
-        parts.append(text(0, top + LINE_SIZE + i * LINE_STEP, line, cls="difficulty" if i == 0 else "line"))
-    top += len(panel.lines) * LINE_STEP + GAP
+    rows = [(i, row) for i, line in enumerate(panel.lines) for row in textwrap.wrap(line, int(width / (0.5 * LINE_SIZE)))]
+    for k, (i, row) in enumerate(rows):
+        parts.append(text(0, top + LINE_SIZE + k * LINE_STEP, row, cls="difficulty" if i == 0 else "line"))
+    top += len(rows) * LINE_STEP + GAP
     scale, placed = _fit(panel.figures, width, height - top)
     drawn = []
     for fig, fx, fy in placed:
