@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzles.game import CHANCE, GameRecord
-from puzzles.sheets import Figure, Panel, answer_figure, text
+from puzzles.sheets import Figure, Panel, answer_figure
+from puzzles.sheets import text as svg_text
 from puzzles.towers.engine import TowersState
 from solvers.towers.solver import Solver
 
@@ -180,7 +181,7 @@ def _stone(x: float, y: float, name: str, value: int | None = None) -> str:
     label = name[1:] if name[0] != "J" else ("J" if value is None else f"J{value}")
     ink = "#111111" if name[0] in "YJ" else "#ffffff"
     return (f'<circle class="stone" cx="{x + STONE / 2:g}" cy="{y + STONE / 2:g}" r="{STONE / 2 - 1:g}" fill="{fill}" '
-            f'stroke="#333333" stroke-width="0.6"/>' + text(x + STONE / 2, y + STONE / 2 + 3.5, label, 9, "bold", "middle", ink))
+            f'stroke="#333333" stroke-width="0.6"/>' + svg_text(x + STONE / 2, y + STONE / 2 + 3.5, label, 9, "bold", "middle", ink))
 
 
 def position_figure(state: TowersState) -> Figure:
@@ -191,20 +192,20 @@ def position_figure(state: TowersState) -> Figure:
     for t, (stones, values) in enumerate(zip(public["towers"], public["values"], strict=True)):
         y = t * row
         parts.append(f'<rect class="tower" x="0" y="{y:g}" width="90" height="{STONE:g}" rx="4" '
-                     f'fill="{STONE_FILL["ROYGBP"[t]]}"/>' + text(6, y + 15, f"{TOWER_NAMES[t]} tower", 10, "bold",
+                     f'fill="{STONE_FILL["ROYGBP"[t]]}"/>' + svg_text(6, y + 15, f"{TOWER_NAMES[t]} tower", 10, "bold",
                                                                   fill="#111111" if t == 2 else "#ffffff"))
         for i, (name, value) in enumerate(zip(stones, values, strict=True)):
             parts.append(_stone(100 + i * (STONE + 2), y, name, value))
         owner = state.owner(t)
-        parts.append(text(width - 80, y + 15, f"= {state.tower_total(t)}  " + (f"P{owner + 1}" if owner >= 0 else "none"),
+        parts.append(svg_text(width - 80, y + 15, f"= {state.tower_total(t)}  " + (f"P{owner + 1}" if owner >= 0 else "none"),
                           11, "bold", cls="total"))
     y = 6 * row + 10
     for seat, private in enumerate(state.to_json()["private"]):
-        parts.append(text(0, y + 15, f"P{seat + 1} hand:", 10, "bold"))
+        parts.append(svg_text(0, y + 15, f"P{seat + 1} hand:", 10, "bold"))
         for i, name in enumerate(private["hand"]):
             parts.append(_stone(70 + i * (STONE + 2), y, name))
         gone = " ".join(private["removed"])
-        parts.append(text(70 + max(1, len(private["hand"])) * (STONE + 2) + 10, y + 15, f"removed: {gone}", 9))
+        parts.append(svg_text(70 + max(1, len(private["hand"])) * (STONE + 2) + 10, y + 15, f"removed: {gone}", 9))
         y += row
     return Figure("".join(parts), width, y, "the position (face up: both hands known)", "position")
 
