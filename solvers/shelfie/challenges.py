@@ -9,7 +9,7 @@ re-scored by the rules (:func:`verify_solution`) before a challenge is returned.
 
 **Difficulty** = solver effort: the CP-SAT pieces the proof had to solve (each piece is one
 (tier, group profile) part of the search; more pieces = more ways to come close to the optimum):
-easy < 4, medium 4..11, hard >= 12.  The puzzle never holds the shelf; :meth:`ShelfieChallenge.solution_json`
+easy < 3, medium 3..5, hard >= 6.  The puzzle never holds the shelf; :meth:`ShelfieChallenge.solution_json`
 gives it apart.
 """
 
@@ -38,7 +38,7 @@ from puzzles.shelfie.rules import (
 
 TOKEN = 8  # the top scoring token of a common goal (the best case the solver assumes)
 #: name: [lo, hi) of CP-SAT pieces solved for the proof.
-LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 4), "medium": (4, 12), "hard": (12, 10**9)}
+LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 3), "medium": (3, 6), "hard": (6, 10**9)}
 
 
 @dataclass(frozen=True)
