@@ -118,22 +118,26 @@ class SheetPlan:
 
     def finish(self, found: list[Any], status: str, as_json: bool, text: Callable[[Any], str],
                to_json: Callable[[Any], dict[str, Any]]) -> None:
-        """The booklet (when asked), then the report of what was found."""
-        if self.booklet and found:
-            assert self.fmt is not None
-            data = sheet_bytes(booklet_pages([c.puzzle_panel() for c in found], [c.solution_panel() for c in found]),
-                               self.fmt)
-            if self.out:
-                Path(self.out).write_bytes(data)
-                click.echo(f"wrote a booklet of {len(found)} puzzles to {self.out}", err=True)
-            else:
-                click.echo(data.decode(), nl=False)
-                if status == "interrupted":
-                    exit_interrupted()
-                return
-        if self.booklet and not self.out:
+        """The booklet (when asked: into its file, or on stdout), then the report of what was found."""
+        if not self.booklet:
+            _report(found, status, self.count, as_json, text, to_json)
             return
-        _report(found, status, self.count, as_json, text, to_json)
+        assert self.fmt is not None
+        pages = booklet_pages([c.puzzle_panel() for c in found], [c.solution_panel() for c in found])
+        data = sheet_bytes(pages, self.fmt) if found else b""
+        if self.out and as_json:
+            Path(self.out).write_bytes(data)
+            _report(found, status, self.count, as_json, text, to_json)
+            return
+        if self.out:
+            Path(self.out).write_bytes(data)
+            click.echo(f"wrote a booklet of {len(found)} puzzles ({len(pages)} pages) to {self.out}")
+        else:
+            click.echo(data.decode(), nl=False)
+        if status != "complete":
+            click.echo(f"{status}: {len(found)} of {self.count} challenges found and kept", err=True)
+        if status == "interrupted":
+            exit_interrupted()
 
 
 def _require_pdf() -> None:

@@ -107,7 +107,8 @@ class ShelfieChallenge:
                 if ch in LETTERS}
         marks = {(r, c): ch for r, row in enumerate(self.shelf) for c, ch in enumerate(row) if ch in LETTERS}
         fills = {**{(r, c): EMPTY_FILL for r in range(ROWS) for c in range(COLS)}, **grid}
-        shelf = cells_figure(fills, ROWS, COLS, caption=f"{self.score} points", role="solution", cell=30, marks=marks)
+        shelf = cells_figure(fills, ROWS, COLS, groups=dict(marks), caption=f"{self.score} points", role="solution",
+                             cell=30, marks=marks)  # thick lines around each same-type group
         parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.breakdown.items())
         lines = [f"Best score {self.score} ({parts}). Status: proved optimal by the exact solver ({self.pieces} pieces)."]
         return Panel("solution", f"Solution of My Shelfie challenge {self.seed}", lines, [shelf],
