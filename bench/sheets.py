@@ -9,7 +9,7 @@ easy to hard (monotone on the sample):
 
 * tiling: generator nodes (bitboard search) and the generic dancing-links count's nodes;
 * blokus-fit: nodes of the exhaustive completion count and the seconds of a recount;
-* shelfie: CP-SAT pieces of the proof and the proof's CPU seconds;
+* shelfie: CP-SAT pieces of the proof and the proof's CPU seconds (single-threaded CP-SAT);
 * towers: plies to the end (the grading) and the exact solver's CPU seconds for a re-solve.
 
 Run: nice -n 10 python bench/sheets.py [--count 3] [--kinds tiling,blokus-fit,towers,shelfie] > bench/results/sheets.md
@@ -82,7 +82,7 @@ def _towers_effort(ch: Any) -> tuple[float, float]:
 KINDS: dict[str, tuple[Callable[[str, int], Iterator[Any]], Callable[[Any], tuple[float, float]], str, str]] = {
     "tiling": (_tiling, _tiling_effort, "generator nodes", "dancing-links nodes"),
     "blokus-fit": (_blokus, _blokus_effort, "count nodes", "recount CPU s"),
-    "shelfie": (_shelfie, _shelfie_effort, "CP-SAT pieces", "proof wall s"),
+    "shelfie": (_shelfie, _shelfie_effort, "CP-SAT pieces", "proof CPU s"),
     "towers": (_towers, _towers_effort, "plies left", "re-solve CPU s"),
 }
 

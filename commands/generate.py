@@ -28,7 +28,8 @@ def generate_group() -> None:
 def sheet_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--format and --booklet, shared by every challenge kind."""
     command = click.option("--booklet", type=click.IntRange(min=1), default=None,
-                           help="N puzzles on pages with their solutions at the back, in one file (--out FILE).")(command)
+                           help="N puzzles (instead of --count) on pages, their solutions at the back, in one file"
+                                " (--out FILE; stdout without it).")(command)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
                         help="Sheet format: svg, pdf (the 'sheets' extra), txt or json. With --out DIR and no"
                              " --format: txt, json and svg.")(command)
