@@ -28,7 +28,7 @@ from puzzles.blokus.engine import BlokusState, solitaire_variant
 from puzzles.blokus.render import FILL
 from puzzles.blokus.tables import Move
 from puzzles.polyomino import Region, piece
-from puzzles.sheets import EMPTY_FILL, Panel, cells_figure, shape_figure
+from puzzles.sheets import EMPTY_FILL, Figure, Panel, cells_figure, shape_figure
 
 Cell = tuple[int, int]
 BOARD = 8  # columns and rows
@@ -106,7 +106,7 @@ def replay(pieces: Sequence[tuple[str, frozenset[Cell]]], size: int = BOARD) -> 
     moves = state.tables.moves
     todo = list(pieces)
     while todo:
-        legal = {moves[m].cells and frozenset(moves[m].cells): moves[m] for m in state.legal_placements(0).tolist()}
+        legal = {frozenset(moves[m].cells): moves[m] for m in state.legal_placements(0).tolist()}
         ready = [(name, cells) for name, cells in todo if cells in legal and legal[cells].piece == name]
         if not ready:
             raise ValueError(f"no legal order plays the pieces {[name for name, _ in todo]}")
@@ -175,7 +175,8 @@ class FitChallenge:
         return "\n".join([f"solution of the fit-the-pieces challenge {self.seed}: the only completion (+)",
                           *self.board_rows(self.solution)])
 
-    def _board(self, pieces: Sequence[tuple[str, frozenset[Cell]]], role: str, caption: str) -> Any:
+    def _board(self, pieces: Sequence[tuple[str, frozenset[Cell]]], role: str, caption: str) -> Figure:
+        """The board: placed pieces blue, fitted ones (solution) light blue, free cells white."""
         fills = {(r, c): EMPTY_FILL for r in range(self.size) for c in range(self.size)}
         fills |= {cell: COLOR for _, p in self.kept for cell in p} | {cell: FIT_FILL for _, p in pieces for cell in p}
         groups: dict[Cell, object] = {cell: i for i, (_, p) in enumerate([*self.kept, *pieces]) for cell in p}
