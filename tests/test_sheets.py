@@ -213,3 +213,26 @@ def test_booklet_page_layout():
     assert [[p.kind for p in page] for page in pages] == [["puzzle"]] * 3 + [["solution"] * 2, ["solution"]]
     data = json.loads(sheet_bytes(pages, "json"))
     assert data["pages"] == 5 and len(data["puzzles"]) == 3 and len(data["solutions"]) == 3
+
+
+def test_projectl_deck_solutions_fill_every_recess_with_real_pieces():
+    """The solutions sheet's data, checked alone: each card's pieces are Project L shapes, disjoint, and cover
+    exactly its recess, with the fewest pieces the checker proves."""
+    from puzzles.projectl.cards import cells_mask, placements, shape_index
+    from solvers.projectl.deck_sheets import deck_panels
+    from solvers.projectl.deckgen import DEFAULT_SEED, generate_deck
+
+    cards = {c.id: c for c in generate_deck(DEFAULT_SEED)}
+    puzzles, solutions = deck_panels(DEFAULT_SEED)
+    assert len(puzzles) == len(solutions) == 5
+    assert not any("solutions" in p.data for p in puzzles)
+    answers = [a for panel in solutions for a in panel.data["solutions"]]
+    assert sorted(a["card"] for a in answers) == sorted(cards)
+    for answer in answers:
+        masks = [cells_mask(tuple(c) for c in p["cells"]) for p in answer["pieces"]]
+        assert all(m in placements(shape_index(p["shape"])) for m, p in zip(masks, answer["pieces"], strict=True))
+        assert sum(bin(m).count("1") for m in masks) == cards[answer["card"]].area
+        union = 0
+        for m in masks:
+            union |= m
+        assert union == cards[answer["card"]].recess and len(masks) == answer["min_pieces"]

@@ -169,7 +169,7 @@ class Challenge:
                 f"a line of best play: {' '.join(self.line)}  => {self.result}")
 
 
-#: Stone and tower colours (docs/rules: red, orange, yellow, green, blue, purple; J = a joker, grey).
+#: Stone and tower colours (docs/rules/rainbow-blackjack.md: red, orange, yellow, green, blue, purple; J = a joker, grey).
 STONE_FILL = {"R": "#d62728", "O": "#ff8c1a", "Y": "#f2c318", "G": "#2ca02c", "B": "#1f77b4", "P": "#8e44ad", "J": "#9a9a9a"}
 TOWER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 STONE = 22.0
