@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from commands.common import emit_json, friendly_errors
+from commands.generate import generate_projectl_deck
 from commands.pictures import check_svg_path, svg_option, write_svg
 from commands.play import PlayHooks, add_play_commands
 
@@ -75,27 +76,8 @@ def projectl_check(card_file: str, stock: str, card_id: str | None, no_count: bo
     click.echo(card_text(card, solution))
 
 
-@projectl.command("generate-deck")
-@click.option("--seed", type=int, default=None, help="Generator seed (default: the shipped default deck's seed).")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the deck file here.")
-@click.option("--json", "as_json", is_flag=True, help="Statistics and cards as JSON.")
-@friendly_errors
-def projectl_generate_deck(seed: int | None, out: str | None, as_json: bool) -> None:
-    """Generate 32 white + 20 black cards with the published statistics (each verified completable)."""
-    from solvers.projectl.deckgen import DEFAULT_SEED, deck_statistics, deck_text, generate_deck
-
-    seed = DEFAULT_SEED if seed is None else seed
-    text = deck_text(seed)
-    if out:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    if as_json:
-        cards = generate_deck(seed)
-        emit_json({"seed": seed, "statistics": deck_statistics(cards), "cards": [c.to_json() for c in cards]})
-    elif out:
-        click.echo(f"wrote 52 cards (seed {seed}) to {out}")
-    else:
-        click.echo(text, nl=False)
+# The deck generator lives under ``kibitz generate projectl-deck``; the old name runs the same command.
+projectl.add_command(generate_projectl_deck, "generate-deck")
 
 
 def _show(state: Any, seat: int) -> str:

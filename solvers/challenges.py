@@ -36,6 +36,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from puzzles.polyomino import Cell, Region, Shape, Tiling, normalize, piece_set, svg_cells
+from puzzles.sheets import EMPTY_FILL, Panel, cells_figure, colour, shape_figure
 from solvers.exact_cover import SearchLimits
 from solvers.tiling import PieceSpec, TilingProblem, verify_tiling
 
@@ -92,6 +93,39 @@ class Challenge:
 
     def key(self) -> tuple:
         return (canonical_cells(self.region.cells), tuple(sorted(p.name for p in self.pieces)))
+
+    def difficulty_line(self) -> str:
+        """The level with its measure: the search nodes to find the tiling and prove it the only one."""
+        return (f"Difficulty: {self.level}, {self.nodes:,} search nodes to solve and prove unique"
+                f" ({band_text(LEVELS)})")
+
+    def puzzle_panel(self) -> Panel:
+        """The puzzle sheet: the empty region to fill and the pieces in their colours (no answer)."""
+        region = cells_figure({cell: EMPTY_FILL for cell in self.region.cells}, self.region.height, self.region.width,
+                              caption=f"the region ({self.region.area} cells)", role="region")
+        pieces = [shape_figure(p.cells, colour(i), p.name) for i, p in enumerate(self.pieces)]
+        lines = [self.difficulty_line(),
+                 f"Fill the region with these {len(self.pieces)} pieces ({self.piece_set}), each once; "
+                 "turn and flip them freely. Exactly one way works."]
+        return Panel("puzzle", f"Tiling challenge {self.seed}", lines, [region, *pieces], self.to_text(),
+                     self.to_json(with_solution=False))
+
+    def solution_panel(self) -> Panel:
+        """The solution sheet: the region filled, each piece in the colour it has on the puzzle sheet."""
+        index = {p.name: i for i, p in enumerate(self.pieces)}
+        fills = {cell: colour(index[p.name]) for p in self.solution.pieces for cell in p.cells}
+        groups = {cell: p.name for p in self.solution.pieces for cell in p.cells}
+        figure = cells_figure(fills, self.region.height, self.region.width, groups=groups, role="solution",
+                              caption="the only tiling")
+        lines = [f"Proved: an exhaustive count found exactly one tiling ({self.nodes:,} nodes, {self.level})."]
+        return Panel("solution", f"Solution of tiling challenge {self.seed}", lines, [figure],
+                     self.solution.to_text(color=False), self.solution_json())
+
+
+def band_text(levels: dict[str, tuple[tuple[int, int], tuple[int, int]]]) -> str:
+    """The node bands of the levels in words: ``easy < 150 <= medium < 3,000 <= hard``."""
+    names = list(levels)
+    return " <= ".join(f"{name} < {levels[name][1][1]:,}" for name in names[:-1]) + f" <= {names[-1]}"
 
 
 def canonical_cells(cells: Iterable[Cell]) -> tuple[Cell, ...]:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzles.game import CHANCE, GameRecord
+from puzzles.sheets import Figure, Panel, answer_figure
+from puzzles.sheets import text as svg_text
 from puzzles.towers.engine import TowersState
 from solvers.towers.solver import Solver
 
@@ -135,6 +137,28 @@ class Challenge:
                 f"{len(self.move_values)} legal moves, exactly one {'wins' if self.goal == 'win' else 'draws'}.")
         return head + "\n" + str(self.state)
 
+    def goal_words(self) -> str:
+        return "win" if self.goal == "win" else "save the draw"
+
+    def puzzle_panel(self) -> Panel:
+        """The puzzle sheet: who moves and to what end, the position drawn, a box for the answer (no answer)."""
+        lines = [f"Difficulty: {self.difficulty}, {self.plies} plies to the end, {len(self.failing)} of "
+                 f"{len(self.move_values)} legal moves fail (easy: round 6, 2-4 plies; medium: 5-8; hard: round 5, 9-16)",
+                 f"P{self.seat + 1} to move and {self.goal_words()}: exactly one move does it (proved by the exact solver)."]
+        return Panel("puzzle", f"Rainbow Blackjack endgame {self.seed}", lines,
+                     [position_figure(self.state), answer_figure(f"P{self.seat + 1}'s move (stone>tower):")],
+                     self.to_text(), self.to_json())
+
+    def solution_panel(self) -> Panel:
+        """The solution sheet: the move, every move's proven value and a line of best play."""
+        values = ", ".join(f"{m} {v:+d}" for m, v in self.move_values.items())
+        lines = [f"Answer: {self.solution} ({self.goal_words()}); every other move "
+                 f"{'fails to win' if self.goal == 'win' else 'loses'}. Status: proved (exact solve to the end).",
+                 f"Move values (P1 side: +-1000 instant win, else 64 x tower margin): {values}",
+                 f"A line of best play: {' '.join(self.line)} => {self.result}"]
+        return Panel("solution", f"Solution of Rainbow Blackjack endgame {self.seed}", lines,
+                     [position_figure(self.state)], self.solution_text(), self.solution_json())
+
     def solution_text(self) -> str:
         """The answer as text: the move, why the others fail, and a line of best play to its result."""
         fails = "fails to win" if self.goal == "win" else "loses"
@@ -143,6 +167,47 @@ class Challenge:
                 f"  (every other move {fails}; proved by the exact solver to the end of the game)\n"
                 f"move values (P1 side: +-1000 instant win, else 64 x tower margin): {values}\n"
                 f"a line of best play: {' '.join(self.line)}  => {self.result}")
+
+
+#: Stone and tower colours (docs/rules/rainbow-blackjack.md: red, orange, yellow, green, blue, purple; J = a joker, grey).
+STONE_FILL = {"R": "#d62728", "O": "#ff8c1a", "Y": "#f2c318", "G": "#2ca02c", "B": "#1f77b4", "P": "#8e44ad", "J": "#9a9a9a"}
+TOWER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
+STONE = 22.0
+
+
+def _stone(x: float, y: float, name: str, value: int | None = None) -> str:
+    """One stone: a disc in its colour with its number (a joker shows the value it took)."""
+    fill = STONE_FILL[name[0]]
+    label = name[1:] if name[0] != "J" else ("J" if value is None else f"J{value}")
+    ink = "#111111" if name[0] in "YJ" else "#ffffff"
+    return (f'<circle class="stone" cx="{x + STONE / 2:g}" cy="{y + STONE / 2:g}" r="{STONE / 2 - 1:g}" fill="{fill}" '
+            f'stroke="#333333" stroke-width="0.6"/>' + svg_text(x + STONE / 2, y + STONE / 2 + 3.5, label, 9, "bold", "middle", ink))
+
+
+def position_figure(state: TowersState) -> Figure:
+    """The six towers (stones in order, total, owner) and both players' hands and removed stones."""
+    public = state.to_json()["public"]
+    parts, row = [], STONE + 6
+    width = 100 + 9 * (STONE + 2) + 90
+    for t, (stones, values) in enumerate(zip(public["towers"], public["values"], strict=True)):
+        y = t * row
+        parts.append(f'<rect class="tower" x="0" y="{y:g}" width="90" height="{STONE:g}" rx="4" '
+                     f'fill="{STONE_FILL["ROYGBP"[t]]}"/>' + svg_text(6, y + 15, f"{TOWER_NAMES[t]} tower", 10, "bold",
+                                                                  fill="#111111" if t == 2 else "#ffffff"))
+        for i, (name, value) in enumerate(zip(stones, values, strict=True)):
+            parts.append(_stone(100 + i * (STONE + 2), y, name, value))
+        owner = state.owner(t)
+        parts.append(svg_text(width - 80, y + 15, f"= {state.tower_total(t)}  " + (f"P{owner + 1}" if owner >= 0 else "none"),
+                          11, "bold", cls="total"))
+    y = 6 * row + 10
+    for seat, private in enumerate(state.to_json()["private"]):
+        parts.append(svg_text(0, y + 15, f"P{seat + 1} hand:", 10, "bold"))
+        for i, name in enumerate(private["hand"]):
+            parts.append(_stone(70 + i * (STONE + 2), y, name))
+        gone = " ".join(private["removed"])
+        parts.append(svg_text(70 + max(1, len(private["hand"])) * (STONE + 2) + 10, y + 15, f"removed: {gone}", 9))
+        y += row
+    return Figure("".join(parts), width, y, "the position (face up: both hands known)", "position")
 
 
 def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
