@@ -9,7 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import mcts, minimax  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts, minimax  # noqa: E402
 
 from puzzles import GAMES  # noqa: E402
 from puzzles.towers.engine import TowersState  # noqa: E402
@@ -108,6 +108,78 @@ def test_shelfie_refill_chance_is_exact() -> None:
         state.apply_action(state.chance_outcomes()[0][0])
     assert not state.is_chance_node()
     assert str(kibitz_state(state).board_rows()).count("C") == 22  # the first 22 cells get type 0 (C), then the bag runs out of it
+
+
+def _random_openspiel_state(game: pyspiel.Game, seed: int, moves: int) -> pyspiel.State:
+    """``moves`` random actions into ``game`` (chance by its probabilities), then on to a decision or the end."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and (len(state.history()) < moves or state.is_chance_node()):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_towers_information_state_tensors_are_on() -> None:
+    game = load_game("towers")
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_shape() == [4011]
+    state = _random_openspiel_state(game, 1, 90)
+    for seat in (0, 1):
+        tensor = np.asarray(state.information_state_tensor(seat))
+        assert np.array_equal(tensor, kibitz_state(state).information_state_tensor(seat))
+        assert state.information_state_string(seat) == kibitz_state(state).information_state_string(seat)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("moves", [20, 60, 100])
+def test_towers_resample_from_infostate(moves: int) -> None:
+    """A state the seat to move cannot tell apart, reached by a real history (its own draws, the opponent's
+    redrawn): the seat's information state agrees at every step of it, and the draw is seeded."""
+    game = load_game("towers")
+    state = _random_openspiel_state(game, moves, moves)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    again = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    assert twin.history_str() == again.history_str()
+    assert twin.history() != state.history() and len(twin.history()) == len(state.history())
+    assert kibitz_state(twin).private_json(1 - seat) != kibitz_state(state).private_json(1 - seat)
+    mine, theirs = game.new_initial_state(), game.new_initial_state()
+    for a, b in zip(state.history(), twin.history(), strict=True):
+        assert mine.information_state_string(seat) == theirs.information_state_string(seat)
+        mine.apply_action(a)
+        theirs.apply_action(b)
+    assert mine.information_state_string(seat) == theirs.information_state_string(seat)
+    assert np.array_equal(twin.information_state_tensor(seat), state.information_state_tensor(seat))
+    assert twin.information_state_string(1 - seat) != state.information_state_string(1 - seat)
+    assert twin.legal_actions() == state.legal_actions()
+    assert game.deserialize_state(twin.serialize()).history() == twin.history()
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_openspiel_ismcts_plays_towers(seed: int) -> None:
+    """OpenSpiel's own ISMCTS bot (resample_from_infostate, information-state keys) plays seat 1 to the end."""
+    game = load_game("towers")
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=4, random_state=rs)
+    state = game.new_initial_state()
+    bot_moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rs.choice(outcomes, p=probs)))
+        elif state.current_player() == 1:
+            action = int(bot.step(state))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            bot_moves += 1
+        else:
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    assert bot_moves >= 9 and kibitz_state(state).is_terminal()
+    assert sum(state.returns()) == 1.0
 
 
 def _mcts_game(game: pyspiel.Game, seed: int) -> pyspiel.State:
