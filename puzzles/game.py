@@ -416,6 +416,7 @@ GAMES: dict[str, GameInfo] = {
             has_undo=False,
             factory="puzzles.projectl.engine:new_game",
             codec="puzzles.projectl.codec:codec",
+            infostate="puzzles.projectl.infostate:infostate",
             rules="docs/rules/project-l.md",
             options=(
                 GameOption("rules", "classic", "Rule set.", ("classic", "revised")),

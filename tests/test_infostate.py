@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,12 +32,12 @@ def _towers_at(seed: int, stop: int) -> TowersState:
 
 
 def test_which_games_declare_information_states() -> None:
-    assert {name for name, info in GAMES.items() if info.has_information_state} == {"towers"}
+    assert {name for name, info in GAMES.items() if info.has_information_state} == {"towers", "projectl"}
 
 
-@pytest.mark.parametrize("name", ["blokus", "shelfie"])
-def test_a_game_without_information_states_says_so(name: str) -> None:
-    state = GAMES[name].new_game(2)
+@pytest.mark.parametrize("name,options", [("blokus", {"variant": "duo"}), ("shelfie", {})])
+def test_a_game_without_information_states_says_so(name: str, options: dict) -> None:
+    state = GAMES[name].new_game(2, **options)
     for call in (lambda: state.information_state_string(0), lambda: state.information_state_tensor(0),
                  state.information_state_tensor_shape):
         with pytest.raises(InformationStateUnavailableError, match="has no information-state support"):
@@ -95,3 +96,35 @@ def test_towers_tensor_and_string_name_the_same_information_states(seeds: range)
                 assert by_string.setdefault(text, tensor) == tensor
                 assert by_tensor.setdefault(tensor, text) == text
     assert len(by_string) > 100 * len(seeds)
+
+
+def _random_projectl(players: int, seed: int, moves: int, **options: object) -> Any:
+    rng = random.Random(seed)
+    state = GAMES["projectl"].new_game(players, seed, **options)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("players,moves", [(1, 10), (2, 0), (2, 150), (3, 400)])
+def test_projectl_infostate_does_not_see_the_deck_order(players: int, moves: int) -> None:
+    state = _random_projectl(players, moves, moves)
+    other = state.resample(0, random.Random(1))
+    assert other.to_json() != state.to_json()  # the decks really were reshuffled
+    assert state.information_state_tensor_shape() == (GAMES["projectl"].new_game(players).information_state_tensor_shape())
+    for seat in range(players):
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert np.array_equal(other.information_state_tensor(seat), state.information_state_tensor(seat))
+        assert '"history":' in state.information_state_string(seat)
+
+
+@pytest.mark.parametrize("rules,moves", [("classic", 200), ("revised", 300)])
+def test_projectl_tensor_says_which_cards_left_the_decks(rules: str, moves: int) -> None:
+    state = _random_projectl(2, 4, moves, rules=rules)
+    cards = state.information_state_tensor(1)[-2 * 52:].reshape(52, 2)
+    assert set(np.flatnonzero(cards[:, 0]).tolist()) == state._seen_cards()
+    bottoms = {c: (k + 1) / 30 for deck, known in ((state.white_deck, state.white_known),
+                                                    (state.black_deck, state.black_known)) for k, c in enumerate(deck[:known])}
+    assert {int(c): float(v) for c, v in enumerate(cards[:, 1]) if v} == pytest.approx(bottoms)

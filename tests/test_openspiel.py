@@ -123,16 +123,39 @@ def _random_openspiel_state(game: pyspiel.Game, seed: int, moves: int) -> pyspie
     return state
 
 
-def test_towers_information_state_tensors_are_on() -> None:
-    game = load_game("towers")
-    assert game.get_type().provides_information_state_tensor
-    assert game.information_state_tensor_shape() == [4011]
-    state = _random_openspiel_state(game, 1, 90)
-    for seat in (0, 1):
+@pytest.mark.parametrize("game,params,shape", [("towers", {}, [4011]), ("projectl", {"players": 2}, [910]),
+                                                ("projectl", {"players": 1}, [754])])
+def test_information_state_tensors_are_on(game: str, params: dict, shape: list[int]) -> None:
+    loaded = load_game(game, **params)
+    assert loaded.get_type().provides_information_state_tensor
+    assert loaded.information_state_tensor_shape() == shape
+    state = _random_openspiel_state(loaded, 1, 90)
+    for seat in range(loaded.num_players()):
         tensor = np.asarray(state.information_state_tensor(seat))
         assert np.array_equal(tensor, kibitz_state(state).information_state_tensor(seat))
         assert state.information_state_string(seat) == kibitz_state(state).information_state_string(seat)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game,params", [("blokus", {"players": 2, "variant": "duo"}), ("shelfie", {"players": 2})])
+def test_games_without_engine_information_states_keep_strings_only(game: str, params: dict) -> None:
+    loaded = load_game(game, **params)
+    assert not loaded.get_type().provides_information_state_tensor
+    state = _random_openspiel_state(loaded, 2, 5)
+    assert state.information_state_string(0)  # the codec's string with the action texts
+
+
+def test_projectl_resample_from_infostate_redraws_the_decks() -> None:
+    game = load_game("projectl", players=2)
+    state = _random_openspiel_state(game, 3, 40)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(3, 0.0, 1.0))
+    assert kibitz_state(twin).to_json() != kibitz_state(state).to_json()
+    assert twin.history() == state.history()  # no chance in Project L: the history is the public moves
+    for player in (0, 1):
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(twin.information_state_tensor(player), state.information_state_tensor(player))
+    assert twin.legal_actions() == state.legal_actions()
 
 
 @pytest.mark.parametrize("moves", [20, 60, 100])
