@@ -9,7 +9,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts, minimax  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts, minimax  # noqa: E402
 
 from puzzles import GAMES  # noqa: E402
 from puzzles.towers.engine import TowersState  # noqa: E402
@@ -257,3 +258,20 @@ def test_towers_endgame_values_equal_the_solver(seed: int) -> None:
         child.apply_action(action)
         per_move[loaded.action_to_string(action)] = minimax.expectiminimax(child, 100, None, 0)[0]
     assert per_move == {move: _outcome(v) for move, v in result.move_values.items()}
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(5, marks=pytest.mark.slow)])
+def test_openspiel_cfr_and_exploitability_run_on_a_towers_endgame(seed: int) -> None:
+    """OpenSpiel's CFR+ and exploitability through the adapter, on a last-round position 3 placements from the
+    end: with no chance left every information set is one history, so the equilibrium value is the solver's."""
+    state = _late_endgame(seed, 3)
+    assert state is not None
+    game = load_game("towers", position=position_parameter(state))
+    uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    reached = exploitability.exploitability(game, solver.average_policy())
+    assert 0 <= reached < 0.01 < uniform
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)[0]
+    assert value == pytest.approx(_outcome(solve(state, horizon="game").value), abs=2 * reached)
