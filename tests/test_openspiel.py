@@ -146,6 +146,20 @@ def test_games_without_engine_information_states_keep_strings_only(game: str, pa
     assert state.information_state_string(0)  # the codec's string with the action texts
 
 
+def test_towers_resample_from_infostate_in_a_game_loaded_from_a_position() -> None:
+    """From a ``position`` there is no deal to replay: the twin keeps the (public) moves since the position."""
+    start = _late_endgame(2, 0)
+    assert start is not None
+    game = load_game("towers", position=position_parameter(start))
+    state = _random_openspiel_state(game, 2, 2)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert twin.history() == state.history()
+    assert kibitz_state(twin).private_json(1 - seat) != kibitz_state(state).private_json(1 - seat)
+    assert twin.information_state_string(seat) == state.information_state_string(seat)
+    assert twin.information_state_string(1 - seat) != state.information_state_string(1 - seat)
+
+
 def test_projectl_resample_from_infostate_redraws_the_decks() -> None:
     game = load_game("projectl", players=2)
     state = _random_openspiel_state(game, 3, 40)
