@@ -125,7 +125,7 @@ def _random_openspiel_state(game: pyspiel.Game, seed: int, moves: int) -> pyspie
 
 
 @pytest.mark.parametrize("game,params,shape", [("towers", {}, [4011]), ("projectl", {"players": 2}, [910]),
-                                                ("projectl", {"players": 1}, [754])])
+                                                pytest.param("projectl", {"players": 1}, [754], marks=pytest.mark.slow)])
 def test_information_state_tensors_are_on(game: str, params: dict, shape: list[int]) -> None:
     loaded = load_game(game, **params)
     assert loaded.get_type().provides_information_state_tensor

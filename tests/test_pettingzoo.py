@@ -114,7 +114,7 @@ def test_render_rgb() -> None:
 
 
 @pytest.mark.parametrize("game,params,shape", [
-    ("blokus", {"players": 2, "variant": "duo"}, (5, 14, 14)), ("blokus", {"players": 4}, (9, 20, 20)),
+    ("blokus", {"players": 2, "variant": "duo"}, (5, 14, 14)), pytest.param("blokus", {"players": 4}, (9, 20, 20), marks=pytest.mark.slow),
     ("towers", {}, (1239,)), ("shelfie", {"players": 2}, (982,)), ("projectl", {"players": 2}, (806,))])
 def test_observations_keep_the_spatial_shape(game: str, params: dict, shape: tuple[int, ...]) -> None:
     """The observation space has the codec's shape (Blokus: planes x board), as OpenSpiel's tensor shape does."""
