@@ -134,7 +134,7 @@ def _options(info: GameInfo, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: The most seed values drawn from one sampler value by :meth:`KibitzState.resample_from_infostate`.
+#: :meth:`KibitzState.resample_from_infostate` seeds its draw with ``int(sampler() * _SEED_RANGE)``.
 _SEED_RANGE = 2**53
 
 
