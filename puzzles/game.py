@@ -43,7 +43,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 CHANCE = -1
 TERMINAL = -2
@@ -54,6 +54,20 @@ A = TypeVar("A", bound=Hashable)
 
 class IllegalActionError(ValueError):
     """An action that the rules forbid in this state; the message says why."""
+
+
+class InformationStateUnavailableError(NotImplementedError):
+    """An information-state call on a game whose :class:`GameInfo` declares none (``has_information_state``)."""
+
+
+class InformationStateHook(Protocol):
+    """What ``GameInfo.infostate`` gives: a seat's information state, a function of what that seat observed."""
+
+    shape: tuple[int, ...]
+
+    def string(self, state: Any, player: int) -> str: ...
+
+    def tensor(self, state: Any, player: int) -> Any: ...
 
 
 class UndoUnavailableError(RuntimeError):
@@ -114,6 +128,14 @@ class GameInfo:
     #: ``"module:function"`` (imported on first use, like ``factory``): ``function(state)`` gives the game's
     #: integer action encoding and observation tensors, used by the OpenSpiel and PettingZoo adapters
     codec: str = ""
+    #: ``"module:function"`` (imported on first use): ``function(state)`` gives the game's information-state hook
+    #: (:class:`InformationStateHook`: a seat's perfect-recall string and tensor); ``""``: the game has none
+    infostate: str = ""
+
+    @property
+    def has_information_state(self) -> bool:
+        """Whether ``information_state_string`` / ``information_state_tensor`` work for this game."""
+        return bool(self.infostate)
 
     @property
     def player_counts(self) -> range:
@@ -272,6 +294,34 @@ class GameState(ABC, Generic[A]):
             raise TypeError(f"{type(self).__name__} has hidden information and must override resample()")
         return self.clone()
 
+    def _information_state(self) -> InformationStateHook:
+        """The game's information-state hook; :class:`InformationStateUnavailableError` when it has none."""
+        info = self.info
+        if not info.has_information_state:
+            raise InformationStateUnavailableError(
+                f"{info.title} has no information-state support (GameInfo.has_information_state is False)")
+        module_name, _, function_name = info.infostate.partition(":")
+        make: Callable[[GameState[Any]], InformationStateHook] = getattr(importlib.import_module(module_name),
+                                                                          function_name)
+        return make(self)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` has observed so far, in order (perfect recall), as text.
+
+        Equal for two states exactly when ``player`` cannot tell them apart; a
+        function of what that seat saw only.  Games without support (see
+        :attr:`GameInfo.has_information_state`) raise :class:`InformationStateUnavailableError`.
+        """
+        return self._information_state().string(self, player)
+
+    def information_state_tensor(self, player: int) -> Any:
+        """The information state of ``player`` as a flat float32 array of :meth:`information_state_tensor_shape`."""
+        return self._information_state().tensor(self, player)
+
+    def information_state_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`information_state_tensor` (fixed per game and seat count)."""
+        return tuple(self._information_state().shape)
+
     # -- outcome -----------------------------------------------------------
     @abstractmethod
     def scores(self) -> list[float]:
@@ -371,6 +421,7 @@ GAMES: dict[str, GameInfo] = {
             has_undo=False,
             factory="puzzles.projectl.engine:new_game",
             codec="puzzles.projectl.codec:codec",
+            infostate="puzzles.projectl.infostate:infostate",
             rules="docs/rules/project-l.md",
             options=(
                 GameOption("rules", "classic", "Rule set.", ("classic", "revised")),
@@ -417,6 +468,7 @@ GAMES: dict[str, GameInfo] = {
             has_undo=False,
             factory="puzzles.towers.engine:new_game",
             codec="puzzles.towers.codec:codec",
+            infostate="puzzles.towers.infostate:infostate",
             rules="docs/rules/rainbow-blackjack.md",
             options=(),
         ),

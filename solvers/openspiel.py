@@ -27,6 +27,17 @@ tensors come from the game's codec (``GameInfo.codec``, one
   constant-sum (solo Project L: general-sum).  Rewards are terminal.
 * Observation tensors and strings are functions of ``observation(player)``; the
   information-state string (perfect recall) adds what the player has seen in order.
+  Where the game layer has information states (``GameInfo.has_information_state``:
+  Rainbow Blackjack, Project L) the string and tensor are the engine's
+  ``information_state_string`` / ``information_state_tensor`` and the game type says
+  ``provides_information_state_tensor``; tensors keep the codec's shape (Blokus:
+  ``[planes, size, size]``).
+* ``state.resample_from_infostate(player, sampler)`` (OpenSpiel's
+  ``ResampleFromInfostate``, used by its ISMCTS bot) draws a state that ``player``
+  cannot tell from this one with the engine's ``resample``, seeded from one value of
+  ``sampler``.  Where the game can replay a deal toward it (the tower game from its
+  start), the new state's history is a real one that reaches it (hidden draws
+  included); otherwise it keeps this state's history.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ from __future__ import annotations
 import base64
 import importlib
 import json
+import random
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -122,6 +134,10 @@ def _options(info: GameInfo, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: :meth:`KibitzState.resample_from_infostate` seeds its draw with ``int(sampler() * _SEED_RANGE)``.
+_SEED_RANGE = 2**53
+
+
 def game_type(info: GameInfo, utility: Any = pyspiel.GameType.Utility.CONSTANT_SUM) -> pyspiel.GameType:
     """The OpenSpiel :class:`pyspiel.GameType` of a kibitz game."""
     chance = (pyspiel.GameType.ChanceMode.DETERMINISTIC if info.chance.value == "none"
@@ -139,7 +155,7 @@ def game_type(info: GameInfo, utility: Any = pyspiel.GameType.Utility.CONSTANT_S
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=info.has_information_state,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(info),
@@ -203,6 +219,7 @@ class KibitzGame(pyspiel.Game):
             players = start.num_players
         self.codec = codec_of(info, start)
         self.start = start if params["position"] else self.codec.opening(start)
+        self.from_position = bool(params["position"])
         teams = getattr(getattr(start, "variant", None), "name", "") == "teams"
         if players == 1:
             utility, total = pyspiel.GameType.Utility.GENERAL_SUM, None
@@ -224,7 +241,7 @@ class KibitzGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KibitzObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return KibitzObserver(self.codec, perfect_recall)
+        return KibitzObserver(self.codec, perfect_recall, self.start)
 
     def kibitz_state(self, state: KibitzState) -> GameState[Any]:
         """The engine state under an OpenSpiel state of this game (a live reference: do not mutate it)."""
@@ -308,6 +325,27 @@ class KibitzState(pyspiel.State):
             return self._box.codec.chance_text(box.pending, action)
         return box.state.action_to_string(self._box.codec.decode(box.state, action))
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> KibitzState:
+        """A state ``player_id`` cannot tell from this one (OpenSpiel's ``ResampleFromInfostate``).
+
+        The engine's ``resample`` draws the hidden part, seeded from one call of
+        ``probability_sampler`` (a float in [0, 1), e.g. ``pyspiel.UniformProbabilitySampler``).
+        """
+        rng = random.Random(int(float(probability_sampler()) * _SEED_RANGE))
+        target = self._box.state.resample(int(player_id), rng)
+        game = self.get_game()
+        toward = _chance_toward(target) if not game.from_position else None
+        if toward is None:
+            twin = self.clone()
+            twin._box = _Box(target, self._box.codec, self._box.pending[:], self._box.texts[:])
+            return twin
+        replay = game.new_initial_state()
+        for step in self.full_history():
+            action = int(step.action)
+            replay.apply_action(toward(replay.kibitz, target, int(player_id), action) if replay.is_chance_node()
+                                else action)
+        return replay
+
     def returns(self) -> list[float]:
         state = self._box.state
         return [float(x) for x in state.returns()] if state.is_terminal() else [0.0] * state.num_players
@@ -317,22 +355,43 @@ class KibitzState(pyspiel.State):
         return text + (f"\nrefill so far: {self._box.pending}" if self._box.pending else "")
 
 
-class KibitzObserver:
-    """OpenSpiel's Python observer: the codec's tensor and strings (information state when ``perfect_recall``)."""
+#: ``chance_toward(state, target, player, drawn)``: the outcome of ``state``'s chance node on the way to ``target``
+ChanceToward = Callable[[GameState[Any], GameState[Any], int, int], int]
 
-    def __init__(self, codec: Any, perfect_recall: bool) -> None:
+
+def _chance_toward(target: GameState[Any]) -> ChanceToward | None:
+    """The game's ``chance_toward`` (its information-state hook's), if it has one."""
+    if not target.info.has_information_state:
+        return None
+    found: ChanceToward | None = getattr(target._information_state(), "chance_toward", None)
+    return found
+
+
+class KibitzObserver:
+    """OpenSpiel's Python observer: the codec's tensor and strings; the information state when ``perfect_recall``
+    (the engine's own where the game has one, else the observation string with the action texts and no tensor)."""
+
+    def __init__(self, codec: Any, perfect_recall: bool, start: GameState[Any] | None = None) -> None:
         self.codec = codec
         self.perfect_recall = perfect_recall
-        shape = (0,) if perfect_recall else tuple(codec.observation_shape)
+        self.engine_infostate = bool(perfect_recall and start is not None and start.info.has_information_state)
+        if not perfect_recall:
+            shape = tuple(codec.observation_shape)
+        else:
+            shape = start.information_state_tensor_shape() if self.engine_infostate and start else (0,)
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
+        self.dict = {"observation" if not perfect_recall else "info_state": self.tensor.reshape(shape)}
 
     def set_from(self, state: KibitzState, player: int) -> None:
         if not self.perfect_recall:
             self.tensor[:] = self.codec.observation_tensor(state._box.state, player)
+        elif self.engine_infostate:
+            self.tensor[:] = np.asarray(state._box.state.information_state_tensor(player)).reshape(-1)
 
     def string_from(self, state: KibitzState, player: int) -> str:
         box = state._box
+        if self.engine_infostate:
+            return box.state.information_state_string(player)
         if self.perfect_recall:
             return self.codec.information_state_string(box.state, player, box.texts)
         return self.codec.observation_string(box.state, player)

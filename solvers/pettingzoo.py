@@ -6,8 +6,10 @@
 * agents ``player_0 .. player_{n-1}`` (the engine's seats); ``Discrete(num_actions)``
   actions with the integer layout of the game's codec (``puzzles/<game>/codec.py``);
 * observations ``{"observation": Box(float32), "action_mask": Box(int8)}``: the codec's
-  tensor of ``observation(agent)`` (hidden information stays hidden) and the legal
-  actions of the agent to move (all zeros for the others);
+  tensor of ``observation(agent)`` (hidden information stays hidden) in the codec's shape,
+  the same as OpenSpiel's ``observation_tensor_shape`` (Blokus: ``[planes, size, size]``,
+  ``[5, 14, 14]`` for Duo; the other games: flat), and the legal actions of the agent to
+  move (all zeros for the others);
 * ``reset(seed=s)`` deals the game from ``s`` exactly as ``GameInfo.new_game(players, s)``
   does and resolves every chance node with ``random.Random(s)`` and the engine's own
   ``sample_chance``, so a game is a pure function of the seed and the actions:
@@ -63,10 +65,9 @@ class KibitzEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {', '.join(modes)} for {game}, got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
-        shape = tuple(self.codec.observation_shape)
-        size = int(np.prod(shape))
+        self.observation_shape = tuple(int(n) for n in self.codec.observation_shape)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "observation": spaces.Box(-np.inf, np.inf, self.observation_shape, np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -110,6 +111,7 @@ class KibitzEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
         tensor = np.asarray(self.codec.observation_tensor(self.state, player), dtype=np.float32)
+        tensor = tensor.reshape(self.observation_shape)
         if player == self.state.current_player():
             mask = self.codec.legal_mask(self.state).astype(np.int8, copy=False)
         else:

@@ -9,7 +9,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import mcts, minimax  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts, minimax  # noqa: E402
 
 from puzzles import GAMES  # noqa: E402
 from puzzles.towers.engine import TowersState  # noqa: E402
@@ -110,6 +111,115 @@ def test_shelfie_refill_chance_is_exact() -> None:
     assert str(kibitz_state(state).board_rows()).count("C") == 22  # the first 22 cells get type 0 (C), then the bag runs out of it
 
 
+def _random_openspiel_state(game: pyspiel.Game, seed: int, moves: int) -> pyspiel.State:
+    """``moves`` random actions into ``game`` (chance by its probabilities), then on to a decision or the end."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and (len(state.history()) < moves or state.is_chance_node()):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("game,params,shape", [("towers", {}, [4011]), ("projectl", {"players": 2}, [910]),
+                                                pytest.param("projectl", {"players": 1}, [754], marks=pytest.mark.slow)])
+def test_information_state_tensors_are_on(game: str, params: dict, shape: list[int]) -> None:
+    loaded = load_game(game, **params)
+    assert loaded.get_type().provides_information_state_tensor
+    assert loaded.information_state_tensor_shape() == shape
+    state = _random_openspiel_state(loaded, 1, 90)
+    for seat in range(loaded.num_players()):
+        tensor = np.asarray(state.information_state_tensor(seat))
+        assert np.array_equal(tensor, kibitz_state(state).information_state_tensor(seat))
+        assert state.information_state_string(seat) == kibitz_state(state).information_state_string(seat)
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game,params", [("blokus", {"players": 2, "variant": "duo"}), ("shelfie", {"players": 2})])
+def test_games_without_engine_information_states_keep_strings_only(game: str, params: dict) -> None:
+    loaded = load_game(game, **params)
+    assert not loaded.get_type().provides_information_state_tensor
+    state = _random_openspiel_state(loaded, 2, 5)
+    assert state.information_state_string(0)  # the codec's string with the action texts
+
+
+def test_towers_resample_from_infostate_in_a_game_loaded_from_a_position() -> None:
+    """From a ``position`` there is no deal to replay: the twin keeps the (public) moves since the position."""
+    start = _late_endgame(2, 0)
+    assert start is not None
+    game = load_game("towers", position=position_parameter(start))
+    state = _random_openspiel_state(game, 2, 2)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    assert twin.history() == state.history()
+    assert kibitz_state(twin).private_json(1 - seat) != kibitz_state(state).private_json(1 - seat)
+    assert twin.information_state_string(seat) == state.information_state_string(seat)
+    assert twin.information_state_string(1 - seat) != state.information_state_string(1 - seat)
+
+
+def test_projectl_resample_from_infostate_redraws_the_decks() -> None:
+    game = load_game("projectl", players=2)
+    state = _random_openspiel_state(game, 3, 40)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(3, 0.0, 1.0))
+    assert kibitz_state(twin).to_json() != kibitz_state(state).to_json()
+    assert twin.history() == state.history()  # no chance in Project L: the history is the public moves
+    for player in (0, 1):
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        assert np.array_equal(twin.information_state_tensor(player), state.information_state_tensor(player))
+    assert twin.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("moves", [20, 60, 100])
+def test_towers_resample_from_infostate(moves: int) -> None:
+    """A state the seat to move cannot tell apart, reached by a real history (its own draws, the opponent's
+    redrawn): the seat's information state agrees at every step of it, and the draw is seeded."""
+    game = load_game("towers")
+    state = _random_openspiel_state(game, moves, moves)
+    seat = state.current_player()
+    twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    again = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
+    assert twin.history_str() == again.history_str()
+    assert twin.history() != state.history() and len(twin.history()) == len(state.history())
+    assert kibitz_state(twin).private_json(1 - seat) != kibitz_state(state).private_json(1 - seat)
+    mine, theirs = game.new_initial_state(), game.new_initial_state()
+    for a, b in zip(state.history(), twin.history(), strict=True):
+        assert mine.information_state_string(seat) == theirs.information_state_string(seat)
+        mine.apply_action(a)
+        theirs.apply_action(b)
+    assert mine.information_state_string(seat) == theirs.information_state_string(seat)
+    assert np.array_equal(twin.information_state_tensor(seat), state.information_state_tensor(seat))
+    assert twin.information_state_string(1 - seat) != state.information_state_string(1 - seat)
+    assert twin.legal_actions() == state.legal_actions()
+    assert game.deserialize_state(twin.serialize()).history() == twin.history()
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_openspiel_ismcts_plays_towers(seed: int) -> None:
+    """OpenSpiel's own ISMCTS bot (resample_from_infostate, information-state keys) plays seat 1 to the end."""
+    game = load_game("towers")
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=4, random_state=rs)
+    state = game.new_initial_state()
+    bot_moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rs.choice(outcomes, p=probs)))
+        elif state.current_player() == 1:
+            action = int(bot.step(state))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            bot_moves += 1
+        else:
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    assert bot_moves >= 9 and kibitz_state(state).is_terminal()
+    assert sum(state.returns()) == 1.0
+
+
 def _mcts_game(game: pyspiel.Game, seed: int) -> pyspiel.State:
     rs = np.random.RandomState(seed)
     bot = mcts.MCTSBot(game, 2.0, 2, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
@@ -162,3 +272,20 @@ def test_towers_endgame_values_equal_the_solver(seed: int) -> None:
         child.apply_action(action)
         per_move[loaded.action_to_string(action)] = minimax.expectiminimax(child, 100, None, 0)[0]
     assert per_move == {move: _outcome(v) for move, v in result.move_values.items()}
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(5, marks=pytest.mark.slow)])
+def test_openspiel_cfr_and_exploitability_run_on_a_towers_endgame(seed: int) -> None:
+    """OpenSpiel's CFR+ and exploitability through the adapter, on a last-round position 3 placements from the
+    end: with no chance left every information set is one history, so the equilibrium value is the solver's."""
+    state = _late_endgame(seed, 3)
+    assert state is not None
+    game = load_game("towers", position=position_parameter(state))
+    uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    reached = exploitability.exploitability(game, solver.average_policy())
+    assert 0 <= reached < 0.01 < uniform
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)[0]
+    assert value == pytest.approx(_outcome(solve(state, horizon="game").value), abs=2 * reached)

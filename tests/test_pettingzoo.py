@@ -111,3 +111,26 @@ def test_render_rgb() -> None:
     assert shelfie.render().shape == (9 * 12, (9 + 2 * 6) * 12, 3)
     with pytest.raises(ValueError):
         kibitz_env("towers", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("game,params,shape", [
+    ("blokus", {"players": 2, "variant": "duo"}, (5, 14, 14)), pytest.param("blokus", {"players": 4}, (9, 20, 20), marks=pytest.mark.slow),
+    ("towers", {}, (1239,)), ("shelfie", {"players": 2}, (982,)), ("projectl", {"players": 2}, (806,))])
+def test_observations_keep_the_spatial_shape(game: str, params: dict, shape: tuple[int, ...]) -> None:
+    """The observation space has the codec's shape (Blokus: planes x board), as OpenSpiel's tensor shape does."""
+    env = kibitz_env(game, **params)
+    assert env.observation_space("player_0")["observation"].shape == shape
+    env.reset(seed=2)
+    observed = env.observe("player_1")["observation"]
+    assert observed.shape == shape and observed.dtype == np.float32
+    assert np.array_equal(observed.reshape(-1), env.codec.observation_tensor(env.state, 1))
+    if game == "blokus":
+        env.step(int(np.flatnonzero(env.action_mask())[0]))
+        planes = env.observe("player_0")["observation"].reshape(-1, shape[1] * shape[2]).sum(axis=1)
+        colours = (shape[0] - 1) // 2  # planes: cells per colour (the one to move first), board mask, pieces left
+        assert planes[0] == 0 and 1 <= planes[colours - 1] <= 5 and planes[colours] == shape[1] * shape[2]
+        assert planes[colours + 1 :].tolist() == [21.0] * (colours - 1) + [20.0]
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel import load_game
+
+    assert tuple(load_game(game, **params).observation_tensor_shape()) == shape
