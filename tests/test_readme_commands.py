@@ -45,6 +45,7 @@ SKIP: dict[str, str] = {
 SLOW: dict[str, str] = {
     "kibitz blokus solitaire all-pieces": "a perfect all-pieces board: 5-30 s each",
     "kibitz blokus solitaire tetrominoes --backend": "the corner-contact find by CP-SAT: ~5 CPU-s",
+    "kibitz generate shelfie": "a best shelf proved optimal by CP-SAT: 5-22 CPU-s",
 }
 
 #: Short budgets: (regex on the command, replacement) applied in order to every command that matches.
