@@ -45,6 +45,6 @@ def run_study(game: str, sections: dict[str, Callable[[], Any]], description: st
         data["sections"][name] = {"data": result, "seconds": round(time.perf_counter() - start, 1),
                                   "cpu_seconds": round(time.process_time() - cpu, 1)}
         data["machine"] = f"{platform.machine()}, {platform.python_version()}, 2 shared cores"
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        path.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")  # compact: data, not prose
         print(f"{name}: {data['sections'][name]['cpu_seconds']} CPU s -> {path}")
     return data
