@@ -25,10 +25,10 @@ from solvers.playout import play_game
 
 BUDGETS = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400)
 OPPONENTS = ("greedy", "mcts-rave:400")
-STRENGTH_GAMES = 24
-OPENING_GAMES = 24
+STRENGTH_GAMES = 16
+OPENING_GAMES = 16
 OPENING_MOVES = 3
-SCORE_GAMES = {"duo": 40, "two-player": 40, "three-player": 24, "classic": 40}
+SCORE_GAMES = {"duo": 40, "two-player": 24, "three-player": 16, "classic": 24}
 
 
 def play(variant: str, specs: list[str], seed: int) -> BlokusState:
