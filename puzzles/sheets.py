@@ -25,6 +25,7 @@ CELL = 20.0
 GAP = 14.0
 TITLE_SIZE, LINE_SIZE, CAPTION_SIZE = 17.0, 10.0, 9.0
 LINE_STEP, CAPTION_STEP = 14.0, 13.0
+CHAR_EM = 0.56  # average glyph width of sans-serif text in em: lines are wrapped to fit the page at this width
 MAX_ZOOM = 2.0  # small drawings are enlarged at most this much to fill their panel
 PUZZLES_PER_PAGE, SOLUTIONS_PER_PAGE = 1, 2
 FORMATS = ("svg", "pdf", "txt", "json")
@@ -168,11 +169,17 @@ def _fit(figures: Sequence[Figure], width: float, height: float) -> tuple[float,
         scale *= 0.92
 
 
+def wrap_width(width: float, size: float = LINE_SIZE) -> int:
+    """Characters per line of text ``size`` points high in ``width`` points: an average glyph is taken as
+    :data:`CHAR_EM` of the size (wide enough for DejaVu Sans, what cairosvg falls back to without Helvetica)."""
+    return int(width / (CHAR_EM * size))
+
+
 def panel_svg(panel: Panel, x: float, y: float, width: float, height: float) -> str:
     """A panel drawn in a box: its title, its lines, then its figures scaled to fit what is left."""
     parts = [text(0, TITLE_SIZE, panel.title, TITLE_SIZE, "bold", cls="title")]
     top = TITLE_SIZE + 10
-    rows = [(i, row) for i, line in enumerate(panel.lines) for row in textwrap.wrap(line, int(width / (0.5 * LINE_SIZE)))]
+    rows = [(i, row) for i, line in enumerate(panel.lines) for row in textwrap.wrap(line, wrap_width(width))]
     for k, (i, row) in enumerate(rows):
         parts.append(text(0, top + LINE_SIZE + k * LINE_STEP, row, cls="difficulty" if i == 0 else "line"))
     top += len(rows) * LINE_STEP + GAP
