@@ -14,10 +14,11 @@ position is marked ``face_up`` (everything is known to both players), so a human
 
 Grading (``difficulty``) is by the exact solver's effort: the nodes it searches to prove the value
 of every legal move (:attr:`solvers.towers.solver.SolveResult.nodes`, a fresh search with a 2**20-entry
-table, so the count is a property of the position).  The bands (:data:`LEVELS`) were calibrated on a
-sample of 183 challenges (seeds 0-174, every target depth; ``bench/towers_effort.py``): below 100 nodes
-a challenge is a 2-4 ply finish, 100-1,499 a round-6 line or a short round-5 one, 1,500 and up the
-round-5 endgames.  Candidates for a level are looked for at a depth where that effort is common
+table, so the count is a property of the position).  The bands (:data:`LEVELS`) were calibrated on
+the 149 challenges of seeds 0-399 at every depth 2-16 (``bench/towers_effort.py``,
+``bench/results/towers_effort.md``): easy, below 100 nodes, are the 2-4 ply finishes (49 of the
+sample); medium, 100-2,999, the round-6 lines and short round-5 ones (38); hard, 3,000 and up, the
+round-5 endgames of 10-14 plies (62).  Candidates for a level are looked for at a depth where that effort is common
 (:data:`SEARCH_PLIES`); the level is the band the proof's effort falls in, and a challenge also needs
 at least :data:`MIN_FAILING` failing moves.
 """
