@@ -282,7 +282,7 @@ def _sheet_panels() -> dict[str, tuple[object, object]]:
     shelfie = ShelfieChallenge(7, "hard", 2, ("STAIRCASE", "X_SHAPE"), ("CPPPB", "CPPBB", "CPGPB", "CGGBB", "CGTTT",
                                "CGGTF"), 64, {"adjacency": 35, "personal_goal": 12, "common_goals": 16, "end_token": 1}, 7, 1.0)
     puzzles, solutions = deck_panels(DEFAULT_SEED)
-    found = {"tiling": next(tiling(1, "hard", "pentominoes", seed=0)), "blokus-fit": next(blokus_fit(1, "medium", 0)),
+    found = {"tiling": next(tiling(1, "medium", "pentominoes", seed=0)), "blokus-fit": next(blokus_fit(1, "medium", 0)),
              "towers": next(towers(1, "hard", 300)), "shelfie": shelfie}
     return {**{kind: (ch.puzzle_panel(), ch.solution_panel()) for kind, ch in found.items()},
             "projectl-deck": (puzzles[-1], solutions[-1])}
@@ -298,7 +298,8 @@ def test_every_kind_of_sheet_reads_right():
     measures = {"tiling": "search nodes", "blokus-fit": "nodes to count", "towers": "solver nodes",
                 "shelfie": "solver pieces", "projectl-deck": "cells"}
     drawn = {"tiling": "piece", "blokus-fit": "piece", "towers": "position", "shelfie": "card", "projectl-deck": "card"}
-    for kind, (puzzle, solution) in _sheet_panels().items():
+    panels = _sheet_panels()
+    for kind, (puzzle, solution) in panels.items():
         for panel in (puzzle, solution):
             svg = sheet_bytes([[panel]], "svg")
             texts = _texts_on_page(svg)
@@ -317,7 +318,7 @@ def test_every_kind_of_sheet_reads_right():
                                                                     "solution")), (kind, sheet_text[:80])
         assert measures[kind] in puzzle.lines[0] and puzzle.lines[0].startswith("Difficulty: "), kind
         assert _groups(sheet_bytes([[puzzle]], "svg"), drawn[kind]), kind
-    towers_page = sheet_bytes([[_sheet_panels()["towers"][0]]], "svg")
+    towers_page = sheet_bytes([[panels["towers"][0]]], "svg")
     assert len(_groups(towers_page, "grids")) == 1 and "Round 5/6" in towers_page.decode()
-    blokus_page = [w for w, *_ in _texts_on_page(sheet_bytes([[_sheet_panels()["blokus-fit"][0]]], "svg"))]
+    blokus_page = [w for w, *_ in _texts_on_page(sheet_bytes([[panels["blokus-fit"][0]]], "svg"))]
     assert all(letter in blokus_page for letter in "abcdefgh") and all(str(n) in blokus_page for n in range(1, 9))
