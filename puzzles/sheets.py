@@ -25,9 +25,11 @@ CELL = 20.0
 GAP = 14.0
 TITLE_SIZE, LINE_SIZE, CAPTION_SIZE = 17.0, 10.0, 9.0
 LINE_STEP, CAPTION_STEP = 14.0, 13.0
+CHAR_EM = 0.56  # average glyph width of sans-serif text in em: lines are wrapped to fit the page at this width
 MAX_ZOOM = 2.0  # small drawings are enlarged at most this much to fill their panel
 PUZZLES_PER_PAGE, SOLUTIONS_PER_PAGE = 1, 2
 FORMATS = ("svg", "pdf", "txt", "json")
+TEXT_WIDTH = 100  # characters a line of a text sheet may take (longer ones are wrapped)
 #: Piece colours (a colour-blind-friendly 12-colour set), used in turn by a puzzle's pieces.
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
            "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#d37295", "#86bcb6")
@@ -48,6 +50,11 @@ class Figure:
     @property
     def full_height(self) -> float:
         return self.height + (CAPTION_STEP if self.caption else 0.0)
+
+    @property
+    def full_width(self) -> float:
+        """The width with its caption, which may be wider than a small drawing (the drawing is centred over it)."""
+        return max(self.width, len(self.caption) * CAPTION_SIZE * CHAR_EM)
 
 
 @dataclass
@@ -134,10 +141,58 @@ def shape_figure(cells: Iterable[Cell], fill: str, caption: str = "", cell: floa
     return cells_figure(moved, rows, cols, caption=caption, role="piece", cell=cell)
 
 
+def with_coordinates(fig: Figure, rows: int, cols: int, cell: float) -> Figure:
+    """``fig`` (a ``rows`` x ``cols`` grid of ``cell``) with column letters a, b, ... above it and row numbers on
+    its left, 1 at the bottom row: a board's squares named as Blokus and chess name them (a8 top left on 8x8)."""
+    pad = 14.0
+    labels = [text(pad + (c + 0.5) * cell, 10, chr(ord("a") + c), CAPTION_SIZE, anchor="middle", fill="#444444",
+                   cls="coordinate") for c in range(cols)]
+    labels += [text(pad / 2, pad + (r + 0.5) * cell + 3, str(rows - r), CAPTION_SIZE, anchor="middle", fill="#444444",
+                    cls="coordinate") for r in range(rows)]
+    body = "".join(labels) + f'<g transform="translate({pad:g},{pad:g})">{fig.body}</g>'
+    return Figure(body, fig.width + pad, fig.height + pad, fig.caption, fig.role)
+
+
 def answer_figure(prompt: str, width: float = 300.0, height: float = 60.0) -> Figure:
     """An empty box with a prompt, to write an answer in."""
     body = _rect(0, 0, width, height, EMPTY_FILL, "#444444", 1.2, "answer-box") + text(6, 14, prompt, size=CAPTION_SIZE)
     return Figure(body, width, height, "", "answer")
+
+
+# ------------------------------------------------------------------------------------------------
+# text sheets
+# ------------------------------------------------------------------------------------------------
+
+def board_text(rows: Sequence[str]) -> list[str]:
+    """A board's rows as text with column letters above and row numbers on the left, 1 at the bottom row."""
+    width = len(str(len(rows)))
+    head = " " * (width + 1) + "".join(chr(ord("a") + c) for c in range(len(rows[0]) if rows else 0))
+    return [head, *(f"{len(rows) - r:>{width}} {row}" for r, row in enumerate(rows))]
+
+
+def shapes_text(shapes: Sequence[tuple[str, Iterable[Cell]]], width: int = 78) -> list[str]:
+    """Pieces drawn side by side as text (``#`` a cell), each named under its shape; rows of pieces wrap at
+    ``width`` characters."""
+    blocks = []
+    for name, cells in shapes:
+        shape = list(cells)
+        top, left = min(r for r, _ in shape), min(c for _, c in shape)
+        rows = 1 + max(r for r, _ in shape) - top
+        cols = 1 + max(c for _, c in shape) - left
+        grid = [["#" if (r + top, c + left) in shape else " " for c in range(cols)] for r in range(rows)]
+        wide = max(cols, len(name))
+        blocks.append(["".join(row).ljust(wide) for row in grid] + [name.ljust(wide)])
+    lines: list[str] = []
+    band: list[list[str]] = []
+    for block in [*blocks, None]:
+        if band and (block is None or sum(len(b[0]) + 3 for b in band) + len(block[0]) > width):
+            tall = max(len(b) for b in band)
+            padded = [[" " * len(b[0])] * (tall - len(b)) + b for b in band]  # names on one line, shapes above
+            lines += ["   ".join(b[k] for b in padded).rstrip() for k in range(tall)]
+            band = []
+        if block is not None:
+            band.append(block)
+    return lines
 
 
 # ------------------------------------------------------------------------------------------------
@@ -149,10 +204,10 @@ def _flow(figures: Sequence[Figure], width: float) -> tuple[list[tuple[Figure, f
     placed: list[tuple[Figure, float, float]] = []
     x = y = row = 0.0
     for fig in figures:
-        if x > 0 and x + fig.width > width:
+        if x > 0 and x + fig.full_width > width:
             y, x, row = y + row + GAP, 0.0, 0.0
         placed.append((fig, x, y))
-        x += fig.width + GAP
+        x += fig.full_width + GAP
         row = max(row, fig.full_height)
     return placed, y + row
 
@@ -162,17 +217,23 @@ def _fit(figures: Sequence[Figure], width: float, height: float) -> tuple[float,
     scale = MAX_ZOOM
     while True:
         placed, total = _flow(figures, width / scale)
-        widest = max((x + f.width for f, x, _ in placed), default=0.0)
+        widest = max((x + f.full_width for f, x, _ in placed), default=0.0)
         if (total * scale <= height and widest * scale <= width) or scale < 0.05:
             return scale, placed
         scale *= 0.92
+
+
+def wrap_width(width: float, size: float = LINE_SIZE) -> int:
+    """Characters per line of text ``size`` points high in ``width`` points: an average glyph is taken as
+    :data:`CHAR_EM` of the size (wide enough for DejaVu Sans, what cairosvg falls back to without Helvetica)."""
+    return int(width / (CHAR_EM * size))
 
 
 def panel_svg(panel: Panel, x: float, y: float, width: float, height: float) -> str:
     """A panel drawn in a box: its title, its lines, then its figures scaled to fit what is left."""
     parts = [text(0, TITLE_SIZE, panel.title, TITLE_SIZE, "bold", cls="title")]
     top = TITLE_SIZE + 10
-    rows = [(i, row) for i, line in enumerate(panel.lines) for row in textwrap.wrap(line, int(width / (0.5 * LINE_SIZE)))]
+    rows = [(i, row) for i, line in enumerate(panel.lines) for row in textwrap.wrap(line, wrap_width(width))]
     for k, (i, row) in enumerate(rows):
         parts.append(text(0, top + LINE_SIZE + k * LINE_STEP, row, cls="difficulty" if i == 0 else "line"))
     top += len(rows) * LINE_STEP + GAP
@@ -181,7 +242,8 @@ def panel_svg(panel: Panel, x: float, y: float, width: float, height: float) -> 
     for fig, fx, fy in placed:
         caption = text(fig.width / 2, fig.height + CAPTION_STEP - 3, fig.caption, CAPTION_SIZE, anchor="middle",
                        fill="#444444", cls="caption") if fig.caption else ""
-        drawn.append(f'<g class="{fig.role}" transform="translate({fx:g},{fy:g})">{fig.body}{caption}</g>')
+        left = fx + (fig.full_width - fig.width) / 2  # a drawing narrower than its caption is centred over it
+        drawn.append(f'<g class="{fig.role}" transform="translate({left:g},{fy:g})">{fig.body}{caption}</g>')
     parts.append(f'<g transform="translate(0,{top:g}) scale({scale:.4f})">{"".join(drawn)}</g>')
     return f'<g class="panel {panel.kind}" transform="translate({x:g},{y:g})">{"".join(parts)}</g>'
 
@@ -245,7 +307,7 @@ def sheet_bytes(pages: Sequence[Sequence[Panel]], fmt: str) -> bytes:
     if fmt not in FORMATS:
         raise ValueError(f"unknown sheet format {fmt!r}; use {', '.join(FORMATS)}")
     if fmt == "txt":
-        return "\f\n".join("\n\n".join(p.text for p in page) + "\n" for page in pages).encode()
+        return "\f\n".join("\n\n".join(_wrapped(p.text) for p in page) + "\n" for page in pages).encode()
     if fmt == "json":
         panels = [p for page in pages for p in page]
         data: Any = panels[0].data if len(panels) == 1 else {
@@ -256,6 +318,14 @@ def sheet_bytes(pages: Sequence[Sequence[Panel]], fmt: str) -> bytes:
     if fmt == "pdf":
         return pdf_bytes(svgs)
     return (svgs[0] if len(svgs) == 1 else stacked_svg(svgs)).encode()
+
+
+def _wrapped(words: str, width: int = TEXT_WIDTH) -> str:
+    """Text for a printed page: lines longer than ``width`` wrapped, their continuations indented (boards and
+    pieces drawn as text are narrower and stay as they are)."""
+    return "\n".join(line if len(line) <= width else textwrap.fill(line, width, subsequent_indent="    ",
+                                                                     break_on_hyphens=False)
+                     for line in words.split("\n"))
 
 
 def format_of(path: str, fmt: str | None) -> str:

@@ -65,7 +65,8 @@ class Challenge:
 
     def to_text(self) -> str:
         names = " ".join(p.name for p in self.pieces)
-        return (f"challenge seed {self.seed} ({self.level}, difficulty {self.nodes} nodes, {self.region.area} cells)\n"
+        return (f"Tiling challenge {self.seed} ({self.level}: {self.nodes:,} search nodes to solve and prove unique;"
+                f" {self.region.area} cells)\n"
                 f"pieces ({self.piece_set}): {names}\n{self.region_text()}")
 
     def to_json(self, with_solution: bool = True) -> dict:
@@ -118,8 +119,8 @@ class Challenge:
         figure = cells_figure(fills, self.region.height, self.region.width, groups=groups, role="solution",
                               caption="the only tiling")
         lines = [f"Proved: an exhaustive count found exactly one tiling ({self.nodes:,} nodes, {self.level})."]
-        return Panel("solution", f"Solution of tiling challenge {self.seed}", lines, [figure],
-                     self.solution.to_text(color=False), self.solution_json())
+        text = f"Solution of tiling challenge {self.seed}: the only tiling\n{self.solution.to_text(color=False)}"
+        return Panel("solution", f"Solution of tiling challenge {self.seed}", lines, [figure], text, self.solution_json())
 
 
 def band_text(levels: dict[str, tuple[tuple[int, int], tuple[int, int]]]) -> str:

@@ -164,3 +164,35 @@ def test_generate_keeps_every_challenge_found(tmp_path: Path) -> None:
     seeds = [c["seed"] for c in partial["challenges"]]
     assert seeds and all((tmp_path / f"challenge_{s}.json").exists() for s in seeds)
     assert "challenges found and kept" in err
+
+
+def _kept_challenges(partial: dict, err: str, folder: Path) -> list[tuple[dict, dict]]:
+    """The interrupted run's report and its files agree: each challenge listed was written, puzzle and solution."""
+    assert partial["interrupted"] and partial["status"] == "interrupted"
+    assert "challenges found and kept" in err
+    seeds = [c["seed"] for c in partial["challenges"]]
+    assert seeds and sorted(seeds) == sorted(int(p.stem.removeprefix("solution_")) for p in folder.glob("solution_*.json"))
+    return [(json.loads((folder / f"challenge_{s}.json").read_text()), json.loads((folder / f"solution_{s}.json").read_text()))
+            for s in seeds]
+
+
+def test_generate_shelfie_keeps_the_proved_shelves(tmp_path: Path) -> None:
+    """Ctrl-C during the CP-SAT proof of a later draw: the challenges written so far re-score to their optimum."""
+    from solvers.shelfie.challenges import verify_solution
+
+    child = Child(["generate", "shelfie", "--count", "500", "--difficulty", "easy", "--out", str(tmp_path), "--json"])
+    partial, err = _interrupt(child, lambda: any(tmp_path.glob("solution_*.svg")))  # a challenge's last file
+    for puzzle, solution in _kept_challenges(partial, err, tmp_path):
+        assert puzzle["seed"] == solution["seed"] and "shelf" not in puzzle
+        verify_solution(solution)
+
+
+def test_generate_blokus_fit_keeps_the_unique_completions(tmp_path: Path) -> None:
+    """Ctrl-C mid-search: every challenge kept replays through the rule engine with the pieces it asks for."""
+    from solvers.blokus.challenges import verify_solution
+
+    child = Child(["generate", "blokus-fit", "--count", "5000", "--out", str(tmp_path), "--json"])
+    partial, err = _interrupt(child, lambda: any(tmp_path.glob("solution_*.svg")))
+    for puzzle, solution in _kept_challenges(partial, err, tmp_path):
+        assert puzzle["seed"] == solution["seed"] and "pieces" not in puzzle
+        verify_solution(puzzle, solution)

@@ -134,7 +134,8 @@ def test_shelfie_challenge_optimum_proved_and_the_shelf_reaches_it():
     assert "shelf" not in json.loads(sheet_bytes([[ch.puzzle_panel()]], "json"))
     assert not any(" ".join(row) in puzzle_all for row in ch.shelf if row.strip("."))
     assert set(_cells(_groups(puzzle_svg, "grid")[0], 30).values()) == {"#ffffff"}  # the empty shelf
-    assert len(_groups(puzzle_svg, "goals")) == 1 and "score 54 points" in puzzle_svg
+    assert len(_groups(puzzle_svg, "goals")) == 1
+    assert "score 54 points" in " ".join(words for words, *_ in _texts_on_page(puzzle_svg))  # lines may wrap
 
 
 def test_towers_sheet_hides_the_move_and_the_solution_replays():
@@ -236,3 +237,88 @@ def test_projectl_deck_solutions_fill_every_recess_with_real_pieces():
         for m in masks:
             union |= m
         assert union == cards[answer["card"]].recess and len(masks) == answer["min_pieces"]
+
+
+# -- every kind's sheets as a reader sees them ----------------------------------------------------------------
+
+def _texts_on_page(svg: bytes | str) -> list[tuple[str, float, float, float]]:
+    """Every text of a one-page sheet with its estimated extent on the page: (words, left, right, baseline),
+    composing the translate/scale transforms of the groups around it; a glyph is taken as CHAR_EM wide."""
+    import re
+
+    from puzzles.sheets import CHAR_EM
+
+    found: list[tuple[str, float, float, float]] = []
+
+    def walk(node: ET.Element, dx: float, dy: float, scale: float) -> None:
+        for move in re.findall(r"(translate|scale)\(([^)]*)\)", node.get("transform", "")):
+            numbers = [float(v) for v in move[1].replace(",", " ").split()]
+            if move[0] == "translate":
+                dx, dy = dx + scale * numbers[0], dy + scale * (numbers[1] if len(numbers) > 1 else 0.0)
+            else:
+                scale *= numbers[0]
+        if node.tag == f"{SVG}text":
+            words = node.text or ""
+            width = len(words) * float(node.get("font-size", 10)) * CHAR_EM * scale
+            x = dx + scale * float(node.get("x", 0))
+            left = {"start": x, "middle": x - width / 2, "end": x - width}[node.get("text-anchor", "start")]
+            found.append((words, left, left + width, dy + scale * float(node.get("y", 0))))
+        for child in node:
+            walk(child, dx, dy, scale)
+
+    walk(ET.fromstring(svg), 0.0, 0.0, 1.0)
+    return found
+
+
+def _sheet_panels() -> dict[str, tuple[object, object]]:
+    """A puzzle and its solution panel of every kind (the Shelfie one built from a known optimum: a layout check)."""
+    from solvers.blokus.challenges import generate as blokus_fit
+    from solvers.challenges import generate as tiling
+    from solvers.projectl.deck_sheets import deck_panels
+    from solvers.projectl.deckgen import DEFAULT_SEED
+    from solvers.shelfie.challenges import ShelfieChallenge
+    from solvers.towers.challenges import generate as towers
+
+    shelfie = ShelfieChallenge(7, "hard", 2, ("STAIRCASE", "X_SHAPE"), ("CPPPB", "CPPBB", "CPGPB", "CGGBB", "CGTTT",
+                               "CGGTF"), 64, {"adjacency": 35, "personal_goal": 12, "common_goals": 16, "end_token": 1}, 7, 1.0)
+    puzzles, solutions = deck_panels(DEFAULT_SEED)
+    found = {"tiling": next(tiling(1, "medium", "pentominoes", seed=0)), "blokus-fit": next(blokus_fit(1, "medium", 0)),
+             "towers": next(towers(1, "hard", 300)), "shelfie": shelfie}
+    return {**{kind: (ch.puzzle_panel(), ch.solution_panel()) for kind, ch in found.items()},
+            "projectl-deck": (puzzles[-1], solutions[-1])}
+
+
+def test_every_kind_of_sheet_reads_right():
+    """Title, the difficulty with its measure, text inside the page margins, pieces or position drawn, player,
+    line and goal names counted from 1, and the text sheet titled too (all five kinds)."""
+    import re
+
+    from puzzles.sheets import MARGIN, PAGE_H, PAGE_W, TEXT_WIDTH
+
+    measures = {"tiling": "search nodes", "blokus-fit": "nodes to count", "towers": "solver nodes",
+                "shelfie": "solver pieces", "projectl-deck": "cells"}
+    drawn = {"tiling": "piece", "blokus-fit": "piece", "towers": "position", "shelfie": "card", "projectl-deck": "card"}
+    panels = _sheet_panels()
+    for kind, (puzzle, solution) in panels.items():
+        for panel in (puzzle, solution):
+            svg = sheet_bytes([[panel]], "svg")
+            texts = _texts_on_page(svg)
+            titles = [words for words, *_ in texts if words == panel.title]
+            assert titles and texts[0][0] == panel.title, kind  # the title first
+            outside = [(words, round(left), round(right)) for words, left, right, y in texts
+                       if left < MARGIN - 1 or right > PAGE_W - MARGIN + 1 or not 0 < y < PAGE_H]
+            assert not outside, (kind, panel.kind, outside)
+            every = " ".join(words for words, *_ in texts)
+            assert not re.search(r"\b(P0|row0|col0|page 0|round 0|0\. )", every), (kind, every)
+            if kind == "projectl-deck":  # its text sheet is the deck file (generate projectl-deck --format txt)
+                continue
+            sheet_text = sheet_bytes([[panel]], "txt").decode()
+            assert max(map(len, sheet_text.splitlines())) <= TEXT_WIDTH, kind
+            assert sheet_text.split("\n", 1)[0].lower().startswith(("tiling", "blokus", "rainbow", "my shelfie",
+                                                                    "solution")), (kind, sheet_text[:80])
+        assert measures[kind] in puzzle.lines[0] and puzzle.lines[0].startswith("Difficulty: "), kind
+        assert _groups(sheet_bytes([[puzzle]], "svg"), drawn[kind]), kind
+    towers_page = sheet_bytes([[panels["towers"][0]]], "svg")
+    assert len(_groups(towers_page, "grids")) == 1 and "Round 5/6" in towers_page.decode()
+    blokus_page = [w for w, *_ in _texts_on_page(sheet_bytes([[panels["blokus-fit"][0]]], "svg"))]
+    assert all(letter in blokus_page for letter in "abcdefgh") and all(str(n) in blokus_page for n in range(1, 9))

@@ -9,19 +9,20 @@ from __future__ import annotations
 import json
 import random
 import re
+import statistics
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from puzzles.towers import TowersState
-from solvers.towers.challenges import Challenge, generate, outcome, replay_result
+from solvers.towers.challenges import LEVELS, MIN_FAILING, Challenge, generate, level_of, outcome, replay_result
 from solvers.towers.hint import ExactHintBot, hinter
 from solvers.towers.solver import Solver
 from tests.test_towers_brute import brute_move_values
 
 #: (difficulty, how many, first candidate seed): a handful of each, a few seconds in all
-BATCHES = (("easy", 4, 0), ("medium", 4, 0), ("hard", 3, 190))
+BATCHES = (("easy", 4, 0), ("medium", 4, 0), ("hard", 3, 300))
 
 
 def one_saving_move(move_values: dict[str, int], seat: int) -> tuple[int, list[str]]:
@@ -67,15 +68,31 @@ def test_every_challenge_has_exactly_one_winning_move(challenges: list[Challenge
         assert len(ch.failing) == len(res.move_values) - 1
 
 
-def test_grading_by_depth_and_failing_moves(challenges: list[Challenge]) -> None:
+def test_grading_by_solver_nodes(challenges: list[Challenge]) -> None:
+    """Each level is the band of the exact solver's nodes, a count a fresh search reproduces exactly."""
+    assert (LEVELS["easy"][1], LEVELS["medium"][1]) == (100, 3000)
     for ch in challenges:
-        lo, hi, min_fail = {"easy": (2, 4, 2), "medium": (5, 8, 3), "hard": (9, 16, 3)}[ch.difficulty]
-        assert lo <= ch.plies <= hi and len(ch.failing) >= min_fail
+        res = Solver(20).solve(ch.state, horizon="game", pv=False)
+        assert res.nodes == ch.nodes and level_of(ch.nodes) == ch.difficulty
+        assert len(ch.failing) >= MIN_FAILING
+        assert ch.to_json()["nodes"] == ch.nodes and f"{ch.nodes:,} solver nodes" in ch.puzzle_panel().lines[0]
+
+
+def test_difficulty_is_monotone_on_the_sample(challenges: list[Challenge]) -> None:
+    """Medians strictly rise from easy to hard: the nodes graded by, the nodes of a search with a 64-times
+    smaller table (another effort of the same proof) and the plies left to the end."""
+    def medians(effort) -> list[float]:
+        return [statistics.median(effort(c) for c in challenges if c.difficulty == level) for level in LEVELS]
+
+    small_table = {c.seed: Solver(14).solve(c.state, horizon="game", pv=False).nodes for c in challenges}
+    for effort in (lambda c: c.nodes, lambda c: small_table[c.seed], lambda c: c.plies):
+        easy, medium, hard = medians(effort)
+        assert easy < medium < hard
 
 
 def test_brute_force_agrees_on_the_round_six_challenges(challenges: list[Challenge]) -> None:
-    small = [c for c in challenges if c.difficulty in ("easy", "medium")]
-    assert len(small) == 8
+    small = [c for c in challenges if c.plies <= 8]
+    assert [c.difficulty for c in small] == ["easy"] * 4 + ["medium"] * 3
     for ch in small:
         value, values = brute_move_values(ch.state, "game")
         assert values == ch.move_values
@@ -132,11 +149,11 @@ def test_challenge_files_hold_no_solution_and_the_solution_file_replays(out_dir:
 def test_generate_command_writes_playable_challenges(run_cli, tmp_path) -> None:
     result = run_cli("generate", "towers", "--count", "2", "--difficulty", "easy", "--seed", "5", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    files = sorted(tmp_path.glob("challenge_*.json"))
+    files = sorted(tmp_path.glob("challenge_*.json"), key=lambda path: int(path.stem.removeprefix("challenge_")))
     assert len(files) == 2 and len(list(tmp_path.glob("challenge_*.txt"))) == 2
     assert len(list(tmp_path.glob("solution_*.json"))) == 2 and len(list(tmp_path.glob("solution_*.txt"))) == 2
-    data = json.loads(files[0].read_text())
-    assert data["kind"] == "towers endgame challenge" and data["difficulty"] == "easy"
+    data = json.loads(files[0].read_text())  # the first found: two plies, the answer then the bot's reply end it
+    assert data["kind"] == "towers endgame challenge" and data["difficulty"] == "easy" and data["plies_left"] == 2
     assert "to move and" in result.output and "solution" not in result.output
     answer = json.loads((tmp_path / files[0].name.replace("challenge_", "solution_")).read_text())["solution"]
     played = run_cli("towers", "play", "--from", str(files[0]), "--json", input=answer + "\n")

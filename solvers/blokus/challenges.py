@@ -28,7 +28,16 @@ from puzzles.blokus.engine import BlokusState, solitaire_variant
 from puzzles.blokus.render import FILL
 from puzzles.blokus.tables import Move
 from puzzles.polyomino import Region, piece
-from puzzles.sheets import EMPTY_FILL, Figure, Panel, cells_figure, shape_figure
+from puzzles.sheets import (
+    EMPTY_FILL,
+    Figure,
+    Panel,
+    board_text,
+    cells_figure,
+    shape_figure,
+    shapes_text,
+    with_coordinates,
+)
 
 Cell = tuple[int, int]
 BOARD = 8  # columns and rows
@@ -155,8 +164,11 @@ class FitChallenge:
         return ["".join(cells.get((r, c), ".") for c in range(self.size)) for r in range(self.size)]
 
     def to_text(self) -> str:
+        """The puzzle as text: title, difficulty, task, the pieces drawn, the board (``#`` placed, ``.`` free)."""
         return "\n".join([f"Blokus fit-the-pieces challenge {self.seed} ({self.level}, {self.nodes} nodes)",
-                          self.task_line(), f"pieces to fit: {' '.join(self.fit)}", *self.board_rows()])
+                          self.difficulty_line(), self.task_line(), f"pieces to fit: {' '.join(self.fit)}",
+                          *shapes_text([(name, piece(name).cells) for name in self.fit]),
+                          "the board (# placed, . free):", *board_text(self.board_rows())])
 
     def to_json(self) -> dict[str, Any]:
         """The puzzle: the board (``#`` placed), the pieces to fit (no answer)."""
@@ -173,14 +185,15 @@ class FitChallenge:
 
     def solution_text(self) -> str:
         return "\n".join([f"solution of the fit-the-pieces challenge {self.seed}: the only completion (+)",
-                          *self.board_rows(self.solution)])
+                          *board_text(self.board_rows(self.solution))])
 
     def _board(self, pieces: Sequence[tuple[str, frozenset[Cell]]], role: str, caption: str) -> Figure:
         """The board: placed pieces blue, fitted ones (solution) light blue, free cells white."""
         fills = {(r, c): EMPTY_FILL for r in range(self.size) for c in range(self.size)}
         fills |= {cell: COLOR for _, p in self.kept for cell in p} | {cell: FIT_FILL for _, p in pieces for cell in p}
         groups: dict[Cell, object] = {cell: i for i, (_, p) in enumerate([*self.kept, *pieces]) for cell in p}
-        return cells_figure(fills, self.size, self.size, groups=groups, role=role, caption=caption, cell=24)
+        return with_coordinates(cells_figure(fills, self.size, self.size, groups=groups, role=role, caption=caption,
+                                             cell=24), self.size, self.size, 24)
 
     def puzzle_panel(self) -> Panel:
         board = self._board((), "board", "the board (corner a8 top left)")

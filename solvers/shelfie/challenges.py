@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles.sheets import EMPTY_FILL, Figure, Panel, cells_figure, text
+from puzzles.sheets import CHAR_EM, EMPTY_FILL, Figure, Panel, cells_figure, text
 from puzzles.shelfie.render import COLOURS, GOAL_TEXT
 from puzzles.shelfie.rules import (
     COLS,
@@ -69,10 +69,10 @@ class ShelfieChallenge:
         card = [["." for _ in range(COLS)] for _ in range(ROWS)]
         for r, c, t in personal_goal_card(self.personal):
             card[r][c] = LETTERS[t]
-        goals = [f"  {key}: {GOAL_TEXT.get(key, '')}" for key in self.goals]
+        goals = [f"  {i}. {key.replace('_', ' ').lower()}: {GOAL_TEXT.get(key, '')}" for i, key in enumerate(self.goals, 1)]
         return "\n".join([f"My Shelfie best-shelf challenge {self.seed} ({self.level}, {self.pieces} solver pieces)",
-                          self.task_line(), f"personal goal card {self.personal}:",
-                          *("  " + " ".join(row) for row in card), "common goals:", *goals])
+                          self.difficulty_line(), self.task_line(), f"personal goal card {self.personal}:",
+                          *("  " + " ".join(row) for row in card), "common goals (8 points each):", *goals])
 
     def to_json(self) -> dict[str, Any]:
         """The puzzle (no shelf)."""
@@ -117,10 +117,11 @@ class ShelfieChallenge:
 
 
 def goals_figure(goals: tuple[str, str]) -> Figure:
-    """The two common goals in words (docs/rules/my-shelfie.md)."""
+    """The two common goals in words (docs/rules/my-shelfie.md), as wide as their longest text."""
     body = "".join(text(0, 14 + 30 * i, f"{i + 1}. {key.replace('_', ' ').lower()}", 10, "bold")
                    + text(12, 27 + 30 * i, GOAL_TEXT.get(key, ""), 9) for i, key in enumerate(goals))
-    return Figure(body, 260, 62, "common goals (8 points each)", "goals")
+    width = max(260.0, *(12 + len(GOAL_TEXT.get(key, "")) * 9 * CHAR_EM for key in goals))
+    return Figure(body, width, 62, "common goals (8 points each)", "goals")
 
 
 def legend_figure() -> Figure:

@@ -12,12 +12,15 @@ the move, every move's value and a line of best play replayed to its proven resu
 position is marked ``face_up`` (everything is known to both players), so a human's ``hint`` in
 ``kibitz towers play --from FILE`` is the exact solver's proven best move.
 
-Grading (``difficulty``): by the plies left to the end of the game (line picks
-and placements) and by how many legal moves fail:
-
-* ``easy``   — round 6, 2 to 4 plies left, at least 2 moves fail;
-* ``medium`` — round 6, 5 to 8 plies left (up to the line picks), at least 3 fail;
-* ``hard``   — round 5, 9 to 16 plies left, at least 3 fail.
+Grading (``difficulty``) is by the exact solver's effort: the nodes it searches to prove the value
+of every legal move (:attr:`solvers.towers.solver.SolveResult.nodes`, a fresh search with a 2**20-entry
+table, so the count is a property of the position).  The bands (:data:`LEVELS`) were calibrated on
+the 149 challenges of seeds 0-399 at every depth 2-16 (``bench/towers_effort.py``,
+``bench/results/towers_effort.md``): easy, below 100 nodes, are the 2-4 ply finishes (49 of the
+sample); medium, 100-2,999, the round-6 lines and short round-5 ones (38); hard, 3,000 and up, the
+round-5 endgames of 10-14 plies (62).  Candidates for a level are looked for at a depth where that effort is common
+(:data:`SEARCH_PLIES`); the level is the band the proof's effort falls in, and a challenge also needs
+at least :data:`MIN_FAILING` failing moves.
 """
 
 from __future__ import annotations
@@ -31,14 +34,24 @@ from puzzles.game import CHANCE, GameRecord
 from puzzles.sheets import Figure, Panel, answer_figure
 from puzzles.sheets import text as svg_text
 from puzzles.towers.engine import TowersState
+from puzzles.towers.render import LINE_CELLS
 from solvers.towers.solver import Solver
 
-DIFFICULTIES: dict[str, tuple[int, int, int, int]] = {
-    # name: (round index, min plies left, max plies left, min failing moves)
-    "easy": (5, 2, 4, 2),
-    "medium": (5, 5, 8, 3),
-    "hard": (4, 9, 16, 3),
-}
+#: name: [lo, hi) of the exact solver's nodes to prove every legal move's value (calibrated on a sample).
+LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 100), "medium": (100, 3000), "hard": (3000, 10**9)}
+#: name: plies left (line picks and placements) at which candidates for that level are drawn, lo..hi.
+SEARCH_PLIES: dict[str, tuple[int, int]] = {"easy": (2, 4), "medium": (3, 10), "hard": (9, 16)}
+MIN_FAILING = 3  # a puzzle offers at least three moves that fail
+
+
+def level_of(nodes: int) -> str:
+    """The difficulty whose band holds ``nodes`` (solver effort)."""
+    return next(name for name, (lo, hi) in LEVELS.items() if lo <= nodes < hi)
+
+
+def bands_text() -> str:
+    """The bands in words: ``easy 0..99, medium 100..1,499, hard 1,500+`` nodes."""
+    return ", ".join(f"{name} {lo:,}..{hi - 1:,}" if hi < 10**9 else f"{name} {lo:,}+" for name, (lo, hi) in LEVELS.items())
 
 
 def plies_left(state: TowersState) -> int:
@@ -63,6 +76,7 @@ class Challenge:
     solution: str
     goal: str  # "win" or "draw"
     plies: int
+    nodes: int  # the exact solver's nodes to prove every legal move's value: what the difficulty is graded by
     move_values: dict[str, int] = field(default_factory=dict)
     line: list[str] = field(default_factory=list)  # best play from the position to the end of the game
     result: str = ""  # the game's result at the end of ``line`` ("P1 wins", "P2 wins" or "draw")
@@ -96,6 +110,7 @@ class Challenge:
             "to_move": f"P{human + 1}",
             "goal": self.goal,
             "plies_left": self.plies,
+            "nodes": self.nodes,
             "legal_moves": len(self.move_values),
             "failing_moves": len(self.failing),
             "bots": bots,
@@ -105,7 +120,7 @@ class Challenge:
     def setup_actions(self) -> list[str]:
         """The actions from the deal of :attr:`seed` to the position (the seeded random play that found it);
         ValueError for a challenge that was not found that way (no record can be written)."""
-        found = _candidate_line(self.seed, *DIFFICULTIES[self.difficulty][:3]) if self.difficulty in DIFFICULTIES else None
+        found = _candidate_line(self.seed, *SEARCH_PLIES[self.difficulty]) if self.difficulty in SEARCH_PLIES else None
         position = self.state.clone()
         position.face_up = False
         if found is None or found[0] != position:
@@ -135,16 +150,22 @@ class Challenge:
         head = (f"Rainbow Blackjack endgame ({self.difficulty}, seed {self.seed}): P{self.seat + 1} to move and "
                 f"{'win' if self.goal == 'win' else 'save the draw'}; {self.plies} plies to the end, "
                 f"{len(self.move_values)} legal moves, exactly one {'wins' if self.goal == 'win' else 'draws'}.")
-        return head + "\n" + str(self.state)
+        return head + "\n" + self.difficulty_line() + "\n" + str(self.state)
+
+    def difficulty_line(self) -> str:
+        """The level with the solver effort it was graded by, and the bands."""
+        return (f"Difficulty: {self.difficulty}, {self.nodes:,} solver nodes to prove every move's value "
+                f"({bands_text()})")
 
     def goal_words(self) -> str:
         return "win" if self.goal == "win" else "save the draw"
 
     def puzzle_panel(self) -> Panel:
         """The puzzle sheet: who moves and to what end, the position drawn, a box for the answer (no answer)."""
-        lines = [f"Difficulty: {self.difficulty}, {self.plies} plies to the end, {len(self.failing)} of "
-                 f"{len(self.move_values)} legal moves fail (easy: round 6, 2-4 plies; medium: 5-8; hard: round 5, 9-16)",
-                 f"P{self.seat + 1} to move and {self.goal_words()}: exactly one move does it (proved by the exact solver)."]
+        where = str(self.state).splitlines()[0]  # "round 6/6: P2 to place a stone (placement 2/6)"
+        lines = [self.difficulty_line(), f"{where[0].upper()}{where[1:]}; {self.plies} plies to the end.",
+                 f"P{self.seat + 1} to move and {self.goal_words()}: exactly one of the {len(self.move_values)} legal "
+                 "moves does it (proved by the exact solver)."]
         return Panel("puzzle", f"Rainbow Blackjack endgame {self.seed}", lines,
                      [position_figure(self.state), answer_figure(f"P{self.seat + 1}'s move (stone>tower):")],
                      self.to_text(), self.to_json())
@@ -185,42 +206,75 @@ def _stone(x: float, y: float, name: str, value: int | None = None) -> str:
 
 
 def position_figure(state: TowersState) -> Figure:
-    """The six towers (stones in order, total, owner) and both players' hands and removed stones."""
+    """The six towers (stones in order, total, owner), both players' hands and removed stones, and both
+    players' grids of this half (the lines still to pick; cells of lines picked are blank)."""
     public = state.to_json()["public"]
-    parts, row = [], STONE + 6
-    width = 100 + 9 * (STONE + 2) + 90
-    for t, (stones, values) in enumerate(zip(public["towers"], public["values"], strict=True)):
-        y = t * row
-        parts.append(f'<rect class="tower" x="0" y="{y:g}" width="90" height="{STONE:g}" rx="4" '
-                     f'fill="{STONE_FILL["ROYGBP"[t]]}"/>' + svg_text(6, y + 15, f"{TOWER_NAMES[t]} tower", 10, "bold",
-                                                                  fill="#111111" if t == 2 else "#ffffff"))
-        for i, (name, value) in enumerate(zip(stones, values, strict=True)):
-            parts.append(_stone(100 + i * (STONE + 2), y, name, value))
-        owner = state.owner(t)
-        parts.append(svg_text(width - 80, y + 15, f"= {state.tower_total(t)}  " + (f"P{owner + 1}" if owner >= 0 else "none"),
-                          11, "bold", cls="total"))
+    row = STONE + 6
+    stones_x = 100
+    totals_x = stones_x + max(9, *(len(t) for t in public["towers"])) * (STONE + 2) + 8
+    parts = [_tower_row(state, t, stones, values, t * row, stones_x, totals_x)
+             for t, (stones, values) in enumerate(zip(public["towers"], public["values"], strict=True))]
     y = 6 * row + 10
     for seat, private in enumerate(state.to_json()["private"]):
         parts.append(svg_text(0, y + 15, f"P{seat + 1} hand:", 10, "bold"))
         for i, name in enumerate(private["hand"]):
             parts.append(_stone(70 + i * (STONE + 2), y, name))
-        gone = " ".join(private["removed"])
+        gone = " ".join(private["removed"]) or "none"
         parts.append(svg_text(70 + max(1, len(private["hand"])) * (STONE + 2) + 10, y + 15, f"removed: {gone}", 9))
         y += row
-    return Figure("".join(parts), width, y, "the position (face up: both hands known)", "position")
+    grids, height = _grids(state, public, y + 6)
+    return Figure("".join(parts) + grids, totals_x + 80, y + 6 + height, "the position (face up: both hands known)",
+                  "position")
 
 
-def _candidate(seed: int, rnd: int, lo: int, hi: int) -> TowersState | None:
-    """Seeded random play to a decision point of round ``rnd`` with lo..hi plies left (None if the game ends first)."""
-    found = _candidate_line(seed, rnd, lo, hi)
+def _tower_row(state: TowersState, t: int, stones: list[str], values: list[int | None], y: float, stones_x: float,
+               totals_x: float) -> str:
+    """One tower: its name on its colour, its stones bottom to top, its total and owner."""
+    owner = state.owner(t)
+    return (f'<rect class="tower" x="0" y="{y:g}" width="90" height="{STONE:g}" rx="4" fill="{STONE_FILL["ROYGBP"[t]]}"/>'
+            + svg_text(6, y + 15, f"{TOWER_NAMES[t]} tower", 10, "bold", fill="#111111" if t == 2 else "#ffffff")
+            + "".join(_stone(stones_x + i * (STONE + 2), y, name, value)
+                      for i, (name, value) in enumerate(zip(stones, values, strict=True)))
+            + svg_text(totals_x, y + 15, f"= {state.tower_total(t)}  " + (f"P{owner + 1}" if owner >= 0 else "none"),
+                       11, "bold", cls="total"))
+
+
+def _grids(state: TowersState, public: dict[str, Any], y: float) -> tuple[str, float]:
+    """Both players' grids of this half side by side (rows 1-3 top to bottom, columns 1-3 left to right); the
+    cells of lines already picked are left blank.  Returns the drawing and its height."""
+    half = state.grid_index()
+    parts = []
+    for seat, private in enumerate(state.to_json()["private"]):
+        x = seat * 200
+        grid = private["grids"][half]
+        parts.append(svg_text(x, y + 10, f"P{seat + 1} grid {half + 1}", 10, "bold"))
+        spent = {c for line in public["used_lines"][seat][half] for c in LINE_CELLS[line]}
+        for c in range(9):
+            cx, cy = x + 34 + (c % 3) * (STONE + 2), y + 28 + (c // 3) * (STONE + 2)
+            if grid is None or c in spent:
+                parts.append(f'<rect class="cell spent" x="{cx:g}" y="{cy:g}" width="{STONE:g}" height="{STONE:g}" '
+                             'fill="#eeeeee" stroke="#bbbbbb" stroke-width="0.6"/>')
+            else:
+                parts.append(_stone(cx, cy, grid[c]))
+        for k in range(3):  # line labels count from 1: row1..row3 on the left, col1..col3 on top
+            parts.append(svg_text(x, y + 28 + k * (STONE + 2) + 15, f"row{k + 1}", 8, fill="#444444"))
+            parts.append(svg_text(x + 34 + k * (STONE + 2) + STONE / 2, y + 24, f"col{k + 1}", 7, anchor="middle",
+                                  fill="#444444"))
+    return f'<g class="grids">{"".join(parts)}</g>', 28 + 3 * (STONE + 2)
+
+
+def _candidate(seed: int, lo: int, hi: int) -> TowersState | None:
+    """Seeded random play to a decision point with lo..hi plies left (None if the game ends first)."""
+    found = _candidate_line(seed, lo, hi)
     return None if found is None else found[0]
 
 
-def _candidate_line(seed: int, rnd: int, lo: int, hi: int) -> tuple[TowersState, list[str]] | None:
+def _candidate_line(seed: int, lo: int, hi: int) -> tuple[TowersState, list[str]] | None:
     """:func:`_candidate`'s position and the actions (chance draws included) that reach it from the game dealt
     from ``seed``: what makes a challenge file a record, replayed through the rules when it is loaded."""
     rng = random.Random(seed)
     target = rng.randint(lo, hi)
+    rnd = 5 - (target - 1) // 8  # round 6 (index 5) holds 1-8 plies left, round 5 9-16
     s = TowersState.new_game(seed)
     actions: list[str] = []
     while not s.is_terminal() and s.round <= rnd:
@@ -252,7 +306,7 @@ def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficult
     face_up.face_up = True
     line = solver.principal_variation(face_up, "game", res.value)
     return Challenge(seed, difficulty, face_up, winners[0], "win" if best > 0 else "draw", plies_left(state),
-                     dict(res.move_values), line, replay_result(face_up, line))
+                     res.nodes, dict(res.move_values), line, replay_result(face_up, line))
 
 
 def replay_result(state: TowersState, line: list[str]) -> str:
@@ -272,19 +326,19 @@ def replay_result(state: TowersState, line: list[str]) -> str:
 def generate(count: int, difficulty: str = "medium", seed: int = 0, solver: Solver | None = None,
              max_tries: int = 200_000) -> Iterator[Challenge]:
     """``count`` challenges of ``difficulty`` from candidate seeds ``seed, seed+1, ...`` (each verified exactly)."""
-    if difficulty not in DIFFICULTIES:
+    if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r} (easy, medium or hard)")
-    rnd, lo, hi, min_fail = DIFFICULTIES[difficulty]
+    lo, hi = SEARCH_PLIES[difficulty]
     solver = solver or Solver(20)
     found = 0
     for s in range(seed, seed + max_tries):
         if found == count:
             return
-        state = _candidate(s, rnd, lo, hi)
+        state = _candidate(s, lo, hi)
         if state is None:
             continue
         ch = check_challenge(state, solver, s, difficulty)
-        if ch is None or len(ch.failing) < min_fail:
+        if ch is None or level_of(ch.nodes) != difficulty or len(ch.failing) < MIN_FAILING:
             continue
         found += 1
         yield ch
