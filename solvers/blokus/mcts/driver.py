@@ -24,7 +24,15 @@ from puzzles.game import GameState
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
-from solvers.blokus.mcts.tree import Tree, copy_subtree, new_tree, run_iterations
+from solvers.blokus.mcts.tree import (
+    RAVE_CHILD_MAX,
+    RAVE_WEIGHT,
+    SEARCH_KNOBS,
+    Tree,
+    copy_subtree,
+    new_tree,
+    run_iterations,
+)
 from solvers.bots import Budget
 
 TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
@@ -75,6 +83,8 @@ class Params:
                                   dtype=np.int32)
         self.num_players = state.num_players
         self.exploration = 0.5 if self.duo else 0.4
+        self.rave_weight = RAVE_WEIGHT  # a RAVE result's weight at the next ply (falling linearly to the end)
+        self.rave_child_max = RAVE_CHILD_MAX  # no RAVE updates of children with this many value counts
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
@@ -200,11 +210,14 @@ class FastMCTSBot:
     ``choose`` (checked between chunks of 16 iterations, more when iterations take under a millisecond
     together; the last chunk is cut to the iterations the time left allows at the rate measured so far,
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
+
+    ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
+    constant, the RAVE weight and the RAVE count limit), for ``kibitz blokus tune``.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
                  name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True,
-                 early_end: bool = True) -> None:
+                 early_end: bool = True, knobs: dict[str, float] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget or CPU seconds")
         self.iterations = iterations
@@ -212,6 +225,10 @@ class FastMCTSBot:
         self.reuse_tree = reuse
         self.local = local
         self.early_end = early_end
+        self.knobs = dict(knobs or {})  # search constants that replace the variant's (SEARCH_KNOBS), for tuning
+        unknown = set(self.knobs) - set(SEARCH_KNOBS)
+        if unknown:
+            raise ValueError(f"unknown search constants {sorted(unknown)}; choose from {', '.join(SEARCH_KNOBS)}")
         self.reused = False
         self.name = name
         self.capacity = capacity
@@ -231,7 +248,9 @@ class FastMCTSBot:
         key = (state.variant.name, state.tables.size)
         if key not in self._params:
             params = self._params[key] = Params(state)
-            gam = np.concatenate([params.gammas, [params.exploration]])
+            for knob, value in self.knobs.items():
+                setattr(params, knob, float(value))
+            gam = np.concatenate([params.gammas, [getattr(params, knob) for knob in SEARCH_KNOBS]])
             # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
             gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]

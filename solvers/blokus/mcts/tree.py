@@ -29,8 +29,10 @@ from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_consider
 EXPAND_THRESHOLD = 1.0  # a node is expanded once its real visits exceed this (the root: at once) ...
 EXPAND_THRESHOLD_INC = 0.5  # ... plus this per level below the root (Pentobi's SearchParamConst)
 CHILD_MIN_COUNT = 3.0
-RAVE_WEIGHT = 0.7
-RAVE_CHILD_MAX = 2000.0
+RAVE_WEIGHT = 0.7  # the defaults; the search reads them from the gamma array (see SEARCH_KNOBS) so tuning needs no
+RAVE_CHILD_MAX = 2000.0  # recompilation
+#: The search constants kept after the gammas in the gamma array, in this order (index N_GAMMAS + i).
+SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max")
 
 
 class Tree(NamedTuple):
@@ -238,6 +240,8 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
         K.root_moves(tables, root_arrays, marker, stamp, roots)
         cache_root(roots, cache)
     wt0 = wtab[0]
+    rave_weight = gammas[N_GAMMAS + 1]
+    rave_child_max = gammas[N_GAMMAS + 2]
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -306,7 +310,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
             while e0 < nlog[0] and log_ply[e0] <= d:
                 e0 += 1
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
-                step = RAVE_WEIGHT / (end - d + 1.0)
+                step = rave_weight / (end - d + 1.0)
                 first = np.uint32(t_first[nd])
                 stop = first + np.uint32(t_nchild[nd])
                 ck = t_color[first]
@@ -318,9 +322,9 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                     k = first  # its place among the sorted children: a count (vectorised; a binary search mispredicts)
                     for j in range(first, stop):
                         k += np.uint32(t_move[j] < m)
-                    if k == stop or t_move[k] != m or t_count[k] >= RAVE_CHILD_MAX:
+                    if k == stop or t_move[k] != m or t_count[k] >= rave_child_max:
                         continue
-                    w = RAVE_WEIGHT - (log_ply[e] - d) * step
+                    w = rave_weight - (log_ply[e] - d) * step
                     if w > 0.0:
                         add_value(k, rk, w, t_value, t_count, t_prior)
         clear_played(played)
