@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from puzzles.blokus.engine import BlokusState
 from puzzles.game import shared_win_returns
 from solvers.blokus.match import ENGINE_FAILED, GtpSide, LocalSide, pentobi_command, run_match, seat_rank
 
@@ -193,3 +194,17 @@ def test_against_pentobi_side_a_rotates_and_final_scores_agree(variant: str, gam
     assert s["status"] == "complete" and s["games"] == games and s["final_score_mismatches"] == 0
     assert [g.seat_a for g in match.games] == list(range(games))
     assert all(g.final_scores for g in match.games)
+
+
+def test_mcts_rave_three_player_green_counts_for_nobody_and_its_mover_chooses() -> None:
+    """The shared green's score counts for no seat, and its k-th move is valued for seat k % 3 (Pentobi's alt player)."""
+    import numpy as np
+
+    from solvers.blokus.mcts import Params
+    from solvers.blokus.mcts.tree import mover
+
+    params = Params(BlokusState("three-player"))
+    assert params.player_of.tolist() == [0, 1, 2, -1]
+    assert [mover.py_func(3, params.player_of, np.array([0, 0, 0, k])) for k in range(5)] == [0, 1, 2, 0, 1]
+    assert mover.py_func(2, params.player_of, np.array([0, 0, 7, 4])) == 2
+    assert Params(BlokusState("classic")).player_of.tolist() == [0, 1, 2, 3]

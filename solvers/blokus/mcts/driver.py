@@ -79,8 +79,10 @@ class Params:
         self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
         self.connect_pieces = 14 if v == "two-player" else -1
         self.second = np.array([(c + 2) % 4 if v == "two-player" else c for c in range(nc)], dtype=np.int32)
-        self.player_of = np.array([state.player_of_color(c) if v != "three-player" else min(c, 2) for c in range(nc)],
-                                  dtype=np.int32)
+        # the seat of each colour; -1: the three-player green, whose score counts for nobody and whose moves the
+        # seat whose turn it is chooses (tree.mover)
+        self.player_of = np.array([-1 if v == "three-player" and c == 3 else state.player_of_color(c)
+                                   for c in range(nc)], dtype=np.int32)
         self.num_players = state.num_players
         self.exploration = 0.5 if self.duo else 0.4
         self.rave_weight = RAVE_WEIGHT  # a RAVE result's weight at the next ply (falling linearly to the end)
@@ -148,7 +150,8 @@ class Workspace:
                      (np.zeros(K.feature_size(t.area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
                       np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
-                     self.root.blob, self.work.blob, self.work.owner, self.work.recent)
+                     self.root.blob, self.work.blob, self.work.owner, self.work.recent,
+                     np.zeros(200, dtype=np.int32))  # the seat that chose each move of the path
         if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
             raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,

@@ -203,6 +203,14 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
             dst[c, i] = src[c, i]
 
 
+@K.hot_inline
+def mover(c, player_of, placed):
+    """The seat that moves colour ``c`` now: ``player_of[c]``, or for the three-player green (-1) seat
+    ``pieces green placed % 3``, as the rules (docs/rules/blokus.md) and Pentobi's ``get_alt_player`` say."""
+    p = player_of[c]
+    return p if p >= 0 else placed[c] % 3
+
+
 @K.hot
 def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_owner, root_recent,  # noqa: C901
                    root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino, scratch,
@@ -232,7 +240,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     marker = scratch[0]
     stamp = scratch[5]
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner,
-     work_recent) = play_scratch
+     work_recent, path_seat) = play_scratch
     nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -263,13 +271,14 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                 if got >= 0:
                     slot = got
             if expand:
-                p = player_of[c]
+                p = mover(c, player_of, arrays.placed)
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
                 if not expand_node(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv,
                                cache):
                     full = True
                     break
             child = select_child(node, tree, gammas[N_GAMMAS])
+            path_seat[depth + 1] = mover(c, player_of, arrays.placed)
             m = t_move[child]
             if m < 0:
                 arrays.done[c] = 1
@@ -302,8 +311,8 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
             nd = path[d]
             t_visits[nd] += 1
             if d > 0:
-                r = res[t_color[nd]]
-                add_value(nd, r, 1.0, t_value, t_count, t_prior)
+                r = seat_val[1, path_seat[d]]  # the value of the seat that chose the move (res[t_color[nd]] but
+                add_value(nd, r, 1.0, t_value, t_count, t_prior)  # for the three-player green)
             # RAVE: the children of this node whose move their colour played later in this simulation (the
             # moves of the log after ply d; a node's children are moves of one colour, sorted, see expand_node;
             # the path's own child, played at ply d, had its real visit above)
@@ -314,7 +323,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                 first = np.uint32(t_first[nd])
                 stop = first + np.uint32(t_nchild[nd])
                 ck = t_color[first]
-                rk = res[ck]
+                rk = seat_val[1, path_seat[d + 1]]  # the seat that chose among these children
                 for e in range(np.uint32(e0), np.uint32(nlog[0])):
                     if log_color[e] != ck:
                         continue
