@@ -52,6 +52,8 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
+@click.option("--opponent-per-seat", "per_seat", is_flag=True,
+              help="Classic and three-player: one side-B engine per seat it holds (else one engine plays them all).")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--move-timeout", "move_timeout", type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
@@ -63,15 +65,15 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (every game included).")
 @quiet_option
 @friendly_errors
-def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, move_timeout, startup_timeout, as_json,
-                 quiet):
+def blokus_match(variant, bots, engine, opponent, opponent_bot, per_seat, games, seed, move_timeout, startup_timeout,
+                 as_json, quiet):
     """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot).
 
     A GTP engine that dies, stays silent past its deadline or does not speak GTP ends the match with status
     'engine failed' (exit status 1) and the finished games; Ctrl-C ends it with the finished games (exit
     status 130).  GTP engines run in their own process group, killed when the match ends.
     """
-    from solvers.blokus.match import ENGINE_FAILED, make_side, run_match
+    from solvers.blokus.match import ENGINE_FAILED, SeatSides, make_side, run_match
     from solvers.warmup import ensure_compiled
 
     if (bots is None) == (engine is None):
@@ -80,11 +82,17 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, games, seed, mov
         raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
     ensure_compiled("blokus")
     a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout)
+    seats = {"classic": 4, "three-player": 3}.get(variant, 2)
+    b_sides: list = []
     try:
-        b = make_side(opponent or opponent_bot, opponent is not None, move_timeout, startup_timeout)
+        for _ in range(seats - 1 if per_seat else 1):
+            b_sides.append(make_side(opponent or opponent_bot, opponent is not None, move_timeout, startup_timeout))
     except BaseException:
         a.close()
+        for side in b_sides:
+            side.close()
         raise
+    b = SeatSides(b_sides) if len(b_sides) > 1 else b_sides[0]
     progress = ProgressReporter(games, "games", enabled=not quiet, delay=0.0)
 
     def on_game(game, match):
@@ -122,9 +130,10 @@ def blokus_tune() -> None:
 
 
 def _tune_options(func):
-    """The options an A/B match and an SPSA run share."""
+    """The options an A/B match and an SPSA run share (SPSA: Duo or two-player; A/B: any match variant)."""
     for option in reversed([
-        click.option("--variant", type=click.Choice(["duo", "two-player"]), default="duo", show_default=True),
+        click.option("--variant", type=click.Choice(MATCH_VARIANTS), default="duo", show_default=True,
+                     help="SPSA: duo or two-player. A/B with 3-4 seats: A in one seat, B in the others."),
         click.option("--budget", default="0.05s", show_default=True,
                      help="mcts-rave's budget per move for both sides: CPU seconds (0.05s) or iterations (2000)."),
         click.option("--seed", type=int, default=0, show_default=True),
@@ -188,7 +197,8 @@ def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, chec
     else:
         click.echo(f"A ({s['a']}) vs B ({s['b']}), {variant} at {budget}: {s['games']} of {games} games ({s['status']})")
         if s["games"]:
-            click.echo(f"A scores {s['score']:.3f} (95% CI {s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}): {s['wins']} wins, "
+            click.echo(f"A scores {s['score']:.3f} (95% CI {s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}, fair share "
+                       f"{s['fair_share']:.3g}): {s['wins']} wins, "
                        f"{s['ties']} ties, {s['losses']} losses; mean margin {s['mean_margin_a']:+.1f}; CPU per move "
                        f"A {s['cpu_per_move_a']:.4f} s, B {s['cpu_per_move_b']:.4f} s")
     if result.status == "interrupted":
@@ -213,6 +223,8 @@ def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, 
     from solvers.warmup import ensure_compiled
 
     _check_budget(budget)
+    if variant not in ("duo", "two-player"):
+        raise click.BadParameter("SPSA tunes in duo or two-player", param_hint="--variant")
     knobs = _knobs(start, "--start")
     if not knobs:
         raise click.BadParameter("name the constants to tune", param_hint="--start")

@@ -12,7 +12,16 @@ import pytest
 
 from puzzles.blokus.engine import BlokusState
 from puzzles.game import shared_win_returns
-from solvers.blokus.match import ENGINE_FAILED, GtpSide, LocalSide, pentobi_command, run_match, seat_rank
+from solvers.blokus.match import (
+    ENGINE_FAILED,
+    GtpSide,
+    LocalSide,
+    SeatSides,
+    pentobi_command,
+    run_match,
+    seat_rank,
+    seat_sides,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Pentobi's GTP engine, built outside the repository (bench/blokus_vs_pentobi.sh says how); tests that need it skip
@@ -208,3 +217,49 @@ def test_mcts_rave_three_player_green_counts_for_nobody_and_its_mover_chooses() 
     assert [mover.py_func(3, params.player_of, np.array([0, 0, 0, k])) for k in range(5)] == [0, 1, 2, 0, 1]
     assert mover.py_func(2, params.player_of, np.array([0, 0, 7, 4])) == 2
     assert Params(BlokusState("classic")).player_of.tolist() == [0, 1, 2, 3]
+
+
+def test_mcts_rave_multiplayer_quality_bonus_is_pentobis() -> None:
+    """With 3+ seats a result is the rank result plus 0.3 sigmoid(z of points minus the others' mean) and
+    -0.12 (result - 0.5) sigmoid(z of the game length), z against the search's running statistics."""
+    import numpy as np
+
+    from solvers.blokus.mcts.playout import _quality_bonus
+
+    bonus = _quality_bonus.py_func
+    stats = np.zeros((4, 3))
+    val = np.array([1.0, 0.5, 0.0])
+    bonus(np.array([5, 5, 5, 5]), np.array([-10.0, -20.0, -30.0]), val, 3, stats)
+    assert val.tolist() == [1.0, 0.5, 0.0]  # no variance yet: no bonus
+    val = np.array([0.0, 0.5, 1.0])
+    bonus(np.array([6, 6, 6, 6]), np.array([-30.0, -20.0, -10.0]), val, 3, stats)
+    s = np.tanh(1.0)  # sigmoid(2, 1): both z-scores are +-1 now
+    assert val == pytest.approx([-0.24 * s, 0.5, 1.0 + 0.24 * s])
+    assert stats[3].tolist() == [2.0, 22.0, 8.0]  # game lengths 20 and 24
+
+
+def test_one_engine_per_seat_gives_the_games_of_one_engine_and_each_engine_hears_every_move() -> None:
+    a = LocalSide("greedy")
+    assert seat_sides(a, SeatSides([LocalSide("random") for _ in range(3)]), 2, 4)[2] is a
+    b = SeatSides([LocalSide("random") for _ in range(3)])
+    assert seat_sides(a, b, 1, 4) == [b.sides[0], a, b.sides[1], b.sides[2]]
+    one = run_match(LocalSide("greedy"), LocalSide("random"), "classic", 2, seed=4)
+    remote = SeatSides([GtpSide(gtp_command("classic", "random")) for _ in range(3)])
+    try:
+        per_seat = run_match(LocalSide("greedy"), remote, "classic", 2, seed=4)
+    finally:
+        remote.close()
+    assert outcome(per_seat) == outcome(one)  # the random bot draws from the game seed and the move count
+    assert all(sorted(g.final_scores) == ["b1: kibitz 0.1.0", "b2: kibitz 0.1.0", "b3: kibitz 0.1.0"]
+               and g.scores_agree for g in per_seat.games)
+    assert per_seat.summary()["side_b"] == "kibitz 0.1.0 x3"
+
+
+def test_match_command_one_engine_per_seat(run_cli) -> None:
+    result = run_cli("blokus", "match", "--variant", "three-player", "--bots", "greedy", "--opponent-bot", "random",
+                     "--opponent-per-seat", "--games", "3", "--seed", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "kibitz greedy vs kibitz random x2, three-player: 3 of 3 games (complete)"
+    assert lines[2].startswith("mean rank ") and lines[2].endswith("seat 1 1.00 (1 games), seat 2 1.00 (1 games), "
+                                                                 "seat 3 1.00 (1 games)")

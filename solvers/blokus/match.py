@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -184,7 +184,37 @@ class GtpSide:
         self.client.close()
 
 
+class SeatSides:
+    """Side B as one engine per seat (``--opponent-per-seat``): in each game its engines take the seats side A
+    does not hold, in order, so no engine searches for two colours (and reuses its tree across them)."""
+
+    def __init__(self, sides: Sequence[LocalSide | GtpSide]) -> None:
+        self.sides = list(sides)
+        self.label = f"{sides[0].label} x{len(sides)}"
+
+    def close(self) -> None:
+        for side in self.sides:
+            side.close()
+
+
 Side = LocalSide | GtpSide
+AnySide = Side | SeatSides
+
+
+def seat_sides(a: Side, b: AnySide, seat_a: int, seats: int) -> list[Side]:
+    """The side that plays each seat: A in ``seat_a``; B's engine, or B's engines in order, in the others."""
+    others = b.sides if isinstance(b, SeatSides) else [b]
+    out: list[Side] = []
+    for seat in range(seats):
+        out.append(a if seat == seat_a else others[(seat - (seat > seat_a)) % len(others)])
+    return out
+
+
+def engines(a: Side, b: AnySide) -> list[tuple[str, Side]]:
+    """Every engine of a match with its tag (``a``, ``b``, or ``b1``.. for one engine per seat)."""
+    if isinstance(b, SeatSides):
+        return [("a", a)] + [(f"b{i + 1}", side) for i, side in enumerate(b.sides)]
+    return [("a", a), ("b", b)]
 
 
 def make_side(spec: str, gtp: bool, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
@@ -243,12 +273,14 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> GameResult:
+def play_match_game(a: Side, b: AnySide, variant: str, index: int, seed: int) -> GameResult:
     """Game ``index`` of a match: side A in seat ``index % seats``, side B in the others."""
     state = BlokusState(variant)
     gseed = game_seed(seed, index) & 0xFFFFFFFF
     seat_a = index % state.num_players
-    for side in (a, b):
+    by_seat = seat_sides(a, b, seat_a, state.num_players)
+    everyone = [side for _, side in engines(a, b)]
+    for side in everyone:
         side.new_game(state, gseed)
     cpu_a: list[float] = []
     cpu_b: list[float] = []
@@ -259,7 +291,7 @@ def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> Ga
             state.apply(PASS)
             continue
         is_a = state.player_of_color(color) == seat_a
-        side, other = (a, b) if is_a else (b, a)
+        side = by_seat[state.player_of_color(color)]
         move, cpu = side.genmove(state, color)
         (cpu_a if is_a else cpu_b).append(cpu)
         if isinstance(move, str):
@@ -272,10 +304,12 @@ def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> Ga
             raise MatchError(f"{side.label} played an illegal move (ply {len(state.history) + 1}, "
                              f"{state.color_names[color]}): {move.text}: {reason}")
         state.apply(move)
-        other.play(state, color, move)
+        for other in everyone:
+            if other is not side:
+                other.play(state, color, move)
     final_scores: dict[str, str | None] = {}
     if resigned is None:
-        for tag, side in (("a", a), ("b", b)):
+        for tag, side in engines(a, b):
             answer = side.final_score()
             if answer is not None:
                 final_scores[f"{tag}: {side.label}"] = answer
@@ -384,7 +418,7 @@ def _margin(g: GameResult) -> float:
     return mine - max(others)
 
 
-def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
+def run_match(a: Side, b: AnySide, variant: str, games: int, seed: int = 0,
               on_game: Callable[[GameResult, MatchResult], None] | None = None) -> MatchResult:
     """Play ``games`` games.  Ctrl-C (status ``interrupted``) and a failing side (status ``engine failed``,
     the reason in ``error``) keep the finished games; the caller closes the sides."""
@@ -392,7 +426,7 @@ def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
         raise ValueError(f"match variant must be one of {', '.join(MATCH_VARIANTS)}, not {variant!r}")
     out = MatchResult(variant, a.label, b.label, games, seed)
     try:
-        for side in (a, b):
+        for _, side in engines(a, b):
             side.warm_up(variant)
         for index in range(games):
             result = play_match_game(a, b, variant, index, seed)
@@ -416,5 +450,5 @@ def pentobi_command(binary: str, variant: str, level: int) -> str:
     return f"{binary} --game {PENTOBI_GAME_OF[variant]} --level {level} --nobook --noresign --quiet"
 
 
-__all__ = ["ENGINE_FAILED", "GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "make_side",
+__all__ = ["ENGINE_FAILED", "GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "SeatSides", "make_side",
            "pentobi_command", "play_match_game", "run_match", "seat_rank"]

@@ -1,13 +1,14 @@
 """Tuning mcts-rave's search constants: interleaved A/B matches and SPSA, over worker processes.
 
-Both run two-player matches (Duo or two-player Classic) between two ``mcts-rave`` bots at one fixed
-budget per move, which differ only in their search constants (``knobs``:
-:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`).  Games are interleaved: game ``g`` gives side A seat
-``g % 2`` and the seed ``game_seed(seed, g)`` (:func:`solvers.blokus.match.play_match_game`), so both
-sides play every opening from both seats.
+Both run matches between two ``mcts-rave`` bots at one fixed budget per move, which differ only in
+their search constants (``knobs``: :data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`).  Games are
+interleaved: game ``g`` gives side A seat ``g % seats`` and the seed ``game_seed(seed, g)``
+(:func:`solvers.blokus.match.play_match_game`), so side A plays every opening from every seat.  SPSA
+runs Duo or two-player Classic; an A/B match also four-player Classic and three-player (side A in one
+seat, side B in the others: a fair share is ``1 / seats``).
 
 * :func:`ab_match`: A against B, the score of A with its Wilson 95% interval: a change is kept only
-  when the interval lies above 0.5.
+  when the interval lies above the fair share (0.5 with two seats).
 * :func:`spsa`: simultaneous-perturbation stochastic approximation (Spall) on the knobs, each mapped
   to [0, 1] over its range (:data:`KNOB_RANGES`).  Step ``k`` draws a sign per knob (``delta``), plays
   ``games_per_step`` games between ``x + c_k delta`` (side A) and ``x - c_k delta`` and moves
@@ -34,13 +35,16 @@ from typing import Any
 
 from solvers.playout import wilson_interval
 
-TUNE_VARIANTS = ("duo", "two-player")
+TUNE_VARIANTS = ("duo", "two-player")  # SPSA's; an A/B match also takes the multi-player variants
+AB_VARIANTS = ("duo", "two-player", "classic", "three-player")
 #: Each knob's range (SPSA works on [0, 1] over it) and its default per variant (the search's constants).
 KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave_weight": (0.0, 1.5),
-                                                "rave_child_max": (100.0, 10000.0)}
+                                                "rave_child_max": (100.0, 10000.0), "quality_bonus": (0.0, 1.0)}
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},
+    "classic": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0, "quality_bonus": 1.0},
+    "three-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0, "quality_bonus": 1.0},
 }
 COMPLETE, INTERRUPTED = "complete", "interrupted"
 
@@ -77,14 +81,18 @@ def knobs_text(knobs: Knobs) -> str:
 
 # -- one game, in a worker ---------------------------------------------------------------------------------------------
 
-_BOTS: dict[tuple[str, str], Any] = {}  # per process: (budget, knobs) -> bot (its arrays are reused between games)
+MAX_CACHED_BOTS = 8
+_BOTS: dict[tuple[str, str], Any] = {}  # per process: (budget, knobs@seat) -> bot (its arrays are reused between games)
 
 
-def _bot(budget: str, knobs: Knobs) -> Any:
+def _bot(budget: str, knobs: Knobs, seat: int = 0) -> Any:
+    """The bot of these knobs (one per ``seat`` of side B, so that no bot searches for two seats)."""
     from solvers.blokus.mcts import FastMCTSBot
     from solvers.bots import parse_budget
 
-    key = (budget, knobs_text(knobs))
+    key = (budget, f"{knobs_text(knobs)}@{seat}")
+    if key not in _BOTS and len(_BOTS) >= MAX_CACHED_BOTS:
+        _BOTS.clear()  # SPSA makes new knobs every step: keep the memory of a few bots only
     if key not in _BOTS:
         b = parse_budget(budget)
         _BOTS[key] = FastMCTSBot(iterations=b.count, seconds=b.seconds, knobs=knobs, name=f"mcts-rave:{budget}")
@@ -93,11 +101,12 @@ def _bot(budget: str, knobs: Knobs) -> Any:
 
 def play_task(task: Task) -> dict[str, Any]:
     """Play one game of a task; side A's result, margin and CPU per move (both sides), as a checkpoint line."""
-    from solvers.blokus.match import LocalSide, play_match_game
+    from solvers.blokus.match import LocalSide, SeatSides, play_match_game
 
     variant, budget, knobs_a, knobs_b, index, seed = task
     a = LocalSide(f"mcts-rave:{budget}", bot=_bot(budget, knobs_a))
-    b = LocalSide(f"mcts-rave:{budget}", bot=_bot(budget, knobs_b))
+    b_seats = [LocalSide(f"mcts-rave:{budget}", bot=_bot(budget, knobs_b, seat)) for seat in range(SEATS[variant] - 1)]
+    b = SeatSides(b_seats) if len(b_seats) > 1 else b_seats[0]
     g = play_match_game(a, b, variant, index, seed)
     margin = g.seat_scores[g.seat_a] - max(s for i, s in enumerate(g.seat_scores) if i != g.seat_a)
     return {"game": index, "seat_a": g.seat_a, "result": g.result, "margin": margin,
@@ -176,6 +185,7 @@ class ABResult:
                 "ties": sum(1 for g in self.games if 0.0 < g["result"] < 1.0),
                 "losses": sum(1 for g in self.games if g["result"] == 0.0),
                 "score": score / n if n else None, "ci95": [round(low, 4), round(high, 4)],
+                "fair_share": 1.0 / SEATS[self.variant],
                 "mean_margin_a": _mean([g["margin"] for g in self.games]),
                 "cpu_per_move_a": _mean([g["cpu_a"] for g in self.games]),
                 "cpu_per_move_b": _mean([g["cpu_b"] for g in self.games])}
@@ -185,9 +195,12 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def _check(variant: str, games: int) -> None:
-    if variant not in TUNE_VARIANTS:
-        raise ValueError(f"tuning variant must be one of {', '.join(TUNE_VARIANTS)}, not {variant!r}")
+SEATS = {"duo": 2, "two-player": 2, "classic": 4, "three-player": 3}
+
+
+def _check(variant: str, games: int, variants: tuple[str, ...] = TUNE_VARIANTS) -> None:
+    if variant not in variants:
+        raise ValueError(f"variant must be one of {', '.join(variants)}, not {variant!r}")
     if games < 1:
         raise ValueError("give at least one game")
 
@@ -197,9 +210,11 @@ def ab_match(variant: str, budget: str, knobs_a: Knobs, knobs_b: Knobs, games: i
              on_game: Callable[[dict[str, Any], ABResult], None] | None = None) -> ABResult:
     """``games`` interleaved games of A (``knobs_a``) against B at ``budget`` per move; games already in
     ``checkpoint`` are not played again."""
-    _check(variant, games)
+    _check(variant, games, AB_VARIANTS)
     header = {"kind": "ab", "variant": variant, "budget": budget, "a": knobs_text(knobs_a), "b": knobs_text(knobs_b),
               "seed": seed}
+    if SEATS[variant] > 2:
+        header["b_per_seat"] = True  # side B: one bot per seat (before, one bot played them all)
     out = ABResult(variant, budget, knobs_a, knobs_b, games, seed)
     out.games = [g for g in read_checkpoint(checkpoint, header) if g["game"] < games]
     done = {g["game"] for g in out.games}
@@ -312,6 +327,6 @@ def wilson_text(score: float, games: int) -> str:
     return f"{score:.3f} [{low:.2f}, {high:.2f}]" if games and not math.isnan(score) else "-"
 
 
-__all__ = ["DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "ABResult", "SpsaResult", "ab_match", "from_unit",
+__all__ = ["AB_VARIANTS", "DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "ABResult", "SpsaResult", "ab_match", "from_unit",
            "knobs_text", "parse_knobs", "play_task", "run_tasks", "spsa", "spsa_gains", "spsa_update", "to_unit",
            "wilson_text"]

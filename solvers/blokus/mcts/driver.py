@@ -87,6 +87,7 @@ class Params:
         self.exploration = 0.5 if self.duo else 0.4
         self.rave_weight = RAVE_WEIGHT  # a RAVE result's weight at the next ply (falling linearly to the end)
         self.rave_child_max = RAVE_CHILD_MAX  # no RAVE updates of children with this many value counts
+        self.quality_bonus = 1.0  # 3+ seats: Pentobi's quality bonus (0: 0.1 of the squashed margin, as before)
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
@@ -151,7 +152,8 @@ class Workspace:
                       np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
                      self.root.blob, self.work.blob, self.work.owner, self.work.recent,
-                     np.zeros(200, dtype=np.int32))  # the seat that chose each move of the path
+                     np.zeros(200, dtype=np.int32),  # the seat that chose each move of the path
+                     np.zeros((state.num_players + 1, 3), dtype=np.float64))  # running result statistics
         if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
             raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
@@ -283,6 +285,7 @@ class FastMCTSBot:
             tree.prior[0] = 1.0
             tree.visits[0] = 0
         work.history = history
+        work.play[-1][...] = 0.0  # the quality bonus's statistics start afresh with each search, as Pentobi's
         reset_cache(work.cache)
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]

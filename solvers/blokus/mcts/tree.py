@@ -32,7 +32,7 @@ CHILD_MIN_COUNT = 3.0
 RAVE_WEIGHT = 0.7  # the defaults; the search reads them from the gamma array (see SEARCH_KNOBS) so tuning needs no
 RAVE_CHILD_MAX = 2000.0  # recompilation
 #: The search constants kept after the gammas in the gamma array, in this order (index N_GAMMAS + i).
-SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max")
+SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus")
 
 
 class Tree(NamedTuple):
@@ -240,7 +240,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     marker = scratch[0]
     stamp = scratch[5]
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner,
-     work_recent, path_seat) = play_scratch
+     work_recent, path_seat, result_stats) = play_scratch
     nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -250,6 +250,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     wt0 = wtab[0]
     rave_weight = gammas[N_GAMMAS + 1]
     rave_child_max = gammas[N_GAMMAS + 2]
+    pentobi_bonus = gammas[N_GAMMAS + 3] != 0.0  # with 3+ seats: Pentobi's quality bonus (else 0.1 of the margin)
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -299,7 +300,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                            monomino)
         else:
             end = depth
-        results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
+        results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val, result_stats, pentobi_bonus)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
