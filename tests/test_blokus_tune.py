@@ -112,7 +112,7 @@ def test_knob_defaults_match_the_search() -> None:
 
 
 def test_ab_match_with_four_seats_puts_a_in_each_seat_and_spsa_refuses_it(run_cli) -> None:
-    match = ab_match("classic", "4", {"quality_bonus": 0.0}, {}, 4, seed=2)
+    match = ab_match("classic", "4", {"quality_bonus": 1.0}, {}, 4, seed=2)
     s = match.summary()
     assert [g["seat_a"] for g in match.games] == [0, 1, 2, 3] and s["fair_share"] == 0.25 and s["games"] == 4
     bad = run_cli("blokus", "tune", "spsa", "--variant", "classic", "--steps", "1")
