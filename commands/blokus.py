@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from commands.blokus_gtp import blokus_gtp, blokus_match
+from commands.blokus_gtp import blokus_gtp, blokus_match, blokus_tune
 from commands.common import (
     SECONDS,
     WORKERS,
@@ -65,6 +65,7 @@ add_play_commands(blokus, "blokus", "human,greedy", PlayHooks(options=[_SGF_OPTI
                                                         legal_text=_legal_text, notation="cells like a20,b20, or pass"))
 blokus.add_command(blokus_gtp)
 blokus.add_command(blokus_match)
+blokus.add_command(blokus_tune)
 
 
 _GAME_INDEX_OPTION = click.option("--game-index", type=click.IntRange(min=0), default=None,

@@ -56,8 +56,8 @@ def test_undo_and_errors() -> None:
     assert out[6].startswith("? ")
     assert out[7] == "? unknown command (foo)"
     assert out[8] == "="  # case does not matter
-    assert out[9] == "= -88 -88 -89 -89"
-    assert out[10] == "=" and out[11] == "= -88 -89 -89 -89"
+    assert out[9] == "= 1 1 0 0"  # Pentobi counts squares placed (plus bonuses)
+    assert out[10] == "=" and out[11] == "= 1 0 0 0"
 
 
 def test_showboard_all_legal_and_reg_genmove() -> None:

@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
-from solvers.blokus.match import ENGINE_FAILED, GtpSide, LocalSide, run_match
+from puzzles.blokus.engine import BlokusState
+from puzzles.game import shared_win_returns
+from solvers.blokus.match import (
+    ENGINE_FAILED,
+    GtpSide,
+    LocalSide,
+    SeatSides,
+    pentobi_command,
+    run_match,
+    seat_rank,
+    seat_sides,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Pentobi's GTP engine, built outside the repository (bench/blokus_vs_pentobi.sh says how); tests that need it skip
+#: when it is absent.
+PENTOBI = os.environ.get("KIBITZ_PENTOBI", "/tmp/pentobi/build/pentobi_gtp/pentobi-gtp")
 
 KIBITZ = f"{shlex.quote(sys.executable)} -c 'from cli import main; main()'"
 
@@ -41,6 +59,87 @@ def test_classic_one_colour_against_three() -> None:
     match = run_match(LocalSide("greedy"), LocalSide("random"), "classic", 2, seed=1)
     assert [g.seat_a for g in match.games] == [0, 1]
     assert all(len(g.color_scores) == 4 for g in match.games)
+
+
+def test_seat_rank_shares_tied_places() -> None:
+    scores = [-7.0, -20.0, -7.0, -30.0]
+    assert [seat_rank(scores, seat) for seat in range(4)] == [1.5, 3.0, 1.5, 4.0]
+    assert seat_rank([5.0, 5.0, 5.0], 1) == 2.0
+
+
+class Recorder(LocalSide):
+    """A local side that records, for each move it is asked, (seat it holds, colour, green pieces placed)."""
+
+    asked: list[tuple[int, int, int]]
+
+    def genmove(self, state, color):
+        self.asked = getattr(self, "asked", [])
+        self.asked.append((state.player_of_color(color), color, int(state.arrays.placed[3])))
+        return super().genmove(state, color)
+
+
+def test_classic_rotates_side_a_through_the_four_seats_and_scores_by_rank() -> None:
+    match = run_match(LocalSide("greedy"), LocalSide("random"), "classic", 4, seed=1)
+    assert [g.seat_a for g in match.games] == [0, 1, 2, 3]
+    for g in match.games:
+        assert g.result == shared_win_returns(g.seat_scores)[g.seat_a]
+        assert g.rank == seat_rank(g.seat_scores, g.seat_a) and 1 <= g.rank <= 4
+        assert g.expected_final.split() == [str(c + 89) for c in g.color_scores]  # Pentobi's points
+    s = match.summary()
+    assert s["score"] == sum(g.result for g in match.games) / 4
+    assert s["mean_rank_a"] == sum(g.rank for g in match.games) / 4
+    assert [(r["seat"], r["games"], r["score"]) for r in s["by_seat_a"]] == [(g.seat_a, 1, g.result) for g in match.games]
+
+
+def test_three_player_over_gtp_gives_the_in_process_games_and_side_a_plays_its_green_turns() -> None:
+    recorder = Recorder("greedy")
+    local = run_match(recorder, LocalSide("random"), "three-player", 3, seed=2)
+    assert [g.seat_a for g in local.games] == [0, 1, 2]
+    greens = [(seat, placed) for seat, color, placed in recorder.asked if color == 3]
+    assert greens and all(placed % 3 == seat for seat, placed in greens)
+    assert {seat for seat, _ in greens} == {0, 1, 2}
+    remote_side = GtpSide(gtp_command("three-player", "random"))
+    try:
+        remote = run_match(LocalSide("greedy"), remote_side, "three-player", 3, seed=2)
+    finally:
+        remote_side.close()
+    assert outcome(remote) == outcome(local)
+    assert all(g.scores_agree and g.final_scores for g in remote.games)
+    assert all(len(g.expected_final.split()) == 4 for g in remote.games)  # green's points too, as Pentobi answers
+    assert remote.summary()["final_score_mismatches"] == 0
+
+
+#: A GTP peer (kibitz's engine) that answers ``final_score`` in kibitz's own convention (minus the squares left)
+#: instead of Pentobi's points: the match must count every game as a disagreement.
+OLD_CONVENTION_PEER = """
+import sys
+sys.path.insert(0, {root!r})
+from solvers.blokus.gtp import GtpEngine
+
+engine = GtpEngine("classic", "random")
+for line in sys.stdin:
+    if line.split()[:1] == ["final_score"]:
+        print("= " + " ".join(str(s) for s in engine.state.color_scores()) + "\\n", flush=True)
+        continue
+    response = engine.handle(line)
+    if response is not None:
+        sys.stdout.write(response)
+        sys.stdout.flush()
+    if engine.quit:
+        break
+"""
+
+
+def test_a_final_score_in_another_convention_is_a_mismatch(tmp_path: Path) -> None:
+    script = tmp_path / "peer.py"
+    script.write_text(OLD_CONVENTION_PEER.format(root=str(ROOT)))
+    side = GtpSide(shlex.join([sys.executable, str(script)]))
+    try:
+        match = run_match(LocalSide("greedy"), side, "classic", 2, seed=3)
+    finally:
+        side.close()
+    assert match.status == "complete" and match.summary()["final_score_mismatches"] == 2
+    assert not any(g.scores_agree for g in match.games)
 
 
 class Cheater(LocalSide):
@@ -89,3 +188,78 @@ def test_gtp_mcts_rave_gives_the_in_process_games() -> None:
     finally:
         remote_side.close()
     assert outcome(remote) == outcome(local)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.access(PENTOBI, os.X_OK), reason="Pentobi's GTP engine is not built")
+@pytest.mark.parametrize("variant, games", [("classic", 4), ("three-player", 3)])
+def test_against_pentobi_side_a_rotates_and_final_scores_agree(variant: str, games: int) -> None:
+    pentobi = GtpSide(pentobi_command(PENTOBI, variant, 1))
+    try:
+        match = run_match(LocalSide("mcts-rave:200"), pentobi, variant, games, seed=1)
+    finally:
+        pentobi.close()
+    s = match.summary()
+    assert s["status"] == "complete" and s["games"] == games and s["final_score_mismatches"] == 0
+    assert [g.seat_a for g in match.games] == list(range(games))
+    assert all(g.final_scores for g in match.games)
+
+
+def test_mcts_rave_three_player_green_counts_for_nobody_and_its_mover_chooses() -> None:
+    """The shared green's score counts for no seat, and its k-th move is valued for seat k % 3 (Pentobi's alt player)."""
+    import numpy as np
+
+    from solvers.blokus.mcts import Params
+    from solvers.blokus.mcts.tree import mover
+
+    params = Params(BlokusState("three-player"))
+    assert params.player_of.tolist() == [0, 1, 2, -1]
+    assert [mover.py_func(3, params.player_of, np.array([0, 0, 0, k])) for k in range(5)] == [0, 1, 2, 0, 1]
+    assert mover.py_func(2, params.player_of, np.array([0, 0, 7, 4])) == 2
+    assert Params(BlokusState("classic")).player_of.tolist() == [0, 1, 2, 3]
+
+
+def test_mcts_rave_multiplayer_quality_bonus_is_pentobis() -> None:
+    """With 3+ seats a result is the rank result plus 0.3 sigmoid(z of points minus the others' mean) and
+    -0.12 (result - 0.5) sigmoid(z of the game length), z against the search's running statistics."""
+    import numpy as np
+
+    from solvers.blokus.mcts.playout import _quality_bonus
+
+    bonus = _quality_bonus.py_func
+    stats = np.zeros((4, 3))
+    val = np.array([1.0, 0.5, 0.0])
+    bonus(np.array([5, 5, 5, 5]), np.array([-10.0, -20.0, -30.0]), val, 3, stats)
+    assert val.tolist() == [1.0, 0.5, 0.0]  # no variance yet: no bonus
+    val = np.array([0.0, 0.5, 1.0])
+    bonus(np.array([6, 6, 6, 6]), np.array([-30.0, -20.0, -10.0]), val, 3, stats)
+    s = np.tanh(1.0)  # sigmoid(2, 1): both z-scores are +-1 now
+    assert val == pytest.approx([-0.24 * s, 0.5, 1.0 + 0.24 * s])
+    assert stats[3].tolist() == [2.0, 22.0, 8.0]  # game lengths 20 and 24
+
+
+def test_one_engine_per_seat_gives_the_games_of_one_engine_and_each_engine_hears_every_move() -> None:
+    a = LocalSide("greedy")
+    assert seat_sides(a, SeatSides([LocalSide("random") for _ in range(3)]), 2, 4)[2] is a
+    b = SeatSides([LocalSide("random") for _ in range(3)])
+    assert seat_sides(a, b, 1, 4) == [b.sides[0], a, b.sides[1], b.sides[2]]
+    one = run_match(LocalSide("greedy"), LocalSide("random"), "classic", 2, seed=4)
+    remote = SeatSides([GtpSide(gtp_command("classic", "random")) for _ in range(3)])
+    try:
+        per_seat = run_match(LocalSide("greedy"), remote, "classic", 2, seed=4)
+    finally:
+        remote.close()
+    assert outcome(per_seat) == outcome(one)  # the random bot draws from the game seed and the move count
+    assert all(sorted(g.final_scores) == ["b1: kibitz 0.1.0", "b2: kibitz 0.1.0", "b3: kibitz 0.1.0"]
+               and g.scores_agree for g in per_seat.games)
+    assert per_seat.summary()["side_b"] == "kibitz 0.1.0 x3"
+
+
+def test_match_command_one_engine_per_seat(run_cli) -> None:
+    result = run_cli("blokus", "match", "--variant", "three-player", "--bots", "greedy", "--opponent-bot", "random",
+                     "--opponent-per-seat", "--games", "3", "--seed", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "kibitz greedy vs kibitz random x2, three-player: 3 of 3 games (complete)"
+    assert lines[2].startswith("mean rank ") and lines[2].endswith("seat 1 1.00 (1 games), seat 2 1.00 (1 games), "
+                                                                 "seat 3 1.00 (1 games)")

@@ -18,7 +18,8 @@ bot (Pentobi sources: ``libboardgame_gtp/GtpEngine.cpp``, ``libpentobi_gtp/GtpEn
   no legal move (kibitz's engine records those passes; Pentobi's lets a
   colour play out of turn, which a match never needs);
 * ``final_score``: two-player variants ``B+n``/``W+n``/``0`` (first colours'
-  sum minus the others'), else each colour's points separated by spaces;
+  sum minus the others'), else each colour's points separated by spaces,
+  counted as Pentobi does (squares placed plus bonuses: 0 before any move);
 * the variant comes from ``--variant`` (kibitz names or Pentobi's ``--game``
   ids ``classic``, ``classic_2``, ``classic_3``, ``duo``) or from
   ``set_game`` with the SGF game name (``Blokus Duo``);
@@ -143,15 +144,23 @@ def parse_color(state: BlokusState, text: str) -> int:
 
 
 def final_score_text(state: BlokusState) -> str:
-    """``final_score`` as Pentobi answers it."""
+    """``final_score`` as Pentobi answers it: with more than two players each colour's points in Pentobi's
+    convention (squares placed plus bonuses, :func:`pentobi_points`), else the two-player difference."""
     points = state.color_scores()
     if state.num_players > 2 and state.variant.name != "teams":
-        return " ".join(str(p) for p in points)
+        return " ".join(str(p) for p in pentobi_points(state))
     if state.num_colors == 2:
         diff = points[0] - points[1]
     else:
         diff = points[0] + points[2] - points[1] - points[3]
     return f"B+{diff}" if diff > 0 else (f"W+{-diff}" if diff < 0 else "0")
+
+
+def pentobi_points(state: BlokusState) -> list[int]:
+    """Each colour's points as Pentobi counts them: squares placed plus bonuses (kibitz's score, which is minus
+    the squares left plus the same bonuses, plus the squares of a full set: 89 in every variant here)."""
+    full_set = int(sum(state.tables.piece_sizes))
+    return [score + full_set for score in state.color_scores()]
 
 
 def skip_to(state: BlokusState, color: int) -> None:
@@ -609,6 +618,6 @@ def _kill_live_peers() -> None:
 
 
 __all__ = ["DEFAULT_MOVE_TIMEOUT", "DEFAULT_STARTUP_TIMEOUT", "GtpClient", "GtpEngine", "GtpError", "MAX_LINE_BYTES",
-           "MAX_RECORD_BYTES", "PENTOBI_GAMES", "PENTOBI_GAME_OF", "PeerError", "check_record_file", "final_score_text",
+           "MAX_RECORD_BYTES", "PENTOBI_GAMES", "PENTOBI_GAME_OF", "PeerError", "check_record_file", "final_score_text", "pentobi_points",
            "gtp_colors", "move_seed", "one_line", "parse_color", "placements", "preprocess", "read_line", "shorten", "skip_to",
            "variant_name"]

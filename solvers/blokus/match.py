@@ -2,13 +2,19 @@
 
 A match is ``games`` games between side A (``--bots``: a kibitz bot, or a GTP
 engine) and side B (``--opponent``: a GTP engine command, or a kibitz bot).
-Game ``g`` gives side A seat ``g % seats`` (seats alternate; in 4-player
-classic side A plays one colour and side B the three others, as Pentobi's
-``twogtp`` does).  The driver keeps the position in kibitz's engine: every
+Game ``g`` gives side A seat ``g % seats``, so side A rotates through the
+seats (in four-player ``classic`` side A plays one colour and side B, one
+process, ``genmove``-s the three others; in ``three-player`` side A plays one
+colour and, when its turn comes, the shared green, as ``classic_3`` rules it).  The driver keeps the position in kibitz's engine: every
 move a side sends is checked there (an illegal move stops the match with the
 reason), forced passes are played by the driver (GTP engines never see
 passes), and at the end each GTP side's ``final_score`` is compared with
-kibitz's own count.
+kibitz's own count in Pentobi's convention (:func:`~solvers.blokus.gtp.final_score_text`).
+
+Scores: ``result`` is side A's share of first place (1 for a win, a tie for
+first shared, 0 otherwise; 1/seats is a fair share), ``rank`` its place
+counted from 1 (tied seats share the mean of their places), and the margin
+its points minus the best other seat's.
 
 Random numbers: a kibitz bot gets ``Random(move_seed(game seed, placements
 so far))`` for each move, in-process or behind GTP (``set_random_seed`` is sent
@@ -29,7 +35,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +56,7 @@ from solvers.blokus.gtp import (
 )
 from solvers.playout import game_seed, wilson_interval
 
-MATCH_VARIANTS = ("duo", "two-player", "classic")
+MATCH_VARIANTS = ("duo", "two-player", "classic", "three-player")
 RESIGN = "resign"
 ENGINE_FAILED = "engine failed"
 
@@ -62,11 +68,12 @@ class MatchError(ValueError):
 class LocalSide:
     """A kibitz bot played in this process."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, bot: Any = None) -> None:
+        """The bot named by ``spec``, or ``bot`` itself (a bot built elsewhere, e.g. with tuned constants)."""
         from solvers.bots import make_bot
 
         self.spec = spec
-        self.bot = make_bot("blokus", spec)
+        self.bot = make_bot("blokus", spec) if bot is None else bot
         self.label = f"kibitz {spec}"
         self.seed = 0
 
@@ -177,7 +184,37 @@ class GtpSide:
         self.client.close()
 
 
+class SeatSides:
+    """Side B as one engine per seat (``--opponent-per-seat``): in each game its engines take the seats side A
+    does not hold, in order, so no engine searches for two colours (and reuses its tree across them)."""
+
+    def __init__(self, sides: Sequence[LocalSide | GtpSide]) -> None:
+        self.sides = list(sides)
+        self.label = f"{sides[0].label} x{len(sides)}"
+
+    def close(self) -> None:
+        for side in self.sides:
+            side.close()
+
+
 Side = LocalSide | GtpSide
+AnySide = Side | SeatSides
+
+
+def seat_sides(a: Side, b: AnySide, seat_a: int, seats: int) -> list[Side]:
+    """The side that plays each seat: A in ``seat_a``; B's engine, or B's engines in order, in the others."""
+    others = b.sides if isinstance(b, SeatSides) else [b]
+    out: list[Side] = []
+    for seat in range(seats):
+        out.append(a if seat == seat_a else others[(seat - (seat > seat_a)) % len(others)])
+    return out
+
+
+def engines(a: Side, b: AnySide) -> list[tuple[str, Side]]:
+    """Every engine of a match with its tag (``a``, ``b``, or ``b1``.. for one engine per seat)."""
+    if isinstance(b, SeatSides):
+        return [("a", a)] + [(f"b{i + 1}", side) for i, side in enumerate(b.sides)]
+    return [("a", a), ("b", b)]
 
 
 def make_side(spec: str, gtp: bool, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
@@ -195,7 +232,7 @@ class GameResult:
     index: int
     seed: int
     seat_a: int
-    result: float  # 1 win, 0 loss, shared on a tie
+    result: float  # side A's share of first place: 1 win, 0 loss, shared on a tie for first
     color_scores: list[int]
     seat_scores: list[float]
     plies: int
@@ -207,27 +244,43 @@ class GameResult:
     moves: list[str] = field(default_factory=list)
 
     @property
+    def rank(self) -> float:
+        """Side A's place counted from 1 (a resignation: last); tied seats share the mean of their places."""
+        if self.resigned is not None:
+            return 1.0 if self.resigned == "b" else float(len(self.seat_scores))
+        return seat_rank(self.seat_scores, self.seat_a)
+
+    @property
     def scores_agree(self) -> bool:
         return all(v is None or v.split() == self.expected_final.split() for v in self.final_scores.values())
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.index, "seed": self.seed, "seat_a": self.seat_a, "result": self.result,
-                "color_scores": self.color_scores, "seat_scores": self.seat_scores, "plies": self.plies,
+                "rank": self.rank, "color_scores": self.color_scores, "seat_scores": self.seat_scores, "plies": self.plies,
                 "resigned": self.resigned, "final_score": self.expected_final, "engine_final_scores": self.final_scores,
                 "scores_agree": self.scores_agree,
                 "cpu_per_move_a": _mean(self.cpu_a), "cpu_per_move_b": _mean(self.cpu_b), "moves": self.moves}
+
+
+def seat_rank(scores: list[float], seat: int) -> float:
+    """The place of ``seat`` counted from 1 (highest score first); tied seats share the mean of their places."""
+    better = sum(1 for s in scores if s > scores[seat])
+    tied = sum(1 for s in scores if s == scores[seat])
+    return better + (tied + 1) / 2
 
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> GameResult:
+def play_match_game(a: Side, b: AnySide, variant: str, index: int, seed: int) -> GameResult:
     """Game ``index`` of a match: side A in seat ``index % seats``, side B in the others."""
     state = BlokusState(variant)
     gseed = game_seed(seed, index) & 0xFFFFFFFF
     seat_a = index % state.num_players
-    for side in (a, b):
+    by_seat = seat_sides(a, b, seat_a, state.num_players)
+    everyone = [side for _, side in engines(a, b)]
+    for side in everyone:
         side.new_game(state, gseed)
     cpu_a: list[float] = []
     cpu_b: list[float] = []
@@ -238,7 +291,7 @@ def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> Ga
             state.apply(PASS)
             continue
         is_a = state.player_of_color(color) == seat_a
-        side, other = (a, b) if is_a else (b, a)
+        side = by_seat[state.player_of_color(color)]
         move, cpu = side.genmove(state, color)
         (cpu_a if is_a else cpu_b).append(cpu)
         if isinstance(move, str):
@@ -251,10 +304,12 @@ def play_match_game(a: Side, b: Side, variant: str, index: int, seed: int) -> Ga
             raise MatchError(f"{side.label} played an illegal move (ply {len(state.history) + 1}, "
                              f"{state.color_names[color]}): {move.text}: {reason}")
         state.apply(move)
-        other.play(state, color, move)
+        for other in everyone:
+            if other is not side:
+                other.play(state, color, move)
     final_scores: dict[str, str | None] = {}
     if resigned is None:
-        for tag, side in (("a", a), ("b", b)):
+        for tag, side in engines(a, b):
             answer = side.final_score()
             if answer is not None:
                 final_scores[f"{tag}: {side.label}"] = answer
@@ -301,6 +356,8 @@ class MatchResult:
             "score": score / n if n else None, "win_ci95": [round(low, 4), round(high, 4)],
             "cpu_per_move_a": _mean(cpu_a), "cpu_per_move_b": _mean(cpu_b),
             "mean_margin_a": _mean([_margin(g) for g in self.games]),
+            "mean_rank_a": _mean([g.rank for g in self.games]),
+            "by_seat_a": _by_seat(self.games),
             "final_score_mismatches": sum(1 for g in self.games if not g.scores_agree),
             "error": self.error,
         }
@@ -329,6 +386,16 @@ def _side_score(g: GameResult, side_a: bool) -> float:
     return _mean([s for i, s in enumerate(g.seat_scores) if i != g.seat_a])
 
 
+def _by_seat(games: list[GameResult]) -> list[dict[str, Any]]:
+    """Side A's games, score, mean rank and mean margin in each seat it took (seats from 0)."""
+    rows = []
+    for seat in sorted({g.seat_a for g in games}):
+        mine = [g for g in games if g.seat_a == seat]
+        rows.append({"seat": seat, "games": len(mine), "score": _mean([g.result for g in mine]),
+                     "mean_rank": _mean([g.rank for g in mine]), "mean_margin": _mean([_margin(g) for g in mine])})
+    return rows
+
+
 def _seat_win_rates(games: list[GameResult]) -> list[float]:
     """Per seat (from 0): the share of games its player won (a tie for first shares the win; a resignation
     gives the win to the other seat)."""
@@ -351,7 +418,7 @@ def _margin(g: GameResult) -> float:
     return mine - max(others)
 
 
-def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
+def run_match(a: Side, b: AnySide, variant: str, games: int, seed: int = 0,
               on_game: Callable[[GameResult, MatchResult], None] | None = None) -> MatchResult:
     """Play ``games`` games.  Ctrl-C (status ``interrupted``) and a failing side (status ``engine failed``,
     the reason in ``error``) keep the finished games; the caller closes the sides."""
@@ -359,7 +426,7 @@ def run_match(a: Side, b: Side, variant: str, games: int, seed: int = 0,
         raise ValueError(f"match variant must be one of {', '.join(MATCH_VARIANTS)}, not {variant!r}")
     out = MatchResult(variant, a.label, b.label, games, seed)
     try:
-        for side in (a, b):
+        for _, side in engines(a, b):
             side.warm_up(variant)
         for index in range(games):
             result = play_match_game(a, b, variant, index, seed)
@@ -383,5 +450,5 @@ def pentobi_command(binary: str, variant: str, level: int) -> str:
     return f"{binary} --game {PENTOBI_GAME_OF[variant]} --level {level} --nobook --noresign --quiet"
 
 
-__all__ = ["ENGINE_FAILED", "GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "make_side",
-           "pentobi_command", "play_match_game", "run_match"]
+__all__ = ["ENGINE_FAILED", "GameResult", "GtpSide", "LocalSide", "MATCH_VARIANTS", "MatchError", "MatchResult", "SeatSides", "make_side",
+           "pentobi_command", "play_match_game", "run_match", "seat_rank"]

@@ -24,7 +24,15 @@ from puzzles.game import GameState
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
-from solvers.blokus.mcts.tree import Tree, copy_subtree, new_tree, run_iterations
+from solvers.blokus.mcts.tree import (
+    RAVE_CHILD_MAX,
+    RAVE_WEIGHT,
+    SEARCH_KNOBS,
+    Tree,
+    copy_subtree,
+    new_tree,
+    run_iterations,
+)
 from solvers.bots import Budget
 
 TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
@@ -71,10 +79,17 @@ class Params:
         self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
         self.connect_pieces = 14 if v == "two-player" else -1
         self.second = np.array([(c + 2) % 4 if v == "two-player" else c for c in range(nc)], dtype=np.int32)
-        self.player_of = np.array([state.player_of_color(c) if v != "three-player" else min(c, 2) for c in range(nc)],
-                                  dtype=np.int32)
+        # the seat of each colour; -1: the three-player green, whose score counts for nobody and whose moves the
+        # seat whose turn it is chooses (tree.mover)
+        self.player_of = np.array([-1 if v == "three-player" and c == 3 else state.player_of_color(c)
+                                   for c in range(nc)], dtype=np.int32)
         self.num_players = state.num_players
         self.exploration = 0.5 if self.duo else 0.4
+        self.rave_weight = RAVE_WEIGHT  # a RAVE result's weight at the next ply (falling linearly to the end)
+        self.rave_child_max = RAVE_CHILD_MAX  # no RAVE updates of children with this many value counts
+        # 3+ seats: 1 = Pentobi's quality bonus; 0 (default) = 0.1 of the squashed margin, as in two-player games
+        # (the bonus was not shown better in an interleaved A/B: bench/results/blokus_vs_pentobi.md)
+        self.quality_bonus = 0.0
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
@@ -138,7 +153,9 @@ class Workspace:
                      (np.zeros(K.feature_size(t.area), dtype=np.uint8), np.zeros((nc, n_pl), dtype=np.uint8),
                       np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(1, dtype=np.int64)),
                      np.zeros(1, dtype=np.int64), np.zeros((2, state.num_players), dtype=np.float64),
-                     self.root.blob, self.work.blob, self.work.owner, self.work.recent)
+                     self.root.blob, self.work.blob, self.work.owner, self.work.recent,
+                     np.zeros(200, dtype=np.int32),  # the seat that chose each move of the path
+                     np.zeros((state.num_players + 1, 3), dtype=np.float64))  # running result statistics
         if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
             raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
@@ -200,11 +217,14 @@ class FastMCTSBot:
     ``choose`` (checked between chunks of 16 iterations, more when iterations take under a millisecond
     together; the last chunk is cut to the iterations the time left allows at the rate measured so far,
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
+
+    ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
+    constant, the RAVE weight and the RAVE count limit), for ``kibitz blokus tune``.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
                  name: str = "mcts-rave", capacity: int = TREE_CAPACITY, local: bool = True,
-                 early_end: bool = True) -> None:
+                 early_end: bool = True, knobs: dict[str, float] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget or CPU seconds")
         self.iterations = iterations
@@ -212,6 +232,10 @@ class FastMCTSBot:
         self.reuse_tree = reuse
         self.local = local
         self.early_end = early_end
+        self.knobs = dict(knobs or {})  # search constants that replace the variant's (SEARCH_KNOBS), for tuning
+        unknown = set(self.knobs) - set(SEARCH_KNOBS)
+        if unknown:
+            raise ValueError(f"unknown search constants {sorted(unknown)}; choose from {', '.join(SEARCH_KNOBS)}")
         self.reused = False
         self.name = name
         self.capacity = capacity
@@ -231,7 +255,9 @@ class FastMCTSBot:
         key = (state.variant.name, state.tables.size)
         if key not in self._params:
             params = self._params[key] = Params(state)
-            gam = np.concatenate([params.gammas, [params.exploration]])
+            for knob, value in self.knobs.items():
+                setattr(params, knob, float(value))
+            gam = np.concatenate([params.gammas, [getattr(params, knob) for knob in SEARCH_KNOBS]])
             # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
             gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
@@ -261,6 +287,7 @@ class FastMCTSBot:
             tree.prior[0] = 1.0
             tree.visits[0] = 0
         work.history = history
+        work.play[-1][...] = 0.0  # the quality bonus's statistics start afresh with each search, as Pentobi's
         reset_cache(work.cache)
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]

@@ -4,8 +4,12 @@ A move is drawn with weight ``5^size`` (Classic) or ``3^size * 1.8^(attach point
 times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the attach points of the
 opponents' last three moves and their edge neighbours, 2 when also our attach point; ``1e24`` for
 4, ``1e25`` beyond), so playouts answer the opponent locally; the result is win/tie/loss (shared
-by rank with more than two players) plus 0.1 of a squashed margin.  Every move of a simulation
-is logged for RAVE (:func:`mark_played`).
+by rank with more than two players) plus a quality bonus: 0.1 of a squashed margin, or with more than
+two players and the search knob ``quality_bonus`` set (off by default: an A/B did not show it better)
+Pentobi's ``State::get_quality_bonus`` (0.3 of the squashed z-score of the seat's points
+minus the others' mean, and -0.12 (result - 0.5) of the squashed z-score of the game length, both
+against the running statistics of the current search).  Every move of a simulation is logged for
+RAVE (:func:`mark_played`).
 """
 
 from __future__ import annotations
@@ -109,10 +113,49 @@ def push_recent(recent, c, m):
 
 
 @K.hot_inline
-def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val):
-    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; + 0.1 margin).
+def _running_z(stats, row, x):
+    """Add ``x`` to the running mean and variance in ``stats[row]`` (count, mean, sum of squared deviations;
+    Welford) and return its z-score against them (0 while the variance is 0)."""
+    n = stats[row, 0] + 1.0
+    d = x - stats[row, 1]
+    stats[row, 0] = n
+    stats[row, 1] += d / n
+    stats[row, 2] += d * (x - stats[row, 1])
+    var = stats[row, 2] / n
+    return (x - stats[row, 1]) / np.sqrt(var) if var > 0.0 else 0.0
 
-    ``seat_val`` is work space (2 x players).
+
+@K.hot_inline
+def _sigmoid2(x):
+    """Pentobi's ``sigmoid(2, x)``: from -1 to 1."""
+    return -1.0 + 2.0 / (1.0 + np.exp(-2.0 * x))
+
+
+@K.hot_inline
+def _quality_bonus(placed, seat, val, num_players, stats):
+    """Pentobi's quality bonus with more than two players (``State::evaluate_multiplayer``, ``get_quality_bonus``),
+    added to each seat's rank result in ``val``."""
+    total = 0.0
+    length = 0.0
+    for p in range(num_players):
+        total += seat[p]
+    for c in range(placed.shape[0]):
+        length += placed[c]
+    z_len = _running_z(stats, num_players, length)
+    for p in range(num_players):
+        relative = seat[p] - (total - seat[p]) / (num_players - 1)
+        z = _running_z(stats, p, relative)
+        val[p] += -0.12 * (val[p] - 0.5) * _sigmoid2(z_len) + 0.3 * _sigmoid2(z)
+
+
+@K.hot_inline
+def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val, stats, pentobi_bonus):
+    """Per colour: the search value of its player (win 1 / tie shared / loss 0, by rank with 3+; plus the
+    quality bonus of the module docstring).
+
+    ``seat_val`` is work space (2 x players); ``stats`` (players + 1 rows) the search's running statistics
+    of each seat's relative points and of the game length (used with more than two players, unless
+    ``pentobi_bonus`` is false: then every seat count gets the two-player bonus, as before).
     """
     nc = arrays.forbidden.shape[0]
     seat = seat_val[0]
@@ -136,7 +179,12 @@ def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val
             if seat[q] > best_other:
                 best_other = seat[q]
         win = below / (num_players - 1)
-        val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
+        if num_players == 2 or not pentobi_bonus:
+            val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
+        else:
+            val[p] = win
+    if num_players > 2 and pentobi_bonus:
+        _quality_bonus(arrays.placed, seat, val, num_players, stats)
     for c in range(nc):
         p = player_of[c]
         out[c] = val[p] if p >= 0 else 0.5

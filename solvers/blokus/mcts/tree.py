@@ -29,8 +29,10 @@ from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_consider
 EXPAND_THRESHOLD = 1.0  # a node is expanded once its real visits exceed this (the root: at once) ...
 EXPAND_THRESHOLD_INC = 0.5  # ... plus this per level below the root (Pentobi's SearchParamConst)
 CHILD_MIN_COUNT = 3.0
-RAVE_WEIGHT = 0.7
-RAVE_CHILD_MAX = 2000.0
+RAVE_WEIGHT = 0.7  # the defaults; the search reads them from the gamma array (see SEARCH_KNOBS) so tuning needs no
+RAVE_CHILD_MAX = 2000.0  # recompilation
+#: The search constants kept after the gammas in the gamma array, in this order (index N_GAMMAS + i).
+SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus")
 
 
 class Tree(NamedTuple):
@@ -201,6 +203,14 @@ def _copy_position(root_blob, work_blob, root_arrays, work_arrays):
             dst[c, i] = src[c, i]
 
 
+@K.hot_inline
+def mover(c, player_of, placed):
+    """The seat that moves colour ``c`` now: ``player_of[c]``, or for the three-player green (-1) seat
+    ``pieces green placed % 3``, as the rules (docs/rules/blokus.md) and Pentobi's ``get_alt_player`` say."""
+    p = player_of[c]
+    return p if p >= 0 else placed[c] % 3
+
+
 @K.hot
 def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_owner, root_recent,  # noqa: C901
                    root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino, scratch,
@@ -230,7 +240,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     marker = scratch[0]
     stamp = scratch[5]
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner,
-     work_recent) = play_scratch
+     work_recent, path_seat, result_stats) = play_scratch
     nc = root_arrays.forbidden.shape[0]
     log_move, log_color, log_ply, nlog = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -238,6 +248,9 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
         K.root_moves(tables, root_arrays, marker, stamp, roots)
         cache_root(roots, cache)
     wt0 = wtab[0]
+    rave_weight = gammas[N_GAMMAS + 1]
+    rave_child_max = gammas[N_GAMMAS + 2]
+    pentobi_bonus = gammas[N_GAMMAS + 3] != 0.0  # with 3+ seats: Pentobi's quality bonus (else 0.1 of the margin)
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -259,13 +272,14 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                 if got >= 0:
                     slot = got
             if expand:
-                p = player_of[c]
+                p = mover(c, player_of, arrays.placed)
                 rv = root_stats[0, p] / root_stats[1, p] if root_stats[1, p] > 0 else 0.5
                 if not expand_node(node, c, tables, arrays, work_owner, work_recent, nonboard, P, tree, scratch, rv,
                                cache):
                     full = True
                     break
             child = select_child(node, tree, gammas[N_GAMMAS])
+            path_seat[depth + 1] = mover(c, player_of, arrays.placed)
             m = t_move[child]
             if m < 0:
                 arrays.done[c] = 1
@@ -286,7 +300,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                            monomino)
         else:
             end = depth
-        results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val)
+        results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val, result_stats, pentobi_bonus)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
@@ -298,19 +312,19 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
             nd = path[d]
             t_visits[nd] += 1
             if d > 0:
-                r = res[t_color[nd]]
-                add_value(nd, r, 1.0, t_value, t_count, t_prior)
+                r = seat_val[1, path_seat[d]]  # the value of the seat that chose the move (res[t_color[nd]] but
+                add_value(nd, r, 1.0, t_value, t_count, t_prior)  # for the three-player green)
             # RAVE: the children of this node whose move their colour played later in this simulation (the
             # moves of the log after ply d; a node's children are moves of one colour, sorted, see expand_node;
             # the path's own child, played at ply d, had its real visit above)
             while e0 < nlog[0] and log_ply[e0] <= d:
                 e0 += 1
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
-                step = RAVE_WEIGHT / (end - d + 1.0)
+                step = rave_weight / (end - d + 1.0)
                 first = np.uint32(t_first[nd])
                 stop = first + np.uint32(t_nchild[nd])
                 ck = t_color[first]
-                rk = res[ck]
+                rk = seat_val[1, path_seat[d + 1]]  # the seat that chose among these children
                 for e in range(np.uint32(e0), np.uint32(nlog[0])):
                     if log_color[e] != ck:
                         continue
@@ -318,9 +332,9 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                     k = first  # its place among the sorted children: a count (vectorised; a binary search mispredicts)
                     for j in range(first, stop):
                         k += np.uint32(t_move[j] < m)
-                    if k == stop or t_move[k] != m or t_count[k] >= RAVE_CHILD_MAX:
+                    if k == stop or t_move[k] != m or t_count[k] >= rave_child_max:
                         continue
-                    w = RAVE_WEIGHT - (log_ply[e] - d) * step
+                    w = rave_weight - (log_ply[e] - d) * step
                     if w > 0.0:
                         add_value(k, rk, w, t_value, t_count, t_prior)
         clear_played(played)
