@@ -1,0 +1,657 @@
+"""Round-6 equilibrium of Rainbow Blackjack: the public tree, CFR+, exact best responses, exploitability.
+
+From a public state of round 6 (``docs/rules/rainbow-blackjack.md``; the deal of the hands
+by :mod:`puzzles.towers.subgame`) the rest of the game is a two-player zero-sum game in which
+each seat's only private information is its hand, and every action is public once made: the
+announcement (mode and the colours or numbers said) and each placement (stone, tower).  The
+outcome depends only on the public actions.  So the game is solved on its **public tree**: a
+node is a public history; the acting seat's information sets there are its possible hands
+(an infoset = (node, hand), perfect recall by construction).  Line picks are forced in round 6
+and are not nodes.
+
+* **Exact collapse of the last placements.**  Once the opponent has no stone left, the mover
+  knows everything that matters: the rest is a one-player maximisation per hand, done while
+  building the tree (a terminal whose value depends on the mover's hand).
+* **CFR+** (regret matching+, linear averaging, simultaneous updates) runs over the tree in
+  compiled code, every hand of both seats at once (range vectors); the prior of each seat's
+  hands is the chance node at the root.
+* **Best response** to a fixed strategy is exact: a backward pass with a per-hand maximum at
+  the responder's nodes.  Exploitability = (BR value of P1 + BR value of P2 - 1) / 2 in
+  returns (win 1, draw 0.5, loss 0), as OpenSpiel's ``exploitability`` computes it.
+
+Values are P1's expected return (0..1).  The tree grows fast with the hands left: from the
+start of round 6 (20 hands per seat, both announcements to come) it has tens of millions of
+nodes, beyond :data:`NODE_LIMIT`; from the start of the placements (announcements made) it
+has 10^4..10^6.  A tree over the limit raises :class:`SubgameTooLarge`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from puzzles.game import GameState
+from puzzles.towers import kernel as K
+from puzzles.towers.engine import Announce, PickLine, Place, TowersAction, TowersState, action_to_string
+from puzzles.towers.stones import JOKER, LETTERS, announce_attr, stone_str
+from puzzles.towers.subgame import Hand, check_round6, placement_start, possible_hands, round6_placements
+
+NODE_LIMIT = 3_000_000
+TARGET = 1e-3
+MODES = ("colors", "numbers")
+
+# walk modes of the compiled pass
+CFR, EVAL, BR0, BR1 = 0, 1, 2, 3
+
+
+class SubgameTooLarge(ValueError):
+    """The public tree has more nodes than the limit allows."""
+
+
+# ---------------------------------------------------------------------------
+# the public tree
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class PublicTree:
+    """The public tree in flat arrays (preorder; children of a node are contiguous in ``kids``).
+
+    ``player[n]``: seat to act, or -1 at a terminal.  ``first[n]``, ``nkids[n]``: its children are
+    ``kids[first[n] : first[n] + nkids[n]]``.  For a child ``c`` (an action of its parent's mover
+    ``p``), ``legal[off[c] + h]`` says whether hand ``h`` of ``p`` may take it; ``off[c]`` also
+    indexes regrets and strategies.  A terminal ``n`` has P1's return per hand of seat
+    ``tseat[n]`` at ``tval[toff[n] + h]``.  ``label[c]``: the text of the action leading to ``c``.
+    """
+
+    hands: tuple[list[Hand], list[Hand]]
+    prior: tuple[np.ndarray, np.ndarray]
+    player: np.ndarray
+    first: np.ndarray
+    nkids: np.ndarray
+    kids: np.ndarray
+    off: np.ndarray
+    legal: np.ndarray
+    tseat: np.ndarray
+    toff: np.ndarray
+    tval: np.ndarray
+    label: list[str]
+    depth: int
+    max_kids: int
+
+    @property
+    def size(self) -> int:
+        return len(self.player)
+
+    @property
+    def nh(self) -> np.ndarray:
+        return np.array([len(self.hands[0]), len(self.hands[1])], dtype=np.int64)
+
+    def children(self, n: int) -> Iterator[int]:
+        f = int(self.first[n])
+        yield from (int(c) for c in self.kids[f : f + int(self.nkids[n])])
+
+    def child_by_label(self, n: int, text: str) -> int:
+        for c in self.children(n):
+            if self.label[c] == text:
+                return c
+        raise KeyError(f"no action {text!r} at this public node")
+
+
+class _Builder:
+    """Grows the public tree from a round-6 position over the kernel core (see :class:`PublicTree`)."""
+
+    def __init__(self, state: TowersState, node_limit: int) -> None:
+        check_round6(state)
+        self.hands_prior = [possible_hands(state, p) for p in (0, 1)]
+        self.hands: tuple[list[Hand], list[Hand]] = (self.hands_prior[0][0], self.hands_prior[1][0])
+        self.limit = node_limit
+        self.player: list[int] = []
+        self.nkids: list[int] = []
+        self.kids_of: list[list[int]] = []
+        self.off: list[int] = []
+        self.legal: list[int] = []
+        self.tseat: list[int] = []
+        self.toff: list[int] = []
+        self.tval: list[float] = []
+        self.label: list[str] = []
+        self.depth = 0
+        self.S = state.core.copy()
+        self.S[K.QUIET], self.S[K.LAST], self.S[K.MODE] = 1, 5, 0
+        self.state = state
+        self.undo = np.empty(16, dtype=np.int64)
+
+    def new_node(self, label: str, legal_hands: list[int] | None, mover_count: int) -> int:
+        n = len(self.player)
+        if n >= self.limit:
+            raise SubgameTooLarge(f"the round-6 public tree has more than {self.limit:,} nodes")
+        self.player.append(-1)
+        self.nkids.append(0)
+        self.kids_of.append([])
+        self.off.append(len(self.legal))
+        if legal_hands is not None:
+            mask = [0] * mover_count
+            for h in legal_hands:
+                mask[h] = 1
+            self.legal.extend(mask)
+        self.tseat.append(0)
+        self.toff.append(0)
+        self.label.append(label)
+        return n
+
+    def build(self) -> PublicTree:
+        rem = [{h: hand for h, hand in enumerate(self.hands[p])} for p in (0, 1)]
+        root = self.new_node("", None, 0)
+        st = self.state
+        if st.phase == "pick":
+            announced = [st.line[p] >= 0 and any(
+                a["round"] == 5 and a["player"] == p for a in st.announcements) for p in (0, 1)]
+            self.announce_node(root, rem, announced, 0)
+        else:
+            self.place_node(root, rem, 0)
+        order = self._preorder(root)
+        return self._flatten(order)
+
+    # -- announcements -------------------------------------------------
+    def announce_node(self, n: int, rem: list[dict[int, Hand]], announced: list[bool], depth: int) -> None:
+        """Node ``n`` in the pick phase: the next seat to announce, else the placements begin."""
+        starter = 0
+        order = (starter, 1 - starter)
+        todo = [p for p in order if not announced[p]]
+        if not todo:
+            self.S[K.PHASE], self.S[K.STEP] = K.PHASE_PLACE, 0
+            self.place_node(n, rem, depth)
+            self.S[K.PHASE] = K.PHASE_PICK
+            return
+        p = todo[0]
+        self.depth = max(self.depth, depth + 1)
+        groups: dict[str, list[int]] = {}
+        for h, hand in rem[p].items():
+            for mode in MODES:
+                groups.setdefault(announcement_label(mode, hand), []).append(h)
+        self.player[n] = p
+        for text, legal in sorted(groups.items()):
+            c = self.new_node(text, legal, len(self.hands[p]))
+            self.kids_of[n].append(c)
+            sub = [dict(r) for r in rem]
+            sub[p] = {h: rem[p][h] for h in legal}
+            now = list(announced)
+            now[p] = True
+            self.announce_node(c, sub, now, depth + 1)
+
+    # -- placements ------------------------------------------------------
+    def place_node(self, n: int, rem: list[dict[int, Hand]], depth: int) -> None:
+        S = self.S
+        if S[K.PHASE] == K.PHASE_DONE:
+            self.terminal(n, 0, [_return_p1(S)] * len(self.hands[0]))
+            return
+        p = int(K.mover(S))
+        opp_left = max(len(hand) for hand in rem[1 - p].values())
+        if opp_left == 0:
+            vals = [0.0] * len(self.hands[p])
+            for h, hand in rem[p].items():
+                vals[h] = _solo_best(S, p, list(hand), self.undo)
+            self.terminal(n, p, vals)
+            return
+        self.depth = max(self.depth, depth + 1)
+        self.player[n] = p
+        actions: dict[tuple[int, int, int], list[int]] = {}
+        for h, hand in rem[p].items():
+            moves = _hand_moves(S, hand)
+            for mv in moves or [(-1, -1, 0)]:
+                actions.setdefault(mv, []).append(h)
+        for (code, t, r), legal in sorted(actions.items()):
+            text = "pass" if code < 0 else f"{stone_str(code)}{'x' if r else '>'}{LETTERS[t]}"
+            c = self.new_node(text, legal, len(self.hands[p]))
+            self.kids_of[n].append(c)
+            sub = [dict(x) for x in rem]
+            if code >= 0:
+                sub[p] = {h: _without(rem[p][h], code) for h in legal}
+                S[K.HAND + 3 * p] = code
+                m = t * 2 + r
+            else:
+                sub[p] = {h: rem[p][h] for h in legal}
+                m = K.MOVE_PASS
+            K.make_move(S, m, self.undo)
+            undo = self.undo.copy()
+            self.place_node(c, sub, depth + 1)
+            self.undo[:] = undo
+            K.unmake_move(S, m, self.undo)
+            S[K.HAND + 3 * p] = -1
+
+    def terminal(self, n: int, seat: int, vals: list[float]) -> None:
+        self.tseat[n] = seat
+        self.toff[n] = len(self.tval)
+        self.tval.extend(vals)
+
+    def _preorder(self, root: int) -> list[int]:
+        order, stack = [], [root]
+        while stack:
+            n = stack.pop()
+            order.append(n)
+            stack.extend(reversed(self.kids_of[n]))
+        return order
+
+    def _flatten(self, order: list[int]) -> PublicTree:
+        """Renumber nodes in preorder; children contiguous."""
+        new_id = {old: i for i, old in enumerate(order)}
+        size = len(order)
+        player = np.full(size, -1, dtype=np.int64)
+        first = np.zeros(size, dtype=np.int64)
+        nkids = np.zeros(size, dtype=np.int64)
+        off = np.zeros(size, dtype=np.int64)
+        tseat = np.zeros(size, dtype=np.int64)
+        toff = np.zeros(size, dtype=np.int64)
+        kids: list[int] = []
+        label = [""] * size
+        for old in order:
+            i = new_id[old]
+            player[i], off[i], tseat[i], toff[i] = self.player[old], self.off[old], self.tseat[old], self.toff[old]
+            label[i] = self.label[old]
+            first[i] = len(kids)
+            nkids[i] = len(self.kids_of[old])
+            kids.extend(new_id[k] for k in self.kids_of[old])
+        priors = tuple(np.array(w, dtype=np.float64) / sum(w) for _, w in self.hands_prior)
+        return PublicTree(
+            hands=self.hands, prior=(priors[0], priors[1]), player=player, first=first, nkids=nkids,
+            kids=np.array(kids, dtype=np.int64), off=off, legal=np.array(self.legal + [0], dtype=np.int64),
+            tseat=tseat, toff=toff, tval=np.array(self.tval + [0.0], dtype=np.float64), label=label,
+            depth=self.depth + 1, max_kids=max(1, int(nkids.max()) if size else 1))
+
+
+def _without(hand: Hand, code: int) -> Hand:
+    i = hand.index(code)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _hand_moves(S: np.ndarray, hand: Hand) -> list[tuple[int, int, int]]:
+    """Legal placements (stone, tower, replace) of the stones in ``hand`` on the towers of core ``S``."""
+    out: list[tuple[int, int, int]] = []
+    for code in sorted(set(hand)):
+        for t in range(6):
+            if code == JOKER:
+                if S[K.OWN + t] >= 0 and S[K.JK + t] == 0:
+                    out.append((code, t, 0))
+                continue
+            if K.allowed(code, t):
+                out.append((code, t, 0))
+                if S[K.JK + t] == 1 and K.replace_ok(S[K.TOT + t], S[K.TOP + t], code % 6 + 1):
+                    out.append((code, t, 1))
+    return out
+
+
+def _return_p1(S: np.ndarray) -> float:
+    """P1's return at the end: 1 an instant win or more towers, 0.5 equal towers, else 0."""
+    if S[K.WIN] >= 0:
+        return 1.0 if S[K.WIN] == 0 else 0.0
+    margin = int(K.towers_owned(S, 0)) - int(K.towers_owned(S, 1))
+    return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+
+
+def _solo_best(S: np.ndarray, p: int, hand: list[int], undo: np.ndarray) -> float:
+    """P1's return when ``p`` (the only seat with stones left) places ``hand`` as well as it can."""
+    if S[K.PHASE] == K.PHASE_DONE:
+        return _return_p1(S)
+    if int(K.mover(S)) != p:  # the opponent passes (nothing in hand)
+        K.make_move(S, K.MOVE_PASS, undo)
+        saved = undo.copy()
+        v = _solo_best(S, p, hand, undo)
+        K.unmake_move(S, K.MOVE_PASS, saved)
+        return v
+    best = -1.0
+    moves = _hand_moves(S, tuple(hand)) or [(-1, -1, 0)]
+    for code, t, r in moves:
+        if code >= 0:
+            S[K.HAND + 3 * p] = code
+            m = t * 2 + r
+            rest = list(hand)
+            rest.remove(code)
+        else:
+            m, rest = K.MOVE_PASS, hand
+        K.make_move(S, m, undo)
+        saved = undo.copy()
+        v = _solo_best(S, p, rest, undo)
+        K.unmake_move(S, m, saved)
+        S[K.HAND + 3 * p] = -1
+        best = max(best, v if p == 0 else 1.0 - v)
+    return best if p == 0 else 1.0 - best
+
+
+def build_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> PublicTree:
+    """The public tree of the round-6 subgame at ``state``'s public state (its hidden stones are not read)."""
+    return _Builder(state, node_limit).build()
+
+
+# ---------------------------------------------------------------------------
+# compiled passes: CFR+, evaluation, best response
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,  # noqa: C901
+          reg, strat, avg, weight, reach, val, sig, cval):
+    """One pass below node ``n`` at depth ``d`` (see :func:`run_pass`); fills ``val[d]``."""
+    for s in range(2):
+        for h in range(nh[s]):
+            val[d, s, h] = 0.0
+    r0 = 0.0
+    r1 = 0.0
+    for h in range(nh[0]):
+        r0 += reach[d, 0, h]
+    for h in range(nh[1]):
+        r1 += reach[d, 1, h]
+    if r0 == 0.0 and r1 == 0.0:
+        return
+    p = player[n]
+    if p < 0:  # terminal: P1's return per hand of seat s
+        s = tseat[n]
+        o = 1 - s
+        ro = r1 if s == 0 else r0
+        sign = 1.0 if s == 0 else -1.0
+        acc = 0.0
+        for h in range(nh[s]):
+            z = sign * (tval[toff[n] + h] - 0.5)  # seat s's zero-sum utility
+            val[d, s, h] = z * ro
+            acc += reach[d, s, h] * z
+        for h in range(nh[o]):
+            val[d, o, h] = -acc
+        return
+    o = 1 - p
+    k = nkids[n]
+    f = first[n]
+    # the mover's strategy at this node, per hand
+    for h in range(nh[p]):
+        tot = 0.0
+        cnt = 0
+        for a in range(k):
+            c = kids[f + a]
+            if legal[off[c] + h] == 0:
+                sig[d, a, h] = 0.0
+                continue
+            cnt += 1
+            x = reg[off[c] + h] if mode == CFR else strat[off[c] + h]
+            if x < 0.0:
+                x = 0.0
+            sig[d, a, h] = x
+            tot += x
+        for a in range(k):
+            c = kids[f + a]
+            if legal[off[c] + h] == 0:
+                continue
+            sig[d, a, h] = sig[d, a, h] / tot if tot > 0.0 else 1.0 / cnt
+    best_resp = (mode == BR0 and p == 0) or (mode == BR1 and p == 1)
+    for h in range(nh[p]):
+        val[d, p, h] = -1e9 if best_resp else 0.0
+    for a in range(k):
+        c = kids[f + a]
+        for h in range(nh[o]):
+            reach[d + 1, o, h] = reach[d, o, h]
+        for h in range(nh[p]):
+            if legal[off[c] + h] == 0:
+                reach[d + 1, p, h] = 0.0
+            elif best_resp:
+                reach[d + 1, p, h] = reach[d, p, h]
+            else:
+                reach[d + 1, p, h] = reach[d, p, h] * sig[d, a, h]
+        _walk(c, d + 1, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,
+              reg, strat, avg, weight, reach, val, sig, cval)
+        for h in range(nh[o]):
+            val[d, o, h] += val[d + 1, o, h]
+        for h in range(nh[p]):
+            if legal[off[c] + h] == 0:
+                continue
+            v = val[d + 1, p, h]
+            cval[d, a, h] = v
+            if best_resp:
+                if v > val[d, p, h]:
+                    val[d, p, h] = v
+            else:
+                val[d, p, h] += sig[d, a, h] * v
+    if best_resp:
+        for h in range(nh[p]):
+            if val[d, p, h] < -1e8:
+                val[d, p, h] = 0.0
+    if mode == CFR:
+        for h in range(nh[p]):
+            for a in range(k):
+                c = kids[f + a]
+                i = off[c] + h
+                if legal[i] == 0:
+                    continue
+                r = reg[i] + cval[d, a, h] - val[d, p, h]
+                reg[i] = r if r > 0.0 else 0.0
+                avg[i] += weight * reach[d, p, h] * sig[d, a, h]
+
+
+def run_pass(tree: PublicTree, mode: int, reg: np.ndarray, strat: np.ndarray, avg: np.ndarray,
+             weight: float = 0.0) -> np.ndarray:
+    """One compiled pass: ``mode`` CFR (update ``reg``/``avg``), EVAL (both play ``strat``) or BR0/BR1 (that seat
+    best-responds to ``strat``).  Returns the root's counterfactual values ``val[seat, hand]`` (zero-sum units)."""
+    nh = tree.nh
+    width = max(1, int(nh.max()))
+    depth = tree.depth + 2
+    reach = np.zeros((depth, 2, width))
+    reach[0, 0, : nh[0]] = tree.prior[0]
+    reach[0, 1, : nh[1]] = tree.prior[1]
+    val = np.zeros((depth, 2, width))
+    sig = np.zeros((depth, tree.max_kids, width))
+    cval = np.zeros((depth, tree.max_kids, width))
+    _walk(0, 0, mode, tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.tseat, tree.toff,
+          tree.tval, nh, reg, strat, avg, weight, reach, val, sig, cval)
+    return val[0].copy()
+
+
+@njit(cache=True)
+def _normalise(player, first, nkids, kids, off, legal, nh, avg, out):
+    """``out``: ``avg`` normalised per (node, hand) over the legal actions (uniform where nothing was summed)."""
+    for n in range(len(player)):
+        p = player[n]
+        if p < 0:
+            continue
+        f = first[n]
+        for h in range(nh[p]):
+            tot = 0.0
+            cnt = 0
+            for a in range(nkids[n]):
+                i = off[kids[f + a]] + h
+                if legal[i] == 1:
+                    tot += avg[i]
+                    cnt += 1
+            for a in range(nkids[n]):
+                i = off[kids[f + a]] + h
+                if legal[i] == 1:
+                    out[i] = avg[i] / tot if tot > 0.0 else 1.0 / cnt
+                else:
+                    out[i] = 0.0
+
+
+def normalise(tree: PublicTree, avg: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(avg)
+    _normalise(tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.nh, avg, out)
+    return out
+
+
+def value_of(tree: PublicTree, strat: np.ndarray) -> float:
+    """P1's expected return when both seats play ``strat``."""
+    v = run_pass(tree, EVAL, strat, strat, strat)
+    return float(tree.prior[0] @ v[0, : len(tree.hands[0])]) + 0.5
+
+
+def best_response_values(tree: PublicTree, strat: np.ndarray) -> tuple[float, float]:
+    """Each seat's expected return when it best-responds to the other seat's part of ``strat``."""
+    out = []
+    for seat, mode in ((0, BR0), (1, BR1)):
+        v = run_pass(tree, mode, strat, strat, strat)
+        out.append(float(tree.prior[seat] @ v[seat, : len(tree.hands[seat])]) + 0.5)
+    return out[0], out[1]
+
+
+def exploitability(tree: PublicTree, strat: np.ndarray) -> float:
+    """(BR value of P1 + BR value of P2 - 1) / 2: 0 exactly at an equilibrium."""
+    b0, b1 = best_response_values(tree, strat)
+    return (b0 + b1 - 1.0) / 2.0
+
+
+# ---------------------------------------------------------------------------
+# solving
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Equilibrium:
+    """A solved round-6 subgame: the average strategy, its value and exploitability, how it was reached."""
+
+    tree: PublicTree
+    strategy: np.ndarray
+    value: float
+    exploitability: float
+    iterations: int
+    seconds: float
+    status: str  # "found" (exploitability <= target), "unknown at iteration limit", "interrupted"
+    target: float
+    build_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def probabilities(self, node: int, hand: int) -> list[tuple[str, float]]:
+        """(action text, probability) of the mover's hand ``hand`` at ``node``, legal actions only."""
+        out = []
+        for c in self.tree.children(node):
+            i = int(self.tree.off[c]) + hand
+            if self.tree.legal[i]:
+                out.append((self.tree.label[c], float(self.strategy[i])))
+        return out
+
+
+def solve_tree(tree: PublicTree, target: float = TARGET, max_iterations: int = 20_000,
+               check_every: int = 10, on_progress: Callable[[int, float], None] | None = None) -> Equilibrium:
+    """CFR+ until the exploitability of the average strategy is at most ``target`` (checked every few iterations)."""
+    t0 = time.perf_counter()
+    size = len(tree.legal)
+    reg = np.zeros(size)
+    avg = np.zeros(size)
+    strat = normalise(tree, avg)
+    expl = math.inf
+    status = "unknown at iteration limit"
+    it = 0
+    try:
+        while it < max_iterations:
+            it += 1
+            run_pass(tree, CFR, reg, reg, avg, float(it))
+            if it % check_every == 0 or it == max_iterations:
+                strat = normalise(tree, avg)
+                expl = exploitability(tree, strat)
+                if on_progress is not None:
+                    on_progress(it, expl)
+                if expl <= target:
+                    status = "found"
+                    break
+                check_every = min(100, check_every + check_every // 2)
+    except KeyboardInterrupt:
+        strat = normalise(tree, avg)
+        expl = exploitability(tree, strat)
+        status = "interrupted"
+    return Equilibrium(tree, strat, value_of(tree, strat), expl, it, time.perf_counter() - t0, status, target)
+
+
+def solve_round6(state: TowersState, target: float = TARGET, node_limit: int = NODE_LIMIT,
+                 max_iterations: int = 20_000, on_progress: Callable[[int, float], None] | None = None) -> Equilibrium:
+    """Build the public tree at ``state``'s public state and solve it (see the module docstring)."""
+    t0 = time.perf_counter()
+    tree = build_tree(state, node_limit)
+    built = time.perf_counter() - t0
+    eq = solve_tree(tree, target, max_iterations, on_progress=on_progress)
+    eq.build_seconds = built
+    return eq
+
+
+# ---------------------------------------------------------------------------
+# a fixed policy (a bot) as a strategy, and its exploitability
+# ---------------------------------------------------------------------------
+
+
+def policy_strategy(tree: PublicTree, root: TowersState, seat: int,
+                    choose: Callable[[TowersState], TowersAction]) -> tuple[np.ndarray, int]:
+    """The pure strategy of ``seat`` that ``choose`` plays, at every (node, hand) its own play can reach.
+
+    ``choose`` sees a full position whose hidden stones are a consistent guess (a bot that
+    decides from its observation only cannot tell).  The other seat's part is uniform (a best
+    response replaces it).  Returns the strategy and the number of decisions asked.
+    """
+    from puzzles.towers.subgame import with_hands
+
+    strat = normalise(tree, np.zeros(len(tree.legal)))
+    asked = 0
+    opp = 1 - seat
+    stack: list[tuple[int, list[int], list[int], list[str]]] = [
+        (0, list(range(len(tree.hands[seat]))), list(range(len(tree.hands[opp]))), [])]
+    while stack:
+        n, mine, theirs, path = stack.pop()
+        p = int(tree.player[n])
+        if p < 0:
+            continue
+        kids = list(tree.children(n))
+        if p == opp:
+            for c in kids:
+                ok = [h for h in theirs if tree.legal[tree.off[c] + h]]
+                if ok:
+                    stack.append((c, mine, ok, [*path, tree.label[c]]))
+            continue
+        picks: dict[int, list[int]] = {}
+        for h in mine:
+            hands = (tree.hands[0][h], tree.hands[1][theirs[0]]) if seat == 0 else (tree.hands[0][theirs[0]], tree.hands[1][h])
+            position = _replay(root, hands, path)
+            action = choose(position)
+            asked += 1
+            text = _label_of(action, tree.hands[seat][h])
+            chosen = next((c for c in kids if tree.label[c] == text), None)
+            if chosen is None or not tree.legal[tree.off[chosen] + h]:
+                raise ValueError(f"the policy chose {text!r}, not an action of this public node")
+            for c in kids:
+                if tree.legal[tree.off[c] + h]:
+                    strat[tree.off[c] + h] = 1.0 if c == chosen else 0.0
+            picks.setdefault(chosen, []).append(h)
+        for c, hs in picks.items():
+            stack.append((c, hs, theirs, [*path, tree.label[c]]))
+    return strat, asked
+
+
+def _label_of(action: TowersAction, hand: Hand) -> str:
+    """The tree's text of ``action`` (an announcement says its mode and what the hand shows)."""
+    if isinstance(action, Announce):
+        return announcement_label(action.mode, hand)
+    return action_to_string(action)
+
+
+def announcement_label(mode: str, hand: Hand) -> str:
+    """``colors R Y grey`` / ``numbers 0 2 5``: the public text of announcing ``mode`` with ``hand``."""
+    said = sorted((announce_attr(c, mode) for c in hand), key=str)
+    return f"{mode} {' '.join(str(x) for x in said)}"
+
+
+def _replay(root: TowersState, hands: tuple[Hand, Hand], path: list[str]) -> TowersState:
+    """``root`` dealt ``hands`` (the stones held at the root), then the public actions of ``path``."""
+    from puzzles.towers.subgame import with_hands
+
+    state = with_hands(root, hands)
+    for text in path:
+        _apply_public(state, text)
+    return state
+
+
+def _apply_public(state: TowersState, text: str) -> None:
+    """Apply a public action of the tree (``colors R Y Y`` announces; picks in between are forced)."""
+    while state.phase == "pick" and state.step % 2 == 0:
+        state.apply(state.legal_actions()[0])
+    if text.startswith(MODES):
+        state.apply(Announce(text.split()[0]))
+    else:
+        state.apply(state.string_to_action(text))
+    while not state.is_terminal() and state.phase == "pick" and state.step % 2 == 0:
+        state.apply(state.legal_actions()[0])
