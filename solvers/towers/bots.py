@@ -20,6 +20,9 @@ hidden stones.  Names for :func:`solvers.bots.make_bot` (:data:`BOTS`):
   a fixed set of determinizations; UCB with availability counts, one expansion
   per iteration, a random rollout to the end of the round scored
   ``0.5 + 0.5·tanh(value/128)``.  Default 300 iterations.
+* ``equilibrium[:iterations|:seconds]`` — round 6's placements from the solved round-6
+  subgame (:mod:`solvers.towers.equilibrium`, exploitability <= 1e-3); announcements and
+  rounds 1-5 by ``ismcts`` with the same budget.
 * Announcements (pimc, ismcts): the mode that leaves the opponent the most
   candidate hands (product, over the announced attributes, of how many of the
   announcer's not-yet-revealed stones share each attribute).
@@ -279,11 +282,20 @@ def _ismcts(budget: Budget | None) -> Bot[Any]:
     return ISMCTSBot(iterations=budget.count or 300, seconds=budget.seconds, name=f"ismcts:{budget}")
 
 
+def _equilibrium(budget: Budget | None) -> Bot[Any]:
+    from solvers.towers.equilibrium import EquilibriumBot
+
+    if budget is None:
+        return EquilibriumBot()
+    return EquilibriumBot(iterations=budget.count or 300, seconds=budget.seconds, name=f"equilibrium:{budget}")
+
+
 #: The towers bots for :func:`solvers.bots.make_bot` (the generic ``random``, ``mcts`` and ``human`` come too).
 BOTS: dict[str, BotFactory] = {
     "greedy": lambda budget: GreedyBot(),
     "pimc": _pimc,
     "ismcts": _ismcts,
+    "equilibrium": _equilibrium,
 }
 
 

@@ -125,6 +125,7 @@ class _Builder:
         self.depth = 0
         self.S = state.core.copy()
         self.S[K.QUIET], self.S[K.LAST], self.S[K.MODE] = 1, 5, 0
+        self.S[K.HAND : K.HAND + 6] = -1  # hidden: the tree deals hands itself
         self.state = state
         self.undo = np.empty(16, dtype=np.int64)
 
@@ -571,6 +572,33 @@ def solve_round6(state: TowersState, target: float = TARGET, node_limit: int = N
     return eq
 
 
+def strategy_rows(eq: Equilibrium, max_depth: int) -> list[dict[str, Any]]:
+    """Each information set up to ``max_depth`` public actions that its seat's own play reaches: the mover,
+    its hand (index and text), the public history and the mixed strategy (JSON: 0-based seats and hands)."""
+    tree = eq.tree
+    rows: list[dict[str, Any]] = []
+    reach = [np.ones(len(tree.hands[0])), np.ones(len(tree.hands[1]))]
+    stack: list[tuple[int, list[str], list[np.ndarray]]] = [(0, [], reach)]
+    while stack:
+        n, hist, r = stack.pop()
+        p = int(tree.player[n])
+        if p < 0 or len(hist) > max_depth:
+            continue
+        kids = list(tree.children(n))
+        for h in range(len(tree.hands[p])):
+            probs = eq.probabilities(n, h)
+            if r[p][h] > 1e-9 and probs:
+                rows.append({"player": p, "hand": h, "hand_text": " ".join(stone_str(c) for c in tree.hands[p][h]),
+                             "history": hist, "reach": float(r[p][h]), "actions": probs})
+        for c in reversed(kids):
+            mine = np.array([eq.strategy[tree.off[c] + h] if tree.legal[tree.off[c] + h] else 0.0
+                             for h in range(len(tree.hands[p]))])
+            nr = [r[0], r[1]]
+            nr[p] = r[p] * mine
+            stack.append((c, [*hist, tree.label[c]], nr))
+    return rows
+
+
 # ---------------------------------------------------------------------------
 # a fixed policy (a bot) as a strategy, and its exploitability
 # ---------------------------------------------------------------------------
@@ -655,3 +683,100 @@ def _apply_public(state: TowersState, text: str) -> None:
         state.apply(state.string_to_action(text))
     while not state.is_terminal() and state.phase == "pick" and state.step % 2 == 0:
         state.apply(state.legal_actions()[0])
+
+
+# ---------------------------------------------------------------------------
+# the equilibrium bot
+# ---------------------------------------------------------------------------
+
+#: Solved round-6 placement subgames by public root (shared by all bot instances: a pure function of the key).
+_SOLVED: dict[str, Equilibrium] = {}
+_SOLVED_MAX = 64
+BOT_NODE_LIMIT = 400_000
+
+
+def _public_key(state: TowersState) -> str:
+    import json
+
+    return json.dumps(state.observation(0)["public"], sort_keys=True)
+
+
+def solved_placements(state: TowersState, node_limit: int = BOT_NODE_LIMIT) -> Equilibrium:
+    """The solved subgame rooted where round 6's placements began (cached by that public state)."""
+    root = placement_start(state)
+    key = _public_key(root)
+    eq = _SOLVED.get(key)
+    if eq is None:
+        eq = solve_round6(root, TARGET, node_limit)
+        eq.extra["root"] = root
+        if len(_SOLVED) >= _SOLVED_MAX:
+            _SOLVED.pop(next(iter(_SOLVED)))
+        _SOLVED[key] = eq
+    return eq
+
+
+class EquilibriumBot:
+    """Round 6's placements: the CFR+ equilibrium (exploitability <= 1e-3) of the public subgame rooted where
+    they began, played by sampling its mixed strategy.  Announcements and rounds 1-5: ISMCTS (see
+    ``docs/towers-equilibrium.md`` for why: the subgame from round 6's announcements is ~10^7 public nodes)."""
+
+    def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
+                 node_limit: int = BOT_NODE_LIMIT) -> None:
+        from solvers.towers.bots import ISMCTSBot
+
+        self.fallback = ISMCTSBot(iterations=iterations, seconds=seconds)
+        self.name = name
+        self.node_limit = node_limit
+
+    def choose(self, state: GameState[Any], rng: random.Random) -> TowersAction:
+        if not isinstance(state, TowersState):
+            raise TypeError(f"a towers bot needs a TowersState, not {type(state).__name__}")
+        if state.round == 5 and state.phase == "place":
+            seat = state.current_player()
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
+            try:
+                eq = solved_placements(state, self.node_limit)
+            except SubgameTooLarge:
+                return self.fallback.choose(state, rng)
+            return self._play(eq, state, seat, rng)
+        return self.fallback.choose(state, rng)
+
+    @staticmethod
+    def _play(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
+        """Sample the strategy of ``seat``'s hand at the current public node."""
+        tree = eq.tree
+        node = 0
+        for _, text in round6_placements(state):
+            node = tree.child_by_label(node, text)
+        if tree.player[node] < 0:  # the opponent has no stone left: the collapsed last placements
+            return _solo_choice(state, seat)
+        held = tuple(sorted(state.hands[seat] + [c for c in state.revealed[seat][5]]))
+        hand = tree.hands[seat].index(held)
+        probs = eq.probabilities(node, hand)
+        x = rng.random()
+        for text, pr in probs:
+            x -= pr
+            if x < 0:
+                return state.string_to_action(text)
+        return state.string_to_action(probs[-1][0])
+
+
+def _solo_choice(state: TowersState, seat: int) -> TowersAction:
+    """The placement that gives ``seat`` the best return when only it has stones left (its own hand is known)."""
+    best, best_v = None, -1.0
+    undo = np.empty(16, dtype=np.int64)
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        S = after.core.copy()
+        S[K.QUIET], S[K.LAST], S[K.MODE] = 1, 5, 0
+        rest = after.hands[seat]
+        S[K.HAND : K.HAND + 6] = -1
+        v = _solo_best(S, seat, rest, undo)
+        v = v if seat == 0 else 1.0 - v
+        if v > best_v:
+            best, best_v = action, v
+    assert best is not None
+    return best
