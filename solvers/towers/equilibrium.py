@@ -39,7 +39,7 @@ from numba import njit
 
 from puzzles.game import GameState
 from puzzles.towers import kernel as K
-from puzzles.towers.engine import Announce, PickLine, Place, TowersAction, TowersState, action_to_string
+from puzzles.towers.engine import Announce, TowersAction, TowersState, action_to_string
 from puzzles.towers.stones import JOKER, LETTERS, announce_attr, stone_str
 from puzzles.towers.subgame import Hand, check_round6, placement_start, possible_hands, round6_placements
 
@@ -612,7 +612,6 @@ def policy_strategy(tree: PublicTree, root: TowersState, seat: int,
     decides from its observation only cannot tell).  The other seat's part is uniform (a best
     response replaces it).  Returns the strategy and the number of decisions asked.
     """
-    from puzzles.towers.subgame import with_hands
 
     strat = normalise(tree, np.zeros(len(tree.legal)))
     asked = 0
@@ -648,6 +647,20 @@ def policy_strategy(tree: PublicTree, root: TowersState, seat: int,
         for c, hs in picks.items():
             stack.append((c, hs, theirs, [*path, tree.label[c]]))
     return strat, asked
+
+
+def bot_exploitability(tree: PublicTree, root: TowersState, choose_for: Callable[[int], Callable[[TowersState], TowersAction]]
+                       ) -> tuple[float, int]:
+    """Exploitability of a bot playing both seats (its seat-``s`` policy is ``choose_for(s)``): (BR value of P1
+    against the bot as P2 + BR value of P2 against the bot as P1 - 1) / 2, and the decisions asked."""
+    parts = [policy_strategy(tree, root, seat, choose_for(seat)) for seat in (0, 1)]
+    strat = parts[1][0].copy()
+    for n in range(tree.size):
+        if tree.player[n] == 0:
+            for c in tree.children(n):
+                lo = int(tree.off[c])
+                strat[lo : lo + len(tree.hands[0])] = parts[0][0][lo : lo + len(tree.hands[0])]
+    return exploitability(tree, strat), parts[0][1] + parts[1][1]
 
 
 def _label_of(action: TowersAction, hand: Hand) -> str:
@@ -692,7 +705,7 @@ def _apply_public(state: TowersState, text: str) -> None:
 #: Solved round-6 placement subgames by public root (shared by all bot instances: a pure function of the key).
 _SOLVED: dict[str, Equilibrium] = {}
 _SOLVED_MAX = 64
-BOT_NODE_LIMIT = 400_000
+BOT_NODE_LIMIT = 150_000
 
 
 def _public_key(state: TowersState) -> str:

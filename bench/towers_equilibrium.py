@@ -1,0 +1,190 @@
+"""Round-6 equilibrium of Rainbow Blackjack: solve time, bots' exploitability, head-to-head, what the equilibrium says.
+
+    nice -n 10 python bench/towers_equilibrium.py [--solve 30] [--expl 30] [--h2h 20] [--minutes 20] \
+        [--out bench/results/towers_equilibrium.md]
+
+Positions come from seeded games of two ``greedy`` bots (seeds 0, 1, ...).  Each part stops at its count or
+when the time budget is spent (the figures say how many were done):
+
+1. solve time per public state at the start of round 6's placements (tree build + CFR+ to 1e-3);
+2. exploitability of ``pimc``, ``ismcts`` and the solved strategy on round-6 states after P1's first
+   placement: an exact best response to each bot's policy in both seats (the solved strategy: CFR+ at that state), the bot treated as the
+   deterministic policy it plays with a fixed seed (``random.Random(7)`` at every decision);
+3. ``equilibrium`` against ``pimc`` and ``ismcts`` from round-6 placement starts, seats alternating, with a
+   95% Wilson interval; decision time per move of the bots in round 6;
+4. what the solved placement starts say: value of the first placer, how often a hand's strategy is mixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from puzzles.game import CHANCE
+from puzzles.towers import TowersState
+from solvers.bots import make_bot
+from solvers.playout import wilson_interval
+from solvers.towers.bots import GreedyBot
+from solvers.towers.equilibrium import (
+    SubgameTooLarge,
+    bot_exploitability,
+    build_tree,
+    solve_round6,
+    solve_tree,
+    strategy_rows,
+)
+
+
+def round6_positions(seed: int) -> list[TowersState]:
+    state, rng, bot = TowersState.new_game(seed), random.Random(seed), GreedyBot()
+    out = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if state.round == 5:
+            out.append(state.clone())
+        state.apply(bot.choose(state, rng))
+    return out
+
+
+def placement_starts(count: int, first_seed: int = 0) -> list[tuple[int, TowersState]]:
+    out = []
+    seed = first_seed
+    while len(out) < count:
+        pos = [s for s in round6_positions(seed) if s.phase == "place"]
+        if pos:
+            out.append((seed, pos[0]))
+        seed += 1
+    return out
+
+
+def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[float]]) -> None:
+    times, expls, nodes, values, mixed = [], [], [], [], []
+    for seed, state in placement_starts(n):
+        if time.perf_counter() > deadline:
+            break
+        t0 = time.perf_counter()
+        try:
+            eq = solve_round6(state, node_limit=1_500_000)
+        except SubgameTooLarge:
+            lines.append(f"- seed {seed}: tree over 1.5M nodes, skipped")
+            continue
+        times.append(time.perf_counter() - t0)
+        expls.append(eq.exploitability)
+        nodes.append(eq.tree.size)
+        values.append(eq.value)
+        rows = [r for r in strategy_rows(eq, 0) if r["player"] == 0]
+        mixed.extend(1.0 if max(p for _, p in r["actions"]) < 0.95 else 0.0 for r in rows)
+        print(f"solve seed {seed}: {eq.tree.size} nodes {times[-1]:.2f} s expl {eq.exploitability:.1e} value {eq.value:.3f}")
+    stats["values"] = values
+    lines += [
+        f"- public states solved: {len(times)} (placement starts of greedy-vs-greedy games)",
+        f"- solve time per state (build + CFR+): median {statistics.median(times):.2f} s, max {max(times):.2f} s",
+        f"- public tree: median {int(statistics.median(nodes)):,} nodes, max {max(nodes):,}",
+        f"- exploitability reached: max {max(expls):.1e} (target 1e-3); all <= 1e-3: {all(e <= 1e-3 for e in expls)}",
+        f"- P1 (places first) expects {statistics.mean(values):.3f} on average (win 1, draw 0.5);"
+        f" P1 wins outright (value 1) in {sum(v > 0.999 for v in values)}, loses in {sum(v < 0.001 for v in values)},"
+        f" value strictly between 0 and 1 in {sum(0.001 <= v <= 0.999 for v in values)}",
+        f"- P1's first placement is mixed (no action >= 0.95) for {100 * statistics.mean(mixed or [0]):.0f}% of its hands",
+    ]
+
+
+def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
+    specs = ("pimc", "ismcts", "greedy")
+    res: dict[str, list[float]] = {s: [] for s in (*specs, "solved")}
+    asked: dict[str, int] = {s: 0 for s in specs}
+    seconds: dict[str, float] = {s: 0.0 for s in specs}
+    seed = 0
+    done = 0
+    while done < n and time.perf_counter() < deadline:
+        pos = round6_positions(seed)
+        seed += 1
+        if len(pos) < 6 or pos[5].phase != "place":
+            continue
+        state = pos[5]
+        tree = build_tree(state)
+        eq = solve_tree(tree)
+        res["solved"].append(eq.exploitability)
+        for spec in specs:
+            bot = make_bot("towers", spec)
+            chooser: Callable[[int], Callable[[TowersState], object]] = (
+                lambda seat, b=bot: (lambda position: b.choose(position, random.Random(7))))
+            t0 = time.perf_counter()
+            e, k = bot_exploitability(tree, state, chooser)  # type: ignore[arg-type]
+            seconds[spec] += time.perf_counter() - t0
+            asked[spec] += k
+            res[spec].append(e)
+        done += 1
+        print(f"expl seed {seed - 1}: " + " ".join(f"{s} {res[s][-1]:.3f}" for s in res))
+    lines.append(f"- states: {done} (after P1's first placement in round 6)")
+    for s, v in res.items():
+        if v:
+            lines.append(f"- {s}: mean exploitability {statistics.mean(v):.4f}, max {max(v):.4f}, "
+                         f"zero (<= 1e-3) on {sum(x <= 1e-3 for x in v)} of {len(v)}")
+    for s in specs:
+        if asked[s]:
+            lines.append(f"- {s}: {asked[s]} decisions asked, {1000 * seconds[s] / asked[s]:.1f} ms per decision")
+
+
+def part_h2h(n: int, deadline: float, lines: list[str]) -> None:
+    for opp in ("pimc", "ismcts"):
+        score, games = 0.0, 0
+        eq_times: list[float] = []
+        opp_times: list[float] = []
+        for seed, start in placement_starts(n, 1000):
+            if time.perf_counter() > deadline:
+                break
+            for swap in (0, 1):
+                state, rng = start.clone(), random.Random(seed * 2 + swap)
+                bots = [make_bot("towers", "equilibrium"), make_bot("towers", opp)]
+                if swap:
+                    bots.reverse()
+                while not state.is_terminal():
+                    t0 = time.perf_counter()
+                    state.apply(bots[state.current_player()].choose(state, rng))
+                    (eq_times if state.current_player() != swap else opp_times).append(time.perf_counter() - t0)
+                score += state.returns()[swap]
+                games += 1
+        lo, hi = wilson_interval(score, games)
+        lines.append(f"- equilibrium vs {opp}: {games} games from round-6 placement starts, seats alternating: "
+                     f"score {score / max(games, 1):.3f} (95% CI {lo:.3f}-{hi:.3f})")
+        if eq_times:
+            lines.append(f"  - decision time per move (round 6): equilibrium median {1000 * statistics.median(eq_times):.1f} ms"
+                         f" (max {max(eq_times):.1f} s, the first decision solves the subgame), {opp} median "
+                         f"{1000 * statistics.median(opp_times or [0]):.1f} ms")
+        print(lines[-2:])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--solve", type=int, default=30)
+    ap.add_argument("--expl", type=int, default=30)
+    ap.add_argument("--h2h", type=int, default=20)
+    ap.add_argument("--minutes", type=float, default=20.0)
+    ap.add_argument("--out", default="bench/results/towers_equilibrium.md")
+    args = ap.parse_args()
+    start = time.perf_counter()
+    share = args.minutes * 60 / 3
+    lines = ["# Round-6 equilibrium of Rainbow Blackjack", "",
+             f"`nice -n 10 python bench/towers_equilibrium.py --solve {args.solve} --expl {args.expl} "
+             f"--h2h {args.h2h} --minutes {args.minutes:g}` (2 shared cores; CPU-time budget as given)", "",
+             "## Solve time per public state", ""]
+    stats: dict[str, list[float]] = {}
+    part_solve(args.solve, start + share, lines, stats)
+    lines += ["", "## Exploitability per bot (exact best response; bots as fixed-seed deterministic policies)", ""]
+    part_exploitability(args.expl, start + 2 * share, lines)
+    lines += ["", "## Head-to-head from round-6 placement starts", ""]
+    part_h2h(args.h2h, start + 3 * share, lines)
+    lines += ["", f"Total {time.perf_counter() - start:.0f} s."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(args.out, "w") as fh:
+        fh.write(text)
+
+
+if __name__ == "__main__":
+    main()
