@@ -107,6 +107,15 @@ def test_exploitability_at_most_1e_3_on_50_placement_starts() -> None:
     assert solved == 50
 
 
+def test_the_compiled_builder_grows_the_python_builders_tree() -> None:
+    for seed, index in ((2, 4), (48, 5), (29, 6)):
+        state = round6_positions(seed, greedy=seed == 2)[index]
+        a, b = build_tree(state, compiled=False), build_tree(state)
+        assert (a.size, len(a.legal), a.depth) == (b.size, len(b.legal) + 1, b.depth)
+        assert sorted(a.label) == sorted(b.label) and a.tval.sum() == b.tval.sum() + 0.0
+        assert solve_tree(a, target=1e-5).value == solve_tree(b, target=1e-5).value
+
+
 def test_a_tree_over_the_limit_is_refused() -> None:
     start = round6_positions(0)[0]  # announcements to come
     with pytest.raises(SubgameTooLarge, match="more than 10,000 nodes"):
@@ -147,12 +156,12 @@ def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> No
     path.write_text(json.dumps(state.to_json()))
     result = run_cli("towers", "equilibrium", str(path), "--json", "--quiet")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["status"] == "found" and data["exploitability"] <= 1e-3
     assert data["value_p1"] == pytest.approx(SMALL[48], abs=2e-3)
     rows = data["strategy"]
     assert rows and all(abs(sum(p for _, p in row["actions"]) - 1) < 1e-9 for row in rows)
-    text = run_cli("towers", "equilibrium", str(path), "--quiet").output
+    text = run_cli("towers", "equilibrium", str(path), "--quiet").stdout
     assert "status: found" in text and "game value: P1 expects 0.37" in text and "P2 holding" in text
 
 

@@ -196,7 +196,7 @@ class _Builder:
         p = int(K.mover(S))
         opp_left = max(len(hand) for hand in rem[1 - p].values())
         if opp_left == 0:
-            vals = [0.0] * len(self.hands[p])
+            vals = [0.5] * len(self.hands[p])  # hands not held here: never read
             for h, hand in rem[p].items():
                 vals[h] = _solo_best(S, p, list(hand), self.undo)
             self.terminal(n, p, vals)
@@ -298,35 +298,267 @@ def _return_p1(S: np.ndarray) -> float:
 
 def _solo_best(S: np.ndarray, p: int, hand: list[int], undo: np.ndarray) -> float:
     """P1's return when ``p`` (the only seat with stones left) places ``hand`` as well as it can."""
-    if S[K.PHASE] == K.PHASE_DONE:
-        return _return_p1(S)
-    if int(K.mover(S)) != p:  # the opponent passes (nothing in hand)
-        K.make_move(S, K.MOVE_PASS, undo)
-        saved = undo.copy()
-        v = _solo_best(S, p, hand, undo)
-        K.unmake_move(S, K.MOVE_PASS, saved)
-        return v
+    slots = np.full(3, -1, dtype=np.int64)
+    slots[: len(hand)] = hand
+    v = float(_solo_nb(S, p, slots, undo))
+    if v < -1.0:
+        raise ValueError("more than one placement left to a seat alone (not a round-6 end)")
+    return v
+
+
+@njit(cache=True)
+def _return_nb(S):
+    if S[K.WIN] >= 0:
+        return 1.0 if S[K.WIN] == 0 else 0.0
+    margin = K.towers_owned(S, 0) - K.towers_owned(S, 1)
+    return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+
+
+@njit(cache=True)
+def _solo_nb(S, p, hand, undo):  # noqa: C901
+    """Compiled :func:`_solo_best` for the one placement left (``hand``: codes, -1 empty); -2.0 if more is left."""
     best = -1.0
-    moves = _hand_moves(S, tuple(hand)) or [(-1, -1, 0)]
-    for code, t, r in moves:
-        if code >= 0:
-            S[K.HAND + 3 * p] = code
-            m = t * 2 + r
-            rest = list(hand)
-            rest.remove(code)
-        else:
-            m, rest = K.MOVE_PASS, hand
-        K.make_move(S, m, undo)
-        saved = undo.copy()
-        v = _solo_best(S, p, rest, undo)
-        K.unmake_move(S, m, saved)
-        S[K.HAND + 3 * p] = -1
-        best = max(best, v if p == 0 else 1.0 - v)
+    for i in range(3):
+        code = hand[i]
+        if code < 0:
+            continue
+        for t in range(6):
+            for r in range(2):
+                if code == K.JOKER:
+                    ok = r == 0 and S[K.OWN + t] >= 0 and S[K.JK + t] == 0
+                else:
+                    ok = K.allowed(code, t) and (r == 0 or (S[K.JK + t] == 1 and K.replace_ok(
+                        S[K.TOT + t], S[K.TOP + t], code % 6 + 1)))
+                if not ok:
+                    continue
+                S[K.HAND + 3 * p] = code
+                m = t * 2 + r
+                K.make_move(S, m, undo)
+                done = S[K.PHASE] == K.PHASE_DONE
+                v = _return_nb(S)
+                K.unmake_move(S, m, undo)
+                S[K.HAND + 3 * p] = -1
+                if not done:
+                    return -2.0
+                mine = v if p == 0 else 1.0 - v
+                if mine > best:
+                    best = mine
+    if best < 0.0:  # stuck: pass
+        K.make_move(S, K.MOVE_PASS, undo)
+        done = S[K.PHASE] == K.PHASE_DONE
+        v = _return_nb(S)
+        K.unmake_move(S, K.MOVE_PASS, undo)
+        return v if done else -2.0
     return best if p == 0 else 1.0 - best
 
 
-def build_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> PublicTree:
-    """The public tree of the round-6 subgame at ``state``'s public state (its hidden stones are not read)."""
+# -- the compiled builder (placements only) ---------------------------------
+# out-arrays: player, first, nkids, off, tseat, toff, akey per node; legal and tval flat; cnt = (nodes, legal, tval)
+PASS_KEY = 16 * JOKER + 16  # after every placement key (stone*16 + tower*2 + replace)
+
+
+@njit(cache=True)
+def _reserve(cnt, k, cap):
+    """Ids of ``k`` new nodes, or -1 when they do not fit."""
+    if cnt[0] + k > cap:
+        return -1
+    first = cnt[0]
+    cnt[0] += k
+    return first
+
+
+@njit(cache=True)
+def _grow(S, n, hands, nh, alive, player, first, nkids, off, tseat, toff, akey, legal, tval, cnt,  # noqa: C901
+          undo, masks, d):
+    """Fill node ``n`` (already reserved) and below; False when an array is full."""
+    p = K.mover(S) if S[K.PHASE] != K.PHASE_DONE else 0
+    if S[K.PHASE] == K.PHASE_DONE:
+        player[n] = -1
+        tseat[n] = 0
+        if cnt[2] + nh[0] > len(tval):
+            return False
+        toff[n] = cnt[2]
+        v = _return_nb(S)
+        for h in range(nh[0]):
+            tval[cnt[2] + h] = v
+        cnt[2] += nh[0]
+        return True
+    o = 1 - p
+    opp_left = 0
+    for h in range(nh[o]):
+        if alive[o, h]:
+            for i in range(3):
+                if hands[o, h, i] >= 0:
+                    opp_left += 1
+            break
+    if opp_left == 0:  # the rest is the mover's alone: best play per hand
+        player[n] = -1
+        tseat[n] = p
+        if cnt[2] + nh[p] > len(tval):
+            return False
+        toff[n] = cnt[2]
+        for h in range(nh[p]):
+            tval[cnt[2] + h] = _solo_nb(S, p, hands[p, h], undo[d]) if alive[p, h] else 0.5
+        cnt[2] += nh[p]
+        return True
+    player[n] = p
+    mk = masks[d]
+    mk[:] = 0
+    for h in range(nh[p]):
+        if not alive[p, h]:
+            continue
+        any_move = False
+        for i in range(3):
+            code = hands[p, h, i]
+            if code < 0:
+                continue
+            for t in range(6):
+                for r in range(2):
+                    if code == K.JOKER:
+                        ok = r == 0 and S[K.OWN + t] >= 0 and S[K.JK + t] == 0
+                    else:
+                        ok = K.allowed(code, t) and (r == 0 or (S[K.JK + t] == 1 and K.replace_ok(
+                            S[K.TOT + t], S[K.TOP + t], code % 6 + 1)))
+                    if ok:
+                        mk[code * 16 + t * 2 + r] |= 1 << h
+                        any_move = True
+        if not any_move:
+            mk[PASS_KEY] |= 1 << h
+    k = 0
+    for key in range(PASS_KEY + 1):
+        if mk[key] != 0:
+            k += 1
+    f = _reserve(cnt, k, len(player))
+    if f < 0 or cnt[1] + k * nh[p] > len(legal):
+        return False
+    first[n] = f
+    nkids[n] = k
+    # pass first, then placements by key (the order of the Python builder)
+    c = f
+    for j in range(PASS_KEY + 1):
+        key = PASS_KEY if j == 0 else j - 1
+        if mk[key] == 0:
+            continue
+        akey[c] = key
+        off[c] = cnt[1]
+        for h in range(nh[p]):
+            legal[cnt[1] + h] = 1 if (mk[key] >> h) & 1 else 0
+        cnt[1] += nh[p]
+        c += 1
+    for a in range(k):
+        c = f + a
+        key = akey[c]
+        saved = alive[p].copy()
+        for h in range(nh[p]):
+            alive[p, h] = legal[off[c] + h] == 1
+        if key == PASS_KEY:
+            m = K.MOVE_PASS
+            K.make_move(S, m, undo[d])
+            ok = _grow(S, c, hands, nh, alive, player, first, nkids, off, tseat, toff, akey, legal, tval, cnt,
+                       undo, masks, d + 1)
+            K.unmake_move(S, m, undo[d])
+        else:
+            code = key // 16
+            m = key % 16
+            slot = np.full(nh[p], -1, dtype=np.int64)
+            for h in range(nh[p]):
+                if alive[p, h]:
+                    for i in range(3):
+                        if hands[p, h, i] == code:
+                            slot[h] = i
+                            hands[p, h, i] = -1
+                            break
+            S[K.HAND + 3 * p] = code
+            K.make_move(S, m, undo[d])
+            ok = _grow(S, c, hands, nh, alive, player, first, nkids, off, tseat, toff, akey, legal, tval, cnt,
+                       undo, masks, d + 1)
+            K.unmake_move(S, m, undo[d])
+            S[K.HAND + 3 * p] = -1
+            for h in range(nh[p]):
+                if slot[h] >= 0:
+                    hands[p, h, slot[h]] = code
+        alive[p] = saved
+        if not ok:
+            return False
+    return True
+
+
+def _key_label(key: int) -> str:
+    if key == PASS_KEY:
+        return "pass"
+    code, rest = divmod(key, 16)
+    return f"{stone_str(code)}{'x' if rest % 2 else '>'}{LETTERS[rest // 2]}"
+
+
+def build_placement_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> PublicTree:
+    """The public tree of ``state``'s round-6 placements, built in compiled code (same tree as the Python builder:
+    children in the same order; node numbers differ)."""
+    check_round6(state)
+    if state.phase != "place":
+        raise ValueError("the compiled builder starts at a placement")
+    hp = [possible_hands(state, p) for p in (0, 1)]
+    nh = np.array([len(hp[0][0]), len(hp[1][0])], dtype=np.int64)
+    if nh.max() > 62:
+        raise SubgameTooLarge("too many possible hands for the compiled builder")
+    width = int(nh.max())
+    hands = np.full((2, width, 3), -1, dtype=np.int64)
+    for p in (0, 1):
+        for h, hand in enumerate(hp[p][0]):
+            hands[p, h, : len(hand)] = hand
+    alive = np.zeros((2, width), dtype=np.bool_)
+    alive[0, : nh[0]] = True
+    alive[1, : nh[1]] = True
+    S = state.core.copy()
+    S[K.QUIET], S[K.LAST], S[K.MODE] = 1, 5, 0
+    S[K.HAND : K.HAND + 6] = -1
+    cap = min(node_limit, 1 << 16)
+    while True:
+        arrays = [np.zeros(cap, dtype=np.int64) for _ in range(7)]
+        player, first, nkids, off, tseat, toff, akey = arrays
+        legal = np.zeros(cap * width + 1, dtype=np.int64)
+        tval = np.zeros(cap * width + 1, dtype=np.float64)
+        cnt = np.array([1, 0, 0], dtype=np.int64)
+        ok = _grow(S.copy(), 0, hands.copy(), nh, alive.copy(), player, first, nkids, off, tseat, toff, akey, legal,
+                   tval, cnt, np.zeros((64, 16), dtype=np.int64), np.zeros((32, PASS_KEY + 1), dtype=np.int64), 0)
+        if ok:
+            break
+        if cap >= node_limit:
+            raise SubgameTooLarge(f"the round-6 public tree has more than {node_limit:,} nodes")
+        cap = min(node_limit, cap * 4)
+    size = int(cnt[0])
+    if (tval[: int(cnt[2])] < -1.0).any():
+        raise ValueError("more than one placement left to a seat alone (not a round-6 end)")
+    labels = [""] + [_key_label(int(k)) for k in akey[1:size]]
+    depth = _depth(first[:size], nkids[:size])
+    priors = tuple(np.array(w, dtype=np.float64) / sum(w) for _, w in hp)
+    return PublicTree(
+        hands=(hp[0][0], hp[1][0]), prior=(priors[0], priors[1]), player=player[:size].copy(),
+        first=first[:size].copy(), nkids=nkids[:size].copy(), kids=np.arange(size, dtype=np.int64),
+        off=off[:size].copy(), legal=legal[: max(1, int(cnt[1]))].copy(), tseat=tseat[:size].copy(),
+        toff=toff[:size].copy(), tval=tval[: max(1, int(cnt[2]))].copy(), label=labels, depth=depth + 1,
+        max_kids=max(1, int(nkids[:size].max())))
+
+
+@njit(cache=True)
+def _depth(first, nkids):
+    """Depth of the tree (children ids are larger than their parent's)."""
+    d = np.zeros(len(first), dtype=np.int64)
+    best = 0
+    for n in range(len(first)):
+        for c in range(first[n], first[n] + nkids[n]):
+            d[c] = d[n] + 1
+            if d[c] > best:
+                best = d[c]
+    return best
+
+
+def build_tree(state: TowersState, node_limit: int = NODE_LIMIT, compiled: bool = True) -> PublicTree:
+    """The public tree of the round-6 subgame at ``state``'s public state (its hidden stones are not read).
+
+    From a placement the compiled builder grows it; with announcements to come (or ``compiled=False``) the
+    Python builder does."""
+    if compiled and state.phase == "place":
+        return build_placement_tree(state, node_limit)
     return _Builder(state, node_limit).build()
 
 
