@@ -12,7 +12,7 @@ and are not nodes.
 * **Exact collapse of the last placements.**  Once the opponent has no stone left, the mover
   knows everything that matters: the rest is a one-player maximisation per hand, done while
   building the tree (a terminal whose value depends on the mover's hand).
-* **CFR+** (regret matching+, linear averaging, simultaneous updates) runs over the tree in
+* **CFR+** (regret matching+, linear averaging, alternating updates) runs over the tree in
   compiled code, every hand of both seats at once (range vectors); the prior of each seat's
   hands is the chance node at the root.
 * **Best response** to a fixed strategy is exact: a backward pass with a per-hand maximum at
@@ -569,7 +569,7 @@ def build_tree(state: TowersState, node_limit: int = NODE_LIMIT, compiled: bool 
 
 @njit(cache=True)
 def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,  # noqa: C901
-          reg, strat, avg, weight, reach, val, sig, cval):
+          reg, strat, avg, weight, reach, val, sig, cval, upd):
     """One pass below node ``n`` at depth ``d`` (see :func:`run_pass`); fills ``val[d]``."""
     for s in range(2):
         for h in range(nh[s]):
@@ -634,7 +634,7 @@ def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval,
             else:
                 reach[d + 1, p, h] = reach[d, p, h] * sig[d, a, h]
         _walk(c, d + 1, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,
-              reg, strat, avg, weight, reach, val, sig, cval)
+              reg, strat, avg, weight, reach, val, sig, cval, upd)
         for h in range(nh[o]):
             val[d, o, h] += val[d + 1, o, h]
         for h in range(nh[p]):
@@ -651,7 +651,7 @@ def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval,
         for h in range(nh[p]):
             if val[d, p, h] < -1e8:
                 val[d, p, h] = 0.0
-    if mode == CFR:
+    if mode == CFR and (upd < 0 or p == upd):
         for h in range(nh[p]):
             for a in range(k):
                 c = kids[f + a]
@@ -664,9 +664,9 @@ def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval,
 
 
 def run_pass(tree: PublicTree, mode: int, reg: np.ndarray, strat: np.ndarray, avg: np.ndarray,
-             weight: float = 0.0) -> np.ndarray:
+             weight: float = 0.0, update: int = -1) -> np.ndarray:
     """One compiled pass: ``mode`` CFR (update ``reg``/``avg``), EVAL (both play ``strat``) or BR0/BR1 (that seat
-    best-responds to ``strat``).  Returns the root's counterfactual values ``val[seat, hand]`` (zero-sum units)."""
+    best-responds to ``strat``); a CFR pass updates the seat ``update`` only (-1: both).  Returns the root's counterfactual values ``val[seat, hand]`` (zero-sum units)."""
     nh = tree.nh
     width = max(1, int(nh.max()))
     depth = tree.depth + 2
@@ -677,7 +677,7 @@ def run_pass(tree: PublicTree, mode: int, reg: np.ndarray, strat: np.ndarray, av
     sig = np.zeros((depth, tree.max_kids, width))
     cval = np.zeros((depth, tree.max_kids, width))
     _walk(0, 0, mode, tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.tseat, tree.toff,
-          tree.tval, nh, reg, strat, avg, weight, reach, val, sig, cval)
+          tree.tval, nh, reg, strat, avg, weight, reach, val, sig, cval, update)
     return val[0].copy()
 
 
@@ -776,7 +776,8 @@ def solve_tree(tree: PublicTree, target: float = TARGET, max_iterations: int = 2
     try:
         while it < max_iterations:
             it += 1
-            run_pass(tree, CFR, reg, reg, avg, float(it))
+            for seat in (0, 1):  # alternating updates
+                run_pass(tree, CFR, reg, reg, avg, float(it), seat)
             if it % check_every == 0 or it == max_iterations:
                 strat = normalise(tree, avg)
                 expl = exploitability(tree, strat)
