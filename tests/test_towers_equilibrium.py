@@ -63,7 +63,7 @@ def test_the_deal_is_every_hand_the_public_state_allows() -> None:
         assert [seat for seat, _ in round6_placements(positions[-1])] == [0, 1, 0, 1, 0]
 
 
-@pytest.mark.parametrize("seed", sorted(SMALL))
+@pytest.mark.parametrize("seed", [pytest.param(seed, marks=[] if seed == 48 else [pytest.mark.slow]) for seed in sorted(SMALL)])
 def test_value_equals_the_sequence_form_lp_and_openspiel_agrees_on_exploitability(seed: int) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     del pyspiel
@@ -108,12 +108,12 @@ def test_exploitability_at_most_1e_3_on_50_placement_starts() -> None:
 
 
 def test_the_compiled_builder_grows_the_python_builders_tree() -> None:
-    for seed, index in ((2, 4), (48, 5), (29, 6)):
+    for seed, index in ((2, 4), (48, 5), (29, 6)):  # a placement start, after P1's first placement, after two
         state = round6_positions(seed, greedy=seed == 2)[index]
         a, b = build_tree(state, compiled=False), build_tree(state)
         assert (a.size, len(a.legal), a.depth) == (b.size, len(b.legal) + 1, b.depth)
         assert sorted(a.label) == sorted(b.label) and a.tval.sum() == b.tval.sum() + 0.0
-        assert solve_tree(a, target=1e-5).value == solve_tree(b, target=1e-5).value
+        assert solve_tree(a).value == solve_tree(b).value  # the same tree: the same iterates
 
 
 def test_a_tree_over_the_limit_is_refused() -> None:
