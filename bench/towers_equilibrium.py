@@ -97,6 +97,32 @@ def part_announcements(n: int, lines: list[str]) -> None:
     ]
 
 
+def part_p2_announcement(n: int, lines: list[str]) -> None:
+    """Equilibria from P2's announcement (P1 has announced): how often P2 announces colours, P1's value."""
+    done = 0
+    for seed in range(200):
+        if done == n:
+            break
+        pos = [s for s in round6_positions(seed) if s.phase == "pick" and s.step == 2]
+        if not pos:
+            continue
+        t0 = time.process_time()
+        try:
+            eq = solve_round6(pos[0])
+        except SubgameTooLarge:
+            continue
+        tree = eq.tree
+        colours = sum(float(tree.prior[1][h]) * sum(p for a, p in eq.probabilities(0, h) if a.startswith("colors"))
+                      for h in range(len(tree.hands[1])))
+        pure = sum(float(tree.prior[1][h]) for h in range(len(tree.hands[1]))
+                   if max(p for _, p in eq.probabilities(0, h)) >= 0.99)
+        done += 1
+        lines.append(f"- seed {seed}: {tree.size:,} nodes, {time.process_time() - t0:.0f} s CPU, exploitability "
+                     f"{eq.exploitability:.1e}; P1's value {eq.value:.3f}; P2 announces colours with probability "
+                     f"{colours:.2f}; a pure announcement (>= 0.99) for {100 * pure:.0f}% of P2's deals")
+        print(lines[-1], flush=True)
+
+
 def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[float]]) -> None:
     times, expls, nodes, values, mixed = [], [], [], [], []
     for seed, state in placement_starts(n):
@@ -218,10 +244,17 @@ def main() -> None:
     ap.add_argument("--h2h", type=int, default=20)
     ap.add_argument("--minutes", type=float, default=20.0)
     ap.add_argument("--out", default="bench/results/towers_equilibrium.md")
+    ap.add_argument("--p2-announce", type=int, default=0,
+                    help="Only this part: solve this many subgames from P2's announcement.")
     ap.add_argument("--announcements", type=int, default=0,
                     help="Only this part: what each announcement mode hides, over this many games.")
     args = ap.parse_args()
     start = time.perf_counter()
+    if args.p2_announce:
+        lines = ["## Equilibria from P2's announcement (P1 has announced)", ""]
+        part_p2_announcement(args.p2_announce, lines)
+        print("\n".join(lines))
+        return
     if args.announcements:
         lines = ["## What an announcement hides (round-6 starts)", ""]
         part_announcements(args.announcements, lines)

@@ -116,6 +116,15 @@ def test_the_compiled_builder_grows_the_python_builders_tree() -> None:
         assert solve_tree(a).value == solve_tree(b).value  # the same tree: the same iterates
 
 
+@pytest.mark.slow
+def test_the_announcement_subgame_is_spliced_like_the_python_builders() -> None:
+    state = round6_positions(2)[3]  # P2 to announce: ~7e5 public nodes
+    a, b = build_tree(state, compiled=False), build_tree(state)
+    assert (a.size, len(a.legal), a.depth, sorted(a.label)) == (b.size, len(b.legal), b.depth, sorted(b.label))
+    eq = solve_tree(b)
+    assert eq.status == "found" and eq.exploitability <= 1e-3 and eq.value == pytest.approx(0.175, abs=2e-3)
+
+
 def test_a_tree_over_the_limit_is_refused() -> None:
     start = round6_positions(0)[0]  # announcements to come
     with pytest.raises(SubgameTooLarge, match="more than 10,000 nodes"):

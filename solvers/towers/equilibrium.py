@@ -108,8 +108,9 @@ class PublicTree:
 class _Builder:
     """Grows the public tree from a round-6 position over the kernel core (see :class:`PublicTree`)."""
 
-    def __init__(self, state: TowersState, node_limit: int) -> None:
+    def __init__(self, state: TowersState, node_limit: int, compiled: bool = True) -> None:
         check_round6(state)
+        self.compiled = compiled
         self.hands_prior = [possible_hands(state, p) for p in (0, 1)]
         self.hands: tuple[list[Hand], list[Hand]] = (self.hands_prior[0][0], self.hands_prior[1][0])
         self.limit = node_limit
@@ -168,7 +169,10 @@ class _Builder:
         todo = [p for p in order if not announced[p]]
         if not todo:
             self.S[K.PHASE], self.S[K.STEP] = K.PHASE_PLACE, 0
-            self.place_node(n, rem, depth)
+            if self.compiled:
+                self.splice_placements(n, rem, depth)
+            else:
+                self.place_node(n, rem, depth)
             self.S[K.PHASE] = K.PHASE_PICK
             return
         p = todo[0]
@@ -226,6 +230,38 @@ class _Builder:
             self.undo[:] = undo
             K.unmake_move(S, m, self.undo)
             S[K.HAND + 3 * p] = -1
+
+    def splice_placements(self, n: int, rem: list[dict[int, Hand]], depth: int) -> None:
+        """Grow the placements below ``n`` in compiled code (hands outside ``rem`` dead) and splice them in."""
+        nh = np.array([len(self.hands[0]), len(self.hands[1])], dtype=np.int64)
+        width = int(nh.max())
+        hands = np.full((2, width, 3), -1, dtype=np.int64)
+        alive = np.zeros((2, width), dtype=np.bool_)
+        for p in (0, 1):
+            for h, hand in enumerate(self.hands[p]):
+                hands[p, h, : len(hand)] = hand
+            for h in rem[p]:
+                alive[p, h] = True
+        S = self.S.copy()
+        player, first, nkids, off, tseat, toff, akey, legal, tval = _grow_arrays(
+            S, hands, nh, alive, self.limit - len(self.player) + 1)
+        base = len(self.player) - 1  # compiled node i > 0 becomes base + i; node 0 is n
+        lbase, tbase = len(self.legal), len(self.tval)
+        ids = [n] + list(range(base + 1, base + len(player)))
+        self.player[n], self.tseat[n], self.toff[n] = int(player[0]), int(tseat[0]), int(toff[0]) + tbase
+        self.player.extend(player[1:].tolist())
+        self.nkids.extend(nkids[1:].tolist())
+        self.off.extend((off[1:] + lbase).tolist())
+        self.tseat.extend(tseat[1:].tolist())
+        self.toff.extend((toff[1:] + tbase).tolist())
+        self.label.extend(_key_label(int(k)) for k in akey[1:])
+        self.kids_of[n] = ids[int(first[0]) : int(first[0]) + int(nkids[0])]
+        for i in range(1, len(player)):
+            f = int(first[i])
+            self.kids_of.append(ids[f : f + int(nkids[i])] if nkids[i] else [])
+        self.legal.extend(legal.tolist())
+        self.tval.extend(tval.tolist())
+        self.depth = max(self.depth, depth + int(_depth(first, nkids)))
 
     def terminal(self, n: int, seat: int, vals: list[float]) -> None:
         self.tseat[n] = seat
@@ -490,6 +526,30 @@ def _key_label(key: int) -> str:
     return f"{stone_str(code)}{'x' if rest % 2 else '>'}{LETTERS[rest // 2]}"
 
 
+def _grow_arrays(S: np.ndarray, hands: np.ndarray, nh: np.ndarray, alive: np.ndarray,
+                 node_limit: int) -> tuple[np.ndarray, ...]:
+    """The compiled tree below placement core ``S``: (player, first, nkids, off, tseat, toff, akey, legal, tval)."""
+    width = hands.shape[1]
+    cap = max(1, min(node_limit, 1 << 16))
+    while True:
+        player, first, nkids, off, tseat, toff, akey = (np.zeros(cap, dtype=np.int64) for _ in range(7))
+        legal = np.zeros(cap * width + 1, dtype=np.int64)
+        tval = np.zeros(cap * width + 1, dtype=np.float64)
+        cnt = np.array([1, 0, 0], dtype=np.int64)
+        ok = _grow(S.copy(), 0, hands.copy(), nh, alive.copy(), player, first, nkids, off, tseat, toff, akey, legal,
+                   tval, cnt, np.zeros((64, 16), dtype=np.int64), np.zeros((32, PASS_KEY + 1), dtype=np.int64), 0)
+        if ok:
+            break
+        if cap >= node_limit:
+            raise SubgameTooLarge(f"the round-6 public tree has more than {node_limit:,} nodes")
+        cap = min(node_limit, cap * 4)
+    size, nleg, ntv = (int(x) for x in cnt)
+    if (tval[:ntv] < -1.0).any():
+        raise ValueError("more than one placement left to a seat alone (not a round-6 end)")
+    return (player[:size], first[:size], nkids[:size], off[:size], tseat[:size], toff[:size], akey[:size],
+            legal[:nleg], tval[:ntv])
+
+
 def build_placement_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> PublicTree:
     """The public tree of ``state``'s round-6 placements, built in compiled code (same tree as the Python builder:
     children in the same order; node numbers differ)."""
@@ -511,31 +571,16 @@ def build_placement_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> Pu
     S = state.core.copy()
     S[K.QUIET], S[K.LAST], S[K.MODE] = 1, 5, 0
     S[K.HAND : K.HAND + 6] = -1
-    cap = min(node_limit, 1 << 16)
-    while True:
-        arrays = [np.zeros(cap, dtype=np.int64) for _ in range(7)]
-        player, first, nkids, off, tseat, toff, akey = arrays
-        legal = np.zeros(cap * width + 1, dtype=np.int64)
-        tval = np.zeros(cap * width + 1, dtype=np.float64)
-        cnt = np.array([1, 0, 0], dtype=np.int64)
-        ok = _grow(S.copy(), 0, hands.copy(), nh, alive.copy(), player, first, nkids, off, tseat, toff, akey, legal,
-                   tval, cnt, np.zeros((64, 16), dtype=np.int64), np.zeros((32, PASS_KEY + 1), dtype=np.int64), 0)
-        if ok:
-            break
-        if cap >= node_limit:
-            raise SubgameTooLarge(f"the round-6 public tree has more than {node_limit:,} nodes")
-        cap = min(node_limit, cap * 4)
-    size = int(cnt[0])
-    if (tval[: int(cnt[2])] < -1.0).any():
-        raise ValueError("more than one placement left to a seat alone (not a round-6 end)")
+    player, first, nkids, off, tseat, toff, akey, legal, tval = _grow_arrays(S, hands, nh, alive, node_limit)
+    size = len(player)
     labels = [""] + [_key_label(int(k)) for k in akey[1:size]]
     depth = _depth(first[:size], nkids[:size])
     priors = tuple(np.array(w, dtype=np.float64) / sum(w) for _, w in hp)
     return PublicTree(
         hands=(hp[0][0], hp[1][0]), prior=(priors[0], priors[1]), player=player[:size].copy(),
         first=first[:size].copy(), nkids=nkids[:size].copy(), kids=np.arange(size, dtype=np.int64),
-        off=off[:size].copy(), legal=legal[: max(1, int(cnt[1]))].copy(), tseat=tseat[:size].copy(),
-        toff=toff[:size].copy(), tval=tval[: max(1, int(cnt[2]))].copy(), label=labels, depth=depth + 1,
+        off=off[:size].copy(), legal=np.append(legal, 0), tseat=tseat[:size].copy(),
+        toff=toff[:size].copy(), tval=np.append(tval, 0.0), label=labels, depth=depth + 1,
         max_kids=max(1, int(nkids[:size].max())))
 
 
@@ -555,11 +600,11 @@ def _depth(first, nkids):
 def build_tree(state: TowersState, node_limit: int = NODE_LIMIT, compiled: bool = True) -> PublicTree:
     """The public tree of the round-6 subgame at ``state``'s public state (its hidden stones are not read).
 
-    From a placement the compiled builder grows it; with announcements to come (or ``compiled=False``) the
-    Python builder does."""
+    The compiled builder grows the placements; announcements to come are grown in Python (``compiled=False``:
+    everything in Python, the reference the compiled builder is tested against)."""
     if compiled and state.phase == "place":
         return build_placement_tree(state, node_limit)
-    return _Builder(state, node_limit).build()
+    return _Builder(state, node_limit, compiled).build()
 
 
 # ---------------------------------------------------------------------------
