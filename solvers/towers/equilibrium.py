@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from puzzles.game import GameState
 from puzzles.towers import kernel as K
 from puzzles.towers.engine import Announce, TowersAction, TowersState, action_to_string
 from puzzles.towers.stones import JOKER, LETTERS, announce_attr, stone_str
@@ -243,8 +242,11 @@ class _Builder:
             for h in rem[p]:
                 alive[p, h] = True
         S = self.S.copy()
-        player, first, nkids, off, tseat, toff, akey, legal, tval = _grow_arrays(
-            S, hands, nh, alive, self.limit - len(self.player) + 1)
+        try:
+            player, first, nkids, off, tseat, toff, akey, legal, tval = _grow_arrays(
+                S, hands, nh, alive, self.limit - len(self.player) + 1)
+        except SubgameTooLarge:
+            raise SubgameTooLarge(f"the round-6 public tree has more than {self.limit:,} nodes") from None
         base = len(self.player) - 1  # compiled node i > 0 becomes base + i; node 0 is n
         lbase, tbase = len(self.legal), len(self.tval)
         ids = [n] + list(range(base + 1, base + len(player)))
@@ -1006,52 +1008,22 @@ def solved_placements(state: TowersState, node_limit: int = BOT_NODE_LIMIT) -> E
     return eq
 
 
-class EquilibriumBot:
-    """Round 6's placements: the CFR+ equilibrium (exploitability <= 1e-3) of the public subgame rooted where
-    they began, played by sampling its mixed strategy.  Announcements and rounds 1-5: ISMCTS (see
-    ``docs/towers-equilibrium.md`` for why: the subgame from round 6's announcements is ~10^7 public nodes)."""
-
-    def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
-                 node_limit: int = BOT_NODE_LIMIT) -> None:
-        from solvers.towers.bots import ISMCTSBot
-
-        self.fallback = ISMCTSBot(iterations=iterations, seconds=seconds)
-        self.name = name
-        self.node_limit = node_limit
-
-    def choose(self, state: GameState[Any], rng: random.Random) -> TowersAction:
-        if not isinstance(state, TowersState):
-            raise TypeError(f"a towers bot needs a TowersState, not {type(state).__name__}")
-        if state.round == 5 and state.phase == "place":
-            seat = state.current_player()
-            actions = state.legal_actions()
-            if len(actions) == 1:
-                return actions[0]
-            try:
-                eq = solved_placements(state, self.node_limit)
-            except SubgameTooLarge:
-                return self.fallback.choose(state, rng)
-            return self._play(eq, state, seat, rng)
-        return self.fallback.choose(state, rng)
-
-    @staticmethod
-    def _play(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
-        """Sample the strategy of ``seat``'s hand at the current public node."""
-        tree = eq.tree
-        node = 0
-        for _, text in round6_placements(state):
-            node = tree.child_by_label(node, text)
-        if tree.player[node] < 0:  # the opponent has no stone left: the collapsed last placements
-            return _solo_choice(state, seat)
-        held = tuple(sorted(state.hands[seat] + [c for c in state.revealed[seat][5]]))
-        hand = tree.hands[seat].index(held)
-        probs = eq.probabilities(node, hand)
-        x = rng.random()
-        for text, pr in probs:
-            x -= pr
-            if x < 0:
-                return state.string_to_action(text)
-        return state.string_to_action(probs[-1][0])
+def play_solved(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
+    """Sample the strategy of ``seat``'s hand at ``state``'s public node of the solved placements ``eq``."""
+    tree = eq.tree
+    node = 0
+    for _, text in round6_placements(state):
+        node = tree.child_by_label(node, text)
+    if tree.player[node] < 0:  # the opponent has no stone left: the collapsed last placements
+        return _solo_choice(state, seat)
+    held = tuple(sorted(state.hands[seat] + [c for c in state.revealed[seat][5]]))
+    probs = eq.probabilities(node, tree.hands[seat].index(held))
+    x = rng.random()
+    for text, pr in probs:
+        x -= pr
+        if x < 0:
+            return state.string_to_action(text)
+    return state.string_to_action(probs[-1][0])
 
 
 def _solo_choice(state: TowersState, seat: int) -> TowersAction:
