@@ -292,3 +292,74 @@ def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool
         state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
     write_svg(svg_out, lambda: state.picture(reveal=True))
     click.echo(str(state) if as_text else json.dumps(state.to_json(), indent=1))
+
+
+@towers.command("equilibrium")
+@click.argument("state_path", type=click.Path(dir_okay=False), required=False)
+@click.option("--seed", type=int, default=None,
+              help="Instead of STATE: the start of round 6's placements reached by seeded random play (as `towers state`).")
+@click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-3, show_default=True,
+              help="Stop CFR+ once the exploitability (in returns: win 1, draw 0.5) is at most this.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=3_000_000, show_default=True,
+              help="Refuse a public tree with more nodes (the start of round 6, announcements to come, has ~10^7).")
+@click.option("--depth", "max_depth", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Show information sets up to this many public actions from the root.")
+@click.option("--json", "as_json", is_flag=True)
+@quiet_option
+@friendly_errors
+def towers_equilibrium(state_path: str | None, seed: int | None, target: float, node_limit: int, max_depth: int,
+                       as_json: bool, quiet: bool) -> None:
+    """Equilibrium of the round-6 subgame at STATE's public state: value, mixed strategies, exploitability."""
+    from solvers.towers.equilibrium import solve_round6, strategy_rows
+    from solvers.warmup import ensure_compiled
+
+    if (state_path is None) == (seed is None):
+        raise click.UsageError("give a STATE file or --seed, not both")
+    state = _towers_load_state(state_path) if state_path is not None else _round6_start(seed or 0)
+    ensure_compiled("towers")
+    progress = ProgressReporter(None, "CFR+ iterations", enabled=not quiet, unit="it")
+    done = [0]
+
+    def advance(iteration: int, expl: float) -> None:
+        progress.advance(iteration - done[0])
+        done[0] = iteration
+
+    try:
+        eq = solve_round6(state, target, node_limit, on_progress=advance)
+    finally:
+        progress.close()
+    rows = strategy_rows(eq, max_depth)
+    summary = {"status": eq.status, "value_p1": eq.value, "exploitability": eq.exploitability, "target": target,
+               "iterations": eq.iterations, "nodes": eq.tree.size, "build_seconds": round(eq.build_seconds, 3),
+               "solve_seconds": round(eq.seconds, 3)}
+    if as_json:
+        emit_json({**summary, "hands": [[list(h) for h in eq.tree.hands[p]] for p in (0, 1)],
+                   "prior": [eq.tree.prior[p].tolist() for p in (0, 1)], "strategy": rows})
+    else:
+        click.echo(f"round-6 subgame: {eq.tree.size:,} public nodes, {len(eq.tree.hands[0])} possible hands of P1, "
+                   f"{len(eq.tree.hands[1])} of P2 (built in {eq.build_seconds:.2f} s)")
+        click.echo(f"status: {eq.status}; exploitability {eq.exploitability:.2e} (target {target:g}) after "
+                   f"{eq.iterations} CFR+ iterations, {eq.seconds:.2f} s")
+        click.echo(f"game value: P1 expects {eq.value:.4f} (win 1, draw 0.5, loss 0); P2 {1 - eq.value:.4f}")
+        for row in rows:
+            mix = ", ".join(f"{a} {p:.3f}" for a, p in row["actions"] if p >= 0.0005)
+            after = " ".join(row["history"]) or "the start"
+            click.echo(f"P{row['player'] + 1} holding {row['hand_text']}, after {after}: {mix}")
+    if eq.status == "interrupted":
+        exit_interrupted()
+
+
+def _round6_start(seed: int) -> Any:
+    """Round 6's placement start reached by seeded random play (as ``towers state --round 6 --placements 0``)."""
+    import random as _random
+
+    from puzzles.game import CHANCE
+    from puzzles.towers import TowersState
+
+    rng = _random.Random(seed)
+    state = TowersState()
+    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
+        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    if state.is_terminal():
+        raise click.ClickException(f"the game of seed {seed} ended before round 6")
+    return state

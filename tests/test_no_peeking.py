@@ -67,3 +67,27 @@ def test_bot_decides_only_from_what_its_seat_sees(game: str, bot: str) -> None:
         redrawn = make_bot(game, spec).choose(other.clone(), random.Random(index))
         assert real == redrawn, f"{spec} at position {index}: {real} vs {redrawn} after redrawing hidden information"
     assert hidden_differs >= POSITIONS // 2, "the redraws hardly changed the hidden information"
+
+
+def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees() -> None:
+    """The random positions above rarely reach round 6, where ``equilibrium`` plays its solved subgame: check there."""
+    from puzzles.towers import TowersState
+    from solvers.towers.bots import GreedyBot
+
+    checked = 0
+    for seed in range(4):
+        state, rng = TowersState.new_game(seed), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            if state.round == 5 and state.phase == "place" and len(state.legal_actions()) > 1:
+                mover = state.current_player()
+                other = state.resample(mover, random.Random(seed))
+                assert other.observation(mover) == state.observation(mover) and other != state
+                real = make_bot("towers", "equilibrium").choose(state.clone(), random.Random(checked))
+                redrawn = make_bot("towers", "equilibrium").choose(other.clone(), random.Random(checked))
+                assert real == redrawn, f"seed {seed}: {real} vs {redrawn} after redrawing hidden information"
+                checked += 1
+            state.apply(GreedyBot().choose(state, rng))
+    assert checked >= 12

@@ -53,7 +53,7 @@ def test_pimc_takes_an_instant_win() -> None:
 
 
 def test_registry_names_and_budgets() -> None:
-    assert set(BOTS) == {"greedy", "pimc", "ismcts"}
+    assert set(BOTS) == {"greedy", "pimc", "ismcts", "equilibrium"}
     pimc = make_bot("towers", "pimc:24")
     assert isinstance(pimc, PIMCBot) and pimc.samples == 24 and pimc.name == "pimc:24"
     ismcts = make_bot("towers", "ismcts:300")

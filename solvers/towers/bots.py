@@ -20,6 +20,9 @@ hidden stones.  Names for :func:`solvers.bots.make_bot` (:data:`BOTS`):
   a fixed set of determinizations; UCB with availability counts, one expansion
   per iteration, a random rollout to the end of the round scored
   ``0.5 + 0.5·tanh(value/128)``.  Default 300 iterations.
+* ``equilibrium[:iterations|:seconds]`` — round 6's placements from the solved round-6
+  subgame (:mod:`solvers.towers.equilibrium`, exploitability <= 1e-3); announcements and
+  rounds 1-5 by ``ismcts`` with the same budget.
 * Announcements (pimc, ismcts): the mode that leaves the opponent the most
   candidate hands (product, over the announced attributes, of how many of the
   announcer's not-yet-revealed stones share each attribute).
@@ -279,11 +282,46 @@ def _ismcts(budget: Budget | None) -> Bot[Any]:
     return ISMCTSBot(iterations=budget.count or 300, seconds=budget.seconds, name=f"ismcts:{budget}")
 
 
+class EquilibriumBot:
+    """Round 6's placements: the CFR+ equilibrium (exploitability <= 1e-3) of the public subgame rooted where
+    they began (:mod:`solvers.towers.equilibrium`), played by sampling its mixed strategy.  Announcements and
+    rounds 1-5: ISMCTS (``docs/towers-equilibrium.md`` says why: the subgame from round 6's announcements is
+    ~10^7 public nodes)."""
+
+    def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
+                 node_limit: int = 150_000) -> None:
+        self.fallback = ISMCTSBot(iterations=iterations, seconds=seconds)
+        self.name = name
+        self.node_limit = node_limit
+
+    def choose(self, state: GameState[Any], rng: random.Random) -> TowersAction:
+        from solvers.towers.equilibrium import SubgameTooLarge, play_solved, solved_placements
+
+        state = _towers(state)
+        if state.round == 5 and state.phase == "place":
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
+            try:
+                eq = solved_placements(state, self.node_limit)
+            except SubgameTooLarge:
+                return self.fallback.choose(state, rng)
+            return play_solved(eq, state, state.current_player(), rng)
+        return self.fallback.choose(state, rng)
+
+
+def _equilibrium(budget: Budget | None) -> Bot[Any]:
+    if budget is None:
+        return EquilibriumBot()
+    return EquilibriumBot(iterations=budget.count or 300, seconds=budget.seconds, name=f"equilibrium:{budget}")
+
+
 #: The towers bots for :func:`solvers.bots.make_bot` (the generic ``random``, ``mcts`` and ``human`` come too).
 BOTS: dict[str, BotFactory] = {
     "greedy": lambda budget: GreedyBot(),
     "pimc": _pimc,
     "ismcts": _ismcts,
+    "equilibrium": _equilibrium,
 }
 
 

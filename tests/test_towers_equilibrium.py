@@ -1,0 +1,201 @@
+"""Round-6 equilibrium of Rainbow Blackjack: the subgame's deal, CFR+ against an LP and OpenSpiel, the bot, the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+
+from puzzles.game import CHANCE
+from puzzles.towers import TowersAction, TowersState
+from puzzles.towers.subgame import placement_start, possible_hands, round6_placements, with_hands
+from solvers.bots import make_bot
+from solvers.playout import wilson_interval
+from solvers.towers.bots import EquilibriumBot, GreedyBot
+from solvers.towers.equilibrium import (
+    SubgameTooLarge,
+    bot_exploitability,
+    build_tree,
+    solve_round6,
+    solve_tree,
+)
+
+
+def round6_positions(seed: int, greedy: bool = True) -> list[TowersState]:
+    """Every decision of round 6 in a seeded game (greedy or uniformly random play), in order."""
+    state, rng, bot = TowersState.new_game(seed), random.Random(seed), GreedyBot()
+    out = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if state.round == 5:
+            out.append(state.clone())
+        state.apply(bot.choose(state, rng) if greedy else rng.choice(state.legal_actions()))
+    return out
+
+
+#: Small round-6 positions (random play, after each seat's first placement) whose value is not 0, 1/2 or 1:
+#: seed -> the exact value for P1 (the sequence-form LP's).
+SMALL = {29: 0.25, 48: 0.375, 84: 0.125}
+
+
+def test_the_deal_is_every_hand_the_public_state_allows() -> None:
+    for seed in range(4):
+        positions = round6_positions(seed)
+        start = next(s for s in positions if s.phase == "place")
+        for state in positions:
+            for seat in (0, 1):
+                hands, weights = possible_hands(state, seat)
+                held = tuple(sorted(state.hands[seat]))
+                assert state.line[seat] < 0 or held in hands
+                assert all(w >= 1 for w in weights) and len(hands) == len(set(hands))
+                if state.round == 5 and state.phase == "pick" and state.step == 0:
+                    assert sum(weights) == 20  # 3 of the 6 unseen stones
+            other = with_hands(state, (possible_hands(state, 0)[0][-1], possible_hands(state, 1)[0][0]))
+            other.validate()
+            assert other.observation(0)["public"] == state.observation(0)["public"]
+            if state.phase == "place":
+                assert placement_start(state).observation(0)["public"] == start.observation(0)["public"]
+        assert [seat for seat, _ in round6_placements(positions[-1])] == [0, 1, 0, 1, 0]
+
+
+@pytest.mark.parametrize("seed", [pytest.param(seed, marks=[] if seed == 48 else [pytest.mark.slow]) for seed in sorted(SMALL)])
+def test_value_equals_the_sequence_form_lp_and_openspiel_agrees_on_exploitability(seed: int) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    del pyspiel
+    from open_spiel.python.algorithms import exploitability as os_exploitability
+
+    from solvers.towers.equilibrium_spiel import sequence_form_value, spiel_game, tabular_policy
+
+    state = round6_positions(seed, greedy=False)[6]
+    tree = build_tree(state)
+    eq = solve_tree(tree, target=1e-7)
+    game = spiel_game(tree)
+    lp_value = sequence_form_value(game) + 0.5
+    assert lp_value == pytest.approx(SMALL[seed], abs=1e-9)
+    assert eq.status == "found" and eq.exploitability <= 1e-7
+    assert abs(eq.value - lp_value) <= 1e-6
+    # OpenSpiel's own best responses (python) on the same game give our exploitability
+    theirs = os_exploitability.nash_conv(game, tabular_policy(game, eq)) / 2
+    assert theirs == pytest.approx(eq.exploitability, abs=1e-9)
+
+
+def test_exploitability_at_most_1e_3_on_three_sampled_states() -> None:
+    for seed in (1, 2, 5):
+        state = round6_positions(seed)[5]  # after P1's first placement
+        eq = solve_round6(state)
+        assert eq.status == "found" and 0 <= eq.exploitability <= 1e-3, (seed, eq.exploitability)
+        assert 0.0 <= eq.value <= 1.0
+
+
+@pytest.mark.slow
+def test_exploitability_at_most_1e_3_on_50_placement_starts() -> None:
+    solved = 0
+    for seed in range(200):
+        positions = [s for s in round6_positions(seed) if s.phase == "place"]
+        if not positions:
+            continue
+        eq = solve_round6(positions[0])
+        assert eq.status == "found" and eq.exploitability <= 1e-3, (seed, eq.exploitability)
+        solved += 1
+        if solved == 50:
+            break
+    assert solved == 50
+
+
+def test_the_compiled_builder_grows_the_python_builders_tree() -> None:
+    for seed, index in ((2, 4), (48, 5), (29, 6)):  # a placement start, after P1's first placement, after two
+        state = round6_positions(seed, greedy=seed == 2)[index]
+        a, b = build_tree(state, compiled=False), build_tree(state)
+        assert (a.size, len(a.legal), a.depth) == (b.size, len(b.legal), b.depth)
+        assert sorted(a.label) == sorted(b.label) and a.tval.sum() == b.tval.sum() + 0.0
+        assert solve_tree(a).value == solve_tree(b).value  # the same tree: the same iterates
+
+
+@pytest.mark.slow
+def test_the_announcement_subgame_is_spliced_like_the_python_builders() -> None:
+    state = round6_positions(2)[3]  # P2 to announce: ~7e5 public nodes
+    a, b = build_tree(state, compiled=False), build_tree(state)
+    assert (a.size, len(a.legal), a.depth, sorted(a.label)) == (b.size, len(b.legal), b.depth, sorted(b.label))
+    eq = solve_tree(b)
+    assert eq.status == "found" and eq.exploitability <= 1e-3 and eq.value == pytest.approx(0.175, abs=2e-3)
+
+
+def test_a_tree_over_the_limit_is_refused() -> None:
+    start = round6_positions(0)[0]  # announcements to come
+    with pytest.raises(SubgameTooLarge, match="more than 10,000 nodes"):
+        build_tree(start, node_limit=10_000)
+
+
+def test_bots_are_more_exploitable_than_the_equilibrium() -> None:
+    state = round6_positions(5)[5]
+    tree = build_tree(state)
+    eq = solve_tree(tree, target=1e-4)
+
+    def chooser(spec: str) -> Callable[[int], Callable[[TowersState], TowersAction]]:
+        bot = make_bot("towers", spec)
+        return lambda seat: lambda s: bot.choose(s, random.Random(7))
+
+    expl, asked = bot_exploitability(tree, state, chooser("greedy"))
+    assert asked == 243 and expl == pytest.approx(0.4375) and eq.exploitability <= 1e-4
+
+
+def test_the_bot_plays_the_solved_strategy_in_round_6() -> None:
+    state = round6_positions(2)[6]
+    eq = solve_round6(placement_start(state))
+    bot = EquilibriumBot(iterations=8)
+    action = bot.choose(state.clone(), random.Random(0))
+    tree = eq.tree
+    node = 0
+    for _, text in round6_placements(state):
+        node = tree.child_by_label(node, text)
+    seat = state.current_player()
+    held = tuple(sorted(state.hands[seat] + state.revealed[seat][5]))
+    support = {a for a, p in eq.probabilities(node, tree.hands[seat].index(held)) if p > 1e-6}
+    assert state.action_to_string(action) in support
+
+
+def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> None:
+    state = round6_positions(48, greedy=False)[6]
+    path = tmp_path / "r6.json"
+    path.write_text(json.dumps(state.to_json()))
+    result = run_cli("towers", "equilibrium", str(path), "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "found" and data["exploitability"] <= 1e-3
+    assert data["value_p1"] == pytest.approx(SMALL[48], abs=2e-3)
+    rows = data["strategy"]
+    assert rows and all(abs(sum(p for _, p in row["actions"]) - 1) < 1e-9 for row in rows)
+    text = run_cli("towers", "equilibrium", str(path), "--quiet").stdout
+    assert "status: found" in text and "game value: P1 expects 0.37" in text and "P2 holding" in text
+
+
+def test_cli_refuses_a_position_outside_round_6(run_cli, tmp_path) -> None:
+    path = tmp_path / "r1.json"
+    path.write_text(json.dumps(TowersState.new_game(1).to_json()))
+    result = run_cli("towers", "equilibrium", str(path), "--quiet")
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines()[-1].startswith("Error: not a round-6 position")
+
+
+@pytest.mark.slow
+def test_the_bot_scores_at_least_half_against_pimc_from_round_6() -> None:
+    score, games = 0.0, 0
+    for seed in range(60):
+        positions = [s for s in round6_positions(seed) if s.phase == "place"]
+        if not positions:
+            continue
+        for swap in (0, 1):
+            state, rng = positions[0].clone(), random.Random(seed)
+            bots = [make_bot("towers", "equilibrium"), make_bot("towers", "pimc")]
+            if swap:
+                bots.reverse()
+            while not state.is_terminal():
+                state.apply(bots[state.current_player()].choose(state, rng))
+            score += state.returns()[swap]
+            games += 1
+    lo, hi = wilson_interval(score, games)
+    assert hi >= 0.5, (score, games, lo, hi)
