@@ -93,13 +93,29 @@ def _compile_towers() -> None:
     _playouts("towers", ["pimc:2", "greedy"], 2)
     _playouts("towers", ["ismcts:20", "mcts:20"], 1)
     _playouts("towers", ["random"], 200)
+    _round6_equilibrium()
+
+
+def _round6_equilibrium() -> None:
+    """The round-6 equilibrium (`towers equilibrium`, the `equilibrium` bot): one CFR+ pass on a small subgame."""
+    import random
+
+    from puzzles.game import CHANCE
+    from puzzles.towers import TowersState
+    from solvers.towers.equilibrium import solve_round6
+
+    rng = random.Random(3)
+    state = TowersState()
+    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
+        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    solve_round6(state, target=0.5)
 
 
 #: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py).
 GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 16, _compile_shelfie),
     KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 23, _compile_blokus),
-    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver)", 10, _compile_towers),
+    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 10, _compile_towers),
     KernelGroup("solitaire", "the coloured tetromino search", 6, _compile_solitaire),
     KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 3, _compile_tilings),
 )}
