@@ -1,0 +1,138 @@
+"""Bench: the smallest rectangle that takes all 21 pieces of one color, settled board by board.
+
+Every w x h with 3 <= w <= h and area in [89, 167] (12x14, area 168, is the smallest found so far), in
+increasing area: refused by the perimeter bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
+(CaDiCaL 1.9.5, lazy connectivity cuts) proves it UNSAT, finds a layout (replayed through the rule engine
+and stored in ``tests/data/``), or stops at the CPU limit (unknown).  Results are checkpointed after every
+board in ``bench/results/blokus_rectangles.json`` (re-running skips settled boards and boards already tried
+with at least this limit) and tabled in ``bench/results/blokus_rectangles.md``.
+
+``--four-colors 21x17``: the 84-piece question instead, with the half turn (blue and yellow searched, red
+and green their images; the centre cell is then the empty one), recorded in the same files.
+
+Usage: python bench/blokus_rectangles.py [--time-limit 60] [--boards 12x13,11x14] [--max-area 167]
+       [--four-colors 21x17]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from solvers.blokus.solitaire_sat import CELLS_PER_COLOR, LayoutResult, replay_layout, solve_layout
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
+LAYOUTS = ROOT / "tests" / "data"
+ENGINE_SIDES = range(5, 27)  # the rule engine's solitaire boards
+
+
+def rectangles(min_area: int, max_area: int, min_width: int = 3) -> list[tuple[int, int]]:
+    """Every (w, h) with min_width <= w <= h and area in range, by area then width."""
+    found = [(w, h) for w in range(min_width, max_area + 1) for h in range(w, max_area + 1)
+             if min_area <= w * h <= max_area]
+    return sorted(found, key=lambda wh: (wh[0] * wh[1], wh[0]))
+
+
+def record_of(result: LayoutResult, commit: str) -> dict:
+    """The JSON record of one board (no layout: that goes to tests/data)."""
+    return {"board": result.board, "cols": result.cols, "rows": result.rows, "colors": result.colors,
+            "area": result.cols * result.rows, "status": result.status, "proof": result.proof,
+            "cpu_seconds": round(result.cpu_seconds, 2), "limit": result.limit, "conflicts": result.conflicts,
+            "cuts": result.cuts, "variables": result.variables, "clauses": result.clauses, "commit": commit}
+
+
+def save_layout(result: LayoutResult, command: str) -> Path | None:
+    """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``."""
+    if result.cols not in ENGINE_SIDES or result.rows not in ENGINE_SIDES:
+        return None
+    state = replay_layout(result)
+    record = {**state.to_json(), "board": result.board, "colors": result.colors,
+              "empty_cells": result.cols * result.rows - CELLS_PER_COLOR * result.colors,
+              "scores": state.color_scores(), "command": command, "cpu_seconds": round(result.cpu_seconds, 1)}
+    head = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in record.items() if k != "moves"]
+    moves = [f"  {json.dumps(m)}" for m in record["moves"]]
+    path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
+    path.write_text("{\n" + "\n".join(head) + '\n "moves": [\n' + ",\n".join(moves) + "\n ]\n}\n")
+    return path
+
+
+STATUS_TEXT = {"unsat": "proved impossible", "found": "found", "time_limit": "unknown at the limit",
+               "interrupted": "unknown (interrupted)"}
+
+
+def table(records: dict[str, dict]) -> str:
+    """The markdown table, by colors, area and width."""
+    lines = ["| board | cells | empty | status | proof | CPU s | limit (CPU s) | conflicts | cuts |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(records.values(), key=lambda r: (r["colors"], r["area"], r["cols"])):
+        empty = r["area"] - CELLS_PER_COLOR * r["colors"]
+        lines.append(f"| {r['cols']}×{r['rows']}{'' if r['colors'] == 1 else f', {r['colors']} colors'} | "
+                     f"{r['area']} | {empty} | {STATUS_TEXT[r['status']]} | {r['proof']} | {r['cpu_seconds']} | "
+                     f"{r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
+    return "\n".join(lines)
+
+
+def save(records: dict[str, dict], path: Path) -> None:
+    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    path.with_suffix(".md").write_text(
+        "# Smallest one-color rectangle (`bench/blokus_rectangles.py`)\n\n"
+        "Generated from `blokus_rectangles.json`; CPU seconds of the bench process (`time.process_time`).\n\n"
+        + table(records) + "\n")
+
+
+def settled(old: dict | None, limit: float) -> bool:
+    """Whether a stored record answers the board at this limit (decided, or unknown at a larger limit)."""
+    return old is not None and (old["status"] in ("unsat", "found") or (old["limit"] or 0) >= limit)
+
+
+def run_board(cols: int, rows: int, colors: int, limit: float, commit: str) -> dict:
+    """Solve one board, store any layout, print and return its record."""
+    result = solve_layout(cols, rows, colors, limit, half_turn=colors > 1)
+    command = f"python bench/blokus_rectangles.py --time-limit {limit:g} --boards {cols}x{rows}" + (
+        f" --four-colors {cols}x{rows}" if colors > 1 else "")
+    record = record_of(result, commit)
+    if result.status == "found":
+        path = save_layout(result, command)
+        record["layout_file"] = str(path.relative_to(ROOT)) if path else None
+    print(result.describe() + (f", {result.cuts} cuts" if result.cuts else ""), flush=True)
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--time-limit", type=float, default=60.0, help="CPU seconds per board")
+    parser.add_argument("--min-area", type=int, default=CELLS_PER_COLOR)
+    parser.add_argument("--max-area", type=int, default=167)
+    parser.add_argument("--boards", default=None, help="only these, e.g. 12x13,11x14")
+    parser.add_argument("--four-colors", default=None, help="a board for all 84 pieces, e.g. 21x17")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT).stdout.strip()
+    print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, limit {args.time_limit:g} "
+          "CPU s per board", flush=True)
+    records: dict[str, dict] = json.loads(args.results.read_text()) if args.results.exists() else {}
+    if args.four_colors:
+        jobs = [(*map(int, args.four_colors.split("x")), 4)]
+    elif args.boards:
+        jobs = [(*map(int, b.split("x")), 1) for b in args.boards.split(",")]
+    else:
+        jobs = [(w, h, 1) for w, h in rectangles(args.min_area, args.max_area)]
+    try:
+        for cols, rows, colors in jobs:
+            key = f"{cols}x{rows}:{colors}"
+            if settled(records.get(key), args.time_limit):
+                continue
+            records[key] = run_board(cols, rows, colors, args.time_limit, commit)
+            save(records, args.results)
+    except KeyboardInterrupt:
+        print("interrupted: the boards done so far are saved", flush=True)
+    print(table(records))
+
+
+if __name__ == "__main__":
+    main()
