@@ -70,7 +70,8 @@ def table(records: dict[str, dict]) -> str:
              "|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(records.values(), key=lambda r: (r["colors"], r["area"], r["cols"])):
         empty = r["area"] - CELLS_PER_COLOR * r["colors"]
-        lines.append(f"| {r['cols']}×{r['rows']}{'' if r['colors'] == 1 else f', {r['colors']} colors'} | "
+        colors = "" if r["colors"] == 1 else f", {r['colors']} colors"
+        lines.append(f"| {r['cols']}×{r['rows']}{colors} | "
                      f"{r['area']} | {empty} | {STATUS_TEXT[r['status']]} | {r['proof']} | {r['cpu_seconds']} | "
                      f"{r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
     return "\n".join(lines)
