@@ -77,12 +77,19 @@ def table(records: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def save(records: dict[str, dict], path: Path) -> None:
+def load(path: Path) -> dict[str, dict]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save(key: str, record: dict, path: Path) -> dict[str, dict]:
+    """Add one board to the results file (read again first: several runs may share it); returns them all."""
+    records = {**load(path), key: record}
     path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
     path.with_suffix(".md").write_text(
         "# Smallest one-color rectangle (`bench/blokus_rectangles.py`)\n\n"
         "Generated from `blokus_rectangles.json`; CPU seconds of the bench process (`time.process_time`).\n\n"
         + table(records) + "\n")
+    return records
 
 
 def settled(old: dict | None, limit: float) -> bool:
@@ -108,6 +115,8 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, help="CPU seconds per board")
     parser.add_argument("--min-area", type=int, default=CELLS_PER_COLOR)
     parser.add_argument("--max-area", type=int, default=167)
+    parser.add_argument("--min-width", type=int, default=3)
+    parser.add_argument("--max-width", type=int, default=99)
     parser.add_argument("--boards", default=None, help="only these, e.g. 12x13,11x14")
     parser.add_argument("--four-colors", default=None, help="a board for all 84 pieces, e.g. 21x17")
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -116,23 +125,22 @@ def main() -> None:
                             cwd=ROOT).stdout.strip()
     print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, limit {args.time_limit:g} "
           "CPU s per board", flush=True)
-    records: dict[str, dict] = json.loads(args.results.read_text()) if args.results.exists() else {}
     if args.four_colors:
         jobs = [(*map(int, args.four_colors.split("x")), 4)]
     elif args.boards:
         jobs = [(*map(int, b.split("x")), 1) for b in args.boards.split(",")]
     else:
-        jobs = [(w, h, 1) for w, h in rectangles(args.min_area, args.max_area)]
+        jobs = [(w, h, 1) for w, h in rectangles(args.min_area, args.max_area, args.min_width)
+                if w <= args.max_width]
     try:
         for cols, rows, colors in jobs:
             key = f"{cols}x{rows}:{colors}"
-            if settled(records.get(key), args.time_limit):
+            if settled(load(args.results).get(key), args.time_limit):
                 continue
-            records[key] = run_board(cols, rows, colors, args.time_limit, commit)
-            save(records, args.results)
+            save(key, run_board(cols, rows, colors, args.time_limit, commit), args.results)
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)
-    print(table(records))
+    print(table(load(args.results)))
 
 
 if __name__ == "__main__":
