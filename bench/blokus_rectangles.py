@@ -82,8 +82,11 @@ def load(path: Path) -> dict[str, dict]:
 
 
 def save(key: str, record: dict, path: Path) -> dict[str, dict]:
-    """Add one board to the results file (read again first: several runs may share it); returns them all."""
-    records = {**load(path), key: record}
+    """Add one board to the results file (read again first: several runs may share it), unless the file
+    already answers it better (decided, or unknown at a larger limit); returns them all."""
+    records = load(path)
+    if not settled(records.get(key), record["limit"]) or record["status"] in ("unsat", "found"):
+        records[key] = record
     path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
     path.with_suffix(".md").write_text(
         "# Smallest one-color rectangle (`bench/blokus_rectangles.py`)\n\n"
@@ -128,7 +131,7 @@ def main() -> None:
     if args.four_colors:
         jobs = [(*map(int, args.four_colors.split("x")), 4)]
     elif args.boards:
-        jobs = [(*map(int, b.split("x")), 1) for b in args.boards.split(",")]
+        jobs = [(*map(int, b.split("x")), 1) for b in args.boards.split(",")]  # in the order given
     else:
         jobs = [(w, h, 1) for w, h in rectangles(args.min_area, args.max_area, args.min_width)
                 if w <= args.max_width]
