@@ -73,8 +73,21 @@ def table(records: dict[str, dict]) -> str:
         colors = "" if r["colors"] == 1 else f", {r['colors']} colors"
         lines.append(f"| {r['cols']}×{r['rows']}{colors} | "
                      f"{r['area']} | {empty} | {STATUS_TEXT[r['status']]} | {r['proof']} | {r['cpu_seconds']} | "
-                     f"{r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
+                     f"{'—' if r['proof'] == 'perimeter bound' else r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
     return "\n".join(lines)
+
+
+def summary(records: dict[str, dict]) -> str:
+    """Where the one-color question stands: the smallest area found, and the smaller boards' statuses."""
+    one = [r for r in records.values() if r["colors"] == 1]
+    found = [r["area"] for r in one if r["status"] == "found"]
+    best = min(found, default=168)  # 12x14, found by the heuristic search before this bench
+    below = [r for r in one if r["area"] < best]
+    counts = {s: sum(r["status"] == s for r in below) for s in STATUS_TEXT}
+    proved = sum(r["proof"] == "perimeter bound" for r in below)
+    return (f"Smallest area found: {best} cells. Boards below it in this file: {len(below)}; proved impossible "
+            f"{counts['unsat']} ({proved} by the perimeter bound, {counts['unsat'] - proved} by SAT), unknown at "
+            f"their limit {counts['time_limit'] + counts['interrupted']}.")
 
 
 def load(path: Path) -> dict[str, dict]:
@@ -91,7 +104,7 @@ def save(key: str, record: dict, path: Path) -> dict[str, dict]:
     path.with_suffix(".md").write_text(
         "# Smallest one-color rectangle (`bench/blokus_rectangles.py`)\n\n"
         "Generated from `blokus_rectangles.json`; CPU seconds of the bench process (`time.process_time`).\n\n"
-        + table(records) + "\n")
+        + summary(records) + "\n\n" + table(records) + "\n")
     return records
 
 
@@ -144,6 +157,7 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)
     print(table(load(args.results)))
+    print(summary(load(args.results)))
 
 
 if __name__ == "__main__":
