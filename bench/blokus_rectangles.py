@@ -22,7 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from solvers.blokus.solitaire_sat import CELLS_PER_COLOR, LayoutResult, replay_layout, solve_layout
+from solvers.blokus.solitaire_sat import CELLS_PER_COLOR, LayoutResult, check_layout, replay_layout, solve_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
@@ -46,16 +46,23 @@ def record_of(result: LayoutResult, commit: str) -> dict:
 
 
 def save_layout(result: LayoutResult, command: str) -> Path | None:
-    """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``."""
+    """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``;
+    a board the engine does not play (a side outside 5..26) is checked by ``check_layout`` and stored as
+    cell lists ((row, col), row 0 at the top) instead."""
+    path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
     if result.cols not in ENGINE_SIDES or result.rows not in ENGINE_SIDES:
-        return None
+        check_layout(result.cols, result.rows, [cells for _, cells in result.layout])
+        cells = ",\n".join(f"  {json.dumps([list(q) for q in piece])}" for _, piece in result.layout)
+        path.write_text(f'{{\n "format": "cells", "board": "{result.board}", "colors": {result.colors}, '
+                        f'"command": "{command}",\n "cpu_seconds": {round(result.cpu_seconds, 1)},\n'
+                        f' "pieces": [\n{cells}\n ]\n}}\n')
+        return path
     state = replay_layout(result)
     record = {**state.to_json(), "board": result.board, "colors": result.colors,
               "empty_cells": result.cols * result.rows - CELLS_PER_COLOR * result.colors,
               "scores": state.color_scores(), "command": command, "cpu_seconds": round(result.cpu_seconds, 1)}
     head = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in record.items() if k != "moves"]
     moves = [f"  {json.dumps(m)}" for m in record["moves"]]
-    path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
     path.write_text("{\n" + "\n".join(head) + '\n "moves": [\n' + ",\n".join(moves) + "\n ]\n}\n")
     return path
 

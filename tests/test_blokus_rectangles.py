@@ -13,6 +13,7 @@ from puzzles.blokus.engine import BlokusState
 from solvers.blokus.solitaire_sat import (
     TOTAL_PERIMETER,
     LayoutModel,
+    check_layout,
     min_rows_by_perimeter,
     perimeter_bound,
     replay_layout,
@@ -21,6 +22,8 @@ from solvers.blokus.solitaire_sat import (
 
 DATA = Path(__file__).parent / "data"
 LAYOUTS = sorted(DATA.glob("blokus_sat_layout_*.json"))
+ENGINE_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "kibitz-blokus"]
+CELL_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "cells"]  # sides beyond 5..26
 RESULTS = Path(__file__).parent.parent / "bench" / "results" / "blokus_rectangles.json"
 
 
@@ -52,7 +55,7 @@ def test_connectivity_cut_excludes_only_the_closed_component() -> None:
     assert corner_cells == {(0, (3, 3)), (0, (3, 5)), (0, (5, 3)), (0, (5, 5))}
 
 
-@pytest.mark.parametrize("path", LAYOUTS, ids=[p.stem for p in LAYOUTS])
+@pytest.mark.parametrize("path", ENGINE_LAYOUTS, ids=[p.stem for p in ENGINE_LAYOUTS])
 def test_stored_sat_layout_replays(path: Path) -> None:
     from solvers.blokus.solitaire import verify_solution
 
@@ -63,6 +66,19 @@ def test_stored_sat_layout_replays(path: Path) -> None:
     verify_solution(state)
     assert state.color_scores() == data["scores"] and min(data["scores"]) >= 15  # all 21 pieces of every color
     assert sum(row.count(-1) for row in state.grid()) == data["empty_cells"] == cols * rows - 89 * data["colors"]
+
+
+@pytest.mark.parametrize("path", CELL_LAYOUTS, ids=[p.stem for p in CELL_LAYOUTS])
+def test_stored_cell_layout_keeps_the_rules(path: Path) -> None:
+    data = json.loads(path.read_text())
+    cols, rows = map(int, data["board"].split("x"))
+    pieces = [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
+    check_layout(cols, rows, pieces)
+    with pytest.raises(ValueError, match="start corner"):
+        check_layout(cols, rows, pieces[1:] + pieces[:1])
+    moved = [tuple((r + 1, c) for r, c in piece) for piece in pieces]
+    with pytest.raises(ValueError):
+        check_layout(cols, rows, moved)
 
 
 def test_results_file_is_consistent() -> None:

@@ -367,3 +367,27 @@ def replay_layout(result: LayoutResult):
             raise ValueError(f"color {color + 1} out of turn")
         state.apply(state.string_to_action(move_text(cells, result.rows)))
     return state
+
+
+def check_layout(cols: int, rows: int, layout: list[tuple[Cell, ...]]) -> None:
+    """Check one color's layout against the rules directly (for boards the engine does not play, sides
+    outside 5..26); ValueError on the first broken rule.  ``layout``: each piece's cells in play order.
+
+    The 21 pieces once each (free shapes), inside the board, no overlap, the first on the top-left corner,
+    no two sharing an edge, each later one touching an earlier one at a corner."""
+    from puzzles.polyomino import Shape
+
+    if sorted(Shape(frozenset(cells)).canonical().key() for cells in layout) != sorted(
+            p.canonical().key() for p in PIECES):
+        raise ValueError("not the 21 pieces once each")
+    if len({q for cells in layout for q in cells}) != CELLS_PER_COLOR or not all(
+            0 <= r < rows and 0 <= c < cols for cells in layout for r, c in cells):
+        raise ValueError("pieces overlap or leave the board")
+    if (0, 0) not in layout[0]:
+        raise ValueError("the first piece does not cover the start corner")
+    for j, cells in enumerate(layout):
+        earlier = {q for piece in layout[:j] for q in piece}
+        if any((r + dr, c + dc) in earlier for r, c in cells for dr, dc in STEPS):
+            raise ValueError(f"piece {j + 1} shares an edge with an earlier piece")
+        if j and not any((r + dr, c + dc) in earlier for r, c in cells for dr, dc in DIAGONALS):
+            raise ValueError(f"piece {j + 1} touches no earlier piece at a corner")
