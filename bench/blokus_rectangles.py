@@ -1,0 +1,171 @@
+"""Bench: the smallest rectangle that takes all 21 pieces of one color, settled board by board.
+
+Every w x h with 3 <= w <= h and area in [89, 167] (12x14, area 168, is the smallest found so far), in
+increasing area: refused by the perimeter bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
+(CaDiCaL 1.9.5, lazy connectivity cuts) proves it UNSAT, finds a layout (replayed through the rule engine
+and stored in ``tests/data/``), or stops at the CPU limit (unknown).  Results are checkpointed after every
+board in ``bench/results/blokus_rectangles.json`` (re-running skips settled boards and boards already tried
+with at least this limit) and tabled in ``bench/results/blokus_rectangles.md``.
+
+``--four-colors 21x17``: the 84-piece question instead, with the half turn (blue and yellow searched, red
+and green their images; the centre cell is then the empty one), recorded in the same files.
+
+Usage: python bench/blokus_rectangles.py [--time-limit 60] [--boards 12x13,11x14] [--max-area 167]
+       [--four-colors 21x17]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from solvers.blokus.solitaire_sat import CELLS_PER_COLOR, LayoutResult, check_layout, replay_layout, solve_layout
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
+LAYOUTS = ROOT / "tests" / "data"
+ENGINE_SIDES = range(5, 27)  # the rule engine's solitaire boards
+
+
+def rectangles(min_area: int, max_area: int, min_width: int = 3) -> list[tuple[int, int]]:
+    """Every (w, h) with min_width <= w <= h and area in range, by area then width."""
+    found = [(w, h) for w in range(min_width, max_area + 1) for h in range(w, max_area + 1)
+             if min_area <= w * h <= max_area]
+    return sorted(found, key=lambda wh: (wh[0] * wh[1], wh[0]))
+
+
+def record_of(result: LayoutResult, commit: str) -> dict:
+    """The JSON record of one board (no layout: that goes to tests/data)."""
+    return {"board": result.board, "cols": result.cols, "rows": result.rows, "colors": result.colors,
+            "area": result.cols * result.rows, "status": result.status, "proof": result.proof,
+            "cpu_seconds": round(result.cpu_seconds, 2), "limit": result.limit, "conflicts": result.conflicts,
+            "cuts": result.cuts, "variables": result.variables, "clauses": result.clauses, "commit": commit}
+
+
+def save_layout(result: LayoutResult, command: str) -> Path | None:
+    """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``;
+    a board the engine does not play (a side outside 5..26) is checked by ``check_layout`` and stored as
+    cell lists ((row, col), row 0 at the top) instead."""
+    path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
+    if result.cols not in ENGINE_SIDES or result.rows not in ENGINE_SIDES:
+        check_layout(result.cols, result.rows, [cells for _, cells in result.layout])
+        cells = ",\n".join(f"  {json.dumps([list(q) for q in piece])}" for _, piece in result.layout)
+        path.write_text(f'{{\n "format": "cells", "board": "{result.board}", "colors": {result.colors}, '
+                        f'"command": "{command}",\n "cpu_seconds": {round(result.cpu_seconds, 1)},\n'
+                        f' "pieces": [\n{cells}\n ]\n}}\n')
+        return path
+    state = replay_layout(result)
+    record = {**state.to_json(), "board": result.board, "colors": result.colors,
+              "empty_cells": result.cols * result.rows - CELLS_PER_COLOR * result.colors,
+              "scores": state.color_scores(), "command": command, "cpu_seconds": round(result.cpu_seconds, 1)}
+    head = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in record.items() if k != "moves"]
+    moves = [f"  {json.dumps(m)}" for m in record["moves"]]
+    path.write_text("{\n" + "\n".join(head) + '\n "moves": [\n' + ",\n".join(moves) + "\n ]\n}\n")
+    return path
+
+
+STATUS_TEXT = {"unsat": "proved impossible", "found": "found", "time_limit": "unknown at the limit",
+               "interrupted": "unknown (interrupted)"}
+
+
+def table(records: dict[str, dict]) -> str:
+    """The markdown table, by colors, area and width."""
+    lines = ["| board | cells | empty | status | proof | CPU s | limit (CPU s) | conflicts | cuts |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(records.values(), key=lambda r: (r["colors"], r["area"], r["cols"])):
+        empty = r["area"] - CELLS_PER_COLOR * r["colors"]
+        colors = "" if r["colors"] == 1 else f", {r['colors']} colors"
+        lines.append(f"| {r['cols']}×{r['rows']}{colors} | "
+                     f"{r['area']} | {empty} | {STATUS_TEXT[r['status']]} | {r['proof']} | {r['cpu_seconds']} | "
+                     f"{'—' if r['proof'] == 'perimeter bound' else r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
+    return "\n".join(lines)
+
+
+def summary(records: dict[str, dict]) -> str:
+    """Where the one-color question stands: the smallest area found, and the smaller boards' statuses."""
+    one = [r for r in records.values() if r["colors"] == 1]
+    found = [r["area"] for r in one if r["status"] == "found"]
+    best = min(found, default=168)  # 12x14, found by the heuristic search before this bench
+    below = [r for r in one if r["area"] < best]
+    counts = {s: sum(r["status"] == s for r in below) for s in STATUS_TEXT}
+    proved = sum(r["proof"] == "perimeter bound" for r in below)
+    return (f"Smallest area found: {best} cells. Boards below it in this file: {len(below)}; proved impossible "
+            f"{counts['unsat']} ({proved} by the perimeter bound, {counts['unsat'] - proved} by SAT), unknown at "
+            f"their limit {counts['time_limit'] + counts['interrupted']}.")
+
+
+def load(path: Path) -> dict[str, dict]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save(key: str, record: dict, path: Path) -> dict[str, dict]:
+    """Add one board to the results file (read again first: several runs may share it), unless the file
+    already answers it better (decided, or unknown at a larger limit); returns them all."""
+    records = load(path)
+    if not settled(records.get(key), record["limit"]) or record["status"] in ("unsat", "found"):
+        records[key] = record
+    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    path.with_suffix(".md").write_text(
+        "# Smallest one-color rectangle (`bench/blokus_rectangles.py`)\n\n"
+        "Generated from `blokus_rectangles.json`; CPU seconds of the bench process (`time.process_time`).\n\n"
+        + summary(records) + "\n\n" + table(records) + "\n")
+    return records
+
+
+def settled(old: dict | None, limit: float) -> bool:
+    """Whether a stored record answers the board at this limit (decided, or unknown at a larger limit)."""
+    return old is not None and (old["status"] in ("unsat", "found") or (old["limit"] or 0) >= limit)
+
+
+def run_board(cols: int, rows: int, colors: int, limit: float, commit: str) -> dict:
+    """Solve one board, store any layout, print and return its record."""
+    result = solve_layout(cols, rows, colors, limit, half_turn=colors > 1)
+    command = f"python bench/blokus_rectangles.py --time-limit {limit:g} --boards {cols}x{rows}" + (
+        f" --four-colors {cols}x{rows}" if colors > 1 else "")
+    record = record_of(result, commit)
+    if result.status == "found":
+        path = save_layout(result, command)
+        record["layout_file"] = str(path.relative_to(ROOT)) if path else None
+    print(result.describe() + (f", {result.cuts} cuts" if result.cuts else ""), flush=True)
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--time-limit", type=float, default=60.0, help="CPU seconds per board")
+    parser.add_argument("--min-area", type=int, default=CELLS_PER_COLOR)
+    parser.add_argument("--max-area", type=int, default=167)
+    parser.add_argument("--min-width", type=int, default=3)
+    parser.add_argument("--max-width", type=int, default=99)
+    parser.add_argument("--boards", default=None, help="only these, e.g. 12x13,11x14")
+    parser.add_argument("--four-colors", default=None, help="a board for all 84 pieces, e.g. 21x17")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT).stdout.strip()
+    print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, limit {args.time_limit:g} "
+          "CPU s per board", flush=True)
+    if args.four_colors:
+        jobs = [(*map(int, args.four_colors.split("x")), 4)]
+    elif args.boards:
+        jobs = [(*map(int, b.split("x")), 1) for b in args.boards.split(",")]  # in the order given
+    else:
+        jobs = [(w, h, 1) for w, h in rectangles(args.min_area, args.max_area, args.min_width)
+                if w <= args.max_width]
+    try:
+        for cols, rows, colors in jobs:
+            key = f"{cols}x{rows}:{colors}"
+            if settled(load(args.results).get(key), args.time_limit):
+                continue
+            save(key, run_board(cols, rows, colors, args.time_limit, commit), args.results)
+    except KeyboardInterrupt:
+        print("interrupted: the boards done so far are saved", flush=True)
+    print(table(load(args.results)))
+    print(summary(load(args.results)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,393 @@
+"""SAT models of the all-pieces solitaire puzzles: proofs that a rectangle is too small, or a layout.
+
+The question (``docs/rules/blokus.md``, "Solitaire puzzles"): can all 21 pieces of one color be placed on a
+``cols`` x ``rows`` rectangle under the rules?  The color's first piece covers its start corner (blue: the
+top-left cell), every later piece touches an earlier piece of its color corner to corner, and two pieces of
+one color never share an edge.  A set of placements is playable in some order exactly when (a) one of them
+covers the start corner, (b) no two share a cell or an edge, (c) the graph "touches at a corner" on them is
+connected: play them in breadth-first order from the corner piece.
+
+The model (CaDiCaL 1.9.5 through python-sat), one boolean per placement and per cell:
+
+* each piece exactly once; each cell covered by at most one piece; ``cell`` true iff a piece covers it;
+* a placement forbids every cell edge-adjacent to it (its halo) to all pieces (same color: rule (b));
+* a placement needs one of its corner cells (diagonal neighbours off its halo) covered: every piece
+  touches another at a corner, the relaxation of (c) to "no isolated piece";
+* the start corner is covered (a).
+
+Connectivity is added lazily: when the solver answers with a disconnected layout, each component S gets the
+cut "if all of S is placed, some cell at a corner of S (off S) is covered".  Every real layout satisfies every
+cut (a component of fewer than 21 pieces touches another piece at a corner, and that piece covers such a
+cell), so UNSAT of the model with its cuts proves that no layout exists; SAT with a connected answer is a
+layout, which the caller replays through the rule engine.
+
+Redundant per-color counts make the proofs fast on thin boards (3x41: UNSAT in seconds, none in 67 CPU s
+without them): exactly 89 covered cells, and exactly 216 unit edges between a covered cell and an uncovered
+cell or the border (the pieces' perimeter, since no edge joins two pieces of a color).
+
+Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once";
+with ``half_turn`` red and green are the images of blue and yellow (the searched colors), which halves the
+model and forces the centre cell of an odd board empty.  UNSAT there proves only that no half-turn
+symmetric layout exists.
+
+A cheap refusal comes first (:func:`perimeter_bound`): the 21 pieces have 216 unit edges of perimeter; each
+faces the board's border or an empty cell (never another piece: no shared edges), and an empty cell has at
+most 4 sides, so ``4 * empty + 2 * (cols + rows) >= 216``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from puzzles.polyomino import Region, piece_set
+
+PIECES = piece_set("blokus")
+PIECE_SIZES = tuple(p.area for p in PIECES)
+CELLS_PER_COLOR = sum(PIECE_SIZES)  # 89
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+SOLVER = "cadical195"
+CHUNK_CONFLICTS = 20_000  # the solver stops this often to look at the CPU clock and at Ctrl-C
+
+Cell = tuple[int, int]
+
+
+def piece_perimeter(cells: tuple[Cell, ...]) -> int:
+    """Unit edges on the boundary of a piece (4 per cell, minus 2 per pair of edge neighbours)."""
+    inside = set(cells)
+    return sum(1 for r, c in cells for dr, dc in STEPS if (r + dr, c + dc) not in inside)
+
+
+TOTAL_PERIMETER = sum(piece_perimeter(tuple(p.cells)) for p in PIECES)  # 216
+
+
+def perimeter_bound(cols: int, rows: int) -> bool:
+    """True when the perimeter count refuses the board for one color: ``4 * empty + 2 * (cols + rows) < 216``.
+
+    Proof: no two pieces share an edge, so each of the pieces' 216 boundary unit edges faces either the
+    board's border (at most ``2 * (cols + rows)`` of them) or an empty cell, and an empty cell has 4 sides.
+    """
+    empty = cols * rows - CELLS_PER_COLOR
+    return 4 * empty + 2 * (cols + rows) < TOTAL_PERIMETER
+
+
+def min_rows_by_perimeter(cols: int) -> int:
+    """The fewest rows a ``cols``-wide board needs to pass :func:`perimeter_bound`."""
+    rows = 1
+    while perimeter_bound(cols, rows):
+        rows += 1
+    return rows
+
+
+@dataclass
+class LayoutResult:
+    """The answer for one board: ``status`` is ``unsat`` (proved: no layout), ``found`` (``layout``: (color,
+    cells) per piece in a legal play order), ``time_limit`` (unknown at ``limit`` CPU seconds) or
+    ``interrupted``; ``proof`` says what decided it (``perimeter bound`` or the SAT solver)."""
+
+    cols: int
+    rows: int
+    colors: int = 1
+    status: str = "time_limit"
+    proof: str = ""
+    cpu_seconds: float = 0.0
+    limit: float | None = None
+    cuts: int = 0
+    conflicts: int = 0
+    variables: int = 0
+    clauses: int = 0
+    layout: list[tuple[int, tuple[Cell, ...]]] = field(default_factory=list)
+
+    @property
+    def board(self) -> str:
+        return f"{self.cols}x{self.rows}"
+
+    def describe(self) -> str:
+        """One line a person reads."""
+        limit = f"{self.limit:g}" if self.limit is not None else "no"
+        text = {"unsat": f"proved impossible ({self.proof})", "found": f"found ({self.proof})",
+                "time_limit": f"unknown at the limit of {limit} CPU s", "interrupted": "unknown: interrupted"}
+        return f"{self.board} ({self.cols * self.rows} cells): {text[self.status]}, {self.cpu_seconds:.1f} CPU s"
+
+
+def _half_turn(cols: int, rows: int) -> Callable[[Cell], Cell]:
+    return lambda rc: (rows - 1 - rc[0], cols - 1 - rc[1])
+
+
+def _identity(rc: Cell) -> Cell:
+    return rc
+
+
+class LayoutModel:
+    """The CNF of ``colors`` colors on a ``cols`` x ``rows`` rectangle (see the module docstring).
+
+    ``half_turn`` (2 or 4 colors): the layout is invariant under the half turn, which carries blue to red
+    (and yellow to green), so only the searched colors (blue; blue and yellow) have variables and the
+    others are their images.  Variables: placement ``i`` of searched color ``s`` is ``1 + s * n + i``
+    (``n`` placements), then one per (searched color, cell), then auxiliaries.  ``counting`` adds the
+    redundant per-color counts (89 cells, 216 perimeter edges); they make thin boards quick to refute.
+    """
+
+    def __init__(self, cols: int, rows: int, colors: int = 1, half_turn: bool = False, counting: bool = True) -> None:
+        from puzzles.blokus.engine import solitaire_variant
+
+        self.cols, self.rows, self.colors, self.counting = cols, rows, colors, counting
+        region = Region.rectangle(cols, rows)
+        self.pieces: list[int] = []
+        self.cells: list[tuple[Cell, ...]] = []
+        for p, shape in enumerate(PIECES):
+            for cells in region.placements(shape):
+                self.pieces.append(p)
+                self.cells.append(cells)
+        if half_turn and colors not in (2, 4):
+            raise ValueError("the half turn needs 2 or 4 colors")
+        searched = colors // 2 if half_turn else colors
+        half = _half_turn(cols, rows)
+        # real color k plays the pieces of searched color source[k] mapped by maps[k]
+        self.source = [k % searched for k in range(colors)]
+        self.maps = [_identity if k < searched else half for k in range(colors)]
+        self.searched = searched
+        self.starts = [v[0] for v in solitaire_variant(cols, rows, colors).starts] if colors > 1 else [(0, 0)]
+        n = len(self.cells)
+        self.top = searched * n
+        self.cell_var = {(s, q): self._new() for s in range(searched) for q in sorted(region.cells)}
+        self.clauses: list[list[int]] = []
+
+    def x(self, s: int, i: int) -> int:
+        return 1 + s * len(self.cells) + i
+
+    def _new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def inside(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
+    def halo(self, i: int) -> list[Cell]:
+        """The cells edge-adjacent to placement ``i`` (forbidden to every other piece of its color)."""
+        own = set(self.cells[i])
+        near = {(r + dr, c + dc) for r, c in own for dr, dc in STEPS} - own
+        return sorted(q for q in near if self.inside(q))
+
+    def corners(self, i: int) -> list[Cell]:
+        """The cells touching placement ``i`` only at a corner (where a piece of its color may attach)."""
+        own = set(self.cells[i])
+        near = {(r + dr, c + dc) for r, c in own for dr, dc in STEPS}
+        diag = {(r + dr, c + dc) for r, c in own for dr, dc in DIAGONALS} - own - near
+        return sorted(q for q in diag if self.inside(q))
+
+    def build(self) -> list[list[int]]:
+        """All clauses: pieces, cells, halos, corner contacts, start corners (and the counts)."""
+        on_cell: dict[tuple[int, int, Cell], int] = {}  # (searched color, piece, cell) -> boolean
+        for s in range(self.searched):
+            self._add_color(s, on_cell)
+        for q in sorted({q for _, _, q in on_cell}):
+            lits = [on_cell[(self.source[k], p, self.maps[k](q))] for k in range(self.colors)
+                    for p in range(len(PIECES)) if (self.source[k], p, self.maps[k](q)) in on_cell]
+            twice = {v for v in lits if lits.count(v) > 1}  # a cell its own image: no color may cover it
+            self.clauses += [[-v] for v in sorted(twice)]
+            self._at_most_one(sorted(set(lits) - twice))
+        return self.clauses
+
+    def _at_most_one(self, lits: list[int]) -> None:
+        from pysat.card import CardEnc, EncType
+
+        if len(lits) > 1:
+            encoded = CardEnc.atmost(lits, 1, top_id=self.top, encoding=EncType.seqcounter)
+            self.top = max(self.top, encoded.nv)
+            self.clauses += encoded.clauses
+
+    def _add_color(self, s: int, on_cell: dict[tuple[int, int, Cell], int]) -> None:
+        """One searched color: each piece once, cell booleans exact, halos, corner contacts, start corner."""
+        covering: dict[tuple[int, Cell], list[int]] = {}
+        per_piece: dict[int, list[int]] = {}
+        for i, (p, cells) in enumerate(zip(self.pieces, self.cells)):
+            per_piece.setdefault(p, []).append(self.x(s, i))
+            for q in cells:
+                covering.setdefault((p, q), []).append(self.x(s, i))
+        for options in per_piece.values():
+            self.clauses.append(options)
+            self._at_most_one(options)
+        per_cell: dict[Cell, list[int]] = {}
+        for (p, q), xs in covering.items():
+            y = on_cell[(s, p, q)] = self._new()
+            per_cell.setdefault(q, []).append(y)
+            self.clauses += [[-x, y] for x in xs] + [[-y, *xs], [-y, self.cell_var[(s, q)]]]
+        for q, ys in per_cell.items():
+            self.clauses.append([-self.cell_var[(s, q)], *ys])
+            self._at_most_one(ys)
+        for i in range(len(self.cells)):
+            self.clauses += [[-self.x(s, i), -self.cell_var[(s, q)]] for q in self.halo(i)]
+            self.clauses.append([-self.x(s, i), *(self.cell_var[(s, q)] for q in self.corners(i))])
+        self.clauses.append([self.cell_var[(s, self.starts[s])]])
+        if self.counting:
+            self._add_counts(s)
+
+    def _add_counts(self, s: int) -> None:
+        """Redundant counts of color ``s``: 89 covered cells, and 216 unit edges between a covered cell and
+        a cell it does not cover or the border (the pieces' perimeter: no edge joins two of its pieces)."""
+        from pysat.card import CardEnc, EncType
+
+        covered = [v for (t, _), v in self.cell_var.items() if t == s]
+        boundary: list[int] = []
+        for (t, (r, c)), v in list(self.cell_var.items()):
+            if t != s:
+                continue
+            boundary += [v] * sum(not self.inside((r + dr, c + dc)) for dr, dc in STEPS)
+            for q in ((r + 1, c), (r, c + 1)):
+                if self.inside(q):
+                    d, w = self._new(), self.cell_var[(s, q)]
+                    self.clauses += [[-d, v, w], [-d, -v, -w], [d, -v, w], [d, v, -w]]  # d = v xor w
+                    boundary.append(d)
+        for lits, bound in ((covered, CELLS_PER_COLOR), (boundary, TOTAL_PERIMETER)):
+            encoded = CardEnc.equals(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
+            self.top = max(self.top, encoded.nv)
+            self.clauses += encoded.clauses
+
+    @cached_property
+    def corner_sets(self) -> list[set[Cell]]:
+        return [set(self.corners(i)) for i in range(len(self.cells))]
+
+    def touches(self, a: int, b: int) -> bool:
+        """Placement ``b`` covers a corner cell of placement ``a``."""
+        return not self.corner_sets[a].isdisjoint(self.cells[b])
+
+    def components(self, chosen: list[int]) -> list[list[int]]:
+        """The chosen placements of one color split by "touch at a corner" (placement indices)."""
+        left, parts = set(chosen), []
+        while left:
+            seed = left.pop()
+            part, frontier = [seed], [seed]
+            while frontier:
+                a = frontier.pop()
+                for b in [b for b in left if self.touches(a, b)]:
+                    left.discard(b)
+                    part.append(b)
+                    frontier.append(b)
+            parts.append(sorted(part))
+        return parts
+
+    def cut(self, s: int, part: list[int]) -> list[int]:
+        """All of ``part`` placed (color ``s``) -> a cell at a corner of it (off its cells) is covered by ``s``."""
+        own = {q for i in part for q in self.cells[i]}
+        touch = sorted({q for i in part for q in self.corner_sets[i]} - own)
+        return [-self.x(s, i) for i in part] + [self.cell_var[(s, q)] for q in touch]
+
+    def play_order(self, s: int, chosen: list[int]) -> list[int]:
+        """A legal order of searched color ``s``'s pieces: breadth-first from the piece on its start corner,
+        the monomino last when the other pieces stay connected without it (the perfect score)."""
+        monomino = PIECE_SIZES.index(1)
+        rest = [i for i in chosen if self.pieces[i] != monomino]
+        start = self.starts[s]
+        graph = rest if len(self.components(rest)) == 1 and any(start in self.cells[i] for i in rest) else chosen
+        order = [next(i for i in graph if start in self.cells[i])]
+        for a in order:  # grows while read: breadth-first
+            order += [b for b in graph if b not in order and self.touches(a, b)]
+        return order + [i for i in chosen if i not in order]
+
+    def layout(self, values: list[int]) -> tuple[list[tuple[int, tuple[Cell, ...]]], list[list[int]]]:
+        """The real colors' placements in a legal order (colors take turns), or no placements and the cuts
+        for every component when a searched color is not connected."""
+        cuts: list[list[int]] = []
+        orders = []
+        for s in range(self.searched):
+            chosen = [i for i in range(len(self.cells)) if values[self.x(s, i) - 1] > 0]
+            parts = self.components(chosen)
+            if len(parts) > 1:
+                cuts += [self.cut(s, part) for part in parts]
+            orders.append(self.play_order(s, chosen) if len(parts) == 1 else [])
+        if cuts:
+            return [], cuts
+        return [(k, tuple(sorted(self.maps[k](q) for q in self.cells[orders[self.source[k]][j]])))
+                for j in range(len(PIECES)) for k in range(self.colors)], []
+
+
+def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None = 60.0, half_turn: bool = False,
+                 progress: Callable[[str], None] | None = None, counting: bool = True) -> LayoutResult:
+    """Settle one board: the perimeter bound (one color), else the SAT model with lazy connectivity cuts.
+
+    ``time_limit`` is in CPU seconds of this process (looked at every :data:`CHUNK_CONFLICTS` conflicts).
+    A layout found comes in a legal play order; :func:`replay_layout` plays it through the rule engine.
+    """
+    start = time.process_time()
+    if colors == 1 and perimeter_bound(cols, rows):
+        return LayoutResult(cols, rows, colors, "unsat", "perimeter bound", time.process_time() - start, time_limit)
+    from pysat.solvers import Solver
+
+    model = LayoutModel(cols, rows, colors, half_turn, counting)
+    clauses = model.build()
+    result = LayoutResult(cols, rows, colors, proof=f"SAT, {SOLVER}", limit=time_limit, variables=model.top,
+                          clauses=len(clauses))
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        del clauses
+        try:
+            _solve_with_cuts(solver, model, result, start, progress)
+        except KeyboardInterrupt:
+            result.status = "interrupted"
+        result.conflicts = int(solver.accum_stats().get("conflicts", 0))
+    result.cpu_seconds = time.process_time() - start
+    return result
+
+
+def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: float,
+                     progress: Callable[[str], None] | None) -> None:
+    """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``."""
+    while result.limit is None or time.process_time() - start < result.limit:
+        solver.conf_budget(CHUNK_CONFLICTS)
+        answer = solver.solve_limited()
+        if answer is None:
+            if progress:
+                progress(f"{result.board}: {solver.accum_stats().get('conflicts', 0)} conflicts, "
+                         f"{result.cuts} cuts, {time.process_time() - start:.0f} CPU s")
+            continue
+        if answer is False:
+            result.status = "unsat"
+            return
+        layout, cuts = model.layout(solver.get_model())
+        if not cuts:
+            result.status, result.layout = "found", layout
+            return
+        for clause in cuts:
+            solver.add_clause(clause)
+        result.cuts += len(cuts)
+
+
+def replay_layout(result: LayoutResult):
+    """Play a found layout through the rule engine on ``solitaire-CxR-K`` (every move parsed and re-checked
+    there); returns the final state."""
+    from puzzles.blokus.engine import BlokusState, solitaire_variant
+    from solvers.blokus.solitaire import move_text
+
+    state = BlokusState(solitaire_variant(result.cols, result.rows, result.colors))
+    for color, cells in result.layout:
+        if state.current_color() != color:
+            raise ValueError(f"color {color + 1} out of turn")
+        state.apply(state.string_to_action(move_text(cells, result.rows)))
+    return state
+
+
+def check_layout(cols: int, rows: int, layout: list[tuple[Cell, ...]]) -> None:
+    """Check one color's layout against the rules directly (for boards the engine does not play, sides
+    outside 5..26); ValueError on the first broken rule.  ``layout``: each piece's cells in play order.
+
+    The 21 pieces once each (free shapes), inside the board, no overlap, the first on the top-left corner,
+    no two sharing an edge, each later one touching an earlier one at a corner."""
+    from puzzles.polyomino import Shape
+
+    if sorted(Shape(frozenset(cells)).canonical().key() for cells in layout) != sorted(
+            p.canonical().key() for p in PIECES):
+        raise ValueError("not the 21 pieces once each")
+    if len({q for cells in layout for q in cells}) != CELLS_PER_COLOR or not all(
+            0 <= r < rows and 0 <= c < cols for cells in layout for r, c in cells):
+        raise ValueError("pieces overlap or leave the board")
+    if (0, 0) not in layout[0]:
+        raise ValueError("the first piece does not cover the start corner")
+    for j, cells in enumerate(layout):
+        earlier = {q for piece in layout[:j] for q in piece}
+        if any((r + dr, c + dc) in earlier for r, c in cells for dr, dc in STEPS):
+            raise ValueError(f"piece {j + 1} shares an edge with an earlier piece")
+        if j and not any((r + dr, c + dc) in earlier for r, c in cells for dr, dc in DIAGONALS):
+            raise ValueError(f"piece {j + 1} touches no earlier piece at a corner")

@@ -1,0 +1,106 @@
+"""The SAT model of the all-pieces solitaire (``solvers/blokus/solitaire_sat.py``): the perimeter bound, proofs
+that a rectangle is too small for one color, the connectivity cuts, and the layouts it found, replayed
+through the rule engine (``tests/data/blokus_sat_layout_*.json``, written by ``bench/blokus_rectangles.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzles.blokus.engine import BlokusState
+from solvers.blokus.solitaire_sat import (
+    TOTAL_PERIMETER,
+    LayoutModel,
+    check_layout,
+    min_rows_by_perimeter,
+    perimeter_bound,
+    replay_layout,
+    solve_layout,
+)
+
+DATA = Path(__file__).parent / "data"
+LAYOUTS = sorted(DATA.glob("blokus_sat_layout_*.json"))
+ENGINE_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "kibitz-blokus"]
+CELL_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "cells"]  # sides beyond 5..26
+RESULTS = Path(__file__).parent.parent / "bench" / "results" / "blokus_rectangles.json"
+
+
+def test_perimeter_bound() -> None:
+    assert TOTAL_PERIMETER == 216  # 4 + 6 + 2*8 + 8 + 4*10 + 10 + 11*12
+    assert [min_rows_by_perimeter(w) for w in range(3, 13)] == [41, 32, 26, 22, 19, 17, 15, 14, 12, 11]
+    assert perimeter_bound(11, 11) and not perimeter_bound(11, 12) and not perimeter_bound(12, 14)
+    result = solve_layout(10, 13, time_limit=1)
+    assert (result.status, result.proof) == ("unsat", "perimeter bound")
+
+
+def test_sat_proves_a_thin_rectangle_impossible() -> None:
+    """3x41 passes the perimeter bound (123 cells, 34 empty) but the model refutes it in seconds."""
+    result = solve_layout(3, 41, time_limit=120)
+    assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
+    assert "proved impossible" in result.describe()
+
+
+def test_connectivity_cut_excludes_only_the_closed_component() -> None:
+    model = LayoutModel(6, 6, counting=False)  # too small for 89 cells: the counts would be unsatisfiable
+    model.build()
+    index = {cells: i for i, cells in enumerate(model.cells)}
+    a, b = index[((0, 0),)], index[((1, 1),)]  # two monominoes would be one piece twice: cells suffice here
+    far = index[((4, 4),)]
+    assert model.components([a, b, far]) == [[a, b], [far]] or model.components([a, b, far]) == [[far], [a, b]]
+    cut = model.cut(0, [far])
+    assert cut[0] == -model.x(0, far)
+    corner_cells = {q for q, v in model.cell_var.items() if v in cut[1:]}
+    assert corner_cells == {(0, (3, 3)), (0, (3, 5)), (0, (5, 3)), (0, (5, 5))}
+
+
+@pytest.mark.parametrize("path", ENGINE_LAYOUTS, ids=[p.stem for p in ENGINE_LAYOUTS])
+def test_stored_sat_layout_replays(path: Path) -> None:
+    from solvers.blokus.solitaire import verify_solution
+
+    data = json.loads(path.read_text())
+    state = BlokusState.from_json(data)  # every move parsed and re-checked by the engine
+    cols, rows = map(int, data["board"].split("x"))
+    assert (state.tables.cols, state.tables.rows, state.num_colors) == (cols, rows, data["colors"])
+    verify_solution(state)
+    assert state.color_scores() == data["scores"] and min(data["scores"]) >= 15  # all 21 pieces of every color
+    assert sum(row.count(-1) for row in state.grid()) == data["empty_cells"] == cols * rows - 89 * data["colors"]
+
+
+@pytest.mark.parametrize("path", CELL_LAYOUTS, ids=[p.stem for p in CELL_LAYOUTS])
+def test_stored_cell_layout_keeps_the_rules(path: Path) -> None:
+    data = json.loads(path.read_text())
+    cols, rows = map(int, data["board"].split("x"))
+    pieces = [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
+    check_layout(cols, rows, pieces)
+    with pytest.raises(ValueError, match="start corner"):
+        check_layout(cols, rows, pieces[1:] + pieces[:1])
+    moved = [tuple((r + 1, c) for r, c in piece) for piece in pieces]
+    with pytest.raises(ValueError):
+        check_layout(cols, rows, moved)
+
+
+def test_results_file_is_consistent() -> None:
+    """Every board the bench answered: a found one (on a board the engine plays) has its layout stored, and a
+    perimeter refusal is one the bound makes."""
+    records = json.loads(RESULTS.read_text())
+    stored = {json.loads(p.read_text())["board"] for p in LAYOUTS}
+    for record in records.values():
+        assert record["status"] in ("unsat", "found", "time_limit", "interrupted")
+        if record["status"] == "found" and 5 <= min(record["cols"], record["rows"]) <= max(record["cols"], record["rows"]) <= 26:
+            assert record["board"] in stored
+        if record["proof"] == "perimeter bound":
+            assert perimeter_bound(record["cols"], record["rows"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", [(12, 14), (11, 15)])  # 9 to 21 and 37 CPU s measured
+def test_sat_finds_a_layout_and_it_replays(board: tuple[int, int]) -> None:
+    from solvers.blokus.solitaire import verify_solution
+
+    result = solve_layout(*board, time_limit=600)
+    assert result.status == "found" and len(result.layout) == 21
+    state = replay_layout(result)
+    verify_solution(state)
+    assert state.is_terminal() and state.color_scores()[0] >= 15
