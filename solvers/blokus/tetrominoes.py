@@ -760,6 +760,8 @@ class ColoredTilingProblem:
         prefixes: Sequence[tuple] = (self.split_search().split(depth) if engine == "split" else
                                      self.canonical_search().split(depth) if canonical else self.split(depth))
         identity = self.signature() + {"canonical": "|canonical", "split": "|split"}.get(engine, "")
+        if engine == "split":
+            identity += f" pockets {self.split_search().hole_limit}"  # the cuts shape the parts
         log = _PartLog(Path(checkpoint) if checkpoint else None, identity, depth, len(prefixes),
                        math.factorial(self.colors) if canonical else 1, on_part)
         log.load(RECORD_WIDTH[engine], lambda record: self.check_part_record(record, canonical, engine == "split"),
