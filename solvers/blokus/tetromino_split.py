@@ -34,14 +34,17 @@ shape tilings, nodes).
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numba import njit
 
 from puzzles.polyomino import Cell
+from solvers.blokus.tetromino_search import SPLIT_MEMORY_BUDGET, part_bytes
 from solvers.interrupt import INTERRUPTED, TIME_LIMIT, new_flag, run_polling
 
 # stats slots of the kernel
@@ -708,7 +711,7 @@ class SplitSearch:
         out_prefix = np.zeros((cap, max(split_depth, 1)), np.int64)
         stats = np.zeros(N_STATS, np.int64)
         sym = self.sym_perm if symmetry and split_depth == 0 else self.sym_perm[:0]
-        _split_search(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix, max_nodes, stats,
+        cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix, max_nodes, stats,
                       new_flag() if flag is None else flag)
         return stats, out_prefix
 
@@ -716,8 +719,8 @@ class SplitSearch:
         """The part below the placements ``prefix`` (geometric option numbers); ``stopped`` when ``max_nodes``
         or the interrupt ``flag`` cut it short."""
         stats, _ = self._run(prefix, max_nodes=max_nodes, flag=flag)
-        return SplitCounts(*(int(stats[i]) for i in (COLOURINGS, FIX_ANY, FIX_ID, TILINGS, NODES)),
-                           bool(stats[STOPPED]))
+        return SplitCounts(int(stats[COLOURINGS]), int(stats[FIX_ANY]), int(stats[FIX_ID]), int(stats[TILINGS]),
+                           int(stats[NODES]), bool(stats[STOPPED]))
 
     def split(self, depth: int) -> list[tuple[int, ...]]:
         """Every state with ``depth`` shape placements that passes the cuts: the independent parts."""
@@ -727,10 +730,42 @@ class SplitSearch:
         total = int(stats[PREFIXES])
         if why == INTERRUPTED:
             raise KeyboardInterrupt
+        if total * part_bytes(depth) > SPLIT_MEMORY_BUDGET:
+            raise ValueError(f"split depth {depth} would make {total:,} parts (~{total * part_bytes(depth) / 2**30:.1f} "
+                             f"GiB, over the {SPLIT_MEMORY_BUDGET / 2**30:g} GiB budget); use a smaller --split-depth")
         (stats, out), why = run_polling(lambda flag: self._run((), depth, total, flag=flag))
         if why == INTERRUPTED:
             raise KeyboardInterrupt
         return [tuple(int(x) for x in row) for row in out[:total]]
+
+    def random_prefix(self, depth: int, rng: random.Random, max_nodes: int = 100_000) -> tuple[int, ...] | None:
+        """The first ``depth`` placements of a random shape tiling (randomised first-empty-cell search; None if
+        it finds none within ``max_nodes``): a part with at least one shape tiling, to check by hand or against
+        the direct search."""
+        cells = [frozenset(self.g_cells[t, :self.g_size[t]].tolist()) for t in range(len(self.geo))]
+        left = [self.problem.colors] * len(self.problem.shapes)
+        path: list[int] = []
+        budget = [max_nodes]
+
+        def extend(board: frozenset[int]) -> bool:
+            if len(board) == self.n:
+                return True
+            c = min(set(range(self.n)) - board)
+            fits = [t for t in range(self.bucket[c], self.bucket[c + 1]) if left[self.g_shape[t]] and not board & cells[t]]
+            rng.shuffle(fits)
+            for t in fits:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return False
+                path.append(t)
+                left[self.g_shape[t]] -= 1
+                if extend(board | cells[t]):
+                    return True
+                left[self.g_shape[t]] += 1
+                path.pop()
+            return False
+
+        return tuple(path[:depth]) if extend(frozenset()) else None
 
     def orbit_counts(self, total: SplitCounts) -> tuple[int, int, int]:
         """(raw, up to the region's symmetries, up to symmetries and colours) from the summed records."""
@@ -746,7 +781,8 @@ class SplitSearch:
         standard error; ``time_limit`` or Ctrl-C stops early with the paths done."""
         start = time.process_time()
         out = np.zeros((probes, 3), np.float64)
-        done, why = run_polling(lambda flag: int(_split_probes(*self._args(), self.sym_perm, probes, seed, out, flag)),
+        probe = cast(Callable[..., int], _split_probes)
+        done, why = run_polling(lambda flag: int(probe(*self._args(), self.sym_perm, probes, seed, out, flag)),
                                 time_limit)
         if done < 2:
             raise KeyboardInterrupt
