@@ -171,7 +171,8 @@ def blokus_solitaire() -> None:
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
 @click.option("--method", type=click.Choice(["auto", "split", "direct"]), default="auto", show_default=True,
               help="With --count: split = shape tilings, then each one's colour classes (the fast way without the "
-                   "corner rule); direct = the coloured search (--engine); auto = split unless --corner-contact.")
+                   "corner rule); direct = the coloured search (--engine); auto = split unless --corner-contact "
+                   "or --engine.")
 @click.option("--engine", type=click.Choice(["canonical", "bitset", "xcc"]), default="canonical", show_default=True,
               help="Direct counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
@@ -226,7 +227,7 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             exit_interrupted()
         return
     if do_count:
-        if method == "split" or (method == "auto" and not corner_contact):
+        if method == "split" or (method == "auto" and not corner_contact and _engine_is_default()):
             engine = "split"
         result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json,
                                           repair, verify)
@@ -254,6 +255,13 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     else:
         click.echo(_colored_tiling_text(to_tiling(problem.region, pieces), colors, plain))
         click.echo(f"status: found with {backend} in {seconds:.2f} s, verified")
+
+
+def _engine_is_default() -> bool:
+    """Whether ``--engine`` was left out (an explicit direct engine keeps ``--method auto`` on the direct search)."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source("engine") == ParameterSource.DEFAULT
 
 
 def _colored_tiling_text(tiling: Any, colors: int, plain: bool) -> str:

@@ -731,8 +731,12 @@ class SplitSearch:
         if why == INTERRUPTED:
             raise KeyboardInterrupt
         if total * part_bytes(depth) > SPLIT_MEMORY_BUDGET:
+            fits = depth - 1
+            while fits > 1 and int(self._run((), fits, 0)[0][PREFIXES]) * part_bytes(fits) > SPLIT_MEMORY_BUDGET:
+                fits -= 1
             raise ValueError(f"split depth {depth} would make {total:,} parts (~{total * part_bytes(depth) / 2**30:.1f} "
-                             f"GiB, over the {SPLIT_MEMORY_BUDGET / 2**30:g} GiB budget); use a smaller --split-depth")
+                             f"GiB of memory, over the {SPLIT_MEMORY_BUDGET / 2**30:g} GiB budget); use --split-depth "
+                             f"<= {fits}")
         (stats, out), why = run_polling(lambda flag: self._run((), depth, total, flag=flag))
         if why == INTERRUPTED:
             raise KeyboardInterrupt
