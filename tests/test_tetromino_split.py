@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from puzzles.polyomino import Region
+from puzzles.polyomino import Region, piece
 from solvers.blokus.tetromino_search import timed_count
 from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem
@@ -63,6 +63,26 @@ def test_two_coloured_sets_no_edge_rule_equal_direct(size, expected, shape_tilin
     assert timed_count(problem)[0] == expected
     pockets, sums, _ = timed_split_count(problem, hole_limit=6)  # the pocket cut is sound: same counts
     assert pockets == expected and sums.tilings == shape_tilings and sums.nodes < totals.nodes
+
+
+SMALL = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
+TINY = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+
+
+@pytest.mark.parametrize("region,colors,shapes,corner", [  # the direct search's brute-force-checked cases
+    (Region.rectangle(4, 3), 2, TINY, False),
+    (Region.rectangle(4, 3), 2, TINY, True),
+    (Region.rectangle(6, 4), 3, SMALL, True),
+    (Region.rectangle(6, 4), 3, SMALL, False),
+    (Region.rectangle(3, 3).without([(1, 1)]), 2, (piece("L", "trominoes"), piece("1", "blokus")), False),
+    (Region.rectangle(4, 4), 2, (piece("L", "trominoes"), piece("2", "blokus"), piece("I", "trominoes")), True),
+])
+def test_other_piece_sets_three_units_equal_direct(region, colors, shapes, corner):
+    """Symmetric regions with the edge (and corner) rule: the Burnside sums of symmetric shape tilings."""
+    problem = ColoredTilingProblem(region, colors, shapes, corner_contact=corner)
+    counts, totals, _ = timed_split_count(problem)
+    direct, canonical, _ = timed_count(problem)
+    assert counts == direct and (totals.fix_any, totals.fix_id) == (canonical.fix_any, canonical.fix_id)
 
 
 @pytest.mark.parametrize("art,colors,raw", IRREGULAR)
