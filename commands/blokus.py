@@ -174,8 +174,12 @@ def blokus_solitaire() -> None:
 @click.option("--corner-contact", is_flag=True, help="Every piece also touches its own color at a corner.")
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
+@click.option("--method", type=click.Choice(["auto", "split", "direct"]), default="auto", show_default=True,
+              help="With --count: split = shape tilings, then each one's colour classes (the fast way without the "
+                   "corner rule); direct = the coloured search (--engine); auto = split unless --corner-contact "
+                   "or --engine.")
 @click.option("--engine", type=click.Choice(["canonical", "bitset", "xcc"]), default="canonical", show_default=True,
-              help="Counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
+              help="Direct counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
                           help="With --count: split the search this many levels deep into independent parts.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
@@ -196,7 +200,7 @@ def blokus_solitaire() -> None:
 @click.option("--plain", is_flag=True, help="Letters only (the shapes), no colours.")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
-def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, engine, depth,
+def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, no_edge_rule, do_count, method, engine, depth,
                                  workers, threads, scheduler, checkpoint, repair, verify, probes, exact_depth, time_limit, seed, svg_out,
                                  plain, as_json):
     """Tile a rectangle with 5 tetrominoes per color; same colors never share an edge.
@@ -228,6 +232,8 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             exit_interrupted()
         return
     if do_count:
+        if method == "split" or (method == "auto" and not corner_contact and _engine_is_default()):
+            engine = "split"
         result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json,
                                           repair, verify)
         if result.stopped_by == "interrupt":
@@ -254,6 +260,13 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
     else:
         click.echo(_colored_tiling_text(to_tiling(problem.region, pieces), colors, plain))
         click.echo(f"status: found with {backend} in {seconds:.2f} s, verified")
+
+
+def _engine_is_default() -> bool:
+    """Whether ``--engine`` was left out (an explicit direct engine keeps ``--method auto`` on the direct search)."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source("engine") == ParameterSource.DEFAULT
 
 
 def _colored_tiling_text(tiling: Any, colors: int, plain: bool) -> str:
@@ -325,6 +338,9 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
     def on_part(done: int, total: int, raw: int) -> None:
         progress.advance(done - progress.done, f"{raw:,} tilings so far")
 
+    if engine == "split":
+        notice(progress, "split method: shape tilings first (colours ignored), then each one's colour classes")
+
     notice(progress, f"splitting the search into parts at depth {depth} ...")
     try:
         with heartbeat(progress):
@@ -336,8 +352,9 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
     if as_json:
         emit_json(result.to_json())
         return result
+    method = "split method" if engine == "split" else f"engine {engine}"
     if result.complete:
-        click.echo(f"status: proved (exhaustive count, engine {engine})")
+        click.echo(f"status: proved (exhaustive count, {method})")
         click.echo(f"raw tilings: {result.raw}")
         click.echo(f"up to the region's symmetries: {result.symmetry}")
         click.echo(f"up to symmetries and color permutations: {result.symmetry_colors}")
@@ -346,6 +363,8 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
                    + (f"the same command resumes from {checkpoint}" if checkpoint
                       else "--checkpoint FILE would keep them for a rerun"))
         click.echo(f"raw tilings: at least {result.raw} (lower bound)")
+    if result.shape_tilings is not None:
+        click.echo(f"shape tilings (colours ignored){'' if result.complete else ' so far'}: {result.shape_tilings}")
     click.echo(f"{result.nodes} nodes, {result.seconds:.2f} s")
     return result
 

@@ -53,6 +53,8 @@ def _compile_solitaire() -> None:
 
     problem = ColoredTilingProblem(Region.from_spec("8x5"), 2, edge_rule=False)
     problem.count(depth=3, workers=1)
+    problem.count(depth=3, workers=1, engine="split")  # the split method (solvers/blokus/tetromino_split.py)
+    problem.split_search().estimate(20)
     seed_rule = ColoredTilingProblem(Region.from_spec("10x8"), 4)
     seed_rule.find("dlx")
     seed_rule.find("bitset")

@@ -50,6 +50,8 @@ from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
 from solvers.exact_cover import ExactCoverProblem, SearchLimits
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
+ENGINES = ("canonical", "split", "bitset", "xcc")
+RECORD_WIDTH = {"canonical": 4, "split": 5, "bitset": 2, "xcc": 2}  # whole numbers in a part's checkpoint record
 COLOR_NAMES = ("blue", "yellow", "red", "green")
 EDGE = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -76,6 +78,7 @@ class ColorCounts:
     nodes: int = 0
     fixed_points: dict[str, int] = field(default_factory=dict)
     stopped_by: str = ""  # why an incomplete count stopped: "interrupt" (Ctrl-C), "time_limit" or "lost" (Dask)
+    shape_tilings: int | None = None  # the split method: shape tilings (colours ignored) in the parts counted
 
     @property
     def status(self) -> str:
@@ -90,6 +93,7 @@ class ColorCounts:
             "status": self.status, "complete": self.complete, "lower_bound": not self.complete,
             "interrupted": self.stopped_by == "interrupt", "parts_done": self.parts_done,
             "parts_total": self.parts_total, "nodes": self.nodes, "seconds": round(self.seconds, 3),
+            **({} if self.shape_tilings is None else {"shape_tilings": self.shape_tilings}),
         }
 
 
@@ -287,6 +291,14 @@ class ColoredTilingProblem:
         if not exhaustive:
             raise TimeoutError("bitset search stopped before deciding (time limit)")
         return None
+
+    def split_search(self):
+        """The compiled split-method search of this problem (:mod:`solvers.blokus.tetromino_split`, built once)."""
+        from solvers.blokus.tetromino_split import SplitSearch
+
+        if getattr(self, "_split", None) is None:
+            self._split = SplitSearch(self)
+        return self._split
 
     def canonical_search(self):
         """The compiled canonical search of this problem (built once)."""
@@ -729,7 +741,8 @@ class ColoredTilingProblem:
         """Count every tiling (exhaustive), split at ``depth``; resumable.
 
         Engines: ``canonical`` (default; :mod:`solvers.blokus.tetromino_search`: one tiling per colour
-        permutation, the corner rule pruned in the search, symmetry counts from its leaf sums),
+        permutation, the corner rule pruned in the search, symmetry counts from its leaf sums), ``split``
+        (:mod:`solvers.blokus.tetromino_split`: shape tilings, then each one's colour classes; same units),
         ``bitset`` (every colouring, Burnside by XCC fixed-point counts) and ``xcc`` (generic reference).
         Parts run in this process, or through :mod:`solvers.parallel` on ``workers`` local
         processes or a Dask ``scheduler``; the total is the same either way.  A part is either
@@ -739,17 +752,20 @@ class ColoredTilingProblem:
         checked (:class:`_PartLog`, :meth:`check_part_record`); ``repair`` drops bad ones (those parts are
         counted again), ``verify`` recounts that many random finished parts first."""
         start = time.perf_counter()
-        if engine not in ("canonical", "bitset", "xcc"):
-            raise ValueError(f"unknown engine {engine!r}; use canonical, bitset or xcc")
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; use {', '.join(ENGINES)}")
         if not self.area_ok:
             return ColorCounts(0, 0, 0, True, 0, 0, 0.0)
-        canonical = engine == "canonical"
-        prefixes: Sequence[tuple] = self.canonical_search().split(depth) if canonical else self.split(depth)
-        identity = self.signature() if not canonical else self.signature() + "|canonical"
+        canonical = engine in ("canonical", "split")  # both count one tiling per colour permutation
+        prefixes: Sequence[tuple] = (self.split_search().split(depth) if engine == "split" else
+                                     self.canonical_search().split(depth) if canonical else self.split(depth))
+        identity = self.signature() + {"canonical": "|canonical", "split": "|split"}.get(engine, "")
+        if engine == "split":
+            identity += f" pockets {self.split_search().hole_limit}"  # the cuts shape the parts
         log = _PartLog(Path(checkpoint) if checkpoint else None, identity, depth, len(prefixes),
                        math.factorial(self.colors) if canonical else 1, on_part)
-        log.load(4 if canonical else 2, lambda record: self.check_part_record(record, canonical), repair, verify,
-                 lambda part: self.count_part(prefixes[part], engine) or ())
+        log.load(RECORD_WIDTH[engine], lambda record: self.check_part_record(record, canonical, engine == "split"),
+                 repair, verify, lambda part: self.count_part(prefixes[part], engine) or ())
         log.open()
         todo = [i for i in range(len(prefixes)) if str(i) not in log.done]
         if on_start is not None:
@@ -767,8 +783,9 @@ class ColoredTilingProblem:
             log.close()
         complete = complete and len(log.done) == len(prefixes)
         raw, sym, sym_col, fixed = self._totals(log, complete, symmetry, canonical)
+        shape_tilings = sum(v[3] for v in log.done.values()) if engine == "split" else None
         return ColorCounts(raw, sym, sym_col, complete, len(log.done), len(prefixes), time.perf_counter() - start,
-                           log.nodes(), fixed, "" if complete else stopped_by or "time_limit")
+                           log.nodes(), fixed, "" if complete else stopped_by or "time_limit", shape_tilings)
 
     def _count_here(self, prefixes: Sequence[tuple], todo: list[int], engine: str, start: float,
                     time_limit: float | None, log: _PartLog) -> str:
@@ -779,8 +796,8 @@ class ColoredTilingProblem:
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             if left is not None and left <= 0:
                 return "time_limit"
-            if engine == "canonical":
-                result = self._count_canonical_part(prefixes[i], left)
+            if engine in ("canonical", "split"):
+                result = self._count_canonical_part(prefixes[i], left, engine)
             else:
                 result = self.count_part(prefixes[i], engine, time_limit=left)
             if result is None:
@@ -828,10 +845,18 @@ class ColoredTilingProblem:
                                        "leaf_fix_id": totals.fix_id}
         return log.scale * totals.canonical, None, None, {}
 
-    def _count_canonical_part(self, prefix: Sequence, time_limit: float | None) -> tuple[int, ...] | None:
-        """One canonical part in this process, stoppable: None at the time limit, KeyboardInterrupt on Ctrl-C."""
+    def _count_canonical_part(self, prefix: Sequence, time_limit: float | None,
+                              engine: str = "canonical") -> tuple[int, ...] | None:
+        """One canonical or split part in this process, stoppable: None at the time limit, KeyboardInterrupt on
+        Ctrl-C."""
         from solvers.interrupt import INTERRUPTED, run_polling
 
+        if engine == "split":
+            split = self.split_search()
+            s, why = run_polling(lambda flag: split.count(prefix, flag=flag), time_limit)
+            if why == INTERRUPTED:
+                raise KeyboardInterrupt
+            return None if s.stopped else s.record()
         search = self.canonical_search()
         c, why = run_polling(lambda flag: search.count(prefix, flag=flag), time_limit)
         if why == INTERRUPTED:
@@ -840,15 +865,20 @@ class ColoredTilingProblem:
             return None
         return c.canonical, c.fix_any, c.fix_id, c.nodes
 
-    def check_part_record(self, record: list[int], canonical: bool) -> None:
+    def check_part_record(self, record: list[int], canonical: bool, split: bool = False) -> None:
         """Refuse (ValueError) a stored part record no search can give: more tilings than search nodes (one
         at most when the prefix fills the region: no node), or Burnside leaf sums out of range (each
-        canonical tiling adds 1 to |G| to ``leaf_fix_any``, at most that to ``leaf_fix_id``)."""
+        canonical tiling adds 1 to |G| to ``leaf_fix_any``, at most that to ``leaf_fix_id``).  A split record
+        (colourings, fix_any, fix_id, shape tilings, nodes) bounds shape tilings by nodes and colourings by
+        (colors!)^(shapes - 1) per shape tiling instead."""
         tilings, nodes = record[0], record[-1]
-        if tilings > max(nodes, 1):
-            raise ValueError(f"{tilings:,} tilings from {nodes:,} search nodes is impossible")
+        leaves, what = (record[3], "shape tilings") if split else (tilings, "tilings")
+        if leaves > max(nodes, 1):
+            raise ValueError(f"{leaves:,} {what} from {nodes:,} search nodes is impossible")
+        if split and tilings > leaves * math.factorial(self.colors) ** (len(self.shapes) - 1):
+            raise ValueError(f"{tilings:,} colourings from {leaves:,} shape tilings is impossible")
         if canonical:
-            fix_any, fix_id, group = record[1], record[2], self.canonical_search().group_order
+            fix_any, fix_id, group = record[1], record[2], len(self.group())
             if not fix_id <= fix_any <= group * tilings:
                 raise ValueError(f"leaf sums {fix_any:,}/{fix_id:,} outside 0 <= fix_id <= fix_any <= |G| x tilings "
                                  f"= {group * tilings:,}")
@@ -857,6 +887,9 @@ class ColoredTilingProblem:
                    time_limit: float | None = None) -> tuple[int, ...] | None:
         """One part: (count, nodes) for bitset/xcc, (canonical, leaf_fix_any, leaf_fix_id, nodes) for canonical;
         None when ``max_nodes`` or (bitset/xcc) ``time_limit`` stopped it."""
+        if engine == "split":
+            s = self.split_search().count(prefix, max_nodes)
+            return None if s.stopped else s.record()
         if engine != "canonical":
             return self.count_prefix(prefix, engine, max_nodes, time_limit)
         c = self.canonical_search().count(prefix, max_nodes)

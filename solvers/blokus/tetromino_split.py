@@ -1,0 +1,815 @@
+"""The split method for the coloured tetromino rectangle: shape tilings first, then their colourings.
+
+Docs: ``docs/tetromino-count.md``; rules: ``docs/rules/blokus.md`` (the solitaire puzzle).
+
+A coloured tiling is a **shape tiling** (the region tiled by ``colors`` copies of every shape, colours
+ignored) together with a split of its pieces into ``colors`` **colour classes**, each holding one
+piece of every shape.  Colour classes are indexed by their piece of the first shape (the I), so a split
+is a tiling *modulo colour permutation* (what the canonical search of
+:mod:`solvers.blokus.tetromino_search` counts); raw = that × colors!.
+
+* **Shape tilings** (:func:`_split_search`): a compiled first-empty-cell search over geometric
+  placements (two 64-bit words per mask, placements bucketed by their first cell, a count left per
+  shape), with sound cuts: after each placement, every empty pocket it closes off (flood fill from its
+  empty edge neighbours, stopped once a pocket is larger than ``hole_limit``) must have a size that the
+  pieces can fill (a multiple of the common piece area; a pocket of exactly one piece's area must be
+  one placement of a shape still left), and the checkerboard balance must stay reachable: every
+  tetromino but the T covers 2+2 cells of the two colours, a T 3+1, so the empty cells' imbalance D
+  must satisfy |D| ≤ 2·(Ts left) and D ≡ 2·(Ts left) mod 4 (generally: the shapes' imbalances, any signs).
+* **Colourings of one shape tiling** (at each leaf): an exact cover of the pieces by *independent
+  transversals* (one piece per shape, with the edge rule pairwise not edge-adjacent; with the corner
+  rule each piece also touching another piece of its class at a corner-only cell, the direct search's
+  ``corner_cells`` semantics).  A small DFS over (class, shape) with piece bitmasks: microseconds.
+* **Symmetry** by Burnside, as the canonical search: for each symmetry g of the region that maps the
+  shape tiling onto itself (a piece permutation π), the colourings with π mapping classes to classes
+  add to ``fix_any``, those with every class mapped to itself to ``fix_id``; the identity adds the
+  colouring count to both.  Then orbits under G (colours kept) = colors!·Σfix_id/|G| and orbits under
+  G × colours = Σfix_any/|G| (:meth:`~solvers.blokus.tetromino_search.TetrominoSearch.orbit_counts`).
+
+Parts: every state with ``depth`` shape placements (first-empty-cell order) that passes the cuts is one
+independent part (:meth:`SplitSearch.split`); a part's record is (colourings, fix_any, fix_id,
+shape tilings, nodes).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+from numba import njit
+
+from puzzles.polyomino import Cell
+from solvers.blokus.tetromino_search import SPLIT_MEMORY_BUDGET, part_bytes
+from solvers.interrupt import INTERRUPTED, TIME_LIMIT, new_flag, run_polling
+
+# stats slots of the kernel
+COLOURINGS, FIX_ANY, FIX_ID, TILINGS, NODES, STOPPED, PREFIXES = range(7)
+N_STATS = 7
+HOLE_LIMIT = 0  # pockets up to this many cells are checked after each placement (0: off; it cost more than it
+# saved on 10x8: 31.7 M nodes in 2.6 CPU-s without, 22.3 M in 3.3 CPU-s at 3, bench/tetromino_split.py)
+MAX_PIECES = 64  # pieces of a tiling as bits of one uint64
+
+
+@njit(cache=True)
+def _bit(lo, hi, c):
+    """Whether cell ``c`` is set in the two-word mask."""
+    if c < 64:
+        return (lo >> np.uint64(c)) & np.uint64(1)
+    return (hi >> np.uint64(c - 64)) & np.uint64(1)
+
+
+@njit(cache=True)
+def _first_empty(c, board_lo, board_hi, n_cells):
+    """The first cell at or after ``c`` not on the board (``n_cells`` if none)."""
+    while c < n_cells and _bit(board_lo, board_hi, c):
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _pocket_ok(  # noqa: C901
+        t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit, area,
+               min_area, m_lo, m_hi, g_shape, bucket, left):
+    """False when placing option ``t`` (already on the board) closed off an empty pocket the pieces left cannot
+    fill: flood fill from each empty edge neighbour of ``t``, abandoned once larger than ``hole_limit``.
+
+    ``mark[c] == stamp``: cell c was reached in this call; ``mark[n + c] == stamp`` (n cells): its pocket was
+    found open (a later flood that reaches it is open too, not closed by the marks)."""
+    n_cells = cell_nb.shape[0]
+    for i in range(nbr_count[t]):
+        seed = nbr_cells[t, i]
+        if mark[seed] == stamp or _bit(board_lo, board_hi, seed):
+            continue
+        mark[seed] = stamp
+        comp[0] = seed
+        size = 1
+        head = 0
+        is_open = False
+        while head < size and not is_open:
+            x = comp[head]
+            head += 1
+            for d in range(4):
+                y = cell_nb[x, d]
+                if y < 0 or _bit(board_lo, board_hi, y):
+                    continue
+                if mark[y] == stamp:
+                    if mark[y + n_cells] == stamp:  # part of a pocket already found open
+                        is_open = True
+                        break
+                    continue
+                if size == hole_limit:
+                    is_open = True
+                    break
+                mark[y] = stamp
+                comp[size] = y
+                size += 1
+        if is_open:  # remember its cells as open, so another seed reaching them knows
+            for j in range(size):
+                mark[comp[j] + n_cells] = stamp
+            continue
+        if size < min_area or (area > 0 and size % area != 0):
+            return False
+        if area > 0 and size == area:  # one piece must fill it exactly: a placement of a shape still left
+            lo = np.uint64(0)
+            hi = np.uint64(0)
+            first = comp[0]
+            for j in range(size):
+                x = comp[j]
+                if x < first:
+                    first = x
+                if x < 64:
+                    lo |= np.uint64(1) << np.uint64(x)
+                else:
+                    hi |= np.uint64(1) << np.uint64(x - 64)
+            fits = False
+            for u in range(bucket[first], bucket[first + 1]):
+                if m_lo[u] == lo and m_hi[u] == hi and left[g_shape[u]] > 0:
+                    fits = True
+                    break
+            if not fits:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _parity_ok(imbalance, left, shape_bal, step):
+    """Whether the empty cells' checkerboard imbalance can still be met by the pieces left (each shape's
+    imbalance with either sign); ``step`` = 2·gcd of the non-zero shape imbalances (0: none)."""
+    reach = 0
+    for s in range(left.shape[0]):
+        reach += shape_bal[s] * left[s]
+    if imbalance < 0:
+        imbalance = -imbalance
+    if imbalance > reach:
+        return False
+    if step > 0 and (reach - imbalance) % step != 0:
+        return False
+    return step > 0 or imbalance == 0
+
+
+@njit(cache=True)
+def _low_index(bit):
+    """The index of the single set bit of ``bit``."""
+    p = 0
+    while (np.uint64(1) << np.uint64(p)) != bit:
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def _class_ok(members, cor):
+    """Corner rule for one class (bitmask of pieces): each piece touches another of the class at a corner."""
+    m = members
+    while m:
+        low = m & (~m + np.uint64(1))
+        if (cor[_low_index(low)] & (members ^ low)) == 0:
+            return False
+        m ^= low
+    return True
+
+
+@njit(cache=True)
+def _transversals(a, n_shapes, by_shape, shape_mask, adj, cor, edge_rule, corner_rule, trans, stack_m, stack_c):
+    """Every valid class of the shape-0 piece ``a`` (one piece per shape, pairwise not edge-adjacent with the edge
+    rule, corner contacts with the corner rule) into ``trans[a]`` as piece bitmasks; returns how many."""
+    p0 = by_shape[0, a]
+    n = 0
+    stack_m[0] = np.uint64(1) << np.uint64(p0)
+    stack_c[1] = shape_mask[1] & ~adj[p0] if edge_rule else shape_mask[1]
+    s = 1
+    while s >= 1:
+        cand = stack_c[s]
+        if cand == 0:
+            s -= 1
+            continue
+        low = cand & (~cand + np.uint64(1))
+        stack_c[s] = cand ^ low
+        members = stack_m[s - 1] | low
+        if s == n_shapes - 1:
+            if not corner_rule or _class_ok(members, cor):
+                trans[a, n] = members
+                n += 1
+            continue
+        stack_m[s] = members
+        nxt = shape_mask[s + 1]
+        if edge_rule:
+            m = members
+            while m:
+                b = m & (~m + np.uint64(1))
+                nxt &= ~adj[_low_index(b)]
+                m ^= b
+        stack_c[s + 1] = nxt
+        s += 1
+    return n
+
+
+@njit(cache=True)
+def _colourings(  # noqa: C901
+        n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3):
+    """Colourings of one shape tiling modulo colour permutation (classes indexed by their shape-0 piece).
+
+    ``by_shape[s, i]``: the i-th piece of shape s; ``adj``/``cor``: per piece, the bitmask of pieces it
+    edge-touches / touches at a corner-only cell.  Each class's valid transversals are listed first (bit
+    tricks), then disjoint picks are counted class by class, the last class being the pieces left (looked
+    up in its list).  ``out3`` gets (colourings, fix_any extra, fix_id extra), the extras over the ``n_fix``
+    piece permutations ``fix_pi`` (symmetries fixing the shape tiling), for Burnside."""
+    out3[0] = 0
+    out3[1] = 0
+    out3[2] = 0
+    per = n_shapes - 1
+    if per == 0:
+        out3[0] = 1
+        return
+    if not edge_rule and not corner_rule and n_fix == 0:  # every split into transversals: (copies!)^(shapes-1)
+        ways = 1
+        for x in range(2, copies + 1):
+            ways *= x
+        out3[0] = ways ** per
+        return
+    shape_mask = np.zeros(n_shapes, np.uint64)
+    for s in range(n_shapes):
+        for i in range(copies):
+            shape_mask[s] |= np.uint64(1) << np.uint64(by_shape[s, i])
+    width = copies ** per
+    trans = np.empty((copies, width), np.uint64)
+    n_trans = np.zeros(copies, np.int64)
+    stack_m = np.zeros(n_shapes, np.uint64)
+    stack_c = np.zeros(n_shapes + 1, np.uint64)
+    for a in range(copies):
+        n_trans[a] = _transversals(a, n_shapes, by_shape, shape_mask, adj, cor, edge_rule, corner_rule, trans,
+                                   stack_m, stack_c)
+        if n_trans[a] == 0:
+            return
+    all_mask = np.uint64(0)
+    for s in range(n_shapes):
+        all_mask |= shape_mask[s]
+    pick = np.zeros(copies, np.int64)
+    used = np.zeros(copies + 1, np.uint64)
+    last = copies - 1
+    cls = np.empty(n_pieces, np.int64)
+    sig = np.empty(copies, np.int64)
+    a = 0
+    pick[0] = 0
+    while a >= 0:
+        if a == last:  # the pieces left must be one of the last class's transversals
+            rest = all_mask & ~used[a]
+            for j in range(n_trans[last]):
+                if trans[last, j] == rest:
+                    out3[0] += 1
+                    if n_fix > 0:
+                        for b in range(last):
+                            _mark_class(trans[b, pick[b] - 1], b, cls)  # pick: the next one to try
+                        _mark_class(rest, last, cls)
+                        _fix_sums(n_pieces, copies, cls, fix_pi, n_fix, sig, out3)
+                    break
+            a -= 1
+            continue
+        j = pick[a]
+        while j < n_trans[a] and (trans[a, j] & used[a]) != 0:
+            j += 1
+        if j == n_trans[a]:
+            a -= 1
+            continue
+        pick[a] = j + 1
+        used[a + 1] = used[a] | trans[a, j]
+        a += 1
+        if a < last:
+            pick[a] = 0
+
+
+@njit(cache=True)
+def _mark_class(members, a, cls):
+    """cls[p] = a for the pieces of the class bitmask ``members``."""
+    m = members
+    while m:
+        low = m & (~m + np.uint64(1))
+        cls[_low_index(low)] = a
+        m ^= low
+
+
+@njit(cache=True)
+def _fix_sums(n_pieces, copies, cls, fix_pi, n_fix, sig, out3):
+    """Burnside: for each piece permutation in ``fix_pi``, whether it maps classes to classes (out3[1] += 1) and
+    each class to itself (out3[2] += 1)."""
+    for f in range(n_fix):
+        for x in range(copies):
+            sig[x] = -1
+        same = True
+        for p in range(n_pieces):
+            ca = cls[p]
+            cb = cls[fix_pi[f, p]]
+            if sig[ca] < 0:
+                sig[ca] = cb
+            elif sig[ca] != cb:
+                same = False
+                break
+        if same:
+            out3[1] += 1
+            ident = True
+            for x in range(copies):
+                if sig[x] != x:
+                    ident = False
+            if ident:
+                out3[2] += 1
+
+
+@njit(cache=True)
+def _leaf(  # noqa: C901
+        level, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
+          edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3):
+    """The colour classes of the complete shape tiling ``st_g[:level]``: (colourings, fix extras) in ``out3``."""
+    n_pieces = level
+    for s in range(n_shapes):
+        fill[s] = 0
+    for p in range(n_pieces):
+        u = st_g[p]
+        s = g_shape[u]
+        by_shape[s, fill[s]] = p
+        fill[s] += 1
+        adj[p] = np.uint64(0)
+        cor[p] = np.uint64(0)
+    for p in range(n_pieces):
+        u = st_g[p]
+        for q in range(p + 1, n_pieces):
+            v = st_g[q]
+            if (e_lo[u] & m_lo[v]) or (e_hi[u] & m_hi[v]):
+                adj[p] |= np.uint64(1) << np.uint64(q)
+                adj[q] |= np.uint64(1) << np.uint64(p)
+            if corner_rule:
+                if (k_lo[u] & m_lo[v]) or (k_hi[u] & m_hi[v]):
+                    cor[p] |= np.uint64(1) << np.uint64(q)
+                if (k_lo[v] & m_lo[u]) or (k_hi[v] & m_hi[u]):
+                    cor[q] |= np.uint64(1) << np.uint64(p)
+    n_fix = 0
+    n_sym = sym_perm.shape[0]
+    if n_sym > 0:
+        for p in range(n_pieces):
+            u = st_g[p]
+            for i in range(g_size[u]):
+                grid[g_cells[u, i]] = p
+        for h in range(n_sym):
+            for p in range(n_pieces):
+                pi[p] = -1
+            same = True
+            for cell in range(n_cells):
+                a = grid[cell]
+                b = grid[sym_perm[h, cell]]
+                if pi[a] < 0:
+                    pi[a] = b
+                elif pi[a] != b:
+                    same = False
+                    break
+            if same:
+                for p in range(n_pieces):
+                    fix_pi[n_fix, p] = pi[p]
+                n_fix += 1
+    _colourings(n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3)
+
+
+@njit(cache=True, nogil=True)
+def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, g_bal, bucket,  # noqa: C901
+                  nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
+                  hole_limit, edge_rule, corner_rule, imbalance0, sym_perm, pre_g, split_depth, out_prefix,
+                  max_nodes, stats, flag):
+    """Every shape tiling extending the placements ``pre_g``, each with its colour-class counts.
+
+    ``split_depth`` > 0: instead record every state with that many placements that passes the cuts into
+    ``out_prefix`` (all counted in ``stats[PREFIXES]``, as many as fit stored).  ``max_nodes`` > 0 or a
+    non-zero ``flag[0]`` (polled every 4,096 nodes) stop it: ``stats[STOPPED]`` = 1, the sums partial."""
+    full_lo = np.uint64(0)
+    full_hi = np.uint64(0)
+    for c in range(n_cells):
+        if c < 64:
+            full_lo |= np.uint64(1) << np.uint64(c)
+        else:
+            full_hi |= np.uint64(1) << np.uint64(c - 64)
+    n_pieces = copies * n_shapes
+    max_level = n_pieces + 1
+    left = np.full(n_shapes, copies, np.int64)
+    st_cell = np.zeros(max_level, np.int64)
+    st_t = np.zeros(max_level, np.int64)
+    st_g = np.zeros(max_level, np.int64)
+    mark = np.zeros(2 * n_cells, np.int64)
+    comp = np.zeros(n_cells + 1, np.int64)
+    grid = np.zeros(n_cells, np.int64)
+    by_shape = np.zeros((n_shapes, copies), np.int64)
+    fill = np.zeros(n_shapes, np.int64)
+    adj = np.zeros(max_level, np.uint64)
+    cor = np.zeros(max_level, np.uint64)
+    fix_pi = np.zeros((sym_perm.shape[0] + 1, max_level), np.int64)
+    pi = np.zeros(max_level, np.int64)
+    out3 = np.zeros(3, np.int64)
+    board_lo = np.uint64(0)
+    board_hi = np.uint64(0)
+    imbalance = imbalance0
+    n_pre = pre_g.shape[0]
+    stamp = 0
+    for lv in range(n_pre):
+        g = pre_g[lv]
+        if (m_lo[g] & board_lo) or (m_hi[g] & board_hi) or left[g_shape[g]] == 0:
+            return
+        board_lo |= m_lo[g]
+        board_hi |= m_hi[g]
+        left[g_shape[g]] -= 1
+        imbalance -= g_bal[g]
+        st_g[lv] = g
+    if board_lo == full_lo and board_hi == full_hi:
+        if split_depth > 0:
+            stats[PREFIXES] = 0  # (a prefix that tiles the region is no part; cannot happen with depth < pieces)
+            return
+        _leaf(n_pre, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
+              edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
+        stats[COLOURINGS] += out3[0]
+        stats[FIX_ANY] += out3[0] + out3[1]
+        stats[FIX_ID] += out3[0] + out3[2]
+        stats[TILINGS] += 1
+        return
+    if split_depth > 0 and n_pre >= split_depth:
+        for i in range(n_pre):
+            out_prefix[0, i] = pre_g[i]
+        stats[PREFIXES] = 1
+        return
+    nodes = 0
+    colourings = 0
+    fix_any = 0
+    fix_id = 0
+    tilings = 0
+    n_out = 0
+    level = n_pre
+    st_cell[level] = _first_empty(0, board_lo, board_hi, n_cells)
+    st_t[level] = bucket[st_cell[level]]
+    while level >= n_pre:
+        c = st_cell[level]
+        t = st_t[level]
+        end = bucket[c + 1]
+        found = -1
+        while t < end:
+            if left[g_shape[t]] > 0 and (m_lo[t] & board_lo) == 0 and (m_hi[t] & board_hi) == 0:
+                found = t
+                break
+            t += 1
+        if found < 0:
+            level -= 1
+            if level >= n_pre:
+                u = st_g[level]
+                board_lo ^= m_lo[u]
+                board_hi ^= m_hi[u]
+                left[g_shape[u]] += 1
+                imbalance += g_bal[u]
+            continue
+        st_t[level] = found + 1
+        t = found
+        nodes += 1
+        board_lo |= m_lo[t]
+        board_hi |= m_hi[t]
+        left[g_shape[t]] -= 1
+        imbalance -= g_bal[t]
+        st_g[level] = t
+        if board_lo == full_lo and board_hi == full_hi:
+            _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
+                  copies, edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
+            colourings += out3[0]
+            fix_any += out3[0] + out3[1]
+            fix_id += out3[0] + out3[2]
+            tilings += 1
+            go = False
+        else:
+            go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
+            if go and hole_limit > 0:
+                stamp += 1
+                go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
+                                area, min_area, m_lo, m_hi, g_shape, bucket, left)
+            if go and split_depth > 0 and level + 1 >= split_depth:
+                if n_out < out_prefix.shape[0]:
+                    for lv in range(level + 1):
+                        out_prefix[n_out, lv] = st_g[lv]
+                n_out += 1
+                go = False
+        if go:
+            level += 1
+            st_cell[level] = _first_empty(c + 1, board_lo, board_hi, n_cells)
+            st_t[level] = bucket[st_cell[level]]
+        else:
+            board_lo ^= m_lo[t]
+            board_hi ^= m_hi[t]
+            left[g_shape[t]] += 1
+            imbalance += g_bal[t]
+        if (max_nodes > 0 and nodes >= max_nodes) or ((nodes & 4095) == 0 and flag[0] != 0):
+            stats[STOPPED] = 1
+            break
+    stats[COLOURINGS] += colourings
+    stats[FIX_ANY] += fix_any
+    stats[FIX_ID] += fix_id
+    stats[TILINGS] += tilings
+    stats[NODES] += nodes
+    stats[PREFIXES] = n_out
+
+
+@njit(cache=True, nogil=True)
+def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, g_bal, bucket,  # noqa: C901
+                  nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
+                  hole_limit, edge_rule, corner_rule, imbalance0, sym_perm, probes, seed, out, flag):
+    """Knuth's estimator on the split tree: ``probes`` random root paths, each child chosen uniformly among
+    those that pass the cuts.  ``out[i]`` = (shape tilings, colourings, nodes) estimated by path i
+    (unbiased for the exhaustive search's figures).  Returns the paths finished (fewer after ``flag``)."""
+    np.random.seed(seed)
+    n_pieces = copies * n_shapes
+    max_level = n_pieces + 1
+    full_lo = np.uint64(0)
+    full_hi = np.uint64(0)
+    for c in range(n_cells):
+        if c < 64:
+            full_lo |= np.uint64(1) << np.uint64(c)
+        else:
+            full_hi |= np.uint64(1) << np.uint64(c - 64)
+    cand = np.zeros(4096, np.int64)
+    st_g = np.zeros(max_level, np.int64)
+    mark = np.zeros(2 * n_cells, np.int64)
+    comp = np.zeros(n_cells + 1, np.int64)
+    grid = np.zeros(n_cells, np.int64)
+    by_shape = np.zeros((n_shapes, copies), np.int64)
+    fill = np.zeros(n_shapes, np.int64)
+    adj = np.zeros(max_level, np.uint64)
+    cor = np.zeros(max_level, np.uint64)
+    no_sym = sym_perm[:0]
+    fix_pi = np.zeros((1, max_level), np.int64)
+    pi = np.zeros(max_level, np.int64)
+    out3 = np.zeros(3, np.int64)
+    stamp = 0
+    for probe in range(probes):
+        if flag[0] != 0:
+            return probe
+        left = np.full(n_shapes, copies, np.int64)
+        board_lo = np.uint64(0)
+        board_hi = np.uint64(0)
+        imbalance = imbalance0
+        weight = 1.0
+        nodes_est = 0.0
+        level = 0
+        c = 0
+        out[probe, 0] = 0.0
+        out[probe, 1] = 0.0
+        while True:
+            c = _first_empty(c, board_lo, board_hi, n_cells)
+            tried = 0
+            m = 0
+            for t in range(bucket[c], bucket[c + 1]):
+                if left[g_shape[t]] == 0 or (m_lo[t] & board_lo) or (m_hi[t] & board_hi):
+                    continue
+                tried += 1
+                nlo = board_lo | m_lo[t]
+                nhi = board_hi | m_hi[t]
+                left[g_shape[t]] -= 1
+                ok = True
+                if not (nlo == full_lo and nhi == full_hi):
+                    ok = g_bal[t] == 0 or _parity_ok(imbalance - g_bal[t], left, shape_bal, step)
+                    if ok and hole_limit > 0:
+                        stamp += 1
+                        ok = _pocket_ok(t, nlo, nhi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
+                                        area, min_area, m_lo, m_hi, g_shape, bucket, left)
+                left[g_shape[t]] += 1
+                if ok:
+                    cand[m] = t
+                    m += 1
+            nodes_est += weight * tried
+            if m == 0:
+                break
+            weight *= m
+            t = cand[np.random.randint(m)]
+            board_lo |= m_lo[t]
+            board_hi |= m_hi[t]
+            left[g_shape[t]] -= 1
+            imbalance -= g_bal[t]
+            st_g[level] = t
+            level += 1
+            if board_lo == full_lo and board_hi == full_hi:
+                _leaf(level, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
+                      copies, edge_rule, corner_rule, no_sym, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
+                out[probe, 0] = weight
+                out[probe, 1] = weight * out3[0]
+                break
+        out[probe, 2] = nodes_est
+    return probes
+
+
+@dataclass
+class SplitCounts:
+    """One part (or whole search) of the split method: colourings modulo colour permutation (the canonical
+    count), the Burnside leaf sums, shape tilings and search nodes."""
+
+    colourings: int
+    fix_any: int
+    fix_id: int
+    tilings: int
+    nodes: int
+    stopped: bool
+
+    def record(self) -> tuple[int, int, int, int, int]:
+        """The checkpoint record of a part: (colourings, fix_any, fix_id, shape tilings, nodes)."""
+        return self.colourings, self.fix_any, self.fix_id, self.tilings, self.nodes
+
+
+class SplitSearch:
+    """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
+    (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
+
+    def __init__(self, problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT) -> None:
+        self.problem = problem
+        cells: tuple[Cell, ...] = problem.cells
+        n = len(cells)
+        if n > 128:
+            raise ValueError(f"the split method handles regions up to 128 cells, this one has {n}")
+        if len(problem.pieces) > MAX_PIECES:
+            raise ValueError(f"the split method handles up to {MAX_PIECES} pieces, this problem has {len(problem.pieces)}")
+        index = problem.cell_index
+        geo: list[tuple[int, tuple[Cell, ...]]] = []
+        for s, shape in enumerate(problem.shapes):
+            for placed in problem.region.placements(shape):
+                geo.append((s, placed))
+        geo.sort(key=lambda g: (min(index[c] for c in g[1]), g[0], g[1]))
+        self.geo = geo
+        self.n, self.hole_limit, self.symmetry = n, hole_limit, symmetry
+        self._tables(geo, index)
+        self._cell_tables(cells, index)
+        self._shape_tables(problem)
+        group = problem.group()
+        self.group_order = len(group)
+        perms = [[index[perm[c]] for c in cells] for g, perm in group if g != 0] if symmetry else []
+        self.sym_perm = np.array(perms, np.int64).reshape(len(perms), n)
+
+    def _tables(self, geo: list[tuple[int, tuple[Cell, ...]]], index: dict[Cell, int]) -> None:
+        """Per placement: cell, edge-neighbour and corner-only masks, shape, cells, checkerboard imbalance;
+        placements bucketed by first cell; empty edge neighbours as cell lists (for the pocket check)."""
+        p, G, n = self.problem, len(geo), self.n
+        self.m_lo, self.m_hi = np.zeros(G, np.uint64), np.zeros(G, np.uint64)
+        self.e_lo, self.e_hi = np.zeros(G, np.uint64), np.zeros(G, np.uint64)
+        self.k_lo, self.k_hi = np.zeros(G, np.uint64), np.zeros(G, np.uint64)
+        self.g_shape, self.g_size, self.g_bal = np.zeros(G, np.int64), np.zeros(G, np.int64), np.zeros(G, np.int64)
+        size = max((len(c) for _, c in geo), default=1)
+        self.g_cells = np.zeros((G, size), np.int64)
+        near = [p.edge_neighbours(c) for _, c in geo]
+        self.nbr_cells = np.zeros((G, max((len(x) for x in near), default=1)), np.int64)
+        self.nbr_count = np.zeros(G, np.int64)
+        bucket = np.zeros(n + 2, np.int64)
+
+        def put(lo: np.ndarray, hi: np.ndarray, i: int, where: Sequence[Cell]) -> None:
+            for cell in where:
+                b = index[cell]
+                if b < 64:
+                    lo[i] |= np.uint64(1) << np.uint64(b)
+                else:
+                    hi[i] |= np.uint64(1) << np.uint64(b - 64)
+
+        for i, (s, placed) in enumerate(geo):
+            put(self.m_lo, self.m_hi, i, placed)
+            put(self.e_lo, self.e_hi, i, near[i])
+            put(self.k_lo, self.k_hi, i, p.corner_cells(placed))
+            self.g_shape[i], self.g_size[i] = s, len(placed)
+            self.g_bal[i] = sum(1 if (r + c) % 2 == 0 else -1 for r, c in placed)
+            self.g_cells[i, :len(placed)] = [index[c] for c in placed]
+            self.nbr_cells[i, :len(near[i])] = [index[c] for c in near[i]]
+            self.nbr_count[i] = len(near[i])
+            bucket[min(index[c] for c in placed) + 1] += 1
+        self.bucket = np.cumsum(bucket).astype(np.int64)
+
+    def _cell_tables(self, cells: tuple[Cell, ...], index: dict[Cell, int]) -> None:
+        """Each cell's four edge neighbours (-1: outside) and the region's checkerboard imbalance."""
+        self.cell_nb = np.full((self.n, 4), -1, np.int64)
+        for i, (r, c) in enumerate(cells):
+            for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                self.cell_nb[i, d] = index.get((r + dr, c + dc), -1)
+        self.imbalance = sum(1 if (r + c) % 2 == 0 else -1 for r, c in cells)
+
+    def _shape_tables(self, problem) -> None:
+        """Per shape its checkerboard imbalance (either sign); the parity step; the common piece area (0: mixed)."""
+        bal = []
+        for shape in problem.shapes:
+            bal.append(abs(sum(1 if (r + c) % 2 == 0 else -1 for r, c in shape.cells)))
+        self.shape_bal = np.array(bal, np.int64)
+        g = 0
+        for b in bal:
+            g = math.gcd(g, b)
+        self.step = 2 * g
+        areas = {shape.area for shape in problem.shapes}
+        self.area = areas.pop() if len(areas) == 1 else 0
+        self.min_area = min(shape.area for shape in problem.shapes)
+
+    def _args(self) -> tuple:
+        p = self.problem
+        return (self.m_lo, self.m_hi, self.e_lo, self.e_hi, self.k_lo, self.k_hi, self.g_shape, self.g_cells,
+                self.g_size, self.g_bal, self.bucket, self.nbr_cells, self.nbr_count, self.cell_nb, self.n,
+                len(p.shapes), p.colors, self.shape_bal, self.step, self.area, self.min_area, self.hole_limit,
+                p.edge_rule, p.corner_contact, self.imbalance)
+
+    def _run(self, prefix: Sequence[int], split_depth: int = 0, cap: int = 0, max_nodes: int = -1,
+             flag: np.ndarray | None = None, symmetry: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        out_prefix = np.zeros((cap, max(split_depth, 1)), np.int64)
+        stats = np.zeros(N_STATS, np.int64)
+        sym = self.sym_perm if symmetry and split_depth == 0 else self.sym_perm[:0]
+        cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix, max_nodes, stats,
+                      new_flag() if flag is None else flag)
+        return stats, out_prefix
+
+    def count(self, prefix: Sequence[int] = (), max_nodes: int = -1, flag: np.ndarray | None = None) -> SplitCounts:
+        """The part below the placements ``prefix`` (geometric option numbers); ``stopped`` when ``max_nodes``
+        or the interrupt ``flag`` cut it short."""
+        stats, _ = self._run(prefix, max_nodes=max_nodes, flag=flag)
+        return SplitCounts(int(stats[COLOURINGS]), int(stats[FIX_ANY]), int(stats[FIX_ID]), int(stats[TILINGS]),
+                           int(stats[NODES]), bool(stats[STOPPED]))
+
+    def split(self, depth: int) -> list[tuple[int, ...]]:
+        """Every state with ``depth`` shape placements that passes the cuts: the independent parts."""
+        if depth <= 0:
+            return [()]
+        (stats, out), why = run_polling(lambda flag: self._run((), depth, 0, flag=flag))
+        total = int(stats[PREFIXES])
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        if total * part_bytes(depth) > SPLIT_MEMORY_BUDGET:
+            fits = depth - 1
+            while fits > 1 and int(self._run((), fits, 0)[0][PREFIXES]) * part_bytes(fits) > SPLIT_MEMORY_BUDGET:
+                fits -= 1
+            raise ValueError(f"split depth {depth} would make {total:,} parts (~{total * part_bytes(depth) / 2**30:.1f} "
+                             f"GiB of memory, over the {SPLIT_MEMORY_BUDGET / 2**30:g} GiB budget); use --split-depth "
+                             f"<= {fits}")
+        (stats, out), why = run_polling(lambda flag: self._run((), depth, total, flag=flag))
+        if why == INTERRUPTED:
+            raise KeyboardInterrupt
+        return [tuple(int(x) for x in row) for row in out[:total]]
+
+    def random_prefix(self, depth: int, rng: random.Random, max_nodes: int = 100_000) -> tuple[int, ...] | None:
+        """The first ``depth`` placements of a random shape tiling (randomised first-empty-cell search; None if
+        it finds none within ``max_nodes``): a part with at least one shape tiling, to check by hand or against
+        the direct search."""
+        cells = [frozenset(self.g_cells[t, :self.g_size[t]].tolist()) for t in range(len(self.geo))]
+        left = [self.problem.colors] * len(self.problem.shapes)
+        path: list[int] = []
+        budget = [max_nodes]
+
+        def extend(board: frozenset[int]) -> bool:
+            if len(board) == self.n:
+                return True
+            c = min(set(range(self.n)) - board)
+            fits = [t for t in range(self.bucket[c], self.bucket[c + 1]) if left[self.g_shape[t]] and not board & cells[t]]
+            rng.shuffle(fits)
+            for t in fits:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return False
+                path.append(t)
+                left[self.g_shape[t]] -= 1
+                if extend(board | cells[t]):
+                    return True
+                left[self.g_shape[t]] += 1
+                path.pop()
+            return False
+
+        return tuple(path[:depth]) if extend(frozenset()) else None
+
+    def orbit_counts(self, total: SplitCounts) -> tuple[int, int, int]:
+        """(raw, up to the region's symmetries, up to symmetries and colours) from the summed records."""
+        colors = self.problem.colors
+        sym, r1 = divmod(math.factorial(colors) * total.fix_id, self.group_order)
+        sym_col, r2 = divmod(total.fix_any, self.group_order)
+        if r1 or r2:
+            raise AssertionError("Burnside sums are not divisible: symmetry handling is broken")
+        return total.colourings * math.factorial(colors), sym, sym_col
+
+    def estimate(self, probes: int, seed: int = 0, time_limit: float | None = None) -> dict:
+        """Knuth's estimate of the split tree: shape tilings, colourings (modulo colours), nodes, each with its
+        standard error; ``time_limit`` or Ctrl-C stops early with the paths done."""
+        start = time.process_time()
+        out = np.zeros((probes, 3), np.float64)
+        probe = cast(Callable[..., int], _split_probes)
+        done, why = run_polling(lambda flag: int(probe(*self._args(), self.sym_perm, probes, seed, out, flag)),
+                                time_limit)
+        if done < 2:
+            raise KeyboardInterrupt
+        rows = out[:done]
+        mean = rows.mean(axis=0)
+        err = rows.std(axis=0, ddof=1) / math.sqrt(done)
+        return {"probes": done, "seed": seed, "cpu_seconds": round(time.process_time() - start, 3),
+                "tilings": float(mean[0]), "tilings_stderr": float(err[0]),
+                "colourings": float(mean[1]), "colourings_stderr": float(err[1]),
+                "raw": float(mean[1]) * math.factorial(self.problem.colors),
+                "nodes": float(mean[2]), "nodes_stderr": float(err[2]),
+                "status": "estimate" if why not in (INTERRUPTED, TIME_LIMIT) else "estimate (stopped: fewer paths)"}
+
+
+def timed_split_count(problem, symmetry: bool = True,
+                      hole_limit: int = HOLE_LIMIT) -> tuple[tuple[int, int, int], SplitCounts, float]:
+    """Whole split count in this process: ((raw, symmetry, symmetry+colours), sums, CPU seconds)."""
+    start = time.process_time()
+    search = SplitSearch(problem, symmetry, hole_limit)
+    total = search.count()
+    return search.orbit_counts(total), total, time.process_time() - start
+
+
+def part_runner(search: SplitSearch) -> Callable[[Sequence[int], np.ndarray], SplitCounts]:
+    """A part counter for :func:`solvers.interrupt.run_polling` (flag last)."""
+    return lambda prefix, flag: search.count(prefix, flag=flag)

@@ -1,0 +1,180 @@
+"""The split method (solvers/blokus/tetromino_split.py): shape tilings, then each one's colour classes.
+
+Checked against the direct coloured search (solvers/blokus/tetromino_search.py) on whole instances where both
+finish, and part by part (the same shape placements, every canonical colouring of them) where only parts do."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from puzzles.polyomino import Region, piece
+from solvers.blokus.tetromino_search import timed_count
+from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
+from solvers.blokus.tetrominoes import ColoredTilingProblem
+
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "tetromino_split_count.jsonl"
+COUNT_DEPTH = 5  # the split depth of the committed 10x8 seed-rule count
+
+# regions grown piece by piece under the edge rule (bench/tetromino_split.py --regions), so each has a tiling
+IRREGULAR = [  # (ASCII art, colours, raw tilings)
+    (".###...#./.####.###/#.#####../#########/#########/.###.##.#/#.#.#####/#######.#/#.##....#", 3, 408),
+    (".###.###./.###.####/.#######./##.######/##.######/#.#######/######.##/.###.#.../.##..##..", 3, 186),
+    (".##.###..#./.#.####.##./.###.######/.#.#.#..###/##..###.###/##.#.####../########.##/###.#######/"
+     "#.##...##../###....###./#...####.#.", 4, 46_464),
+]
+
+
+def direct_over_shape_prefix(problem: ColoredTilingProblem, prefix: tuple[int, ...]) -> tuple[int, int, int]:
+    """(colourings modulo colours, fix_any, fix_id) of the tilings extending the shape placements ``prefix``,
+    by the direct search: every canonical colouring of the prefix (first colour 0, a new colour the lowest
+    unused), each counted as a part of the canonical search."""
+    search = problem.canonical_search()
+    assert search.geo == problem.split_search().geo  # same placement numbering
+    total = [0, 0, 0]
+
+    def colour(i: int, ks: list[int], used: int) -> None:
+        if i == len(prefix):
+            c = search.count(list(zip(prefix, ks, strict=True)))
+            total[0] += c.canonical
+            total[1] += c.fix_any
+            total[2] += c.fix_id
+            return
+        for k in range(min(used + 1, problem.colors)):
+            colour(i + 1, ks + [k], max(used, k + 1))
+
+    colour(0, [], 0)
+    return total[0], total[1], total[2]
+
+
+@pytest.mark.parametrize("size,expected,shape_tilings", [
+    ((8, 5), (99_392, 24_848, 12_528), 3_106),
+    ((10, 4), (57_472, 14_368, 7_184), 1_796),
+])
+def test_two_coloured_sets_no_edge_rule_equal_direct(size, expected, shape_tilings):
+    problem = ColoredTilingProblem(Region.rectangle(*size), colors=2, edge_rule=False)
+    counts, totals, _ = timed_split_count(problem)
+    assert counts == expected and totals.tilings == shape_tilings
+    assert timed_count(problem)[0] == expected
+    pockets, sums, _ = timed_split_count(problem, hole_limit=6)  # the pocket cut is sound: same counts
+    assert pockets == expected and sums.tilings == shape_tilings and sums.nodes < totals.nodes
+
+
+SMALL = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
+TINY = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+
+
+@pytest.mark.parametrize("region,colors,shapes,corner", [  # the direct search's brute-force-checked cases
+    (Region.rectangle(4, 3), 2, TINY, False),
+    (Region.rectangle(4, 3), 2, TINY, True),
+    (Region.rectangle(6, 4), 3, SMALL, True),
+    (Region.rectangle(6, 4), 3, SMALL, False),
+    (Region.rectangle(3, 3).without([(1, 1)]), 2, (piece("L", "trominoes"), piece("1", "blokus")), False),
+    (Region.rectangle(4, 4), 2, (piece("L", "trominoes"), piece("2", "blokus"), piece("I", "trominoes")), True),
+])
+def test_other_piece_sets_three_units_equal_direct(region, colors, shapes, corner):
+    """Symmetric regions with the edge (and corner) rule: the Burnside sums of symmetric shape tilings."""
+    problem = ColoredTilingProblem(region, colors, shapes, corner_contact=corner)
+    counts, totals, _ = timed_split_count(problem)
+    direct, canonical, _ = timed_count(problem)
+    assert counts == direct and (totals.fix_any, totals.fix_id) == (canonical.fix_any, canonical.fix_id)
+
+
+@pytest.mark.parametrize("art,colors,raw", IRREGULAR)
+def test_irregular_regions_seed_rule_equal_direct(art, colors, raw):
+    problem = ColoredTilingProblem(Region.from_spec(art), colors)
+    (split_raw, _, split_col), totals, _ = timed_split_count(problem)
+    (direct_raw, _, _), direct, _ = timed_count(problem)
+    assert split_raw == direct_raw == raw
+    assert totals.colourings == direct.canonical
+    assert split_col == totals.colourings  # no symmetry: orbits under colours only
+
+
+def found_tiling_prefix(problem: ColoredTilingProblem, depth: int) -> tuple[int, ...]:
+    """The first ``depth`` shape placements (first-empty-cell order) of the tiling the direct search finds: a
+    part with at least one colouring under the problem's rules."""
+    split = problem.split_search()
+    number = {(problem.shapes[s].name, cells): t for t, (s, cells) in enumerate(split.geo)}
+    pieces = problem.find("bitset")
+    assert pieces is not None
+    placed = sorted(pieces, key=lambda p: min(problem.cell_index[c] for c in p.cells))
+    return tuple(number[(p.shape, tuple(sorted(p.cells)))] for p in placed[:depth])
+
+
+@pytest.mark.parametrize("region", [Region.rectangle(10, 8), Region.rectangle(9, 9).without([(4, 4)])])
+def test_corner_contact_parts_equal_direct(region):
+    problem = ColoredTilingProblem(region, corner_contact=True)
+    split = problem.split_search()
+    found = found_tiling_prefix(problem, 9)
+    record = split.count(found).record()
+    assert record[0] >= 1 and record[:3] == direct_over_shape_prefix(problem, found)
+    other = split.random_prefix(9, random.Random(1))  # a random shape tiling's part: almost always no colouring
+    assert other is not None and split.count(other).record()[:3] == direct_over_shape_prefix(problem, other)
+
+
+def test_seed_rule_parts_equal_direct():
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    split = problem.split_search()
+    rng = random.Random(3)
+    for _ in range(2):
+        prefix = split.random_prefix(11, rng)  # from a random shape tiling: the part has at least one
+        assert prefix is not None
+        record = split.count(prefix).record()
+        assert record[3] >= 1 and record[:3] == direct_over_shape_prefix(problem, prefix)
+
+
+def test_knuth_estimate_of_the_split_tree_meets_the_exact_count():
+    problem = ColoredTilingProblem(Region.rectangle(8, 5), 2)  # the edge rule, 2 colours
+    search = SplitSearch(problem)
+    exact = search.count()
+    estimate = search.estimate(5_000, seed=5)
+    for unit, true in (("tilings", exact.tilings), ("colourings", exact.colourings), ("nodes", exact.nodes)):
+        assert abs(estimate[unit] - true) <= 4 * estimate[f"{unit}_stderr"], unit
+    assert 0 < estimate["tilings_stderr"] < estimate["tilings"]
+
+
+def test_checkpoint_resumes_and_refuses_a_bad_record(tmp_path):
+    problem = ColoredTilingProblem(Region.rectangle(10, 4), colors=2, edge_rule=False)
+    path = tmp_path / "split.jsonl"
+    first = problem.count(depth=2, engine="split", checkpoint=path)
+    again = problem.count(depth=2, engine="split", checkpoint=path, verify=2)
+    assert (first.raw, first.shape_tilings, again.raw, again.shape_tilings) == (57_472, 1_796, 57_472, 1_796)
+    assert again.parts_done == again.parts_total == first.parts_total
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["result"][3] = record["result"][4] + 1  # more shape tilings than nodes
+    from solvers.parallel import record_sum
+
+    record["sum"] = record_sum(record)
+    path.write_text("\n".join([lines[0], json.dumps(record)] + lines[2:]) + "\n")
+    with pytest.raises(ValueError, match="shape tilings from"):
+        problem.count(depth=2, engine="split", checkpoint=path)
+
+
+def test_cli_split_method_and_auto_choice():
+    runner = CliRunner()
+    base = ["blokus", "solitaire", "tetrominoes", "--region", "10x4", "--colors", "2", "--no-edge-rule", "--count",
+            "--json"]
+    split = json.loads(runner.invoke(main, base + ["--method", "split"]).stdout)
+    assert (split["count_raw"], split["count_symmetry"], split["count_symmetry_colors"], split["shape_tilings"],
+            split["status"]) == (57_472, 14_368, 7_184, 1_796, "proved")
+    direct = json.loads(runner.invoke(main, base + ["--method", "direct"]).stdout)
+    assert direct["count_raw"] == 57_472 and "shape_tilings" not in direct
+    text = runner.invoke(main, base[:-1] + ["--split-depth", "1"]).stdout  # auto: split without the corner rule
+    assert "status: proved (exhaustive count, split method)" in text and "shape tilings (colours ignored): 1796" in text
+
+
+@pytest.mark.slow
+def test_committed_seed_rule_parts_recount():
+    """A random sample of the committed 10x8 seed-rule parts, counted again, gives the stored subtotals."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    parts = problem.split_search().split(COUNT_DEPTH)
+    records = [json.loads(line) for line in RESULTS.read_text().splitlines()[1:]]
+    assert records, "no committed parts"
+    for record in random.Random().sample(records, min(4, len(records))):
+        assert list(problem.split_search().count(parts[record["task"]]).record()) == record["result"]
