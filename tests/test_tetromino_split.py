@@ -88,9 +88,10 @@ def test_other_piece_sets_three_units_equal_direct(region, colors, shapes, corne
 @pytest.mark.parametrize("art,colors,raw", IRREGULAR)
 def test_irregular_regions_seed_rule_equal_direct(art, colors, raw):
     problem = ColoredTilingProblem(Region.from_spec(art), colors)
-    (split_raw, _, split_col), totals, _ = timed_split_count(problem)
-    (direct_raw, _, _), direct, _ = timed_count(problem)
+    (split_raw, split_sym, split_col), totals, _ = timed_split_count(problem)
+    (direct_raw, direct_sym, direct_col), direct, _ = timed_count(problem)
     assert split_raw == direct_raw == raw
+    assert (direct_sym, direct_col) == (split_sym, split_col)  # a region without symmetry: the identity's orbits
     assert totals.colourings == direct.canonical
     assert split_col == totals.colourings  # no symmetry: orbits under colours only
 

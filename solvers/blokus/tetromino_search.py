@@ -277,6 +277,9 @@ def _search(m_lo, m_hi, n_lo, n_hi, c_lo, c_hi, g_shape, g_cells, g_size, bucket
                             id_here += 1
                 fix_any += any_here
                 fix_id += id_here
+            else:  # no symmetry but the identity, which fixes every tiling
+                fix_any += 1
+                fix_id += 1
             if limit > 0 and count >= limit:
                 for lv in range(level + 1):
                     out_sol[2 * lv] = st_g[lv]
