@@ -73,11 +73,17 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
 
 
 def target(kind: str, lines: list[str]) -> int:
-    """The line to edit: a record that counts something (not the header, not an empty part)."""
+    """The line to edit: a record that counts something (not the header, not an empty part; for a playout, a
+    decided game, whose wins reversed are a forgery: parts may be written in any order, and a draw reverses to
+    itself)."""
     for number, line in enumerate(lines):
         record = json.loads(line)
         result = record.get("result")
-        if result is not None and (result["games"] if kind == "playout" else result[0]) > 0:
+        if result is None:
+            continue
+        if kind == "playout" and result["wins"] != result["wins"][::-1]:  # a decided game: the forgery changes it
+            return number
+        if kind != "playout" and result[0] > 0:
             return number
     raise AssertionError("no record with a count")
 
