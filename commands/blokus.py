@@ -338,10 +338,9 @@ def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int
     def on_part(done: int, total: int, raw: int) -> None:
         progress.advance(done - progress.done, f"{raw:,} tilings so far")
 
-    if engine == "split":
-        notice(progress, "split method: shape tilings first (colours ignored), then each one's colour classes")
-
-    notice(progress, f"splitting the search into parts at depth {depth} ...")
+    method = ("split method (shape tilings first, colours ignored, then each one's colour classes): "
+              if engine == "split" else "")
+    notice(progress, f"{method}splitting the search into parts at depth {depth} ...")
     try:
         with heartbeat(progress):
             result = problem.count(depth=depth, workers=workers, checkpoint=checkpoint, on_part=on_part,

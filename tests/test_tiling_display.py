@@ -89,7 +89,7 @@ def test_count_json_has_one_key_set(run_cli) -> None:
     shared = ["count_raw", "count_symmetry", "status", "complete", "lower_bound", "interrupted", "parts_done",
               "parts_total", "nodes", "seconds"]
     assert list(tile) == shared
-    assert list(solitaire) == shared[:2] + ["count_symmetry_colors"] + shared[2:]
+    assert list(solitaire) == shared[:2] + ["count_symmetry_colors"] + shared[2:] + ["shape_tilings"]  # split method
     cover = json.loads(run_cli("cover", str(ROOT / "examples" / "problem.dlx"), "--count", "--json").output)
     assert list(cover) == [key for key in shared if key not in ("count_symmetry", "parts_done", "parts_total")]
     assert (cover["count_raw"], cover["status"]) == (1, "proved")
@@ -124,7 +124,8 @@ def test_a_split_count_says_what_it_prepares_on_stderr(tmp_path: Path) -> None:
     checkpoint = tmp_path / "c.json"
     result, lines = _run(*SMALL, "--count", "--split-depth", "1", "--checkpoint", str(checkpoint))
     assert result.returncode == 0 and "raw tilings: 99392" in result.stdout
-    assert lines[0] == "splitting the search into parts at depth 1 ..."
+    assert lines[0] == ("split method (shape tilings first, colours ignored, then each one's colour classes): "
+                        "splitting the search into parts at depth 1 ...")
     assert (f"13 parts to count in this process; Ctrl-C stops with the parts done (kept in {checkpoint}: "
             "the same command resumes)") in lines
     assert "13/13" in lines[-1]  # the progress line is finished at the end
