@@ -117,8 +117,8 @@ def _round6_equilibrium() -> None:
 GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 16, _compile_shelfie),
     KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 23, _compile_blokus),
-    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 10, _compile_towers),
-    KernelGroup("solitaire", "the coloured tetromino search", 6, _compile_solitaire),
+    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 19, _compile_towers),
+    KernelGroup("solitaire", "the coloured tetromino search", 15, _compile_solitaire),
     KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 3, _compile_tilings),
 )}
 
