@@ -25,29 +25,40 @@ def generate_group() -> None:
     """Generate puzzles."""
 
 
-def sheet_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--format and --booklet, shared by every challenge kind."""
-    command = click.option("--booklet", type=click.IntRange(min=1), default=None,
-                           help="N puzzles (instead of --count) on pages, their solutions at the back, in one file"
-                                " (--out FILE; stdout without it).")(command)
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-                        help="Sheet format: svg, pdf (the 'pictures' extra), txt or json. With --out DIR and no"
-                             " --format: txt, json and svg.")(command)
+def challenge_options(seed_help: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options every challenge kind shares: --count, --difficulty, --seed, --solution, --out, --json, --format
+    and --booklet (``seed_help``: what the seed draws in this kind)."""
+    options = [
+        click.option("--count", type=click.IntRange(min=1), default=1, show_default=True),
+        click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium",
+                     show_default=True),
+        click.option("--seed", type=int, default=0, show_default=True, help=seed_help),
+        click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON)."),
+        click.option("--out", "out_dir", type=click.Path(), default=None,
+                     help="Write each puzzle sheet challenge_SEED.* there, its solution apart: solution_SEED.*"
+                          " (with --booklet: the booklet's file)."),
+        click.option("--json", "as_json", is_flag=True),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                     help="Sheet format: svg, pdf (the 'pictures' extra), txt or json. With --out DIR and no"
+                          " --format: txt, json and svg."),
+        click.option("--booklet", type=click.IntRange(min=1), default=None,
+                     help="N puzzles (instead of --count) on pages, their solutions at the back, in one file"
+                          " (--out FILE; stdout without it)."),
+    ]
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 @generate_group.command("tiling")
 @click.option("--pieces", "set_name", default="pentominoes", show_default=True,
               help="Named set to draw from: pentominoes, tetrominoes, trominoes, blokus (one color's 21 pieces), ...")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
-@click.option("--out", "out_dir", type=click.Path(), default=None,
-              help="Write each puzzle sheet challenge_SEED.* there, its solution apart: solution_SEED.*"
-                   " (with --booklet: the booklet's file).")
 @click.option("--time-limit", type=SECONDS, default=None)
-@click.option("--json", "as_json", is_flag=True)
-@sheet_options
+@challenge_options()
 @parallel_options
 @friendly_errors
 def generate_tiling(set_name, count, difficulty, seed, show_solution, out_dir, time_limit, as_json, fmt, booklet,
@@ -197,15 +208,7 @@ def _report(found: list[Any], status: str, asked: int, as_json: bool, text: Call
 
 
 @generate_group.command("towers")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="First candidate seed (a challenge's seed is printed).")
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
-@click.option("--out", "out_dir", type=click.Path(), default=None,
-              help="Write the puzzles challenge_SEED.json (playable: kibitz towers play --from FILE), .txt and .svg"
-                   " there, their solutions apart: solution_SEED.* (with --booklet: the booklet's file).")
-@click.option("--json", "as_json", is_flag=True)
-@sheet_options
+@challenge_options("First candidate seed (a challenge's seed is printed).")
 @friendly_errors
 def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json, fmt, booklet):
     """Rainbow Blackjack endgames where exactly one move wins or saves the draw (proved by the exact solver)."""
@@ -226,15 +229,7 @@ def generate_towers(count, difficulty, seed, show_solution, out_dir, as_json, fm
 
 
 @generate_group.command("shelfie")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed (draws the personal card and the goals).")
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
-@click.option("--out", "out_dir", type=click.Path(), default=None,
-              help="Write each puzzle sheet challenge_SEED.* there, its solution apart: solution_SEED.*"
-                   " (with --booklet: the booklet's file).")
-@click.option("--json", "as_json", is_flag=True)
-@sheet_options
+@challenge_options("First seed (draws the personal card and the goals).")
 @friendly_errors
 def generate_shelfie(count, difficulty, seed, show_solution, out_dir, as_json, fmt, booklet):
     """My Shelfie: the best shelf for a personal goal card and two common goals (optimum proved by CP-SAT)."""
@@ -247,15 +242,7 @@ def generate_shelfie(count, difficulty, seed, show_solution, out_dir, as_json, f
 
 
 @generate_group.command("blokus-fit")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default="medium", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed (the solitaire game played out).")
-@click.option("--solution", "show_solution", is_flag=True, help="Also print the solutions (text, or in the JSON).")
-@click.option("--out", "out_dir", type=click.Path(), default=None,
-              help="Write each puzzle sheet challenge_SEED.* there, its solution apart: solution_SEED.*"
-                   " (with --booklet: the booklet's file).")
-@click.option("--json", "as_json", is_flag=True)
-@sheet_options
+@challenge_options("First seed (the solitaire game played out).")
 @friendly_errors
 def generate_blokus_fit(count, difficulty, seed, show_solution, out_dir, as_json, fmt, booklet):
     """Blokus solitaire positions with pieces to fit back in exactly one way (proved by an exhaustive count)."""
