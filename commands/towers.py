@@ -351,15 +351,9 @@ def towers_equilibrium(state_path: str | None, seed: int | None, target: float, 
 
 def _round6_start(seed: int) -> Any:
     """Round 6's placement start reached by seeded random play (as ``towers state --round 6 --placements 0``)."""
-    import random as _random
+    from puzzles.towers.subgame import random_round6_start
 
-    from puzzles.game import CHANCE
-    from puzzles.towers import TowersState
-
-    rng = _random.Random(seed)
-    state = TowersState()
-    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
-        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
-    if state.is_terminal():
+    state = random_round6_start(seed)
+    if state is None:
         raise click.ClickException(f"the game of seed {seed} ended before round 6")
     return state

@@ -100,16 +100,11 @@ def _compile_towers() -> None:
 
 def _round6_equilibrium() -> None:
     """The round-6 equilibrium (`towers equilibrium`, the `equilibrium` bot): one CFR+ pass on a small subgame."""
-    import random
-
-    from puzzles.game import CHANCE
-    from puzzles.towers import TowersState
+    from puzzles.towers.subgame import random_round6_start
     from solvers.towers.equilibrium import solve_round6
 
-    rng = random.Random(3)
-    state = TowersState()
-    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
-        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    state = random_round6_start(3)
+    assert state is not None  # seed 3's game reaches round 6 (the README's example)
     solve_round6(state, target=0.5)
 
 

@@ -32,6 +32,21 @@ LAST_ROUND = 5  # 0-based index of round 6
 Hand = tuple[int, ...]
 
 
+def random_round6_start(seed: int) -> TowersState | None:
+    """Round 6's placement start reached by seeded uniformly random play (as ``towers state --round 6
+    --placements 0``); None when that game ends before round 6."""
+    import random
+
+    from puzzles.game import CHANCE
+    from puzzles.towers.engine import TowersState
+
+    rng = random.Random(seed)
+    state = TowersState()
+    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
+        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    return None if state.is_terminal() else state
+
+
 def check_round6(state: TowersState) -> None:
     """ValueError unless ``state`` is a decision of round 6 (lines picked by rule, announcements, placements)."""
     if state.round != LAST_ROUND or state.phase not in ("pick", "place"):
