@@ -353,6 +353,15 @@ def _return_nb(S):
 
 
 @njit(cache=True)
+def _placement_ok(S, code, t, r):
+    """Whether stone ``code`` may go on tower ``t`` (``r`` = 1: replacing its top joker) in position ``S``."""
+    if code == K.JOKER:
+        return r == 0 and S[K.OWN + t] >= 0 and S[K.JK + t] == 0
+    return K.allowed(code, t) and (r == 0 or (S[K.JK + t] == 1 and K.replace_ok(
+        S[K.TOT + t], S[K.TOP + t], code % 6 + 1)))
+
+
+@njit(cache=True)
 def _solo_nb(S, p, hand, undo):  # noqa: C901
     """Compiled :func:`_solo_best` for the one placement left (``hand``: codes, -1 empty); -2.0 if more is left."""
     best = -1.0
@@ -362,12 +371,7 @@ def _solo_nb(S, p, hand, undo):  # noqa: C901
             continue
         for t in range(6):
             for r in range(2):
-                if code == K.JOKER:
-                    ok = r == 0 and S[K.OWN + t] >= 0 and S[K.JK + t] == 0
-                else:
-                    ok = K.allowed(code, t) and (r == 0 or (S[K.JK + t] == 1 and K.replace_ok(
-                        S[K.TOT + t], S[K.TOP + t], code % 6 + 1)))
-                if not ok:
+                if not _placement_ok(S, code, t, r):
                     continue
                 S[K.HAND + 3 * p] = code
                 m = t * 2 + r
@@ -452,12 +456,7 @@ def _grow(S, n, hands, nh, alive, player, first, nkids, off, tseat, toff, akey, 
                 continue
             for t in range(6):
                 for r in range(2):
-                    if code == K.JOKER:
-                        ok = r == 0 and S[K.OWN + t] >= 0 and S[K.JK + t] == 0
-                    else:
-                        ok = K.allowed(code, t) and (r == 0 or (S[K.JK + t] == 1 and K.replace_ok(
-                            S[K.TOT + t], S[K.TOP + t], code % 6 + 1)))
-                    if ok:
+                    if _placement_ok(S, code, t, r):
                         mk[code * 16 + t * 2 + r] |= 1 << h
                         any_move = True
         if not any_move:
