@@ -13,6 +13,7 @@ import pytest
 
 from puzzles.polyomino import normalize
 from puzzles.sheets import CELL, booklet_pages, sheet_bytes
+from tests.test_challenges import _coordinate_pairs
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -26,16 +27,6 @@ def _cells(group: ET.Element, cell: float = CELL) -> dict[tuple[int, int], str]:
     """The cells a figure draws, read back from its rects: (row, column) -> fill."""
     return {(round(float(r.get("y", 0)) / cell), round(float(r.get("x", 0)) / cell)): r.get("fill", "")
             for r in group.iter(f"{SVG}rect") if r.get("class") == "cell"}
-
-
-def _coordinate_pairs(value: object) -> list[object]:
-    if isinstance(value, dict):
-        return [p for v in value.values() for p in _coordinate_pairs(v)]
-    if isinstance(value, list):
-        if len(value) == 2 and all(isinstance(x, int) for x in value):
-            return [value]
-        return [p for v in value for p in _coordinate_pairs(v)]
-    return []
 
 
 @pytest.fixture(scope="module")
