@@ -259,15 +259,24 @@ def _count_solutions(problem, time_limit, as_json):
 
 @contextlib.contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Hold SIGINT back for the block (delivered, as KeyboardInterrupt, once it ends); a no-op off the main thread."""
-    held = threading.current_thread() is threading.main_thread()
-    if held:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """Hold Ctrl-C back for the block: it is recorded and delivered to the handler it replaced once the block ends
+    (a no-op off the main thread).  Python runs signal handlers in the main thread whichever thread the signal
+    reached, so swapping the handler holds it back where masking the main thread alone would not (a compiled
+    search runs in a helper thread, which may be the one the signal reaches)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        if held:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous != signal.SIG_IGN:
+                raise KeyboardInterrupt
 
 
 def _list_solutions(problem, show_all, limit, time_limit, as_json):
