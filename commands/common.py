@@ -6,12 +6,15 @@ adds the command groups, so nothing imports ``cli`` back.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 import click
@@ -247,3 +250,25 @@ repair_option = click.option(
 verify_option = click.option(
     "--verify", type=click.IntRange(min=0), default=0, metavar="K",
     help="With --checkpoint: first recompute K random finished parts and refuse the file if one differs.")
+
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back for the block: it is recorded and delivered to the handler it replaced once the block ends
+    (a no-op off the main thread).  Python runs signal handlers in the main thread whichever thread the signal
+    reached, so swapping the handler holds it back where masking the main thread alone would not (a compiled
+    search runs in a helper thread, which may be the one the signal reaches)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous != signal.SIG_IGN:
+                raise KeyboardInterrupt

@@ -16,7 +16,15 @@ from typing import Any
 
 import click
 
-from commands.common import SECONDS, ProgressReporter, emit_json, exit_interrupted, friendly_errors, parallel_options
+from commands.common import (
+    SECONDS,
+    ProgressReporter,
+    ctrl_c_held,
+    emit_json,
+    exit_interrupted,
+    friendly_errors,
+    parallel_options,
+)
 from puzzles.sheets import FORMATS, booklet_pages, format_of, sheet_bytes
 
 
@@ -180,10 +188,11 @@ def _collect(challenges: Iterator[Any], count: int, as_json: bool,
     status = "complete"
     try:
         for ch in challenges:
-            found.append(ch)
+            with ctrl_c_held():  # written and listed together: a Ctrl-C lands before or after both
+                if write is not None:
+                    write(ch)
+                found.append(ch)
             progress.advance()
-            if write is not None:
-                write(ch)
     except TimeoutError:
         status = "time limit"
     except KeyboardInterrupt:

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 import sys
-import threading
-from collections.abc import Iterator
 
 import click
 
@@ -16,6 +12,7 @@ from commands.common import (
     WORKERS,
     ProgressReporter,
     checkpoint_option,
+    ctrl_c_held,
     emit_json,
     friendly_errors,
     repair_option,
@@ -144,7 +141,7 @@ def _list_tilings(problem, unique, limit, time_limit, as_json, plain):
     try:
         for tiling in problem.tilings(limits, unique=unique):
             text = json.dumps(tiling.to_json()) if as_json else tiling.to_text(color=False if plain else None)
-            with _ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
+            with ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
                 if as_json:
                     click.echo(("," if number else "") + "\n  " + text, nl=False)
                 else:
@@ -257,28 +254,6 @@ def _count_solutions(problem, time_limit, as_json):
         sys.exit(130)
 
 
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back for the block: it is recorded and delivered to the handler it replaced once the block ends
-    (a no-op off the main thread).  Python runs signal handlers in the main thread whichever thread the signal
-    reached, so swapping the handler holds it back where masking the main thread alone would not (a compiled
-    search runs in a helper thread, which may be the one the signal reaches)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            if callable(previous):
-                previous(signal.SIGINT, None)
-            elif previous != signal.SIG_IGN:
-                raise KeyboardInterrupt
-
-
 def _list_solutions(problem, show_all, limit, time_limit, as_json):
     """``cover`` and ``cover --all``: solutions printed as they are found (text, or one JSON document
     streamed), then the status."""
@@ -293,7 +268,7 @@ def _list_solutions(problem, show_all, limit, time_limit, as_json):
     try:
         for solution in search.solutions(limits):
             options = problem.format_solution(solution)
-            with _ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
+            with ctrl_c_held():  # printed and counted together: a Ctrl-C lands before or after both
                 if as_json:
                     click.echo(("," if number else "") + "\n  " + json.dumps(options), nl=False)
                 else:
