@@ -34,6 +34,8 @@ from solvers.towers.equilibrium import (
     build_tree,
     solve_round6,
     solve_tree,
+    solved_placements,
+    solved_probabilities,
     strategy_rows,
 )
 
@@ -156,7 +158,7 @@ def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[
 
 
 def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
-    specs = ("pimc", "ismcts", "greedy")
+    specs = ("pimc", "ismcts", "greedy", "equilibrium")
     res: dict[str, list[float]] = {s: [] for s in (*specs, "solved")}
     asked: dict[str, int] = {s: 0 for s in specs}
     seconds: dict[str, float] = {s: 0.0 for s in specs}
@@ -172,9 +174,12 @@ def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
         eq = solve_tree(tree)
         res["solved"].append(eq.exploitability)
         for spec in specs:
-            bot = make_bot("towers", spec)
-            chooser: Callable[[int], Callable[[TowersState], object]] = (
-                lambda seat, b=bot: (lambda position: b.choose(position, random.Random(7))))
+            chooser: Callable[[int], Callable[[TowersState], object]]
+            if spec == "equilibrium":  # the bot's own mixed strategy: the placements solved from where they began
+                chooser = (lambda seat: (lambda position: solved_probabilities(solved_placements(position), position, seat)))
+            else:
+                bot = make_bot("towers", spec)
+                chooser = (lambda seat, b=bot: (lambda position: b.choose(position, random.Random(7))))
             t0 = time.process_time()
             e, k = bot_exploitability(tree, state, chooser)  # type: ignore[arg-type]
             seconds[spec] += time.process_time() - t0
@@ -248,8 +253,18 @@ def main() -> None:
                     help="Only this part: solve this many subgames from P2's announcement.")
     ap.add_argument("--announcements", type=int, default=0,
                     help="Only this part: what each announcement mode hides, over this many games.")
+    ap.add_argument("--exploitability-only", type=int, default=0,
+                    help="Only this part: the bots' exploitability on this many round-6 states (no time limit).")
     args = ap.parse_args()
     start = time.perf_counter()
+    if args.exploitability_only:
+        lines = ["## Exploitability per bot (exact best response; bots as fixed-seed deterministic policies, "
+                 "`equilibrium` as its mixed strategy)", "",
+                 f"`nice -n 10 python bench/towers_equilibrium.py --exploitability-only {args.exploitability_only}`", ""]
+        part_exploitability(args.exploitability_only, float("inf"), lines)
+        lines.append(f"- {time.perf_counter() - start:.0f} s wall")
+        print("\n".join(lines))
+        return
     if args.p2_announce:
         lines = ["## Equilibria from P2's announcement (P1 has announced)", ""]
         part_p2_announcement(args.p2_announce, lines)

@@ -884,8 +884,9 @@ def strategy_rows(eq: Equilibrium, max_depth: int) -> list[dict[str, Any]]:
 
 
 def policy_strategy(tree: PublicTree, root: TowersState, seat: int,
-                    choose: Callable[[TowersState], TowersAction]) -> tuple[np.ndarray, int]:
-    """The pure strategy of ``seat`` that ``choose`` plays, at every (node, hand) its own play can reach.
+                    choose: Callable[[TowersState], TowersAction | list[tuple[str, float]]]) -> tuple[np.ndarray, int]:
+    """The strategy of ``seat`` that ``choose`` plays, at every (node, hand) its own play can reach: pure when
+    ``choose`` returns an action, mixed when it returns (action text, probability) pairs.
 
     ``choose`` sees a full position whose hidden stones are a consistent guess (a bot that
     decides from its observation only cannot tell).  The other seat's part is uniform (a best
@@ -913,22 +914,26 @@ def policy_strategy(tree: PublicTree, root: TowersState, seat: int,
         for h in mine:
             hands = (tree.hands[0][h], tree.hands[1][theirs[0]]) if seat == 0 else (tree.hands[0][theirs[0]], tree.hands[1][h])
             position = _replay(root, hands, path)
-            action = choose(position)
+            choice = choose(position)
             asked += 1
-            text = _label_of(action, tree.hands[seat][h])
-            chosen = next((c for c in kids if tree.label[c] == text), None)
-            if chosen is None or not tree.legal[tree.off[chosen] + h]:
-                raise ValueError(f"the policy chose {text!r}, not an action of this public node")
-            for c in kids:
-                if tree.legal[tree.off[c] + h]:
-                    strat[tree.off[c] + h] = 1.0 if c == chosen else 0.0
-            picks.setdefault(chosen, []).append(h)
+            mix = choice if isinstance(choice, list) else [(_label_of(choice, tree.hands[seat][h]), 1.0)]
+            weight = {c: 0.0 for c in kids if tree.legal[tree.off[c] + h]}
+            for text, pr in mix:
+                chosen = next((c for c in kids if tree.label[c] == text), None)
+                if chosen is None or chosen not in weight:
+                    raise ValueError(f"the policy chose {text!r}, not an action of this public node")
+                weight[chosen] += pr
+            for c, pr in weight.items():
+                strat[tree.off[c] + h] = pr
+                if pr > 0:
+                    picks.setdefault(c, []).append(h)
         for c, hs in picks.items():
             stack.append((c, hs, theirs, [*path, tree.label[c]]))
     return strat, asked
 
 
-def bot_exploitability(tree: PublicTree, root: TowersState, choose_for: Callable[[int], Callable[[TowersState], TowersAction]]
+def bot_exploitability(tree: PublicTree, root: TowersState,
+                       choose_for: Callable[[int], Callable[[TowersState], TowersAction | list[tuple[str, float]]]]
                        ) -> tuple[float, int]:
     """Exploitability of a bot playing both seats (its seat-``s`` policy is ``choose_for(s)``): (BR value of P1
     against the bot as P2 + BR value of P2 against the bot as P1 - 1) / 2, and the decisions asked."""
@@ -1007,16 +1012,22 @@ def solved_placements(state: TowersState, node_limit: int = BOT_NODE_LIMIT) -> E
     return eq
 
 
-def play_solved(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
-    """Sample the strategy of ``seat``'s hand at ``state``'s public node of the solved placements ``eq``."""
+def solved_probabilities(eq: Equilibrium, state: TowersState, seat: int) -> list[tuple[str, float]]:
+    """(action text, probability) that the solved placements ``eq`` give ``seat``'s hand at ``state``'s public
+    node; one certain action where the opponent has no stone left (the collapsed last placements)."""
     tree = eq.tree
     node = 0
     for _, text in round6_placements(state):
         node = tree.child_by_label(node, text)
-    if tree.player[node] < 0:  # the opponent has no stone left: the collapsed last placements
-        return _solo_choice(state, seat)
+    if tree.player[node] < 0:
+        return [(action_to_string(_solo_choice(state, seat)), 1.0)]
     held = tuple(sorted(state.hands[seat] + [c for c in state.revealed[seat][5]]))
-    probs = eq.probabilities(node, tree.hands[seat].index(held))
+    return eq.probabilities(node, tree.hands[seat].index(held))
+
+
+def play_solved(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
+    """Sample the strategy of ``seat``'s hand at ``state``'s public node of the solved placements ``eq``."""
+    probs = solved_probabilities(eq, state, seat)
     x = rng.random()
     for text, pr in probs:
         x -= pr
