@@ -50,6 +50,9 @@ def blokus_gtp(variant, bot_spec, seed):
               help="Side A rotates through the seats: game g puts it in seat g % seats (classic: 4, three-player: 3).")
 @click.option("--bots", "bots", default=None, help="Side A: a kibitz bot spec (name[:budget]).")
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
+@click.option("--knobs", default=None, metavar="NAME=VALUE,...",
+              help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus), "
+                   "as kibitz blokus tune.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,
@@ -65,8 +68,8 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (every game included).")
 @quiet_option
 @friendly_errors
-def blokus_match(variant, bots, engine, opponent, opponent_bot, per_seat, games, seed, move_timeout, startup_timeout,
-                 as_json, quiet):
+def blokus_match(variant, bots, engine, knobs, opponent, opponent_bot, per_seat, games, seed, move_timeout,
+                 startup_timeout, as_json, quiet):
     """Play a match, seats alternating: side A (--bots or --engine) against side B (--opponent or --opponent-bot).
 
     A GTP engine that dies, stays silent past its deadline or does not speak GTP ends the match with status
@@ -81,7 +84,7 @@ def blokus_match(variant, bots, engine, opponent, opponent_bot, per_seat, games,
     if (opponent is None) == (opponent_bot is None):
         raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
     ensure_compiled("blokus")
-    a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout)
+    a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout, knobs)
     seats = {"classic": 4, "three-player": 3}.get(variant, 2)
     b_sides: list = []
     try:

@@ -263,3 +263,23 @@ def test_match_command_one_engine_per_seat(run_cli) -> None:
     assert lines[0] == "kibitz greedy vs kibitz random x2, three-player: 3 of 3 games (complete)"
     assert lines[2].startswith("mean rank ") and lines[2].endswith("seat 1 1.00 (1 games), seat 2 1.00 (1 games), "
                                                                  "seat 3 1.00 (1 games)")
+
+
+def test_match_knobs_set_side_a_search_constants(run_cli) -> None:
+    """--knobs reaches side A's mcts-rave: the defaults spelt out play the same games, another constant other games."""
+    def moves(*knobs: str) -> list:
+        result = run_cli("blokus", "match", "--variant", "duo", "--bots", "mcts-rave:300", *knobs, "--opponent-bot",
+                         "random", "--games", "1", "--seed", "4", "--json", "--quiet")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        return [g["moves"] for g in data["game_list"]]
+
+    default = moves()
+    assert moves("--knobs", "exploration=0.5,rave_weight=0.7") == default
+    assert moves("--knobs", "exploration=1.5,rave_weight=0") != default
+    wrong = run_cli("blokus", "match", "--bots", "greedy", "--knobs", "rave_weight=0", "--opponent-bot", "random",
+                    "--games", "1")
+    assert wrong.exit_code == 1 and "mcts-rave" in wrong.output
+    bad = run_cli("blokus", "match", "--bots", "mcts-rave:60", "--knobs", "warmth=2", "--opponent-bot", "random",
+                  "--games", "1")
+    assert bad.exit_code == 1 and "bad knob" in bad.output
