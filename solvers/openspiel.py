@@ -22,7 +22,8 @@ tensors come from the game's codec (``GameInfo.codec``, one
   public allows, with the prior weights of the game's ``public_deal`` hook (the tower
   game in round 6: each seat's hand, :func:`puzzles.towers.subgame.possible_hands`; the
   position's own hidden stones are not used); outcome ``i`` is the seat's ``i``-th
-  possible part.  Then the engine plays on from the dealt position.  This is the
+  possible part (the engine state under the deal's chance nodes is the position as
+  given).  Then the engine plays on from the dealt position.  This is the
   round-6 subgame of ``docs/towers-equilibrium.md`` for OpenSpiel's exact tools.
 * Chance: the tower game's deal is explicit chance (the engine's outcomes and
   probabilities; OpenSpiel starts at the deal, not at the seeded one).  A My
@@ -46,14 +47,18 @@ tensors come from the game's codec (``GameInfo.codec``, one
   cannot tell from this one with the engine's ``resample``, seeded from one value of
   ``sampler``.  Where the game can replay a deal toward it (the tower game from its
   start), the new state's history is a real one that reaches it (hidden draws
-  included); otherwise it keeps this state's history.
+  included); otherwise it keeps this state's history.  In a subgame the other seats'
+  deals are redrawn instead (by their prior, among those under which the history is
+  legal and the seat's information state the same): a real history again.
 """
 
 from __future__ import annotations
 
 import base64
 import importlib
+import itertools
 import json
+import math
 import random
 import zlib
 from collections.abc import Callable
@@ -408,15 +413,17 @@ class KibitzState(pyspiel.State):
 
         The engine's ``resample`` draws the hidden part, seeded from one call of
         ``probability_sampler`` (a float in [0, 1), e.g. ``pyspiel.UniformProbabilitySampler``).
+        In a subgame the other seats' deals are drawn instead (:meth:`_resample_deal`).
         """
         rng = random.Random(int(float(probability_sampler()) * _SEED_RANGE))
+        if self._box.dealt is not None:
+            return self._resample_deal(int(player_id), rng)
         target = self._box.state.resample(int(player_id), rng)
         game = self.get_game()
         toward = _chance_toward(target) if not game.from_position else None
         if toward is None:
             twin = self.clone()
-            twin._box = _Box(target, self._box.codec, self._box.pending[:], self._box.texts[:],
-                             dealt=None if self._box.dealt is None else self._box.dealt[:], deal=self._box.deal)
+            twin._box = _Box(target, self._box.codec, self._box.pending[:], self._box.texts[:])
             return twin
         replay = game.new_initial_state()
         for step in self.full_history():
@@ -424,6 +431,30 @@ class KibitzState(pyspiel.State):
             replay.apply_action(toward(replay.kibitz, target, int(player_id), action) if replay.is_chance_node()
                                 else action)
         return replay
+
+    def _resample_deal(self, player: int, rng: random.Random) -> KibitzState:
+        """In a subgame: this history with ``player``'s deal kept and the other seats' deals drawn by their prior
+        among those under which the same actions are legal and ``player``'s information state is the same."""
+        box = self._box
+        assert box.dealt is not None and box.deal is not None
+        game = self.get_game()
+        history = self.history()
+        dealt, rest = history[: len(box.dealt)], history[len(box.dealt) :]
+        seen = self.information_state_string(player) if not self._dealing() else None
+        twins: list[KibitzState] = []
+        weights: list[float] = []
+        choices = [[o] if s == player else range(len(box.deal.probs[s])) for s, o in enumerate(dealt)]
+        for outcomes in itertools.product(*choices):
+            twin = game.new_initial_state()
+            for action in (*outcomes, *rest):
+                if twin.is_terminal() or action not in twin.legal_actions():
+                    break
+                twin.apply_action(action)
+            else:
+                if seen is None or twin.information_state_string(player) == seen:
+                    twins.append(twin)
+                    weights.append(math.prod(box.deal.probs[s][o] for s, o in enumerate(outcomes)))
+        return rng.choices(twins, weights)[0]
 
     def returns(self) -> list[float]:
         state = self._box.state

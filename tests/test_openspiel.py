@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -336,3 +337,23 @@ def test_towers_subgame_needs_a_round6_position() -> None:
         load_game("towers", position=position_parameter(TowersState.new_game(1)), subgame=True)
     with pytest.raises(ValueError, match="subgame: My Shelfie has no deal"):
         load_game("shelfie", players=2, subgame=True, position=position_parameter(GAMES["shelfie"].new_game(2)))
+
+
+def test_towers_subgame_resample_from_infostate_redraws_the_other_deal() -> None:
+    """In a subgame the twin's history is a real one: the seat's own deal kept, the other deal redrawn among the
+    hands that hold the stones the other seat has placed since (its announcement is in the deal already)."""
+    start = _round6_start(3, "place")
+    game = load_game("towers", position=position_parameter(start), subgame=True)
+    state = _random_openspiel_state(game, 3, 5)
+    seat = state.current_player()
+    other = 1 - seat
+    placed = Counter(kibitz_state(state).revealed[other][5])
+    consistent = {j for j, hand in enumerate(possible_hands(start, other)[0]) if not placed - Counter(hand)}
+    drawn = set()
+    for i in range(30):
+        twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(i, 0.0, 1.0))
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+        assert twin.history()[seat] == state.history()[seat] and twin.history()[2:] == state.history()[2:]
+        assert kibitz_state(game.deserialize_state(twin.serialize())) == kibitz_state(twin)  # its history reaches it
+        drawn.add(twin.history()[other])
+    assert drawn == consistent and len(consistent) == 2
