@@ -283,10 +283,10 @@ class KibitzGame(pyspiel.Game):
             utility, total = pyspiel.GameType.Utility.GENERAL_SUM, None
         else:
             utility, total = pyspiel.GameType.Utility.CONSTANT_SUM, (2.0 if teams else 1.0)
+        deal_sizes = [len(p) for p in self.deal.probs] if self.deal else []
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions,
-            max_chance_outcomes=max([self.codec.num_chance_outcomes] + [len(p) for p in self.deal.probs]
-                                    if self.deal else [self.codec.num_chance_outcomes]),
+            max_chance_outcomes=max([self.codec.num_chance_outcomes, *deal_sizes]),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
