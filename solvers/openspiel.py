@@ -14,7 +14,17 @@ tensors come from the game's codec (``GameInfo.codec``, one
   Project L's deck order, My Shelfie's goals and personal cards), every
   :class:`puzzles.game.GameOption` of the game (an option whose default is None is a
   string, ``""`` meaning the default), and ``position``: a state to start from,
-  written by :func:`position_parameter` (for endgames; ``""`` = a new game).
+  written by :func:`position_parameter` (for endgames; ``""`` = a new game), and
+  ``subgame`` (with ``position``): the position's public part is the start and the
+  hidden part is dealt by chance, see below.
+* Subgames: ``load_game("towers", position=position_parameter(state), subgame=True)``
+  starts at one explicit chance node per seat that deals its hidden part as everything
+  public allows, with the prior weights of the game's ``public_deal`` hook (the tower
+  game in round 6: each seat's hand, :func:`puzzles.towers.subgame.possible_hands`; the
+  position's own hidden stones are not used); outcome ``i`` is the seat's ``i``-th
+  possible part (the engine state under the deal's chance nodes is the position as
+  given).  Then the engine plays on from the dealt position.  This is the
+  round-6 subgame of ``docs/towers-equilibrium.md`` for OpenSpiel's exact tools.
 * Chance: the tower game's deal is explicit chance (the engine's outcomes and
   probabilities; OpenSpiel starts at the deal, not at the seeded one).  A My
   Shelfie refill is split into one explicit chance node per usable cell (outcome =
@@ -37,14 +47,18 @@ tensors come from the game's codec (``GameInfo.codec``, one
   cannot tell from this one with the engine's ``resample``, seeded from one value of
   ``sampler``.  Where the game can replay a deal toward it (the tower game from its
   start), the new state's history is a real one that reaches it (hidden draws
-  included); otherwise it keeps this state's history.
+  included); otherwise it keeps this state's history.  In a subgame the other seats'
+  deals are redrawn instead (by their prior, among those under which the history is
+  legal and the seat's information state the same): a real history again.
 """
 
 from __future__ import annotations
 
 import base64
 import importlib
+import itertools
 import json
+import math
 import random
 import zlib
 from collections.abc import Callable
@@ -114,7 +128,7 @@ def _markers(cls: type[GameState[Any]]) -> dict[str, Any]:
 
 def _parameters(info: GameInfo) -> dict[str, Any]:
     """OpenSpiel parameter specification: players, seed, position and the game's options."""
-    spec: dict[str, Any] = {"players": info.default_players, "seed": 0, "position": ""}
+    spec: dict[str, Any] = {"players": info.default_players, "seed": 0, "position": "", "subgame": False}
     for option in info.options:
         spec[option.name] = "" if option.default is None else option.default
     return spec
@@ -162,33 +176,71 @@ def game_type(info: GameInfo, utility: Any = pyspiel.GameType.Utility.CONSTANT_S
     )
 
 
+class _Deal:
+    """A subgame's deal (the ``subgame`` parameter): each seat's possible hidden parts and their probabilities."""
+
+    def __init__(self, start: GameState[Any]) -> None:
+        hook = start._information_state() if start.info.has_information_state else None
+        public_deal = getattr(hook, "public_deal", None)
+        if public_deal is None:
+            raise ValueError(f"subgame: {start.info.title} has no deal from a public state")
+        self.hook: Any = hook
+        try:
+            deal = public_deal(start)
+        except ValueError as error:
+            raise ValueError(f"subgame: {error}") from None
+        self.parts: list[list[Any]] = []
+        self.probs: list[list[float]] = []
+        for parts, weights in deal:
+            total = float(sum(weights))
+            self.parts.append(list(parts))
+            self.probs.append([float(w) / total for w in weights])
+
+    def outcomes(self, seat: int) -> list[tuple[int, float]]:
+        return list(enumerate(self.probs[seat]))
+
+    def text(self, seat: int, outcome: int) -> str:
+        return str(self.hook.deal_text(seat, self.parts[seat][outcome]))
+
+    def deal(self, start: GameState[Any], outcomes: list[int]) -> GameState[Any]:
+        """``start`` with the parts of ``outcomes`` (one per seat) dealt."""
+        dealt: GameState[Any] = self.hook.with_deal(start, [self.parts[s][o] for s, o in enumerate(outcomes)])
+        return dealt
+
+
 class _Box:
-    """The kibitz state, a refill in progress and the action texts; copied with the engine's ``clone``.
+    """The kibitz state, a refill in progress, a subgame's deal in progress and the action texts; copied with the
+    engine's ``clone``.
 
     pyspiel clones a Python state by deep-copying its attributes, so this box
     keeps the engine's tables shared and copies only what ``clone`` copies.
+    ``dealt`` is None, or in a subgame the deal's outcomes so far until every seat is dealt.
     """
 
-    __slots__ = ("state", "codec", "pending", "texts", "unchecked")
+    __slots__ = ("state", "codec", "pending", "texts", "unchecked", "dealt", "deal")
 
     def __init__(self, state: GameState[Any], codec: Any, pending: list[int], texts: list[str],
-                 unchecked: bool = False) -> None:
+                 unchecked: bool = False, dealt: list[int] | None = None, deal: _Deal | None = None) -> None:
         self.state = state
         self.codec = codec  # shared, never copied
         self.pending = pending
         self.texts = texts
         self.unchecked = unchecked  # read from a serialized string: checked against the game when attached
+        self.dealt = dealt
+        self.deal = deal  # shared, never copied; set from the game when a serialized box is attached
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.state.clone(), self.codec, self.pending[:], self.texts[:])
+        return _Box(self.state.clone(), self.codec, self.pending[:], self.texts[:],
+                    dealt=None if self.dealt is None else self.dealt[:], deal=self.deal)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (pyspiel serialises Python states so) as the engine's JSON; the codec is rebuilt."""
         cls = type(self.state)
-        return (_unbox, (cls.__module__, cls.__qualname__, self.state.dumps(), self.pending, self.texts))
+        return (_unbox, (cls.__module__, cls.__qualname__, self.state.dumps(), self.pending, self.texts, self.dealt))
 
 
-def _unbox(module: str, qualname: str, text: str, pending: list[int], texts: list[str]) -> _Box:
+def _unbox(module: str, qualname: str, text: str, pending: list[int], texts: list[str],
+           dealt: list[int] | None = None) -> _Box:
     """The box of a serialized state: a kibitz engine state read through its validating ``from_json``."""
     cls = getattr(importlib.import_module(str(module)), str(qualname), None)
     if not (isinstance(cls, type) and issubclass(cls, GameState) and getattr(cls, "game_name", None) in GAMES):
@@ -196,8 +248,11 @@ def _unbox(module: str, qualname: str, text: str, pending: list[int], texts: lis
     if not (isinstance(pending, list) and all(type(x) is int for x in pending)
             and isinstance(texts, list) and all(isinstance(x, str) for x in texts)):
         raise ValueError("serialized state: malformed refill or action texts")
+    if not (dealt is None or (isinstance(dealt, list) and all(type(x) is int for x in dealt))):
+        raise ValueError("serialized state: malformed deal")
     state = _state_of_class(cls, load_json_text(text, "serialized state"), "serialized state")
-    return _Box(state, codec_of(state.info, state), list(pending), list(texts), unchecked=True)
+    return _Box(state, codec_of(state.info, state), list(pending), list(texts), unchecked=True,
+                dealt=None if dealt is None else list(dealt))
 
 
 class KibitzGame(pyspiel.Game):
@@ -217,6 +272,9 @@ class KibitzGame(pyspiel.Game):
         else:
             start = info.new_game(players, self.seed, **self.options)
             players = start.num_players
+        if params["subgame"] and not params["position"]:
+            raise ValueError("subgame: needs a position (its public part is the subgame's start)")
+        self.deal = _Deal(start) if params["subgame"] else None
         self.codec = codec_of(info, start)
         self.start = start if params["position"] else self.codec.opening(start)
         self.from_position = bool(params["position"])
@@ -225,14 +283,15 @@ class KibitzGame(pyspiel.Game):
             utility, total = pyspiel.GameType.Utility.GENERAL_SUM, None
         else:
             utility, total = pyspiel.GameType.Utility.CONSTANT_SUM, (2.0 if teams else 1.0)
+        deal_sizes = [len(p) for p in self.deal.probs] if self.deal else []
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions,
-            max_chance_outcomes=self.codec.num_chance_outcomes,
+            max_chance_outcomes=max([self.codec.num_chance_outcomes, *deal_sizes]),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=total,
-            max_game_length=self.codec.max_game_length,
+            max_game_length=self.codec.max_game_length + (players if self.deal else 0),
         )
         super().__init__(game_type(info, utility), game_info, params)
 
@@ -253,7 +312,7 @@ class KibitzState(pyspiel.State):
 
     def __init__(self, game: KibitzGame, state: GameState[Any]) -> None:
         super().__init__(game)
-        self._box = _Box(state, game.codec, [], [])
+        self._box = _Box(state, game.codec, [], [], dealt=[] if game.deal else None, deal=game.deal)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """pyspiel's ``deserialize_state`` sets the attributes it unpickled: a box read so is checked first."""
@@ -279,8 +338,9 @@ class KibitzState(pyspiel.State):
             if replay.is_terminal() or player != replay.current_player() or action not in replay.legal_actions():
                 raise ValueError(f"serialized state: history action {action} of player {player} is not legal there")
             replay.apply_action(action)
-        if replay.kibitz != box.state or replay._box.pending != box.pending:
+        if replay.kibitz != box.state or replay._box.pending != box.pending or replay._box.dealt != box.dealt:
             raise ValueError("serialized state: the state is not the one its history reaches")
+        box.deal = game.deal
         box.unchecked = False
 
     @property
@@ -288,7 +348,14 @@ class KibitzState(pyspiel.State):
         """The engine state underneath."""
         return self._box.state
 
+    def _dealing(self) -> bool:
+        """A subgame's deal is still in progress (the state is one of its chance nodes)."""
+        dealt = self._box.dealt
+        return dealt is not None and len(dealt) < self._box.state.num_players
+
     def current_player(self) -> int:
+        if self._dealing():
+            return int(pyspiel.PlayerId.CHANCE)
         player = self._box.state.current_player()
         if player == TERMINAL:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -300,10 +367,16 @@ class KibitzState(pyspiel.State):
         return self._box.state.is_terminal()
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self._dealing():
+            return [a for a, _ in self.chance_outcomes()]
         return self._box.codec.legal_ids(self._box.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of a chance node; none at a decision node or at the end."""
+        box = self._box
+        if self._dealing():
+            assert box.dealt is not None and box.deal is not None
+            return box.deal.outcomes(len(box.dealt))
         if not self._box.state.is_chance_node():
             return []
         return self._box.codec.chance_outcomes(self._box.state, self._box.pending)
@@ -311,6 +384,13 @@ class KibitzState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         box = self._box
         state, codec = box.state, box.codec
+        if self._dealing():
+            assert box.dealt is not None and box.deal is not None
+            box.texts.append(box.deal.text(len(box.dealt), action))
+            box.dealt.append(action)
+            if len(box.dealt) == state.num_players:
+                box.state = box.deal.deal(state, box.dealt)
+            return
         if state.is_chance_node():  # the text first: it reads the refill before the outcome joins it
             text = codec.chance_text(box.pending, action)
             codec.apply_chance(state, box.pending, action)
@@ -321,6 +401,9 @@ class KibitzState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         box = self._box
+        if self._dealing():
+            assert box.dealt is not None and box.deal is not None
+            return box.deal.text(len(box.dealt), action)
         if player == pyspiel.PlayerId.CHANCE or (player < 0 and box.state.is_chance_node()):
             return self._box.codec.chance_text(box.pending, action)
         return box.state.action_to_string(self._box.codec.decode(box.state, action))
@@ -330,8 +413,11 @@ class KibitzState(pyspiel.State):
 
         The engine's ``resample`` draws the hidden part, seeded from one call of
         ``probability_sampler`` (a float in [0, 1), e.g. ``pyspiel.UniformProbabilitySampler``).
+        In a subgame the other seats' deals are drawn instead (:meth:`_resample_deal`).
         """
         rng = random.Random(int(float(probability_sampler()) * _SEED_RANGE))
+        if self._box.dealt is not None:
+            return self._resample_deal(int(player_id), rng)
         target = self._box.state.resample(int(player_id), rng)
         game = self.get_game()
         toward = _chance_toward(target) if not game.from_position else None
@@ -345,6 +431,30 @@ class KibitzState(pyspiel.State):
             replay.apply_action(toward(replay.kibitz, target, int(player_id), action) if replay.is_chance_node()
                                 else action)
         return replay
+
+    def _resample_deal(self, player: int, rng: random.Random) -> KibitzState:
+        """In a subgame: this history with ``player``'s deal kept and the other seats' deals drawn by their prior
+        among those under which the same actions are legal and ``player``'s information state is the same."""
+        box = self._box
+        assert box.dealt is not None and box.deal is not None
+        game = self.get_game()
+        history = self.history()
+        dealt, rest = history[: len(box.dealt)], history[len(box.dealt) :]
+        seen = self.information_state_string(player) if not self._dealing() else None
+        twins: list[KibitzState] = []
+        weights: list[float] = []
+        choices = [[o] if s == player else range(len(box.deal.probs[s])) for s, o in enumerate(dealt)]
+        for outcomes in itertools.product(*choices):
+            twin = game.new_initial_state()
+            for action in (*outcomes, *rest):
+                if twin.is_terminal() or action not in twin.legal_actions():
+                    break
+                twin.apply_action(action)
+            else:
+                if seen is None or twin.information_state_string(player) == seen:
+                    twins.append(twin)
+                    weights.append(math.prod(box.deal.probs[s][o] for s, o in enumerate(outcomes)))
+        return rng.choices(twins, weights)[0]
 
     def returns(self) -> list[float]:
         state = self._box.state

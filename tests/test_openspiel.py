@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -14,6 +15,7 @@ from open_spiel.python.algorithms import cfr, expected_game_score, exploitabilit
 
 from puzzles import GAMES  # noqa: E402
 from puzzles.towers.engine import TowersState  # noqa: E402
+from puzzles.towers.subgame import possible_hands, with_hands  # noqa: E402
 from solvers.openspiel import kibitz_state, load_game, position_parameter  # noqa: E402
 from solvers.towers.solver import brute_force_value, solve  # noqa: E402
 
@@ -289,3 +291,69 @@ def test_openspiel_cfr_and_exploitability_run_on_a_towers_endgame(seed: int) -> 
     assert 0 <= reached < 0.01 < uniform
     value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)[0]
     assert value == pytest.approx(_outcome(solve(state, horizon="game").value), abs=2 * reached)
+
+
+def _round6_start(seed: int, phase: str) -> TowersState:
+    """Round 6's start (``pick``: both announcements to come) or its placements' start, from a random game."""
+    rng = random.Random(seed)
+    state = TowersState.new_game(seed)
+    while not (state.round == 5 and state.phase == phase and state.step == 0):
+        assert not state.is_terminal()
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("phase", ["pick", "place"])
+def test_towers_round6_subgame_deals_each_hand_the_public_state_allows(phase: str) -> None:
+    start = _round6_start(0, phase)
+    game = load_game("towers", position=position_parameter(start), subgame=True)
+    assert game.get_type().provides_information_state_tensor and game.information_state_tensor_shape() == [4011]
+    deals = [possible_hands(start, seat) for seat in (0, 1)]
+    if phase == "pick":
+        assert [sum(w) for _, w in deals] == [20, 20]  # 3 of the 6 unseen stones, before any announcement
+    root = game.new_initial_state()
+    for seat, (hands, weights) in enumerate(deals):
+        assert root.is_chance_node()
+        assert root.chance_outcomes() == [(i, w / sum(weights)) for i, w in enumerate(weights)]
+        assert root.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith(f"deal P{seat + 1} ")
+        root.apply_action(len(hands) - 1)
+    assert not root.is_chance_node()
+    assert kibitz_state(root) == with_hands(start, (deals[0][0][-1], deals[1][0][-1]))
+    # a seat's information state is its own hand and the public history: the other deal does not show
+    seen = {}
+    for i, j in [(0, 0), (0, len(deals[1][0]) - 1), (len(deals[0][0]) - 1, 0)]:
+        state = game.new_initial_state()
+        state.apply_action(i)
+        state.apply_action(j)
+        seen[i, j] = state.information_state_string(0), tuple(state.information_state_tensor(0))
+    assert seen[0, 0] == seen[0, len(deals[1][0]) - 1] != seen[len(deals[0][0]) - 1, 0]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_towers_subgame_needs_a_round6_position() -> None:
+    with pytest.raises(ValueError, match="subgame: needs a position"):
+        load_game("towers", subgame=True)
+    with pytest.raises(ValueError, match=r"subgame: not a round-6 position \(round 1"):
+        load_game("towers", position=position_parameter(TowersState.new_game(1)), subgame=True)
+    with pytest.raises(ValueError, match="subgame: My Shelfie has no deal"):
+        load_game("shelfie", players=2, subgame=True, position=position_parameter(GAMES["shelfie"].new_game(2)))
+
+
+def test_towers_subgame_resample_from_infostate_redraws_the_other_deal() -> None:
+    """In a subgame the twin's history is a real one: the seat's own deal kept, the other deal redrawn among the
+    hands that hold the stones the other seat has placed since (its announcement is in the deal already)."""
+    start = _round6_start(3, "place")
+    game = load_game("towers", position=position_parameter(start), subgame=True)
+    state = _random_openspiel_state(game, 3, 5)
+    seat = state.current_player()
+    other = 1 - seat
+    placed = Counter(kibitz_state(state).revealed[other][5])
+    consistent = {j for j, hand in enumerate(possible_hands(start, other)[0]) if not placed - Counter(hand)}
+    drawn = set()
+    for i in range(30):
+        twin = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(i, 0.0, 1.0))
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+        assert twin.history()[seat] == state.history()[seat] and twin.history()[2:] == state.history()[2:]
+        assert kibitz_state(game.deserialize_state(twin.serialize())) == kibitz_state(twin)  # its history reaches it
+        drawn.add(twin.history()[other])
+    assert drawn == consistent and len(consistent) == 2

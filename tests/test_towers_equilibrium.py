@@ -6,6 +6,7 @@ import json
 import random
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from puzzles.game import CHANCE
@@ -37,9 +38,12 @@ def round6_positions(seed: int, greedy: bool = True) -> list[TowersState]:
     return out
 
 
-#: Small round-6 positions (random play, after each seat's first placement) whose value is not 0, 1/2 or 1:
-#: seed -> the exact value for P1 (the sequence-form LP's).
-SMALL = {29: 0.25, 48: 0.375, 84: 0.125}
+#: Small round-6 positions (random play; decision 6: after each seat's first placement, 7: after P1's second) whose
+#: value is not 0, 1/2 or 1, for OpenSpiel's exact tools through the adapter: (seed, decision) -> P1's exact value
+#: (OpenSpiel's sequence-form LP's).  (119, 7): P1 has 2 possible hands, P2 4; 432 histories.
+TINY = {(119, 7): 0.0625, (3, 7): 0.25, (29, 6): 0.25, (48, 6): 0.375, (84, 6): 0.125}
+TINY_CASES = [pytest.param(key, marks=[] if key == (119, 7) else [pytest.mark.slow], id=f"seed{key[0]}-{key[1]}")
+              for key in TINY]
 
 
 def test_the_deal_is_every_hand_the_public_state_allows() -> None:
@@ -62,25 +66,48 @@ def test_the_deal_is_every_hand_the_public_state_allows() -> None:
         assert [seat for seat, _ in round6_placements(positions[-1])] == [0, 1, 0, 1, 0]
 
 
-@pytest.mark.parametrize("seed", [pytest.param(seed, marks=[] if seed == 48 else [pytest.mark.slow]) for seed in sorted(SMALL)])
-def test_value_equals_the_sequence_form_lp_and_openspiel_agrees_on_exploitability(seed: int) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
-    del pyspiel
+@pytest.mark.parametrize("key", TINY_CASES)
+def test_openspiel_sequence_form_lp_value_equals_ours(key: tuple[int, int]) -> None:
+    """OpenSpiel's sequence-form LP (cvxpy, solver GLOP) on the subgame through the adapter: our value to 1e-6."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("cvxpy", reason="OpenSpiel's sequence_form_lp needs cvxpy (the dev extra)")
+    from open_spiel.python.algorithms import sequence_form_lp
+
+    from solvers.towers.equilibrium_spiel import spiel_game, zero_sum
+
+    state = round6_positions(key[0], greedy=False)[key[1]]
+    eq = solve_tree(build_tree(state), target=1e-7)
+    v0, v1, _, _ = sequence_form_lp.solve_zero_sum_game(zero_sum(spiel_game(state)), solver="GLOP")
+    assert v0 + 0.5 == pytest.approx(TINY[key], abs=1e-9) and v1 == pytest.approx(-v0, abs=1e-9)
+    assert eq.status == "found" and abs(eq.value - (v0 + 0.5)) <= 1e-6
+
+
+@pytest.mark.parametrize("strategy", ["solved", "uniform"])
+@pytest.mark.parametrize("key", TINY_CASES)
+def test_openspiel_exploitability_through_the_adapter_equals_ours(key: tuple[int, int], strategy: str) -> None:
+    """OpenSpiel's ``exploitability`` of our strategy as a TabularPolicy of the adapter's subgame: ours to 1e-6.
+
+    "uniform" is uniform at every information set of our tree (the last placements it collapses are
+    played as the tree plays them, the best one for the mover's own stones)."""
+    pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import exploitability as os_exploitability
 
-    from solvers.towers.equilibrium_spiel import sequence_form_value, spiel_game, tabular_policy
+    from solvers.towers.equilibrium import exploitability, normalise
+    from solvers.towers.equilibrium_spiel import spiel_game, tabular_policy
 
-    state = round6_positions(seed, greedy=False)[6]
+    state = round6_positions(key[0], greedy=False)[key[1]]
     tree = build_tree(state)
-    eq = solve_tree(tree, target=1e-7)
-    game = spiel_game(tree)
-    lp_value = sequence_form_value(game) + 0.5
-    assert lp_value == pytest.approx(SMALL[seed], abs=1e-9)
-    assert eq.status == "found" and eq.exploitability <= 1e-7
-    assert abs(eq.value - lp_value) <= 1e-6
-    # OpenSpiel's own best responses (python) on the same game give our exploitability
-    theirs = os_exploitability.nash_conv(game, tabular_policy(game, eq)) / 2
-    assert theirs == pytest.approx(eq.exploitability, abs=1e-9)
+    if strategy == "solved":
+        eq = solve_tree(tree)
+        strat, ours = eq.strategy, eq.exploitability
+        assert eq.status == "found" and ours <= 1e-3
+    else:
+        strat = normalise(tree, np.zeros(len(tree.legal)))
+        ours = exploitability(tree, strat)
+        assert ours > 0.05
+    game = spiel_game(state)
+    theirs = os_exploitability.exploitability(game, tabular_policy(game, tree, strat))
+    assert abs(theirs - ours) <= 1e-6 and (theirs <= 1e-3) == (strategy == "solved")
 
 
 def test_exploitability_at_most_1e_3_on_three_sampled_states() -> None:
@@ -166,7 +193,7 @@ def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> No
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["status"] == "found" and data["exploitability"] <= 1e-3
-    assert data["value_p1"] == pytest.approx(SMALL[48], abs=2e-3)
+    assert data["value_p1"] == pytest.approx(TINY[(48, 6)], abs=2e-3)
     rows = data["strategy"]
     assert rows and all(abs(sum(p for _, p in row["actions"]) - 1) < 1e-9 for row in rows)
     text = run_cli("towers", "equilibrium", str(path), "--quiet").stdout

@@ -656,7 +656,7 @@ class TowersState(GameState[TowersAction]):
             "direction": self.direction,
             "used_lines": self.used_lines,
             "line": self.line,
-            "announcements": copy.deepcopy(self.announcements),
+            "announcements": [{**a, "values": list(a["values"])} for a in self.announcements],  # deepcopy, cheaper
             "towers": [[stone_str(c) for c in t] for t in self.towers],
             "values": self.values,
             "placers": self.placers,

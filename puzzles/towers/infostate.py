@@ -37,7 +37,8 @@ import numpy as np
 from puzzles.towers.codec import TowersCodec, observation_tensor
 from puzzles.towers.engine import Pass, Place, TowersState, string_to_action
 from puzzles.towers.kernel import GRID2_DEAL, SETUP_DEAL
-from puzzles.towers.stones import LETTERS, NUM_CODES, parse_stone
+from puzzles.towers.stones import LETTERS, NUM_CODES, parse_stone, stone_str
+from puzzles.towers.subgame import Hand, possible_hands, with_hands
 
 ROUNDS = 6
 PLACEMENTS_PER_ROUND = 6
@@ -147,6 +148,23 @@ class TowersInformationState:
 
     def tensor(self, state: TowersState, player: int) -> np.ndarray:
         return information_state_tensor(state.observation(player))
+
+    def public_deal(self, state: TowersState) -> list[tuple[list[Hand], list[float]]]:
+        """Per seat, the hidden stones it may hold as the public part of ``state`` allows, with prior weights.
+
+        For a subgame that starts from a public state (the OpenSpiel adapter's ``subgame``
+        parameter): round 6 only, where a seat's hidden part is its hand
+        (:func:`puzzles.towers.subgame.possible_hands`); ValueError elsewhere.
+        """
+        return [possible_hands(state, seat) for seat in (0, 1)]
+
+    def with_deal(self, state: TowersState, parts: list[Hand]) -> TowersState:
+        """``state`` with each seat holding ``parts[seat]`` (one of its :meth:`public_deal` parts), the rest public."""
+        return with_hands(state, (parts[0], parts[1]))
+
+    def deal_text(self, seat: int, part: Hand) -> str:
+        """``deal P1 R2 Y5 J``: the text of dealing ``part`` to ``seat``."""
+        return f"deal P{seat + 1} {' '.join(stone_str(c) for c in part) or '-'}"
 
     def chance_toward(self, state: TowersState, target: TowersState, player: int, drawn: int) -> int:
         """At a deal draw of ``state``: ``drawn`` (the draw ``player`` saw) if the stone is ``player``'s own,
