@@ -157,6 +157,16 @@ def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[
     ]
 
 
+def equilibrium_policy(position: TowersState, seat: int) -> object:
+    """What the `equilibrium` bot plays at ``position``: its solved mixed strategy, or its ``ismcts`` fallback (as a
+    fixed-seed policy, like the other bots) where the placement subgame is over the bot's node limit."""
+    bot = make_bot("towers", "equilibrium")
+    try:
+        return solved_probabilities(solved_placements(position, bot.node_limit), position, seat)  # type: ignore[attr-defined]
+    except SubgameTooLarge:
+        return bot.fallback.choose(position, random.Random(7))  # type: ignore[attr-defined]
+
+
 def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
     specs = ("pimc", "ismcts", "greedy", "equilibrium")
     res: dict[str, list[float]] = {s: [] for s in (*specs, "solved")}
@@ -176,7 +186,7 @@ def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
         for spec in specs:
             chooser: Callable[[int], Callable[[TowersState], object]]
             if spec == "equilibrium":  # the bot's own mixed strategy: the placements solved from where they began
-                chooser = (lambda seat: (lambda position: solved_probabilities(solved_placements(position), position, seat)))
+                chooser = (lambda seat: (lambda position: equilibrium_policy(position, seat)))
             else:
                 bot = make_bot("towers", spec)
                 chooser = (lambda seat, b=bot: (lambda position: b.choose(position, random.Random(7))))
