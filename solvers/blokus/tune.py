@@ -43,7 +43,7 @@ KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},
-    "classic": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0, "quality_bonus": 0.0},
+    "classic": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0, "quality_bonus": 1.0},
     "three-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0, "quality_bonus": 0.0},
 }
 COMPLETE, INTERRUPTED = "complete", "interrupted"

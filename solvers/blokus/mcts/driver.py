@@ -87,9 +87,10 @@ class Params:
         self.exploration = 0.5 if self.duo else 0.4
         self.rave_weight = RAVE_WEIGHT  # a RAVE result's weight at the next ply (falling linearly to the end)
         self.rave_child_max = RAVE_CHILD_MAX  # no RAVE updates of children with this many value counts
-        # 3+ seats: 1 = Pentobi's quality bonus; 0 (default) = 0.1 of the squashed margin, as in two-player games
-        # (the bonus was not shown better in an interleaved A/B: bench/results/blokus_vs_pentobi.md)
-        self.quality_bonus = 0.0
+        # 3+ seats: 1 = Pentobi's quality bonus; 0 = 0.1 of the squashed margin, as in two-player games.  On in
+        # four-player Classic, where paired matches against level-5 Pentobi showed it (rank score 0.313 against
+        # 0.217 on 80 seeds); off in three-player, where they did not (0.309 both): bench/results/blokus_vs_pentobi.md
+        self.quality_bonus = 1.0 if v == "classic" else 0.0
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 

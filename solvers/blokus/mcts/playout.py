@@ -5,7 +5,7 @@ times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the atta
 opponents' last three moves and their edge neighbours, 2 when also our attach point; ``1e24`` for
 4, ``1e25`` beyond), so playouts answer the opponent locally; the result is win/tie/loss (shared
 by rank with more than two players) plus a quality bonus: 0.1 of a squashed margin, or with more than
-two players and the search knob ``quality_bonus`` set (off by default: an A/B did not show it better)
+two players and the search knob ``quality_bonus`` set (on by default in four-player Classic only: paired matches against Pentobi showed it there)
 Pentobi's ``State::get_quality_bonus`` (0.3 of the squashed z-score of the seat's points
 minus the others' mean, and -0.12 (result - 0.5) of the squashed z-score of the game length, both
 against the running statistics of the current search).  Every move of a simulation is logged for
