@@ -50,6 +50,7 @@ from solvers.interrupt import INTERRUPTED, TIME_LIMIT, new_flag, run_polling
 # stats slots of the kernel
 COLOURINGS, FIX_ANY, FIX_ID, TILINGS, NODES, STOPPED, PREFIXES, COLOURED, CUT_COLOUR, CUT_ANCHOR, CSP_NODES = range(11)
 N_STATS = 11
+CUT_OFF, CUT_PARTIAL, CUT_ADJACENT = 0, 1, 2  # colour cuts: none, partial colourings (_colour_step), adjacency only
 CSP_LIMIT = 20_000  # colour-search nodes per feasibility test; past it the state is kept (sound, no witness)
 HOLE_LIMIT = 0  # pockets up to this many cells are checked after each placement (0: off; it cost more than it
 # saved on 10x8: 31.7 M nodes in 2.6 CPU-s without, 22.3 M in 3.3 CPU-s at 3, bench/tetromino_split.py)
@@ -153,13 +154,16 @@ def _parity_ok(imbalance, left, shape_bal, step):
     return step > 0 or imbalance == 0
 
 
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # de Bruijn sequence: (bit * DEBRUIJN) >> 58 differs for each single bit
+DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
 @njit(cache=True)
 def _low_index(bit):
-    """The index of the single set bit of ``bit``."""
-    p = 0
-    while (np.uint64(1) << np.uint64(p)) != bit:
-        p += 1
-    return p
+    """The index of the single set bit of ``bit`` (a de Bruijn multiply, no loop)."""
+    return DEBRUIJN_INDEX[(bit * DEBRUIJN) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -385,7 +389,7 @@ def _high_index(x):
 @njit(cache=True)
 def _colour_step(  # noqa: C901
         level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes, colors, edge_rule,
-        corner_rule, adjm, partners, closed_m, wit, has_wit, col, mu, checks, smask, stats):
+        corner_rule, adjm, partners, closed_m, wit, has_wit, col, mu, checks, smask, adjfull, lastp, conf, owner, mode, stats):
     """The colour-feasibility cut after placing piece ``level`` (option ``st_g[level]``): False when the pieces
     placed admit no partial colouring, so no colouring of any tiling extending them exists.
 
@@ -408,6 +412,8 @@ def _colour_step(  # noqa: C901
         if (e_lo[u] & m_lo[v]) or (e_hi[u] & m_hi[v]):
             a |= one << np.uint64(q)
     adjm[level] = a
+    if mode == CUT_ADJACENT:
+        return _adjacent_ok(level, a, st_g, g_shape, n_shapes, colors, smask, adjfull)
     closed = closed_m[level]
     new = np.uint64(0)
     if corner_rule:
@@ -435,6 +441,7 @@ def _colour_step(  # noqa: C901
                 has_wit[level] = 0
                 return False
             partners[p] = pm
+            lastp[p] = max(p, _high_index(pm))
             new |= bp
     closed |= new
     closed_m[level + 1] = closed
@@ -447,9 +454,7 @@ def _colour_step(  # noqa: C901
     m = closed
     while m:
         low = m & (~m + one)
-        p = _low_index(low)
-        last = max(p, _high_index(partners[p]))
-        checks[last] |= low
+        checks[lastp[_low_index(low)]] |= low
         m ^= low
     # where to resume: the witness of the state before, up to the first index whose checks it fails
     start = 0
@@ -464,19 +469,23 @@ def _colour_step(  # noqa: C901
         while m:
             low = m & (~m + one)
             p = _low_index(low)
-            if not _partner_ok(p, partners, col):
-                last = max(p, _high_index(partners[p]))
-                if last < fail:
-                    fail = last
+            if not _partner_ok(p, partners, col) and lastp[p] < fail:
+                fail = lastp[p]
             m ^= low
         start = fail
         for q in range(start + 1):
             mu[q] = 0 if q == 0 else max(mu[q - 1], col[q - 1] + 1)
         if start == level:
             col[level] = -1
+    # conflict-directed backjumping: conf[i] = earlier pieces whose colours ruled out the values tried at i;
+    # the pieces up to the resume point also had the values before the witness's ruled out, by all before them
+    for q in range(start + 1):
+        conf[q] = (one << np.uint64(q)) - one
+    if start == level and col[level] < 0:
+        conf[level] = np.uint64(0)
     i = start
     nodes = 0
-    while i >= 0:
+    while True:
         nodes += 1
         if nodes > CSP_LIMIT:
             stats[CSP_NODES] += nodes
@@ -490,19 +499,25 @@ def _colour_step(  # noqa: C901
         forb = 0
         while near:
             low = near & (~near + one)
-            forb |= 1 << col[_low_index(low)]
+            q = _low_index(low)
+            forb |= 1 << col[q]
+            owner[col[q]] = q
             near ^= low
         lim = min(mu[i] + 1, colors)
         c = col[i] + 1
         found = False
         while c < lim:
-            if not (forb >> c) & 1:
+            if (forb >> c) & 1:
+                conf[i] |= one << np.uint64(owner[c])
+            else:
                 col[i] = c
                 ok = True
                 chk = checks[i]
                 while chk:
                     low = chk & (~chk + one)
-                    if not _partner_ok(_low_index(low), partners, col):
+                    p = _low_index(low)
+                    if not _partner_ok(p, partners, col):
+                        conf[i] |= (partners[p] | low) & below
                         ok = False
                         break
                     chk ^= low
@@ -511,8 +526,13 @@ def _colour_step(  # noqa: C901
                     break
             c += 1
         if not found:
-            col[i] = -1
-            i -= 1
+            if conf[i] == 0:
+                break
+            h = _high_index(conf[i])
+            conf[h] |= conf[i] & ((one << np.uint64(h)) - one)
+            for q in range(h + 1, i + 1):
+                col[q] = -1
+            i = h
             continue
         if i == level:
             stats[CSP_NODES] += nodes
@@ -523,9 +543,50 @@ def _colour_step(  # noqa: C901
         mu[i + 1] = max(mu[i], c + 1)
         i += 1
         col[i] = -1
+        conf[i] = np.uint64(0)
     stats[CSP_NODES] += nodes
     has_wit[level] = 0
     return False
+
+
+@njit(cache=True)
+def _popcount(x):
+    """Set bits of ``x``."""
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _adjacent_ok(level, a, st_g, g_shape, n_shapes, colors, smask, adjfull):
+    """The cheap colour cut (edge rule): False when a placed piece is edge-adjacent to every copy of another
+    shape (those copies take all the colours, so none is left for it).  Only pieces next to the new piece
+    ``level`` (edge-adjacent earlier pieces ``a``) can have become so.  Keeps ``smask`` (pieces per shape) and
+    ``adjfull`` (each piece's edge-adjacent pieces) for the pieces up to ``level``."""
+    one = np.uint64(1)
+    bl = one << np.uint64(level)
+    below = bl - one
+    for s in range(n_shapes):
+        smask[s] &= below
+    s_new = g_shape[st_g[level]]
+    smask[s_new] |= bl
+    for q in range(level):
+        adjfull[q] &= below
+    adjfull[level] = a
+    for s in range(n_shapes):
+        if s != s_new and _popcount(a & smask[s]) == colors:
+            return False
+    m = a
+    while m:
+        low = m & (~m + one)
+        q = _low_index(low)
+        adjfull[q] |= bl
+        if g_shape[st_g[q]] != s_new and _popcount(adjfull[q] & smask[s_new]) == colors:
+            return False
+        m ^= low
+    return True
 
 
 @njit(cache=True)
@@ -557,7 +618,7 @@ def _anchor_ok(t, add, anc_t, anc_cov, to_frame):
     if not add or anc_t[0] < 0:
         return True
     s0 = anc_t[0]
-    for k in range(1, anc_t.shape[0]):
+    for k in range(1, anc_t.shape[0]):  # noqa: SIM110 (numba-compiled)
         if anc_t[k] >= 0 and to_frame[k, anc_t[k]] > s0:
             return False
     return True
@@ -636,6 +697,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     mu = np.zeros(max_level, np.int64)
     checks = np.zeros(max_level, np.uint64)
     smask = np.zeros(n_shapes, np.uint64)
+    adjfull = np.zeros(max_level, np.uint64)
+    lastp = np.zeros(max_level, np.int64)
+    conf = np.zeros(max_level, np.uint64)
+    owner = np.zeros(copies, np.int64)
     anc_t = np.full(to_frame.shape[0], -1, np.int64)
     board_lo = np.uint64(0)
     board_hi = np.uint64(0)
@@ -655,7 +720,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             return
         if colour_cut and not _colour_step(lv, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape,
                                            n_shapes, copies, edge_rule, corner_rule, adjm, partners, closed_m, wit,
-                                           has_wit, col, mu, checks, smask, stats):
+                                           has_wit, col, mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats):
             return
     if board_lo == full_lo and board_hi == full_hi:
         if split_depth > 0:
@@ -741,7 +806,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if go and colour_cut:
                 go = _colour_step(level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape,
                                   n_shapes, copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit,
-                                  col, mu, checks, smask, stats)
+                                  col, mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats)
                 if not go:
                     stats[CUT_COLOUR] += 1
             if go and split_depth > 0 and level + 1 >= split_depth:
@@ -812,6 +877,10 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     mu = np.zeros(max_level, np.int64)
     checks = np.zeros(max_level, np.uint64)
     smask = np.zeros(n_shapes, np.uint64)
+    adjfull = np.zeros(max_level, np.uint64)
+    lastp = np.zeros(max_level, np.int64)
+    conf = np.zeros(max_level, np.uint64)
+    owner = np.zeros(copies, np.int64)
     anc_t = np.full(to_frame.shape[0], -1, np.int64)
     stats = np.zeros(N_STATS, np.int64)
     stamp = 0
@@ -852,7 +921,7 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                     if ok and colour_cut:
                         ok = _colour_step(level, st_g, nlo, nhi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes,
                                           copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit, col,
-                                          mu, checks, smask, stats)
+                                          mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats)
                 left[g_shape[t]] += 1
                 if ok:
                     cand[m] = t
@@ -878,7 +947,7 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if colour_cut:  # the chosen child's colour state (the candidates' tests overwrote it)
                 _colour_step(level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes,
                              copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit, col, mu, checks,
-                             smask, stats)
+                             smask, adjfull, lastp, conf, owner, colour_cut, stats)
             level += 1
         out[probe, 2] = nodes_est
     return probes
@@ -905,10 +974,11 @@ class SplitSearch:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
 
-    def __init__(self, problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT, colour_cut: bool | None = None,
+    def __init__(self, problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT, colour_cut: int | None = None,
                  reduce: bool = False) -> None:
-        """``colour_cut``: the partial-colouring cut (:func:`_colour_step`; None: on with the corner rule, where it
-        pays); ``reduce``: keep one tiling per anchor signature class (:meth:`_anchor_tables`), when the region
+        """``colour_cut``: ``CUT_PARTIAL`` (partial colourings, :func:`_colour_step`), ``CUT_ADJACENT`` (a piece
+        next to every copy of a shape, :func:`_adjacent_ok`) or ``CUT_OFF``; None: partial with the corner rule,
+        where it pays, else off; ``reduce``: keep one tiling per anchor signature class (:meth:`_anchor_tables`), when the region
         has symmetries acting freely on some cell's orbit."""
         self.problem = problem
         cells: tuple[Cell, ...] = problem.cells
@@ -932,8 +1002,11 @@ class SplitSearch:
         self.group_order = len(group)
         perms = [[index[perm[c]] for c in cells] for g, perm in group if g != 0] if symmetry else []
         self.sym_perm = np.array(perms, np.int64).reshape(len(perms), n)
-        self.colour_cut = bool(problem.corner_contact) if colour_cut is None else colour_cut
-        self.colour_cut = self.colour_cut and bool(problem.edge_rule or problem.corner_contact)
+        if colour_cut is None:
+            colour_cut = CUT_PARTIAL if problem.corner_contact else CUT_OFF
+        if not (problem.edge_rule or problem.corner_contact) or (colour_cut == CUT_ADJACENT and not problem.edge_rule):
+            colour_cut = CUT_OFF
+        self.colour_cut = int(colour_cut)
         self.anchors: list[Cell] = []
         self.anc_cov = np.zeros(len(geo), np.int64)
         self.to_frame = np.zeros((0, len(geo)), np.int64)
@@ -1059,6 +1132,10 @@ class SplitSearch:
         return SplitCounts(int(stats[COLOURINGS]), int(stats[FIX_ANY]), int(stats[FIX_ID]), int(stats[TILINGS]),
                            int(stats[NODES]), bool(stats[STOPPED]))
 
+    def stats(self, prefix: Sequence[int] = ()) -> np.ndarray:
+        """The kernel's statistics of the part below ``prefix`` (slots ``COLOURINGS`` .. ``CSP_NODES``)."""
+        return self._run(prefix)[0]
+
     def split(self, depth: int) -> list[tuple[int, ...]]:
         """Every state with ``depth`` shape placements that passes the cuts: the independent parts."""
         if depth <= 0:
@@ -1138,11 +1215,11 @@ class SplitSearch:
                 "status": "estimate" if why not in (INTERRUPTED, TIME_LIMIT) else "estimate (stopped: fewer paths)"}
 
 
-def timed_split_count(problem, symmetry: bool = True,
-                      hole_limit: int = HOLE_LIMIT) -> tuple[tuple[int, int, int], SplitCounts, float]:
+def timed_split_count(problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT, colour_cut: int | None = None,
+                      reduce: bool = False) -> tuple[tuple[int, int, int], SplitCounts, float]:
     """Whole split count in this process: ((raw, symmetry, symmetry+colours), sums, CPU seconds)."""
     start = time.process_time()
-    search = SplitSearch(problem, symmetry, hole_limit)
+    search = SplitSearch(problem, symmetry, hole_limit, colour_cut, reduce)
     total = search.count()
     return search.orbit_counts(total), total, time.process_time() - start
 
