@@ -54,6 +54,8 @@ CUT_OFF, CUT_PARTIAL, CUT_ADJACENT = 0, 1, 2  # colour cuts: none, partial colou
 CSP_LIMIT = 20_000  # colour-search nodes per feasibility test; past it the state is kept (sound, no witness)
 HOLE_LIMIT = 0  # pockets up to this many cells are checked after each placement (0: off; it cost more than it
 # saved on 10x8: 31.7 M nodes in 2.6 CPU-s without, 22.3 M in 3.3 CPU-s at 3, bench/tetromino_split.py)
+CORNER_HOLE_LIMIT = 4  # with the partial-colouring cut (corner rule) it pays: 10x8 77.4 M nodes in 36.0 CPU-s
+# instead of 85.5 M in 44.1, 9x9 minus the centre 30.0 M in 12.5 instead of 33.5 M in 15.0
 MAX_PIECES = 64  # pieces of a tiling as bits of one uint64
 
 
@@ -974,11 +976,12 @@ class SplitSearch:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
 
-    def __init__(self, problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT, colour_cut: int | None = None,
+    def __init__(self, problem, symmetry: bool = True, hole_limit: int | None = None, colour_cut: int | None = None,
                  reduce: bool = False) -> None:
         """``colour_cut``: ``CUT_PARTIAL`` (partial colourings, :func:`_colour_step`), ``CUT_ADJACENT`` (a piece
         next to every copy of a shape, :func:`_adjacent_ok`) or ``CUT_OFF``; None: partial with the corner rule,
-        where it pays, else off; ``reduce``: keep one tiling per anchor signature class (:meth:`_anchor_tables`), when the region
+        where it pays, else off; ``hole_limit``: the pocket cut's limit (None: ``CORNER_HOLE_LIMIT`` with the
+        partial-colouring cut, where the pocket cut is cheap beside it, else ``HOLE_LIMIT``); ``reduce``: keep one tiling per anchor signature class (:meth:`_anchor_tables`), when the region
         has symmetries acting freely on some cell's orbit."""
         self.problem = problem
         cells: tuple[Cell, ...] = problem.cells
@@ -994,7 +997,7 @@ class SplitSearch:
                 geo.append((s, placed))
         geo.sort(key=lambda g: (min(index[c] for c in g[1]), g[0], g[1]))
         self.geo = geo
-        self.n, self.hole_limit, self.symmetry = n, hole_limit, symmetry
+        self.n, self.symmetry = n, symmetry
         self._tables(geo, index)
         self._cell_tables(cells, index)
         self._shape_tables(problem)
@@ -1007,6 +1010,9 @@ class SplitSearch:
         if not (problem.edge_rule or problem.corner_contact) or (colour_cut == CUT_ADJACENT and not problem.edge_rule):
             colour_cut = CUT_OFF
         self.colour_cut = int(colour_cut)
+        if hole_limit is None:
+            hole_limit = CORNER_HOLE_LIMIT if self.colour_cut == CUT_PARTIAL else HOLE_LIMIT
+        self.hole_limit = hole_limit
         self.anchors: list[Cell] = []
         self.anc_cov = np.zeros(len(geo), np.int64)
         self.to_frame = np.zeros((0, len(geo)), np.int64)
@@ -1215,7 +1221,7 @@ class SplitSearch:
                 "status": "estimate" if why not in (INTERRUPTED, TIME_LIMIT) else "estimate (stopped: fewer paths)"}
 
 
-def timed_split_count(problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT, colour_cut: int | None = None,
+def timed_split_count(problem, symmetry: bool = True, hole_limit: int | None = None, colour_cut: int | None = None,
                       reduce: bool = False) -> tuple[tuple[int, int, int], SplitCounts, float]:
     """Whole split count in this process: ((raw, symmetry, symmetry+colours), sums, CPU seconds)."""
     start = time.process_time()
