@@ -16,6 +16,10 @@ is a tiling *modulo colour permutation* (what the canonical search of
   one placement of a shape still left), and the checkerboard balance must stay reachable: every
   tetromino but the T covers 2+2 cells of the two colours, a T 3+1, so the empty cells' imbalance D
   must satisfy |D| ≤ 2·(Ts left) and D ≡ 2·(Ts left) mod 4 (generally: the shapes' imbalances, any signs).
+  Optional **colour cuts** (:func:`_colour_step`: the placed pieces must admit a partial colouring, on by
+  default with the corner rule, where almost no shape tiling has a colouring; :func:`_adjacent_ok`: a piece
+  next to every copy of another shape) and the **symmetry reduction** of the first placements (one kept
+  shape tiling per orbit, weighted by the orbit's size: :meth:`SplitSearch._anchor_tables`).
 * **Colourings of one shape tiling** (at each leaf): an exact cover of the pieces by *independent
   transversals* (one piece per shape, with the edge rule pairwise not edge-adjacent; with the corner
   rule each piece also touching another piece of its class at a corner-only cell, the direct search's

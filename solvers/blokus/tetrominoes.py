@@ -787,7 +787,9 @@ class ColoredTilingProblem:
             log.close()
         complete = complete and len(log.done) == len(prefixes)
         raw, sym, sym_col, fixed = self._totals(log, complete, symmetry, canonical)
-        shape_tilings = sum(v[3] for v in log.done.values()) if engine == "split" else None
+        # (with a colour cut the split search reaches only some shape tilings: their number is no count)
+        all_shapes = engine == "split" and not self.split_search().colour_cut
+        shape_tilings = sum(v[3] for v in log.done.values()) if all_shapes else None
         return ColorCounts(raw, sym, sym_col, complete, len(log.done), len(prefixes), time.perf_counter() - start,
                            log.nodes(), fixed, "" if complete else stopped_by or "time_limit", shape_tilings)
 
