@@ -2,11 +2,13 @@
 
 Prints: exact small counts (split vs direct CPU-s); on the 10x8 seed rule, a random sample of the parts of
 the committed count (split depth 5): shape tilings/s, nodes/s, colourings/s, CPU per part and the projected
-CPU time of the whole count, beside the direct search's old projection (330-480 core-hours); the pocket cut
-on the same sample; Knuth estimates of other regions' split trees.  ``--regions`` prints generated irregular
-regions (pieces grown under the edge rule, so each has a tiling) with their split and direct counts.
+CPU time of the whole count, beside the direct search's old projection (330-480 core-hours), plain and with
+the symmetry reduction on the same parts (``--pocket``: also the pocket cut); the colour cuts on random parts
+(shape tilings with and without a colouring, nodes, CPU); the corner-contact counts through the split method;
+Knuth estimates of other regions' split trees (``--probes 0``: none).  ``--regions`` prints generated
+irregular regions (pieces grown under the edge rule, so each has a tiling) with their split and direct counts.
 
-    python bench/tetromino_split.py [--parts 40] [--seed 0] [--regions]
+    python bench/tetromino_split.py [--parts 40] [--seed 0] [--cut-parts 20] [--probes 20000] [--regions]
 
 CPU seconds of this process (``time.process_time``); results in bench/results/tetromino_split.md.
 """
@@ -21,7 +23,18 @@ import time
 
 from puzzles.polyomino import Region, piece_set
 from solvers.blokus.tetromino_search import timed_count
-from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
+from solvers.blokus.tetromino_split import (
+    COLOURED,
+    COLOURINGS,
+    CUT_ADJACENT,
+    CUT_COLOUR,
+    CUT_OFF,
+    CUT_PARTIAL,
+    NODES,
+    TILINGS,
+    SplitSearch,
+    timed_split_count,
+)
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
 OLD_PROJECTION = "330-480 core-hours (direct coloured search, 9.2 M nodes/s, bench/results/solitaire_seed_count.md)"
@@ -40,39 +53,85 @@ def exact_small() -> None:
               f"{split_s:.3f} s; direct {direct} {direct_s:.3f} s")
 
 
-def sample_parts(parts: int, seed: int) -> None:
-    """A random sample of the 10x8 seed-rule parts: rates and the projected whole count."""
+def sample_parts(parts: int, seed: int, pocket: bool) -> None:
+    """A random sample of the 10x8 seed-rule parts: rates and the projected whole count, plain and with the
+    symmetry reduction (the same parts: reduced, a part counts only its kept tilings, weighted, so the sample
+    projects the same total)."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    search = problem.split_search()
+    search = SplitSearch(problem)
     start = time.process_time()
     prefixes = search.split(COUNT_DEPTH)
     split_s = time.process_time() - start
     sample = random.Random(seed).sample(range(len(prefixes)), parts)
-    search.count(prefixes[sample[0]], max_nodes=10)  # compiled before timing
-    seconds, tilings, nodes, colourings = [], 0, 0, 0
-    for i in sample:
-        start = time.process_time()
-        c = search.count(prefixes[i])
-        seconds.append(time.process_time() - start)
-        tilings, nodes, colourings = tilings + c.tilings, nodes + c.nodes, colourings + c.colourings
-    total = sum(seconds)
     n = len(prefixes)
-    mean, err = total / parts, statistics.stdev(seconds) / math.sqrt(parts)
     print(f"\n## 10x8 seed rule: {parts} random parts of {n:,} (depth {COUNT_DEPTH}, split in {split_s:.2f} s), "
           f"seed {seed}")
-    print(f"CPU {total:.1f} s: {tilings / total:,.0f} shape tilings/s, {nodes / total / 1e6:.2f} M nodes/s, "
-          f"{colourings / total:,.0f} colourings/s (modulo colours), {1e6 * total / max(tilings, 1):.1f} us per "
-          "shape tiling")
-    print(f"per part {mean:.3f} +- {err:.3f} CPU-s; projected whole count {mean * n / 3600:.1f} +- {err * n / 3600:.1f}"
-          f" CPU-hours, {tilings / parts * n:.3g} shape tilings, {colourings / parts * n:.3g} colourings modulo "
-          f"colours ({24 * colourings / parts * n:.3g} raw)")
+    figures = {}
+    for name, s in (("plain", search), ("symmetry reduction", SplitSearch(problem, reduce=True))):
+        s.count(prefixes[sample[0]], max_nodes=10)  # compiled before timing
+        seconds, tilings, nodes, colourings = [], 0, 0, 0
+        for i in sample:
+            start = time.process_time()
+            c = s.count(prefixes[i])
+            seconds.append(time.process_time() - start)
+            tilings, nodes, colourings = tilings + c.tilings, nodes + c.nodes, colourings + c.colourings
+        total = sum(seconds)
+        mean, err = total / parts, statistics.stdev(seconds) / math.sqrt(parts)
+        figures[name] = (total, nodes)
+        print(f"{name}: CPU {total:.1f} s, {nodes:,} nodes: {tilings / total:,.0f} shape tilings/s, "
+              f"{nodes / total / 1e6:.2f} M nodes/s, {colourings / total:,.0f} colourings/s (modulo colours), "
+              f"{1e6 * total / max(tilings, 1):.1f} us per shape tiling")
+        print(f"  per part {mean:.3f} +- {err:.3f} CPU-s; projected whole count {mean * n / 3600:.1f} +- "
+              f"{err * n / 3600:.1f} CPU-hours, {tilings / parts * n:.3g} shape tilings, {colourings / parts * n:.3g} "
+              f"colourings modulo colours ({24 * colourings / parts * n:.3g} raw)")
+    (plain_s, plain_n), (red_s, red_n) = figures["plain"], figures["symmetry reduction"]
+    print(f"symmetry reduction: {plain_s / red_s:.2f}x less CPU, {plain_n / red_n:.2f}x fewer nodes")
     print(f"old projection: {OLD_PROJECTION}")
-    pocket = SplitSearch(problem, hole_limit=6)
-    pocket.count(prefixes[sample[0]], max_nodes=10)
-    start = time.process_time()
-    pocket_nodes = sum(pocket.count(prefixes[i]).nodes for i in sample)
-    print(f"pocket cut (pockets up to 6 cells): {pocket_nodes:,} nodes in {time.process_time() - start:.1f} s "
-          f"(without: {nodes:,} nodes in {total:.1f} s)")
+    if pocket:
+        pocket_search = SplitSearch(problem, hole_limit=6)
+        pocket_search.count(prefixes[sample[0]], max_nodes=10)
+        start = time.process_time()
+        pocket_nodes = sum(pocket_search.count(prefixes[i]).nodes for i in sample)
+        print(f"pocket cut (pockets up to 6 cells): {pocket_nodes:,} nodes in {time.process_time() - start:.1f} s "
+              f"(without: {plain_n:,} nodes in {plain_s:.1f} s)")
+
+
+def colour_cuts(parts: int, depth: int = 8) -> None:
+    """The colour cuts on random 10x8 parts (``depth`` placements of random shape tilings), both rules: shape
+    tilings reached, those with a colouring, nodes and CPU with each cut."""
+    print(f"\n## colour cuts: {parts} random 10x8 parts of {depth} placements (from random shape tilings)")
+    seed_rule = ColoredTilingProblem(Region.rectangle(10, 8))
+    rng = random.Random(7)
+    base = SplitSearch(seed_rule)
+    prefixes = [p for p in (base.random_prefix(depth, rng, 1_000_000) for _ in range(parts)) if p is not None]
+    for rule, problem in (("seed rule", seed_rule), ("corner rule", ColoredTilingProblem(Region.rectangle(10, 8),
+                                                                                          corner_contact=True))):
+        for name, cut in (("no cut", CUT_OFF), ("adjacent to every copy", CUT_ADJACENT),
+                          ("partial colourings", CUT_PARTIAL)):
+            s = SplitSearch(problem, colour_cut=cut)
+            if s.colour_cut != cut:
+                continue
+            s.count(prefixes[0], max_nodes=10)
+            sums = [0] * 5
+            start = time.process_time()
+            for p in prefixes:
+                st = s.stats(p)
+                for j, k in enumerate((TILINGS, COLOURED, COLOURINGS, NODES, CUT_COLOUR)):
+                    sums[j] += int(st[k])
+            cpu = time.process_time() - start
+            print(f"{rule}, {name}: {sums[0]:,} shape tilings reached, {sums[1]:,} with a colouring "
+                  f"({sums[1] / max(sums[0], 1):.1%}), {sums[2]:,} colourings, {sums[3]:,} nodes, {sums[4]:,} cut, "
+                  f"{cpu:.2f} CPU-s")
+
+
+def corner_counts() -> None:
+    """The corner-contact counts through the split method (partial-colouring cut, symmetry reduction)."""
+    print("\n## corner contact through the split method (colour cut + symmetry reduction)")
+    for name, region in (("9x9-centre", Region.rectangle(9, 9).without([(4, 4)])), ("10x8", Region.rectangle(10, 8))):
+        problem = ColoredTilingProblem(region, corner_contact=True)
+        SplitSearch(problem, reduce=True).count(max_nodes=10)  # compiled before timing
+        counts, totals, cpu = timed_split_count(problem, reduce=True)
+        print(f"{name}: {counts} (raw, symmetry, symmetry+colours), {totals.nodes:,} nodes, {cpu:.1f} CPU-s")
 
 
 def other_regions(probes: int) -> None:
@@ -135,10 +194,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--probes", type=int, default=20_000)
     parser.add_argument("--regions", action="store_true")
+    parser.add_argument("--pocket", action="store_true", help="also the pocket cut on the sampled parts")
+    parser.add_argument("--cut-parts", type=int, default=20, help="random parts for the colour-cut figures")
     args = parser.parse_args()
     exact_small()
-    sample_parts(args.parts, args.seed)
-    other_regions(args.probes)
+    sample_parts(args.parts, args.seed, args.pocket)
+    colour_cuts(args.cut_parts)
+    corner_counts()
+    if args.probes:
+        other_regions(args.probes)
     if args.regions:
         regions()
 

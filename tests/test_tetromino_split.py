@@ -15,7 +15,15 @@ from click.testing import CliRunner
 from cli import main
 from puzzles.polyomino import Region, piece
 from solvers.blokus.tetromino_search import timed_count
-from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
+from solvers.blokus.tetromino_split import (
+    COLOURED,
+    CUT_ADJACENT,
+    CUT_COLOUR,
+    CUT_OFF,
+    CUT_PARTIAL,
+    SplitSearch,
+    timed_split_count,
+)
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
 RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "tetromino_split_count.jsonl"
@@ -110,12 +118,24 @@ def found_tiling_prefix(problem: ColoredTilingProblem, depth: int) -> tuple[int,
 @pytest.mark.parametrize("region", [Region.rectangle(10, 8), Region.rectangle(9, 9).without([(4, 4)])])
 def test_corner_contact_parts_equal_direct(region):
     problem = ColoredTilingProblem(region, corner_contact=True)
-    split = problem.split_search()
+    split = SplitSearch(problem)  # no symmetry reduction: a part is exactly the direct search's part
     found = found_tiling_prefix(problem, 9)
     record = split.count(found).record()
     assert record[0] >= 1 and record[:3] == direct_over_shape_prefix(problem, found)
     other = split.random_prefix(9, random.Random(1))  # a random shape tiling's part: almost always no colouring
     assert other is not None and split.count(other).record()[:3] == direct_over_shape_prefix(problem, other)
+
+
+def test_corner_contact_9x9_centre_shallow_part_through_split_equals_direct():
+    """A part of only 4 placements of 9x9 minus the centre under the corner rule (the found tiling's): cheap
+    through the split method only with the partial-colouring cut (389,146 nodes; the whole count is a slow
+    test)."""
+    problem = ColoredTilingProblem(Region.rectangle(9, 9).without([(4, 4)]), corner_contact=True)
+    split = SplitSearch(problem)
+    assert split.colour_cut == CUT_PARTIAL
+    found = (0, 14, 89, 161)  # found_tiling_prefix(problem, 4), fixed (finding the tiling takes seconds)
+    record = split.count(found).record()
+    assert record[:3] == direct_over_shape_prefix(problem, found) == (1, 1, 1)
 
 
 def test_seed_rule_parts_equal_direct():
@@ -129,6 +149,57 @@ def test_seed_rule_parts_equal_direct():
         assert record[3] >= 1 and record[:3] == direct_over_shape_prefix(problem, prefix)
 
 
+CUTS = (CUT_OFF, CUT_ADJACENT, CUT_PARTIAL)
+
+
+@pytest.mark.parametrize("region,colors,shapes,corner,edge,raw,tilings", [
+    (Region.rectangle(6, 4), 3, SMALL, False, True, 7_584, 10_176),  # orbits with 3 of 4 corners tied
+    (Region.rectangle(6, 4), 3, SMALL, True, True, 24, 10_176),
+    (Region.rectangle(4, 3), 2, TINY, True, True, 28, 378),
+    (Region.rectangle(4, 4), 2, (piece("L", "trominoes"), piece("2", "blokus"), piece("I", "trominoes")), True,
+     False, 152, 216),  # |G| = 8, anchors off the diagonals; the corner rule without the edge rule
+    (Region.rectangle(8, 5), 2, None, False, False, 99_392, 3_106),
+])
+def test_colour_cuts_and_symmetry_reduction_keep_the_counts(region, colors, shapes, corner, edge, raw, tilings):
+    """Every colour cut, with and without the symmetry reduction, gives the same orbit counts and the same
+    number of shape tilings with a colouring; without a colour cut the reduced search's weighted shape
+    tilings are all of them."""
+    problem = ColoredTilingProblem(region, colors, shapes, corner_contact=corner, edge_rule=edge)
+    seen = set()
+    for cut in CUTS:
+        for reduce in (False, True):
+            search = SplitSearch(problem, colour_cut=cut, reduce=reduce)
+            stats = search.stats()
+            counts = search.orbit_counts(search.count())
+            seen.add((counts, int(stats[COLOURED])))
+            assert counts[0] == raw
+            if search.colour_cut == CUT_OFF:
+                assert int(stats[3]) == tilings
+            assert reduce == (len(search.anchors) == len(problem.group()))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize("corner", [False, True])
+def test_colour_cuts_keep_random_10x8_parts(corner):
+    """On random 10x8 parts (from random shape tilings, some with colourings, most without), every colour cut
+    gives the plain search's record; the partial-colouring cut cuts."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=corner)
+    plain = SplitSearch(problem, colour_cut=CUT_OFF)
+    rng = random.Random(11)
+    prefixes = [plain.random_prefix(9, rng)]
+    if corner:
+        prefixes.append(found_tiling_prefix(problem, 9))  # a part with colourings under the corner rule
+    cut = 0
+    for prefix in prefixes:
+        assert prefix is not None
+        expected = plain.stats(prefix)
+        for mode in (CUT_ADJACENT, CUT_PARTIAL):
+            stats = SplitSearch(problem, colour_cut=mode).stats(prefix)
+            assert stats[:3].tolist() == expected[:3].tolist() and stats[COLOURED] == expected[COLOURED]
+            cut += int(stats[CUT_COLOUR]) if mode == CUT_PARTIAL else 0
+    assert cut > 0
+
+
 def test_knuth_estimate_of_the_split_tree_meets_the_exact_count():
     problem = ColoredTilingProblem(Region.rectangle(8, 5), 2)  # the edge rule, 2 colours
     search = SplitSearch(problem)
@@ -137,6 +208,17 @@ def test_knuth_estimate_of_the_split_tree_meets_the_exact_count():
     for unit, true in (("tilings", exact.tilings), ("colourings", exact.colourings), ("nodes", exact.nodes)):
         assert abs(estimate[unit] - true) <= 4 * estimate[f"{unit}_stderr"], unit
     assert 0 < estimate["tilings_stderr"] < estimate["tilings"]
+
+
+def test_knuth_estimate_with_the_cuts_meets_the_exact_count():
+    """The estimator walks the same tree as the count, colour cut and symmetry reduction included."""
+    problem = ColoredTilingProblem(Region.rectangle(6, 4), 3, SMALL)  # seed rule: 7,584 raw
+    search = SplitSearch(problem, colour_cut=CUT_PARTIAL, reduce=True)
+    exact = search.count()
+    estimate = search.estimate(4_000, seed=2)
+    for unit, true in (("tilings", exact.tilings), ("colourings", exact.colourings), ("nodes", exact.nodes)):
+        assert abs(estimate[unit] - true) <= 4 * estimate[f"{unit}_stderr"], unit
+    assert exact.colourings * 6 == 7_584 and estimate["nodes"] < SplitSearch(problem).count().nodes
 
 
 def test_checkpoint_resumes_and_refuses_a_bad_record(tmp_path):
@@ -168,6 +250,19 @@ def test_cli_split_method_and_auto_choice():
     assert direct["count_raw"] == 57_472 and "shape_tilings" not in direct
     text = runner.invoke(main, base[:-1] + ["--split-depth", "1"]).stdout  # auto: split without the corner rule
     assert "status: proved (exhaustive count, split method)" in text and "shape tilings (colours ignored): 1796" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("region,expected", [
+    (Region.rectangle(9, 9).without([(4, 4)]), (576, 72, 3)),
+    (Region.rectangle(10, 8), (3_120, 780, 35)),
+])
+def test_corner_contact_counts_through_split(region, expected):
+    """The corner-contact counts of the direct search, through the split method (the partial-colouring cut
+    and the symmetry reduction: ~15 and ~50 CPU-s)."""
+    problem = ColoredTilingProblem(region, corner_contact=True)
+    counts, totals, _ = timed_split_count(problem, reduce=True)
+    assert counts == expected and totals.colourings * 24 == expected[0]
 
 
 @pytest.mark.slow

@@ -16,6 +16,10 @@ is a tiling *modulo colour permutation* (what the canonical search of
   one placement of a shape still left), and the checkerboard balance must stay reachable: every
   tetromino but the T covers 2+2 cells of the two colours, a T 3+1, so the empty cells' imbalance D
   must satisfy |D| ≤ 2·(Ts left) and D ≡ 2·(Ts left) mod 4 (generally: the shapes' imbalances, any signs).
+  Optional **colour cuts** (:func:`_colour_step`: the placed pieces must admit a partial colouring, on by
+  default with the corner rule, where almost no shape tiling has a colouring; :func:`_adjacent_ok`: a piece
+  next to every copy of another shape) and the **symmetry reduction** of the first placements (one kept
+  shape tiling per orbit, weighted by the orbit's size: :meth:`SplitSearch._anchor_tables`).
 * **Colourings of one shape tiling** (at each leaf): an exact cover of the pieces by *independent
   transversals* (one piece per shape, with the edge rule pairwise not edge-adjacent; with the corner
   rule each piece also touching another piece of its class at a corner-only cell, the direct search's
@@ -48,10 +52,14 @@ from solvers.blokus.tetromino_search import SPLIT_MEMORY_BUDGET, part_bytes
 from solvers.interrupt import INTERRUPTED, TIME_LIMIT, new_flag, run_polling
 
 # stats slots of the kernel
-COLOURINGS, FIX_ANY, FIX_ID, TILINGS, NODES, STOPPED, PREFIXES = range(7)
-N_STATS = 7
+COLOURINGS, FIX_ANY, FIX_ID, TILINGS, NODES, STOPPED, PREFIXES, COLOURED, CUT_COLOUR, CUT_ANCHOR, CSP_NODES = range(11)
+N_STATS = 11
+CUT_OFF, CUT_PARTIAL, CUT_ADJACENT = 0, 1, 2  # colour cuts: none, partial colourings (_colour_step), adjacency only
+CSP_LIMIT = 20_000  # colour-search nodes per feasibility test; past it the state is kept (sound, no witness)
 HOLE_LIMIT = 0  # pockets up to this many cells are checked after each placement (0: off; it cost more than it
 # saved on 10x8: 31.7 M nodes in 2.6 CPU-s without, 22.3 M in 3.3 CPU-s at 3, bench/tetromino_split.py)
+CORNER_HOLE_LIMIT = 4  # with the partial-colouring cut (corner rule) it pays: 10x8 77.4 M nodes in 36.0 CPU-s
+# instead of 85.5 M in 44.1, 9x9 minus the centre 30.0 M in 12.5 instead of 33.5 M in 15.0
 MAX_PIECES = 64  # pieces of a tiling as bits of one uint64
 
 
@@ -152,13 +160,16 @@ def _parity_ok(imbalance, left, shape_bal, step):
     return step > 0 or imbalance == 0
 
 
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)  # de Bruijn sequence: (bit * DEBRUIJN) >> 58 differs for each single bit
+DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
 @njit(cache=True)
 def _low_index(bit):
-    """The index of the single set bit of ``bit``."""
-    p = 0
-    while (np.uint64(1) << np.uint64(p)) != bit:
-        p += 1
-    return p
+    """The index of the single set bit of ``bit`` (a de Bruijn multiply, no loop)."""
+    return DEBRUIJN_INDEX[(bit * DEBRUIJN) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -371,11 +382,289 @@ def _leaf(  # noqa: C901
     _colourings(n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3)
 
 
+@njit(cache=True)
+def _high_index(x):
+    """The index of the highest set bit of a non-zero ``x``."""
+    p = 0
+    while x > np.uint64(1):
+        x >>= np.uint64(1)
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def _colour_step(  # noqa: C901
+        level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes, colors, edge_rule,
+        corner_rule, adjm, partners, closed_m, wit, has_wit, col, mu, checks, smask, adjfull, lastp, conf, owner, mode, stats):
+    """The colour-feasibility cut after placing piece ``level`` (option ``st_g[level]``): False when the pieces
+    placed admit no partial colouring, so no colouring of any tiling extending them exists.
+
+    A partial colouring gives every placed piece one of ``colors`` colours (canonical: a new colour is the
+    lowest unused), pieces of one shape distinct colours, with the edge rule edge-adjacent pieces distinct
+    colours, and with the corner rule every *closed* piece (all its corner-only cells filled, so its possible
+    partners are all placed) a partner of its colour: a piece of another shape in one of those cells, not
+    edge-adjacent to it.  Sound: any colouring of a tiling through this state, renamed canonically, is one.
+
+    Found by a DFS over the pieces in placement order, resumed from ``wit[level - 1]``, the lexicographically
+    first partial colouring of the state before (every partial colouring now extends one of then, so none
+    comes before it: the search stays complete and usually ends at once).  Past ``CSP_LIMIT`` nodes it gives
+    up (True, no witness: the next test starts from scratch).  Updates ``adjm[level]`` (edge-adjacent earlier
+    pieces), ``partners``/``closed_m[level + 1]`` (the closed pieces) and ``wit[level]``/``has_wit[level]``."""
+    u = st_g[level]
+    one = np.uint64(1)
+    a = np.uint64(0)
+    for q in range(level):
+        v = st_g[q]
+        if (e_lo[u] & m_lo[v]) or (e_hi[u] & m_hi[v]):
+            a |= one << np.uint64(q)
+    adjm[level] = a
+    if mode == CUT_ADJACENT:
+        return _adjacent_ok(level, a, st_g, g_shape, n_shapes, colors, smask, adjfull)
+    closed = closed_m[level]
+    new = np.uint64(0)
+    if corner_rule:
+        for p in range(level + 1):
+            bp = one << np.uint64(p)
+            if closed & bp:
+                continue
+            v = st_g[p]
+            if p < level and not ((k_lo[v] & m_lo[u]) or (k_hi[v] & m_hi[u])):
+                continue  # its corner cells did not change
+            if (k_lo[v] & ~board_lo) or (k_hi[v] & ~board_hi):
+                continue  # still open
+            pm = np.uint64(0)
+            for q in range(level + 1):
+                w = st_g[q]
+                if q == p or g_shape[w] == g_shape[v]:
+                    continue
+                if not ((k_lo[v] & m_lo[w]) or (k_hi[v] & m_hi[w])):
+                    continue
+                if edge_rule and ((e_lo[v] & m_lo[w]) or (e_hi[v] & m_hi[w])):
+                    continue
+                pm |= one << np.uint64(q)
+            if pm == 0:
+                closed_m[level + 1] = closed
+                has_wit[level] = 0
+                return False
+            partners[p] = pm
+            lastp[p] = max(p, _high_index(pm))
+            new |= bp
+    closed |= new
+    closed_m[level + 1] = closed
+    n = level + 1
+    for s in range(n_shapes):
+        smask[s] = np.uint64(0)
+    for q in range(n):
+        smask[g_shape[st_g[q]]] |= one << np.uint64(q)
+        checks[q] = np.uint64(0)
+    m = closed
+    while m:
+        low = m & (~m + one)
+        checks[lastp[_low_index(low)]] |= low
+        m ^= low
+    # where to resume: the witness of the state before, up to the first index whose checks it fails
+    start = 0
+    col[0] = -1
+    mu[0] = 0
+    if level > 0 and has_wit[level - 1]:
+        start = level
+        for q in range(level):
+            col[q] = wit[level - 1, q]
+        fail = level
+        m = new
+        while m:
+            low = m & (~m + one)
+            p = _low_index(low)
+            if not _partner_ok(p, partners, col) and lastp[p] < fail:
+                fail = lastp[p]
+            m ^= low
+        start = fail
+        for q in range(start + 1):
+            mu[q] = 0 if q == 0 else max(mu[q - 1], col[q - 1] + 1)
+        if start == level:
+            col[level] = -1
+    # conflict-directed backjumping: conf[i] = earlier pieces whose colours ruled out the values tried at i;
+    # the pieces up to the resume point also had the values before the witness's ruled out, by all before them
+    for q in range(start + 1):
+        conf[q] = (one << np.uint64(q)) - one
+    if start == level and col[level] < 0:
+        conf[level] = np.uint64(0)
+    i = start
+    nodes = 0
+    while True:
+        nodes += 1
+        if nodes > CSP_LIMIT:
+            stats[CSP_NODES] += nodes
+            has_wit[level] = 0
+            return True
+        bi = one << np.uint64(i)
+        below = bi - one
+        near = smask[g_shape[st_g[i]]] & below
+        if edge_rule:
+            near |= adjm[i] & below
+        forb = 0
+        while near:
+            low = near & (~near + one)
+            q = _low_index(low)
+            forb |= 1 << col[q]
+            owner[col[q]] = q
+            near ^= low
+        lim = min(mu[i] + 1, colors)
+        c = col[i] + 1
+        found = False
+        while c < lim:
+            if (forb >> c) & 1:
+                conf[i] |= one << np.uint64(owner[c])
+            else:
+                col[i] = c
+                ok = True
+                chk = checks[i]
+                while chk:
+                    low = chk & (~chk + one)
+                    p = _low_index(low)
+                    if not _partner_ok(p, partners, col):
+                        conf[i] |= (partners[p] | low) & below
+                        ok = False
+                        break
+                    chk ^= low
+                if ok:
+                    found = True
+                    break
+            c += 1
+        if not found:
+            if conf[i] == 0:
+                break
+            h = _high_index(conf[i])
+            conf[h] |= conf[i] & ((one << np.uint64(h)) - one)
+            for q in range(h + 1, i + 1):
+                col[q] = -1
+            i = h
+            continue
+        if i == level:
+            stats[CSP_NODES] += nodes
+            for q in range(n):
+                wit[level, q] = col[q]
+            has_wit[level] = 1
+            return True
+        mu[i + 1] = max(mu[i], c + 1)
+        i += 1
+        col[i] = -1
+        conf[i] = np.uint64(0)
+    stats[CSP_NODES] += nodes
+    has_wit[level] = 0
+    return False
+
+
+@njit(cache=True)
+def _popcount(x):
+    """Set bits of ``x``."""
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _adjacent_ok(level, a, st_g, g_shape, n_shapes, colors, smask, adjfull):
+    """The cheap colour cut (edge rule): False when a placed piece is edge-adjacent to every copy of another
+    shape (those copies take all the colours, so none is left for it).  Only pieces next to the new piece
+    ``level`` (edge-adjacent earlier pieces ``a``) can have become so.  Keeps ``smask`` (pieces per shape) and
+    ``adjfull`` (each piece's edge-adjacent pieces) for the pieces up to ``level``."""
+    one = np.uint64(1)
+    bl = one << np.uint64(level)
+    below = bl - one
+    for s in range(n_shapes):
+        smask[s] &= below
+    s_new = g_shape[st_g[level]]
+    smask[s_new] |= bl
+    for q in range(level):
+        adjfull[q] &= below
+    adjfull[level] = a
+    for s in range(n_shapes):
+        if s != s_new and _popcount(a & smask[s]) == colors:
+            return False
+    m = a
+    while m:
+        low = m & (~m + one)
+        q = _low_index(low)
+        adjfull[q] |= bl
+        if g_shape[st_g[q]] != s_new and _popcount(adjfull[q] & smask[s_new]) == colors:
+            return False
+        m ^= low
+    return True
+
+
+@njit(cache=True)
+def _partner_ok(p, partners, col):
+    """Whether the closed piece ``p`` has a partner of its colour (all its partners coloured)."""
+    m = partners[p]
+    one = np.uint64(1)
+    while m:
+        low = m & (~m + one)
+        if col[_low_index(low)] == col[p]:
+            return True
+        m ^= low
+    return False
+
+
+@njit(cache=True)
+def _anchor_ok(t, add, anc_t, anc_cov, to_frame):
+    """Symmetry reduction: record (``add``) or clear the anchors placement ``t`` covers; on adding, False when
+    some anchor's piece, read in that anchor's frame, beats anchor 0's (then the tiling is not the kept one)."""
+    cov = anc_cov[t]
+    if cov == 0:
+        return True
+    k = 0
+    while cov:
+        if cov & 1:
+            anc_t[k] = t if add else -1
+        cov >>= 1
+        k += 1
+    if not add or anc_t[0] < 0:
+        return True
+    s0 = anc_t[0]
+    for k in range(1, anc_t.shape[0]):  # noqa: SIM110 (numba-compiled)
+        if anc_t[k] >= 0 and to_frame[k, anc_t[k]] > s0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _anchor_weight(anc_t, to_frame, st_g, n_pieces):
+    """The weight of a complete tiling under the symmetry reduction: 0 when it is not its orbit's kept tiling,
+    else |G| / |its stabiliser|; 1 without reduction.  Anchors tying anchor 0's signature are resolved by
+    the whole tiling read in their frame (sorted placement numbers, lexicographic), so each orbit keeps
+    exactly one tiling, the one whose (anchor-0 signature, placement numbers) is largest."""
+    n = anc_t.shape[0]
+    if n == 0:
+        return 1
+    stab = 1
+    own = np.sort(st_g[:n_pieces])
+    other = np.empty(n_pieces, np.int64)
+    for k in range(1, n):
+        if to_frame[k, anc_t[k]] != anc_t[0]:
+            continue
+        for i in range(n_pieces):
+            other[i] = to_frame[k, st_g[i]]
+        other.sort()
+        cmp = 0
+        for i in range(n_pieces):
+            if other[i] != own[i]:
+                cmp = 1 if other[i] > own[i] else -1
+                break
+        if cmp > 0:
+            return 0
+        if cmp == 0:
+            stab += 1
+    return n // stab
+
+
 @njit(cache=True, nogil=True)
 def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, g_bal, bucket,  # noqa: C901
                   nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
-                  hole_limit, edge_rule, corner_rule, imbalance0, sym_perm, pre_g, split_depth, out_prefix,
-                  max_nodes, stats, flag):
+                  hole_limit, edge_rule, corner_rule, imbalance0, colour_cut, anc_cov, to_frame, sym_perm, pre_g,
+                  split_depth, out_prefix, max_nodes, stats, flag):
     """Every shape tiling extending the placements ``pre_g``, each with its colour-class counts.
 
     ``split_depth`` > 0: instead record every state with that many placements that passes the cuts into
@@ -404,6 +693,21 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((sym_perm.shape[0] + 1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
+    # the colour cut's state (see _colour_step) and the anchors' pieces (symmetry reduction)
+    adjm = np.zeros(max_level, np.uint64)
+    partners = np.zeros(max_level, np.uint64)
+    closed_m = np.zeros(max_level + 1, np.uint64)
+    wit = np.zeros((max_level, max_level), np.int64)
+    has_wit = np.zeros(max_level, np.int64)
+    col = np.zeros(max_level, np.int64)
+    mu = np.zeros(max_level, np.int64)
+    checks = np.zeros(max_level, np.uint64)
+    smask = np.zeros(n_shapes, np.uint64)
+    adjfull = np.zeros(max_level, np.uint64)
+    lastp = np.zeros(max_level, np.int64)
+    conf = np.zeros(max_level, np.uint64)
+    owner = np.zeros(copies, np.int64)
+    anc_t = np.full(to_frame.shape[0], -1, np.int64)
     board_lo = np.uint64(0)
     board_hi = np.uint64(0)
     imbalance = imbalance0
@@ -418,16 +722,26 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         left[g_shape[g]] -= 1
         imbalance -= g_bal[g]
         st_g[lv] = g
+        if not _anchor_ok(g, True, anc_t, anc_cov, to_frame):
+            return
+        if colour_cut and not _colour_step(lv, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape,
+                                           n_shapes, copies, edge_rule, corner_rule, adjm, partners, closed_m, wit,
+                                           has_wit, col, mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats):
+            return
     if board_lo == full_lo and board_hi == full_hi:
         if split_depth > 0:
             stats[PREFIXES] = 0  # (a prefix that tiles the region is no part; cannot happen with depth < pieces)
             return
+        w = _anchor_weight(anc_t, to_frame, st_g, n_pre)
+        if w == 0:
+            return
         _leaf(n_pre, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
               edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
-        stats[COLOURINGS] += out3[0]
-        stats[FIX_ANY] += out3[0] + out3[1]
-        stats[FIX_ID] += out3[0] + out3[2]
-        stats[TILINGS] += 1
+        stats[COLOURINGS] += w * out3[0]
+        stats[FIX_ANY] += w * (out3[0] + out3[1])
+        stats[FIX_ID] += w * (out3[0] + out3[2])
+        stats[TILINGS] += w
+        stats[COLOURED] += w if out3[0] > 0 else 0
         return
     if split_depth > 0 and n_pre >= split_depth:
         for i in range(n_pre):
@@ -439,6 +753,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_any = 0
     fix_id = 0
     tilings = 0
+    coloured = 0
     n_out = 0
     level = n_pre
     st_cell[level] = _first_empty(0, board_lo, board_hi, n_cells)
@@ -461,6 +776,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                 board_hi ^= m_hi[u]
                 left[g_shape[u]] += 1
                 imbalance += g_bal[u]
+                _anchor_ok(u, False, anc_t, anc_cov, to_frame)
             continue
         st_t[level] = found + 1
         t = found
@@ -470,13 +786,22 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         left[g_shape[t]] -= 1
         imbalance -= g_bal[t]
         st_g[level] = t
-        if board_lo == full_lo and board_hi == full_hi:
-            _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
-                  copies, edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
-            colourings += out3[0]
-            fix_any += out3[0] + out3[1]
-            fix_id += out3[0] + out3[2]
-            tilings += 1
+        go = _anchor_ok(t, True, anc_t, anc_cov, to_frame)
+        if not go:
+            stats[CUT_ANCHOR] += 1
+        elif board_lo == full_lo and board_hi == full_hi:
+            w = _anchor_weight(anc_t, to_frame, st_g, level + 1)
+            out3[0] = out3[1] = out3[2] = 0
+            if w > 0:
+                _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells,
+                      n_shapes, copies, edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi,
+                      out3)
+            colourings += w * out3[0]
+            fix_any += w * (out3[0] + out3[1])
+            fix_id += w * (out3[0] + out3[2])
+            tilings += w
+            if out3[0] > 0:
+                coloured += w
             go = False
         else:
             go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
@@ -484,6 +809,12 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                 stamp += 1
                 go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
                                 area, min_area, m_lo, m_hi, g_shape, bucket, left)
+            if go and colour_cut:
+                go = _colour_step(level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape,
+                                  n_shapes, copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit,
+                                  col, mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats)
+                if not go:
+                    stats[CUT_COLOUR] += 1
             if go and split_depth > 0 and level + 1 >= split_depth:
                 if n_out < out_prefix.shape[0]:
                     for lv in range(level + 1):
@@ -499,6 +830,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             board_hi ^= m_hi[t]
             left[g_shape[t]] += 1
             imbalance += g_bal[t]
+            _anchor_ok(t, False, anc_t, anc_cov, to_frame)
         if (max_nodes > 0 and nodes >= max_nodes) or ((nodes & 4095) == 0 and flag[0] != 0):
             stats[STOPPED] = 1
             break
@@ -506,6 +838,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     stats[FIX_ANY] += fix_any
     stats[FIX_ID] += fix_id
     stats[TILINGS] += tilings
+    stats[COLOURED] += coloured
     stats[NODES] += nodes
     stats[PREFIXES] = n_out
 
@@ -513,7 +846,8 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
 @njit(cache=True, nogil=True)
 def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, g_bal, bucket,  # noqa: C901
                   nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
-                  hole_limit, edge_rule, corner_rule, imbalance0, sym_perm, probes, seed, out, flag):
+                  hole_limit, edge_rule, corner_rule, imbalance0, colour_cut, anc_cov, to_frame, sym_perm, probes,
+                  seed, out, flag):
     """Knuth's estimator on the split tree: ``probes`` random root paths, each child chosen uniformly among
     those that pass the cuts.  ``out[i]`` = (shape tilings, colourings, nodes) estimated by path i
     (unbiased for the exhaustive search's figures).  Returns the paths finished (fewer after ``flag``)."""
@@ -540,10 +874,26 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
+    adjm = np.zeros(max_level, np.uint64)
+    partners = np.zeros(max_level, np.uint64)
+    closed_m = np.zeros(max_level + 1, np.uint64)
+    wit = np.zeros((max_level, max_level), np.int64)
+    has_wit = np.zeros(max_level, np.int64)
+    col = np.zeros(max_level, np.int64)
+    mu = np.zeros(max_level, np.int64)
+    checks = np.zeros(max_level, np.uint64)
+    smask = np.zeros(n_shapes, np.uint64)
+    adjfull = np.zeros(max_level, np.uint64)
+    lastp = np.zeros(max_level, np.int64)
+    conf = np.zeros(max_level, np.uint64)
+    owner = np.zeros(copies, np.int64)
+    anc_t = np.full(to_frame.shape[0], -1, np.int64)
+    stats = np.zeros(N_STATS, np.int64)
     stamp = 0
     for probe in range(probes):
         if flag[0] != 0:
             return probe
+        anc_t[:] = -1
         left = np.full(n_shapes, copies, np.int64)
         board_lo = np.uint64(0)
         board_hi = np.uint64(0)
@@ -565,13 +915,19 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                 nlo = board_lo | m_lo[t]
                 nhi = board_hi | m_hi[t]
                 left[g_shape[t]] -= 1
-                ok = True
-                if not (nlo == full_lo and nhi == full_hi):
+                st_g[level] = t
+                ok = _anchor_ok(t, True, anc_t, anc_cov, to_frame)
+                _anchor_ok(t, False, anc_t, anc_cov, to_frame)
+                if ok and not (nlo == full_lo and nhi == full_hi):
                     ok = g_bal[t] == 0 or _parity_ok(imbalance - g_bal[t], left, shape_bal, step)
                     if ok and hole_limit > 0:
                         stamp += 1
                         ok = _pocket_ok(t, nlo, nhi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
                                         area, min_area, m_lo, m_hi, g_shape, bucket, left)
+                    if ok and colour_cut:
+                        ok = _colour_step(level, st_g, nlo, nhi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes,
+                                          copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit, col,
+                                          mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats)
                 left[g_shape[t]] += 1
                 if ok:
                     cand[m] = t
@@ -586,13 +942,19 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             left[g_shape[t]] -= 1
             imbalance -= g_bal[t]
             st_g[level] = t
-            level += 1
+            _anchor_ok(t, True, anc_t, anc_cov, to_frame)
             if board_lo == full_lo and board_hi == full_hi:
-                _leaf(level, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
+                w = _anchor_weight(anc_t, to_frame, st_g, level + 1)
+                _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
                       copies, edge_rule, corner_rule, no_sym, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
-                out[probe, 0] = weight
-                out[probe, 1] = weight * out3[0]
+                out[probe, 0] = weight * w
+                out[probe, 1] = weight * w * out3[0]
                 break
+            if colour_cut:  # the chosen child's colour state (the candidates' tests overwrote it)
+                _colour_step(level, st_g, board_lo, board_hi, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, n_shapes,
+                             copies, edge_rule, corner_rule, adjm, partners, closed_m, wit, has_wit, col, mu, checks,
+                             smask, adjfull, lastp, conf, owner, colour_cut, stats)
+            level += 1
         out[probe, 2] = nodes_est
     return probes
 
@@ -618,7 +980,13 @@ class SplitSearch:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
 
-    def __init__(self, problem, symmetry: bool = True, hole_limit: int = HOLE_LIMIT) -> None:
+    def __init__(self, problem, symmetry: bool = True, hole_limit: int | None = None, colour_cut: int | None = None,
+                 reduce: bool = False) -> None:
+        """``colour_cut``: ``CUT_PARTIAL`` (partial colourings, :func:`_colour_step`), ``CUT_ADJACENT`` (a piece
+        next to every copy of a shape, :func:`_adjacent_ok`) or ``CUT_OFF``; None: partial with the corner rule,
+        where it pays, else off; ``hole_limit``: the pocket cut's limit (None: ``CORNER_HOLE_LIMIT`` with the
+        partial-colouring cut, where the pocket cut is cheap beside it, else ``HOLE_LIMIT``); ``reduce``: keep one tiling per anchor signature class (:meth:`_anchor_tables`), when the region
+        has symmetries acting freely on some cell's orbit."""
         self.problem = problem
         cells: tuple[Cell, ...] = problem.cells
         n = len(cells)
@@ -633,7 +1001,7 @@ class SplitSearch:
                 geo.append((s, placed))
         geo.sort(key=lambda g: (min(index[c] for c in g[1]), g[0], g[1]))
         self.geo = geo
-        self.n, self.hole_limit, self.symmetry = n, hole_limit, symmetry
+        self.n, self.symmetry = n, symmetry
         self._tables(geo, index)
         self._cell_tables(cells, index)
         self._shape_tables(problem)
@@ -641,6 +1009,58 @@ class SplitSearch:
         self.group_order = len(group)
         perms = [[index[perm[c]] for c in cells] for g, perm in group if g != 0] if symmetry else []
         self.sym_perm = np.array(perms, np.int64).reshape(len(perms), n)
+        if colour_cut is None:
+            colour_cut = CUT_PARTIAL if problem.corner_contact else CUT_OFF
+        if not (problem.edge_rule or problem.corner_contact) or (colour_cut == CUT_ADJACENT and not problem.edge_rule):
+            colour_cut = CUT_OFF
+        self.colour_cut = int(colour_cut)
+        if hole_limit is None:
+            hole_limit = CORNER_HOLE_LIMIT if self.colour_cut == CUT_PARTIAL else HOLE_LIMIT
+        self.hole_limit = hole_limit
+        self.anchors: list[Cell] = []
+        self.anc_cov = np.zeros(len(geo), np.int64)
+        self.to_frame = np.zeros((0, len(geo)), np.int64)
+        if reduce:
+            self._anchor_tables(group, index)
+
+    def _anchor_tables(self, group: list[tuple[int, dict[Cell, Cell]]], index: dict[Cell, int]) -> None:
+        """Symmetry reduction of the first placements: anchors a_g = g(a) for the first cell a (in search order)
+        whose orbit has |G| cells (G acts freely on it); ``anc_cov[t]``: the anchors placement t covers (bit per
+        g, identity first); ``to_frame[g, t]``: the placement g⁻¹(t) (for t at a_g: read in a's frame).
+
+        Each orbit of shape tilings keeps one tiling, weighted by the orbit's size |G|/|Stab(T)|: the T whose
+        key (s_a(T), sorted placement numbers of T) is the largest of the keys of g⁻¹T over g in G, where
+        s_a(T) is the number of T's piece at a, so s_a(g⁻¹T) = s_g(T) := number of g⁻¹(T's piece at a_g).
+        The search prunes as soon as some placed s_g(T) > s_a(T) (then g⁻¹T has the larger key); at a leaf
+        the anchors that tie are resolved by the whole tiling (:func:`_anchor_weight`).  Exact for every sum
+        the search makes, since each summand f(T) (colourings, and the Burnside leaf sums fix_any, fix_id) is
+        the same on the whole orbit: a colouring c of T maps to g·c of gT, and h fixes (T, c) as g·h·g⁻¹ fixes
+        (gT, g·c), a bijection between the stabilisers (G need not be abelian).  So
+        Σ_T f(T) = Σ_orbits |orbit|·f(kept T).  (Weighting every T with maximal s_a alone by |G|/(anchors that
+        tie) is not enough: three tied corners out of four give 4/3.)"""
+        cells = self.problem.cells
+        if len(group) < 2:
+            return
+        group = sorted(group, key=lambda g: any(v != c for c, v in g[1].items()))  # the identity first
+        number = {(s, cells_): t for t, (s, cells_) in enumerate(self.geo)}
+        for a in sorted(cells, key=lambda c: index[c]):
+            orbit = [perm[a] for _, perm in group]
+            if len(set(orbit)) == len(group):
+                break
+        else:
+            return
+        to_frame = np.full((len(group), len(self.geo)), -1, np.int64)
+        for k, (_, perm) in enumerate(group):
+            inverse = {v: c for c, v in perm.items()}
+            for t, (s, placed) in enumerate(self.geo):
+                if orbit[k] in placed:
+                    self.anc_cov[t] |= 1 << k
+                image = tuple(sorted(inverse[c] for c in placed))
+                if (s, image) not in number:  # a shape whose mirror image is not in the set: no reduction
+                    self.anc_cov[:] = 0
+                    return
+                to_frame[k, t] = number[(s, image)]
+        self.anchors, self.to_frame = orbit, to_frame
 
     def _tables(self, geo: list[tuple[int, tuple[Cell, ...]]], index: dict[Cell, int]) -> None:
         """Per placement: cell, edge-neighbour and corner-only masks, shape, cells, checkerboard imbalance;
@@ -704,7 +1124,7 @@ class SplitSearch:
         return (self.m_lo, self.m_hi, self.e_lo, self.e_hi, self.k_lo, self.k_hi, self.g_shape, self.g_cells,
                 self.g_size, self.g_bal, self.bucket, self.nbr_cells, self.nbr_count, self.cell_nb, self.n,
                 len(p.shapes), p.colors, self.shape_bal, self.step, self.area, self.min_area, self.hole_limit,
-                p.edge_rule, p.corner_contact, self.imbalance)
+                p.edge_rule, p.corner_contact, self.imbalance, self.colour_cut, self.anc_cov, self.to_frame)
 
     def _run(self, prefix: Sequence[int], split_depth: int = 0, cap: int = 0, max_nodes: int = -1,
              flag: np.ndarray | None = None, symmetry: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -721,6 +1141,10 @@ class SplitSearch:
         stats, _ = self._run(prefix, max_nodes=max_nodes, flag=flag)
         return SplitCounts(int(stats[COLOURINGS]), int(stats[FIX_ANY]), int(stats[FIX_ID]), int(stats[TILINGS]),
                            int(stats[NODES]), bool(stats[STOPPED]))
+
+    def stats(self, prefix: Sequence[int] = ()) -> np.ndarray:
+        """The kernel's statistics of the part below ``prefix`` (slots ``COLOURINGS`` .. ``CSP_NODES``)."""
+        return self._run(prefix)[0]
 
     def split(self, depth: int) -> list[tuple[int, ...]]:
         """Every state with ``depth`` shape placements that passes the cuts: the independent parts."""
@@ -801,11 +1225,11 @@ class SplitSearch:
                 "status": "estimate" if why not in (INTERRUPTED, TIME_LIMIT) else "estimate (stopped: fewer paths)"}
 
 
-def timed_split_count(problem, symmetry: bool = True,
-                      hole_limit: int = HOLE_LIMIT) -> tuple[tuple[int, int, int], SplitCounts, float]:
+def timed_split_count(problem, symmetry: bool = True, hole_limit: int | None = None, colour_cut: int | None = None,
+                      reduce: bool = False) -> tuple[tuple[int, int, int], SplitCounts, float]:
     """Whole split count in this process: ((raw, symmetry, symmetry+colours), sums, CPU seconds)."""
     start = time.process_time()
-    search = SplitSearch(problem, symmetry, hole_limit)
+    search = SplitSearch(problem, symmetry, hole_limit, colour_cut, reduce)
     total = search.count()
     return search.orbit_counts(total), total, time.process_time() - start
 
