@@ -1,0 +1,142 @@
+"""The frontier DP (solvers/blokus/tetromino_dp.py): equal to the split method and the direct search.
+
+Whole counts on the small instances both others finish (all units), the generated irregular seed-rule regions,
+random small regions with other piece sets, and part by part: the DP started from a split part's coloured
+prefixes gives that part's colourings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from puzzles.polyomino import Region, piece
+from solvers.blokus.tetromino_dp import TetrominoDP, dp_count
+from solvers.blokus.tetromino_split import timed_split_count
+from solvers.blokus.tetrominoes import ColoredTilingProblem
+from tests.test_tetromino_split import IRREGULAR
+
+
+@pytest.mark.parametrize("size,expected", [((8, 5), (99_392, 24_848, 12_528)), ((10, 4), (57_472, 14_368, 7_184))])
+def test_two_coloured_sets_no_edge_rule_all_units(size, expected):
+    problem = ColoredTilingProblem(Region.rectangle(*size), colors=2, edge_rule=False)
+    result = dp_count(problem)
+    assert (result.raw, result.symmetry, result.symmetry_colors) == expected
+    assert result.modulo_colors == expected[0] // 2 and result.complete and result.states > 0
+
+
+@pytest.mark.parametrize("art,colors,raw", IRREGULAR)
+def test_irregular_regions_seed_rule(art, colors, raw):
+    problem = ColoredTilingProblem(Region.from_spec(art), colors)
+    result = dp_count(problem)
+    split, _, _ = timed_split_count(problem)
+    assert (result.raw, result.symmetry, result.symmetry_colors) == split
+    assert result.raw == raw and result.modulo_colors == raw // math.factorial(colors)
+
+
+SMALL = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))
+TINY = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+
+
+@pytest.mark.parametrize("region,colors,shapes,edge", [
+    (Region.rectangle(4, 3), 2, TINY, True),
+    (Region.rectangle(6, 4), 3, SMALL, True),
+    (Region.rectangle(6, 4), 3, SMALL, False),
+    (Region.rectangle(3, 3).without([(1, 1)]), 2, (piece("L", "trominoes"), piece("1", "blokus")), True),
+    (Region.rectangle(4, 4), 2, (piece("L", "trominoes"), piece("2", "blokus"), piece("I", "trominoes")), True),
+])
+def test_other_piece_sets_equal_split(region, colors, shapes, edge):
+    """Symmetric regions (the Burnside units) and mixed piece areas (the window set by the longest piece)."""
+    problem = ColoredTilingProblem(region, colors, shapes, edge_rule=edge)
+    result = dp_count(problem)
+    assert (result.raw, result.symmetry, result.symmetry_colors) == timed_split_count(problem)[0]
+
+
+def random_region(rng: random.Random, area: int, box: int) -> Region:
+    """A random connected region of ``area`` cells grown inside a ``box``×``box`` square."""
+    cells = {(rng.randrange(box), rng.randrange(box))}
+    while len(cells) < area:
+        r, c = rng.choice(sorted(cells))
+        dr, dc = rng.choice(((0, 1), (1, 0), (0, -1), (-1, 0)))
+        if 0 <= r + dr < box and 0 <= c + dc < box:
+            cells.add((r + dr, c + dc))
+    rows = ["".join("#" if (r, c) in cells else "." for c in range(box)) for r in range(box)]
+    return Region.from_spec("/".join(rows))
+
+
+def test_random_small_regions_equal_split():
+    """Random regions (tetrominoes in 2 colours; trominoes and dominoes in 3): raw and orbit counts, with a few
+    non-zero ones among them."""
+    rng = random.Random(7)
+    nonzero = 0
+    for colors, shapes, area, box in [(2, None, 40, 8)] * 6 + [(3, SMALL, 24, 6)] * 6:
+        problem = ColoredTilingProblem(random_region(rng, area, box), colors, shapes)
+        result = dp_count(problem)
+        assert (result.raw, result.symmetry, result.symmetry_colors) == timed_split_count(problem)[0]
+        nonzero += result.raw > 0
+    assert nonzero >= 3
+
+
+def test_split_parts_from_their_coloured_prefixes():
+    """The DP started from every colouring of a split part's shape placements counts that part: raw = the
+    part's colourings modulo colours × colours!, for every part of a depth-3 split of a seed-rule region."""
+    art, colors, raw = IRREGULAR[0]
+    problem = ColoredTilingProblem(Region.from_spec(art), colors)
+    split = problem.split_search()
+    dp = TetrominoDP(problem)
+    total = 0
+    for prefix in split.split(3):
+        record = split.count(prefix).record()
+        part_raw = dp_part_raw(problem, dp, prefix)
+        assert part_raw == record[0] * math.factorial(colors)
+        total += part_raw
+    assert total == raw
+
+
+def dp_part_raw(problem: ColoredTilingProblem, dp: TetrominoDP, prefix: tuple[int, ...]) -> int:
+    """Raw tilings extending the split method's shape placements ``prefix``: the DP from each colouring of them
+    (distinct (shape, colour) pairs, the edge rule among them)."""
+    split = problem.split_search()
+    placed = [(split.geo[t][0], split.geo[t][1]) for t in prefix]
+    starts = []
+    for colours in itertools.product(range(problem.colors), repeat=len(placed)):
+        pairs = {(s, k) for (s, _), k in zip(placed, colours, strict=True)}
+        if len(pairs) < len(placed):
+            continue
+        if problem.edge_rule and any(
+                colours[a] == colours[b] and set(problem.edge_neighbours(placed[a][1])) & set(placed[b][1])
+                for a in range(len(placed)) for b in range(a)):
+            continue
+        state = dp.start_state([(k, s, cells) for (s, cells), k in zip(placed, colours, strict=True)])
+        assert state is not None
+        starts.append((state[0], state[1], 1))
+    return dp.run(starts).raw if starts else 0
+
+
+def test_cli_dp_method_and_auto_choice():
+    runner = CliRunner()
+    base = ["blokus", "solitaire", "tetrominoes", "--region", "10x4", "--colors", "2", "--no-edge-rule", "--count"]
+    data = json.loads(runner.invoke(main, base + ["--method", "dp", "--json"]).stdout)
+    assert (data["count_raw"], data["count_modulo_colors"], data["count_symmetry"], data["count_symmetry_colors"],
+            data["status"], data["method"]) == (57_472, 28_736, 14_368, 7_184, "proved", "dp")
+    assert data["states"] > 0
+    art = IRREGULAR[0][0]
+    text = runner.invoke(main, ["blokus", "solitaire", "tetrominoes", "--region", art, "--colors", "3", "--count"]).stdout
+    assert "frontier DP" not in text  # a short side of 9: auto keeps the split method
+    one = runner.invoke(main, base[:3] + ["--region", "10x2", "--colors", "1", "--count"])  # auto: dp (edge rule)
+    assert "status: proved (exhaustive count, frontier DP)" in one.stdout and "raw tilings: 0" in one.stdout
+
+
+@pytest.mark.slow
+def test_twenty_by_four_seed_rule_committed_count():
+    """The 20x4 seed-rule count recorded in bench/results/tetromino_dp.md."""
+    result = TetrominoDP(ColoredTilingProblem(Region.rectangle(20, 4))).run()
+    assert result.raw == TWENTY_BY_FOUR_RAW
+
+
+TWENTY_BY_FOUR_RAW = -1  # filled in from the full run
