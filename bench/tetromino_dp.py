@@ -6,6 +6,11 @@ orbit counts (Burnside with the exact-cover fixed points).  ``--lines K`` stops 
 states per line (feasibility before a long run).  One JSON line per region on stdout.
 
     python bench/tetromino_dp.py 20x4 16x5 [--lines K] [--symmetry] [--colors 4] [--no-edge-rule]
+    python bench/tetromino_dp.py 20x4 --check-parts 5 --depth 6   # random split parts: split vs DP
+    python bench/tetromino_dp.py 10x8 --committed 3                # parts of the committed 10x8 split count
+
+``--check-parts``/``--committed`` are the independent check: the DP started from every colouring of a split
+part's shape placements must give the part's colourings modulo colours × colours!.
 
 CPU seconds of this process (``time.process_time``); results in bench/results/tetromino_dp.md.
 """
@@ -14,18 +19,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
 import resource
 import sys
 import time
+from pathlib import Path
 
 from puzzles.polyomino import Region
-from solvers.blokus.tetromino_dp import TetrominoDP, symmetry_counts
+from solvers.blokus.tetromino_dp import TetrominoDP, prefix_starts, symmetry_counts
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
+COMMITTED = Path(__file__).resolve().parent / "results" / "tetromino_split_count.jsonl"  # 10x8, depth 5
 
-def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool) -> dict:
+
+def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool, memory_gib: float) -> dict:
     """One region's DP figures."""
-    problem = ColoredTilingProblem(Region.from_spec(spec), colors, edge_rule=edge)
+    problem = ColoredTilingProblem(region(spec), colors, edge_rule=edge)
     dp = TetrominoDP(problem)
     start = time.process_time()
 
@@ -34,8 +44,9 @@ def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool) -
             print(f"  line {cell // dp.W} done: {states:,} states so far, {held:,} held, "
                   f"{time.process_time() - start:.1f} CPU-s", file=sys.stderr, flush=True)
 
-    result = dp.run(progress=progress, stop_line=lines)
+    result = dp.run(progress=progress, stop_line=lines, memory_budget=int(memory_gib * 2**30))
     row = {"region": spec, "colors": colors, "edge_rule": edge, "complete": result.complete,
+           "stopped_by": result.stopped_by,
            "raw": result.raw if result.complete else None,
            "modulo_colors": result.modulo_colors if result.complete else None,
            "states": result.states, "peak_held_states": result.peak_states, "transitions": result.transitions,
@@ -48,6 +59,37 @@ def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool) -
     return row
 
 
+def region(spec: str) -> Region:
+    """``9x9-centre``: the 9x9 square without its centre; anything else as ``--region`` takes it."""
+    return Region.rectangle(9, 9).without([(4, 4)]) if spec == "9x9-centre" else Region.from_spec(spec)
+
+
+def check_parts(spec: str, depth: int, parts: int, seed: int, committed: bool) -> None:
+    """Split parts counted by the split method (or read from the committed 10x8 count) and by the DP."""
+    problem = ColoredTilingProblem(region(spec))
+    split = problem.split_search()
+    dp = TetrominoDP(problem)
+    prefixes = split.split(depth)
+    if committed:
+        records = [json.loads(line) for line in COMMITTED.read_text().splitlines()[1:]]
+        chosen = [(r["task"], r["result"]) for r in random.Random(seed).sample(records, parts)]
+    else:
+        chosen = [(i, None) for i in random.Random(seed).sample(range(len(prefixes)), parts)]
+    for task, record in chosen:
+        start = time.process_time()
+        if record is None:
+            record = list(split.count(prefixes[task]).record())
+        split_s = time.process_time() - start
+        start = time.process_time()
+        result = dp.run(prefix_starts(problem, dp, [split.geo[t] for t in prefixes[task]]))
+        row = {"region": spec, "depth": depth, "part": task, "of": len(prefixes),
+               "split_colourings": record[0], "split_shape_tilings": record[3],
+               "dp_raw": result.raw if result.complete else None, "dp_states": result.states,
+               "dp_cpu_s": round(time.process_time() - start, 1), "split_cpu_s": round(split_s, 1),
+               "equal": result.complete and result.raw == record[0] * math.factorial(problem.colors)}
+        print(json.dumps(row), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("regions", nargs="+")
@@ -55,9 +97,19 @@ def main() -> None:
     parser.add_argument("--no-edge-rule", action="store_true")
     parser.add_argument("--lines", type=int, default=None)
     parser.add_argument("--symmetry", action="store_true")
+    parser.add_argument("--memory-gib", type=float, default=6.0, help="hash-table budget (then the DP stops)")
+    parser.add_argument("--check-parts", type=int, default=0)
+    parser.add_argument("--committed", type=int, default=0)
+    parser.add_argument("--depth", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.check_parts or args.committed:
+        for spec in args.regions:
+            check_parts(spec, args.depth, args.check_parts or args.committed, args.seed, bool(args.committed))
+        return
     for spec in args.regions:
-        print(json.dumps(run(spec, args.colors, not args.no_edge_rule, args.lines, args.symmetry)), flush=True)
+        print(json.dumps(run(spec, args.colors, not args.no_edge_rule, args.lines, args.symmetry, args.memory_gib)),
+              flush=True)
 
 
 if __name__ == "__main__":

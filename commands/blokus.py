@@ -365,12 +365,12 @@ def _dp_count_tetromino_tilings(problem: Any, time_limit: float | None, as_json:
         notice(progress, "symmetry: counting the tilings each symmetry fixes (exact cover) ...")
         sym, sym_col = symmetry_counts(problem, result.raw)
     elif result is not None:
-        stopped = "time_limit"
+        stopped = result.stopped_by
     seconds = time.process_time() - start
     counts = ColorCounts(result.raw if result else 0, sym, sym_col, result is not None and result.complete, 0, 0,
                          seconds, stopped_by=stopped)
     if as_json:
-        extra = {"method": "dp"}
+        extra: dict[str, Any] = {"method": "dp"}
         if result is not None:
             extra.update({"count_modulo_colors": result.modulo_colors if result.complete else None,
                           "states": result.states, "peak_states": result.peak_states,
@@ -384,8 +384,10 @@ def _dp_count_tetromino_tilings(problem: Any, time_limit: float | None, as_json:
         click.echo(f"up to the region's symmetries: {sym}")
         click.echo(f"up to symmetries and color permutations: {sym_col}")
     else:
-        why = "interrupted" if stopped == "interrupt" else "time limit"
-        click.echo(f"status: incomplete ({why}): the DP keeps no checkpoint; rerun to count")
+        why = {"interrupt": "interrupted", "time_limit": "time limit",
+               "memory": "its states outgrew the memory budget: the region is out of the DP's reach, "
+                         "--method split counts it by parts"}[stopped]
+        click.echo(f"status: incomplete ({why}); the DP keeps no checkpoint")
         if result is not None:
             click.echo(f"raw tilings: at least {result.raw} (lower bound: the tilings finished so far)")
     if result is not None:

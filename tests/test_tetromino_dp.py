@@ -6,7 +6,6 @@ prefixes gives that part's colourings."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
@@ -16,7 +15,7 @@ from click.testing import CliRunner
 
 from cli import main
 from puzzles.polyomino import Region, piece
-from solvers.blokus.tetromino_dp import TetrominoDP, dp_count
+from solvers.blokus.tetromino_dp import TetrominoDP, dp_count, prefix_starts
 from solvers.blokus.tetromino_split import timed_split_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 from tests.test_tetromino_split import IRREGULAR
@@ -92,30 +91,10 @@ def test_split_parts_from_their_coloured_prefixes():
     total = 0
     for prefix in split.split(3):
         record = split.count(prefix).record()
-        part_raw = dp_part_raw(problem, dp, prefix)
+        part_raw = dp.run(prefix_starts(problem, dp, [split.geo[t] for t in prefix])).raw
         assert part_raw == record[0] * math.factorial(colors)
         total += part_raw
     assert total == raw
-
-
-def dp_part_raw(problem: ColoredTilingProblem, dp: TetrominoDP, prefix: tuple[int, ...]) -> int:
-    """Raw tilings extending the split method's shape placements ``prefix``: the DP from each colouring of them
-    (distinct (shape, colour) pairs, the edge rule among them)."""
-    split = problem.split_search()
-    placed = [(split.geo[t][0], split.geo[t][1]) for t in prefix]
-    starts = []
-    for colours in itertools.product(range(problem.colors), repeat=len(placed)):
-        pairs = {(s, k) for (s, _), k in zip(placed, colours, strict=True)}
-        if len(pairs) < len(placed):
-            continue
-        if problem.edge_rule and any(
-                colours[a] == colours[b] and set(problem.edge_neighbours(placed[a][1])) & set(placed[b][1])
-                for a in range(len(placed)) for b in range(a)):
-            continue
-        state = dp.start_state([(k, s, cells) for (s, cells), k in zip(placed, colours, strict=True)])
-        assert state is not None
-        starts.append((state[0], state[1], 1))
-    return dp.run(starts).raw if starts else 0
 
 
 def test_cli_dp_method_and_auto_choice():
@@ -133,10 +112,24 @@ def test_cli_dp_method_and_auto_choice():
 
 
 @pytest.mark.slow
-def test_twenty_by_four_seed_rule_committed_count():
-    """The 20x4 seed-rule count recorded in bench/results/tetromino_dp.md."""
-    result = TetrominoDP(ColoredTilingProblem(Region.rectangle(20, 4))).run()
-    assert result.raw == TWENTY_BY_FOUR_RAW
+def test_twenty_by_four_seed_rule_count():
+    """The 20x4 seed-rule count recorded in bench/results/tetromino_dp.md (~100 CPU-s, ~1 GiB); the part check
+    against the split method is in bench/tetromino_dp.py --check-parts."""
+    result = dp_count(ColoredTilingProblem(Region.rectangle(20, 4)))
+    assert (result.raw, result.modulo_colors, result.symmetry, result.symmetry_colors) == (
+        727_312_929_888, 30_304_705_412, 181_828_232_472, 7_576_273_592)
+    assert result.states == 52_824_442
 
 
-TWENTY_BY_FOUR_RAW = -1  # filled in from the full run
+def test_twenty_by_four_parts_equal_split():
+    """Cheap smoke version of the 20x4 count: two split parts (depth 8) counted by both methods."""
+    problem = ColoredTilingProblem(Region.rectangle(20, 4))
+    split = problem.split_search()
+    dp = TetrominoDP(problem)
+    rng = random.Random(2)
+    for _ in range(2):
+        prefix = split.random_prefix(8, rng)
+        assert prefix is not None
+        record = split.count(prefix).record()
+        raw = dp.run(prefix_starts(problem, dp, [split.geo[t] for t in prefix])).raw
+        assert raw == record[0] * 24 and record[3] >= 1

@@ -27,8 +27,8 @@ coloured tilings without listing them, by merging partial tilings that have the 
   reaching "no empty cell" sum to the raw count; modulo colours = raw / colours!.
 * **Symmetry** (orbits under the region's symmetries, and under symmetries × colour permutations) by
   Burnside from the raw count and the fixed-point counts Fix(g, σ), g ≠ identity (tilings that g maps
-  onto themselves with colours permuted by σ: few, counted by the exact-cover search of
-  :meth:`~solvers.blokus.tetrominoes.ColoredTilingProblem.fixed_count`).
+  onto themselves with colours permuted by σ: few), counted by a compiled first-empty-cell search that
+  places every piece together with its orbit under (g, σ) (:func:`fixed_counts`).
 
 Without the edge rule the colour check is skipped (colours then only tell the pieces apart).  The corner
 rule is not supported (a corner contact may be made by a later piece, which the window does not track).
@@ -48,6 +48,7 @@ from numba import njit
 from numba.typed import List
 
 from puzzles.polyomino import Cell
+from solvers.blokus.tetromino_split import SplitSearch, _first_empty
 from solvers.interrupt import INTERRUPTED, TIME_LIMIT, run_polling
 
 EMPTY, NEUTRAL = 0, 1  # cell codes; colour k is code k + 2
@@ -58,8 +59,10 @@ START_SLOTS = 1 << 10
 MAX_LOAD = 0.7
 POLL = 1 << 14  # states between looks at the interrupt flag
 # stats slots of the kernel
-RAW, STATES_DONE, TRANSITIONS, STOPPED = range(4)
-N_STATS = 4
+RAW, STATES_DONE, TRANSITIONS, STOPPED, HELD = range(5)
+N_STATS = 5
+BY_FLAG, BY_MEMORY = 1, 2  # stats[STOPPED]
+MEMORY_BUDGET = 6 << 30  # bytes of hash tables a DP may hold (then it stops: the count is out of its reach)
 
 
 @njit(cache=True)
@@ -115,7 +118,9 @@ def _insert(tab_k, tab_v, fills, q, key, v):
         tab_v[q] = nv
         keys = nk
         vals = nv
-    fills[q] += _put(keys, vals, key, v)
+    new = _put(keys, vals, key, v)
+    fills[q] += new
+    return new
 
 
 @njit(cache=True)
@@ -184,9 +189,10 @@ def _finish(ext, p, used, W, F, n, inreg, n_shapes, n_colors, rel, cols, out):
 
 @njit(cache=True, nogil=True)
 def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rule,  # noqa: C901
-            col_start, pl_shape, pl_size, pl_cells, pl_nsize, pl_nbrs, flag, stats):
+            col_start, pl_shape, pl_size, pl_cells, pl_nsize, pl_nbrs, max_held, flag, stats):
     """Every state of cell ``p``'s table: each placement and colour into the table of the next empty cell (the
-    finished tilings into ``stats[RAW]``); then the table is freed.  Returns False when ``flag`` stopped it."""
+    finished tilings into ``stats[RAW]``); then the table is freed.  Returns False when ``flag`` stopped it or
+    the states held (``stats[HELD]``) passed ``max_held``."""
     keys = tab_k[p]
     vals = tab_v[p]
     win = W + F
@@ -206,8 +212,8 @@ def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rul
         if v == 0:
             continue
         seen += 1
-        if seen % POLL == 0 and flag[0] != 0:
-            stats[STOPPED] = 1
+        if seen % POLL == 0 and (flag[0] != 0 or stats[HELD] > max_held):
+            stats[STOPPED] = BY_FLAG if flag[0] != 0 else BY_MEMORY
             return False
         stats[STATES_DONE] += 1
         used = keys[i, last]
@@ -277,9 +283,11 @@ def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rul
                             x = q - W + j
                             nxt[j] = EMPTY if x < n and inreg[x] else NEUTRAL
                     _finish(nxt, q, used | bit, W, F, n, inreg, n_shapes, n_colors, rel, cols, out)
-                    _insert(tab_k, tab_v, fills, q, out, v * weight[k])
+                    stats[HELD] += _insert(tab_k, tab_v, fills, q, out, v * weight[k])
                 for a in range(pl_size[t]):
                     ext[W + pl_cells[t, a]] = EMPTY
+    stats[HELD] -= fills[p]
+    fills[p] = 0
     tab_k[p] = np.zeros((1, last + 1), np.uint64)
     tab_v[p] = np.zeros(1, np.int64)
     return True
@@ -299,6 +307,7 @@ class DPCounts:
     seconds: float
     complete: bool = True
     states_per_line: tuple[int, ...] = ()
+    stopped_by: str = ""  # "", "time_limit", "memory" (more states than the budget) or "stop_line"
 
 
 class TetrominoDP:
@@ -405,11 +414,12 @@ class TetrominoDP:
 
     def run(self, starts: Sequence[tuple[int, np.ndarray, int]] | None = None,
             progress: Callable[[int, int, int], None] | None = None, time_limit: float | None = None,
-            stop_line: int | None = None) -> DPCounts:
+            stop_line: int | None = None, memory_budget: int = MEMORY_BUDGET) -> DPCounts:
         """The forward DP from ``starts`` ((cell, key, ways); default the empty region), summing the tilings
         completed.  ``progress(cell, states held, states so far)`` after each cell; ``stop_line`` stops
-        before that line (states per line only, for measuring).  Ctrl-C raises KeyboardInterrupt;
-        ``time_limit`` returns an incomplete count."""
+        before that line (states per line only, for measuring).  Ctrl-C raises KeyboardInterrupt; the
+        ``time_limit`` or more states than ``memory_budget`` bytes of tables hold return an incomplete count
+        (``stopped_by`` says which)."""
         begin = time.process_time()
         n, W = self.n, self.W
         tab_k = List()
@@ -422,22 +432,19 @@ class TetrominoDP:
         if starts is None:
             first = self.start_state()
             starts = [] if first is None else [(first[0], first[1], 1)]
-        raw_direct = 0
         for p, key, ways in starts:
             _insert(tab_k, tab_v, fills, p, key, ways)
-        states = 0
-        peak = 0
+        stats[HELD] = fills.sum()
+        max_held = int(memory_budget * MAX_LOAD / 2 / (8 * (self.words + 1)))  # tables are 35-70% full
+        states = peak = 0
         per_line = [0] * self.lines
         expand = cast(Callable[..., bool], _expand)
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        p0 = min((p for p, _, _ in starts), default=n)
-        complete = True
-        for p in range(p0, n):
+        stopped = ""
+        for p in range(min((p for p, _, _ in starts), default=n), n):
             if stop_line is not None and p // W >= stop_line:
-                complete = False
+                stopped = "stop_line"
                 break
-            held = int(fills[p:].sum())
-            peak = max(peak, held)
             here = int(fills[p])
             states += here
             per_line[p // W] += here
@@ -446,37 +453,125 @@ class TetrominoDP:
             left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
             args = (p, tab_k, tab_v, fills, W, self.F, n, self.inreg, self.n_shapes, self.problem.colors,
                     self.problem.edge_rule, self.col_start, self.pl_shape, self.pl_size, self.pl_cells,
-                    self.pl_nsize, self.pl_nbrs)
+                    self.pl_nsize, self.pl_nbrs, max_held)
             ok, why = run_polling(lambda flag, a=args: expand(*a, flag, stats), left)  # type: ignore[misc]
+            peak = max(peak, int(stats[HELD]) + (here if ok else 0))
             if why == INTERRUPTED:
                 raise KeyboardInterrupt
-            if why == TIME_LIMIT or not ok:
-                complete = False
+            if not ok:
+                stopped = "time_limit" if why == TIME_LIMIT else "memory"
                 break
-            fills[p] = 0
             if progress is not None:
-                progress(p, int(fills.sum()), states)
-        raw = int(stats[RAW]) + raw_direct
-        factorial = math.factorial(self.problem.colors)
-        return DPCounts(raw, raw // factorial, None, None, states, peak, int(stats[TRANSITIONS]),
-                        time.process_time() - begin, complete, tuple(per_line))
+                progress(p, int(stats[HELD]), states)
+        raw = int(stats[RAW])
+        return DPCounts(raw, raw // math.factorial(self.problem.colors), None, None, states, peak,
+                        int(stats[TRANSITIONS]), time.process_time() - begin, not stopped, tuple(per_line), stopped)
+
+
+@njit(cache=True)
+def _fixed_search(board_lo, board_hi, col_lo, col_hi, used, m_lo, m_hi, e_lo, e_hi, g_shape, bucket, img, sigma,
+                  n_cells, edge_rule, orbit_t, orbit_c, depth):
+    """Tilings fixed by a symmetry g with the colours permuted by σ: a first-empty-cell search placing each piece
+    together with its orbit (g(P) coloured σ(c), ...; ``img``: each placement's image under g).  Returns how
+    many complete the board."""
+    c = _first_empty(0, board_lo, board_hi, n_cells)
+    if c == n_cells:
+        return 1
+    total = 0
+    n_colors = col_lo.shape[0]
+    base = depth * 4
+    for t in range(bucket[c], bucket[c + 1]):
+        if (m_lo[t] & board_lo) or (m_hi[t] & board_hi):
+            continue
+        for k in range(n_colors):
+            if used[g_shape[t], k]:
+                continue
+            # the orbit of (t, k) under (g, σ): every member on free cells, unused pair, no same-colour edge
+            lo, hi = board_lo, board_hi
+            size = 0
+            u, h = t, k
+            ok = True
+            while True:
+                if (m_lo[u] & lo) or (m_hi[u] & hi) or used[g_shape[u], h]:
+                    ok = False
+                    break
+                if edge_rule and ((e_lo[u] & col_lo[h]) or (e_hi[u] & col_hi[h])):
+                    ok = False
+                    break
+                orbit_t[base + size] = u
+                orbit_c[base + size] = h
+                size += 1
+                lo |= m_lo[u]
+                hi |= m_hi[u]
+                used[g_shape[u], h] = True
+                col_lo[h] |= m_lo[u]
+                col_hi[h] |= m_hi[u]
+                u, h = img[u], sigma[h]
+                if u == t and h == k:
+                    break
+                if size == 4:
+                    ok = False
+                    break
+            if ok:
+                total += _fixed_search(lo, hi, col_lo, col_hi, used, m_lo, m_hi, e_lo, e_hi, g_shape, bucket, img,
+                                       sigma, n_cells, edge_rule, orbit_t, orbit_c, depth + 1)
+            for i in range(size):
+                u = orbit_t[base + i]
+                h = orbit_c[base + i]
+                used[g_shape[u], h] = False
+                col_lo[h] &= ~m_lo[u]
+                col_hi[h] &= ~m_hi[u]
+    return total
+
+
+def fixed_counts(problem) -> dict[tuple[int, tuple[int, ...]], int]:
+    """Fix(g, σ) for every symmetry g ≠ identity of the region and colour permutation σ (no corner rule): the
+    coloured tilings g maps onto themselves with colours renamed by σ, by :func:`_fixed_search`."""
+    split = SplitSearch(problem, symmetry=False)
+    number = {(s, frozenset(cells)): t for t, (s, cells) in enumerate(split.geo)}
+    out: dict[tuple[int, tuple[int, ...]], int] = {}
+    colors, n_shapes = problem.colors, len(problem.shapes)
+    search = cast(Callable[..., int], _fixed_search)
+    for g, perm in problem.group():
+        if g == 0:
+            continue
+        img = np.array([number[(s, frozenset(perm[x] for x in cells))] for s, cells in split.geo], np.int64)
+        for sigma in itertools.permutations(range(colors)):
+            out[(g, sigma)] = int(search(
+                np.uint64(0), np.uint64(0), np.zeros(colors, np.uint64), np.zeros(colors, np.uint64),
+                np.zeros((n_shapes, colors), np.bool_), split.m_lo, split.m_hi, split.e_lo, split.e_hi,
+                split.g_shape, split.bucket, img, np.array(sigma, np.int64), split.n, problem.edge_rule,
+                np.zeros(4 * (len(problem.pieces) + 1), np.int64), np.zeros(4 * (len(problem.pieces) + 1), np.int64), 0))
+    return out
+
+
+def prefix_starts(problem, dp: TetrominoDP, placed: Sequence[tuple[int, Sequence[Cell]]]) -> list[tuple[int, np.ndarray, int]]:
+    """The DP's start states for every colouring of the shape placements ``placed`` ((shape, cells), covering a
+    prefix of the cell order, e.g. a part of the split method): distinct (shape, colour) pairs, the edge rule
+    among them.  The DP from them counts the raw tilings extending ``placed``."""
+    starts = []
+    for colours in itertools.product(range(problem.colors), repeat=len(placed)):
+        if len({(s, k) for (s, _), k in zip(placed, colours, strict=True)}) < len(placed):
+            continue
+        if problem.edge_rule and any(colours[a] == colours[b] and set(problem.edge_neighbours(placed[a][1]))
+                                     & set(placed[b][1]) for a in range(len(placed)) for b in range(a)):
+            continue
+        state = dp.start_state([(k, s, cells) for (s, cells), k in zip(placed, colours, strict=True)])
+        if state is None:
+            raise ValueError("the placements fill the region: nothing left to count")
+        starts.append((state[0], state[1], 1))
+    return starts
 
 
 def symmetry_counts(problem, raw: int) -> tuple[int, int]:
     """(orbits under the region's symmetries, under symmetries × colour permutations) by Burnside, from the raw
-    count and the exact-cover fixed-point counts Fix(g, σ) for g ≠ identity (Fix(identity, σ ≠ id) = 0)."""
+    count and the fixed-point counts Fix(g, σ) for g ≠ identity (Fix(identity, σ ≠ id) = 0)."""
     group = problem.group()
     colors = problem.colors
-    sym = raw
-    every = raw
-    for g, perm in group:
-        if g == 0:
-            continue
-        for sigma in itertools.permutations(range(colors)):
-            value = problem.fixed_count(perm, sigma)
-            every += value
-            if sigma == tuple(range(colors)):
-                sym += value
+    identity = tuple(range(colors))
+    fixed = fixed_counts(problem)
+    sym = raw + sum(v for (_, sigma), v in fixed.items() if sigma == identity)
+    every = raw + sum(fixed.values())
     q1, r1 = divmod(sym, len(group))
     q2, r2 = divmod(every, len(group) * math.factorial(colors))
     if r1 or r2:
