@@ -8,6 +8,8 @@ states per line (feasibility before a long run).  One JSON line per region on st
     python bench/tetromino_dp.py 20x4 16x5 [--lines K] [--symmetry] [--colors 4] [--no-edge-rule]
     python bench/tetromino_dp.py 20x4 --check-parts 5 --depth 6   # random split parts: split vs DP
     python bench/tetromino_dp.py 10x8 --committed 3                # parts of the committed 10x8 split count
+    python bench/tetromino_dp.py 10x8 --shapes                     # shape tilings (colours ignored) by the DP
+    python bench/tetromino_dp.py --committed-shapes 310 x          # committed 10x8 parts' shape tilings, by the DP
 
 ``--check-parts``/``--committed`` are the independent check: the DP started from every colouring of a split
 part's shape placements must give the part's colourings modulo colours × colours!.
@@ -33,10 +35,11 @@ from solvers.blokus.tetrominoes import ColoredTilingProblem
 COMMITTED = Path(__file__).resolve().parent / "results" / "tetromino_split_count.jsonl"  # 10x8, depth 5
 
 
-def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool, memory_gib: float) -> dict:
-    """One region's DP figures."""
+def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool, memory_gib: float,
+        shapes: bool = False) -> dict:
+    """One region's DP figures (``shapes``: its shape tilings instead)."""
     problem = ColoredTilingProblem(region(spec), colors, edge_rule=edge)
-    dp = TetrominoDP(problem)
+    dp = TetrominoDP(problem, shapes_only=shapes)
     start = time.process_time()
 
     def progress(cell: int, held: int, states: int) -> None:
@@ -45,7 +48,7 @@ def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool, m
                   f"{time.process_time() - start:.1f} CPU-s", file=sys.stderr, flush=True)
 
     result = dp.run(progress=progress, stop_line=lines, memory_budget=int(memory_gib * 2**30))
-    row = {"region": spec, "colors": colors, "edge_rule": edge, "complete": result.complete,
+    row = {"region": spec, "colors": colors, "edge_rule": edge, "shape_tilings_only": shapes, "complete": result.complete,
            "stopped_by": result.stopped_by,
            "raw": result.raw if result.complete else None,
            "modulo_colors": result.modulo_colors if result.complete else None,
@@ -90,6 +93,34 @@ def check_parts(spec: str, depth: int, parts: int, seed: int, committed: bool) -
         print(json.dumps(row), flush=True)
 
 
+def committed_shapes(parts: int, seed: int) -> None:
+    """The shape tilings of committed 10x8 split parts (depth 5), counted again by the shape-tiling DP from each
+    part's placements; then the whole 10x8 shape-tiling count by the DP."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    split = problem.split_search()
+    dp = TetrominoDP(problem, shapes_only=True)
+    prefixes = split.split(5)
+    records = [json.loads(line) for line in COMMITTED.read_text().splitlines()[1:]]
+    chosen = records if parts >= len(records) else random.Random(seed).sample(records, parts)
+    start = time.process_time()
+    equal = total = 0
+    for record in chosen:
+        state = dp.start_state([(0, s, cells) for s, cells in (split.geo[t] for t in prefixes[record["task"]])])
+        assert state is not None
+        tilings = dp.run([(state[0], state[1], 1)]).raw
+        equal += tilings == record["result"][3]
+        total += tilings
+        if tilings != record["result"][3]:
+            print(json.dumps({"part": record["task"], "split": record["result"][3], "dp": tilings}), flush=True)
+    print(json.dumps({"region": "10x8", "committed_parts_checked": len(chosen), "equal": equal,
+                      "shape_tilings_in_them": total, "cpu_s": round(time.process_time() - start, 1)}), flush=True)
+    start = time.process_time()
+    whole = dp.run()
+    print(json.dumps({"region": "10x8", "shape_tilings": whole.raw, "states": whole.states,
+                      "peak_held_states": whole.peak_states, "cpu_s": round(time.process_time() - start, 1),
+                      "parts": len(prefixes)}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("regions", nargs="+")
@@ -102,14 +133,19 @@ def main() -> None:
     parser.add_argument("--committed", type=int, default=0)
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--committed-shapes", type=int, default=0)
+    parser.add_argument("--shapes", action="store_true", help="shape tilings (colours ignored) instead")
     args = parser.parse_args()
+    if args.committed_shapes:
+        committed_shapes(args.committed_shapes, args.seed)
+        return
     if args.check_parts or args.committed:
         for spec in args.regions:
             check_parts(spec, args.depth, args.check_parts or args.committed, args.seed, bool(args.committed))
         return
     for spec in args.regions:
-        print(json.dumps(run(spec, args.colors, not args.no_edge_rule, args.lines, args.symmetry, args.memory_gib)),
-              flush=True)
+        print(json.dumps(run(spec, args.colors, not args.no_edge_rule, args.lines, args.symmetry and not args.shapes,
+                             args.memory_gib, args.shapes)), flush=True)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,20 @@ def test_two_coloured_sets_no_edge_rule_all_units(size, expected):
     assert result.modulo_colors == expected[0] // 2 and result.complete and result.states > 0
 
 
+@pytest.mark.parametrize("size,tilings", [((8, 5), 3_106), ((10, 4), 1_796)])
+def test_shape_tilings(size, tilings):
+    problem = ColoredTilingProblem(Region.rectangle(*size), colors=2, edge_rule=False)
+    assert TetrominoDP(problem, shapes_only=True).run().raw == tilings
+
+
 @pytest.mark.parametrize("art,colors,raw", IRREGULAR)
 def test_irregular_regions_seed_rule(art, colors, raw):
     problem = ColoredTilingProblem(Region.from_spec(art), colors)
     result = dp_count(problem)
-    split, _, _ = timed_split_count(problem)
+    split, totals, _ = timed_split_count(problem)
     assert (result.raw, result.symmetry, result.symmetry_colors) == split
     assert result.raw == raw and result.modulo_colors == raw // math.factorial(colors)
+    assert TetrominoDP(problem, shapes_only=True).run().raw == totals.tilings
 
 
 SMALL = (piece("I", "trominoes"), piece("L", "trominoes"), piece("2", "blokus"))

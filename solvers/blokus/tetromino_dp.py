@@ -124,12 +124,15 @@ def _insert(tab_k, tab_v, fills, q, key, v):
 
 
 @njit(cache=True)
-def _neutralise(ext, p, used, W, F, n, inreg, n_shapes):
-    """Filled cells of the window that no longer matter become neutral: those of a finished colour (all its
-    shapes used) and those without an empty edge neighbour."""
+def _neutralise(ext, p, used, W, F, n, inreg, n_shapes, edge_rule):
+    """Filled cells of the window that no longer matter become neutral: all without the edge rule, else those of
+    a finished colour (all its shapes used) and those without an empty edge neighbour."""
     full = (np.uint64(1) << np.uint64(n_shapes)) - np.uint64(1)
     for j in range(W + F):
         if ext[j] < 2:
+            continue
+        if not edge_rule:
+            ext[j] = NEUTRAL
             continue
         if (used >> np.uint64((ext[j] - 2) * n_shapes)) & full == full:
             ext[j] = NEUTRAL
@@ -151,11 +154,11 @@ def _neutralise(ext, p, used, W, F, n, inreg, n_shapes):
 
 
 @njit(cache=True)
-def _finish(ext, p, used, W, F, n, inreg, n_shapes, n_colors, rel, cols, out):
+def _finish(ext, p, used, W, F, n, inreg, n_shapes, n_colors, edge_rule, rel, cols, out):
     """Neutralise, canonicalise and pack the state whose window ``ext`` starts at cell ``p - W``; the key in
-    ``out`` (the window's codes, 21 to a word, then the used pairs)."""
+    ``out`` (the window's codes, 21 to a word, then the used pairs; ``n_shapes`` bits per colour)."""
     win = W + F
-    _neutralise(ext, p, used, W, F, n, inreg, n_shapes)
+    _neutralise(ext, p, used, W, F, n, inreg, n_shapes, edge_rule)
     # canonical colour names: first appearance in the window, then the absent colours by their column of used
     for k in range(n_colors):
         rel[k] = -1
@@ -188,11 +191,12 @@ def _finish(ext, p, used, W, F, n, inreg, n_shapes, n_colors, rel, cols, out):
 
 
 @njit(cache=True, nogil=True)
-def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rule,  # noqa: C901
+def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rule, copies,  # noqa: C901
             col_start, pl_shape, pl_size, pl_cells, pl_nsize, pl_nbrs, max_held, flag, stats):
     """Every state of cell ``p``'s table: each placement and colour into the table of the next empty cell (the
     finished tilings into ``stats[RAW]``); then the table is freed.  Returns False when ``flag`` stopped it or
-    the states held (``stats[HELD]``) passed ``max_held``."""
+    the states held (``stats[HELD]``) passed ``max_held``.  ``copies > 0``: shape tilings (one colour, at most
+    ``copies`` pieces of each shape, ``used`` holding a 3-bit count per shape)."""
     keys = tab_k[p]
     vals = tab_v[p]
     win = W + F
@@ -205,6 +209,7 @@ def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rul
     out = np.zeros(last + 1, np.uint64)
     weight = np.zeros(n_colors, np.int64)
     colmask = (np.uint64(1) << np.uint64(n_shapes)) - np.uint64(1)
+    ubits = 3 * n_shapes if copies > 0 else n_shapes
     col = p % W
     seen = 0
     for i in range(vals.shape[0]):
@@ -256,9 +261,15 @@ def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rul
             for k in range(n_colors):
                 if weight[k] == 0 or near & (1 << k):
                     continue
-                bit = np.uint64(1) << np.uint64(k * n_shapes + s)
-                if used & bit:
-                    continue
+                if copies > 0:
+                    if (used >> np.uint64(3 * s)) & np.uint64(7) >= np.uint64(copies):
+                        continue
+                    now = used + (np.uint64(1) << np.uint64(3 * s))
+                else:
+                    bit = np.uint64(1) << np.uint64(k * n_shapes + s)
+                    if used & bit:
+                        continue
+                    now = used | bit
                 stats[TRANSITIONS] += 1
                 for a in range(pl_size[t]):
                     ext[W + pl_cells[t, a]] = k + 2
@@ -282,7 +293,7 @@ def _expand(p, tab_k, tab_v, fills, W, F, n, inreg, n_shapes, n_colors, edge_rul
                         else:
                             x = q - W + j
                             nxt[j] = EMPTY if x < n and inreg[x] else NEUTRAL
-                    _finish(nxt, q, used | bit, W, F, n, inreg, n_shapes, n_colors, rel, cols, out)
+                    _finish(nxt, q, now, W, F, n, inreg, ubits, n_colors, edge_rule, rel, cols, out)
                     stats[HELD] += _insert(tab_k, tab_v, fills, q, out, v * weight[k])
                 for a in range(pl_size[t]):
                     ext[W + pl_cells[t, a]] = EMPTY
@@ -314,12 +325,16 @@ class TetrominoDP:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the frontier DP
     (up to 4 colours, up to 64 (shape, colour) pairs, no corner rule)."""
 
-    def __init__(self, problem) -> None:
-        if problem.corner_contact:
+    def __init__(self, problem, shapes_only: bool = False) -> None:
+        """``shapes_only``: count the shape tilings instead (colours ignored, ``colors`` copies of each shape)."""
+        if problem.corner_contact and not shapes_only:
             raise ValueError("the DP method does not support the corner rule (use --method direct)")
         if problem.colors > MAX_COLORS:
             raise ValueError(f"the DP method handles up to {MAX_COLORS} colours")
         self.problem = problem
+        self.copies = problem.colors if shapes_only else 0
+        self.colors = 1 if shapes_only else problem.colors
+        self.edge_rule = problem.edge_rule and not shapes_only
         cells = list(problem.region.cells)
         rows = [r for r, _ in cells]
         cols = [c for _, c in cells]
@@ -338,8 +353,9 @@ class TetrominoDP:
         for x in self.index.values():
             self.inreg[x] = True
         self.n_shapes = len(problem.shapes)
-        if self.n_shapes * problem.colors > 64:
+        if self.n_shapes * problem.colors > 64 or (shapes_only and (self.n_shapes > 21 or problem.colors > 7)):
             raise ValueError("the DP method handles up to 64 (shape, colour) pairs")
+        self.ubits = 3 * self.n_shapes if shapes_only else self.n_shapes  # bits of used per colour
         self._placements()
         self.words = -(-(self.W + self.F) // CELLS_PER_WORD) + 1  # key: window codes, then the used pairs
 
@@ -389,13 +405,14 @@ class TetrominoDP:
 
     def start_state(self, pieces: Sequence[tuple[int, int, Sequence[Cell]]] = ()) -> tuple[int, np.ndarray] | None:
         """(first empty cell, key) of the state after placing ``pieces`` ((colour, shape, cells) in region
-        coordinates, covering a prefix of the DP's cell order); None when nothing is empty."""
+        coordinates, covering a prefix of the DP's cell order; the colour is ignored for shape tilings); None
+        when nothing is empty."""
         board = np.where(self.inreg, EMPTY, NEUTRAL).astype(np.int64)
         used = 0
         for colour, shape, cells in pieces:
             for cell in cells:
-                board[self.index[cell]] = colour + 2
-            used |= 1 << (colour * self.n_shapes + shape)
+                board[self.index[cell]] = (0 if self.copies else colour) + 2
+            used = used + (1 << 3 * shape) if self.copies else used | 1 << (colour * self.n_shapes + shape)
         empty = np.flatnonzero(board == EMPTY)
         if len(empty) == 0:
             return None
@@ -408,8 +425,8 @@ class TetrominoDP:
             if 0 <= x < self.n:
                 ext[j] = board[x]
         out = np.zeros(self.words, np.uint64)
-        _finish(ext, p, np.uint64(used), W, F, self.n, self.inreg, self.n_shapes, self.problem.colors,
-                np.zeros(self.problem.colors, np.int64), np.zeros(self.problem.colors, np.uint64), out)
+        _finish(ext, p, np.uint64(used), W, F, self.n, self.inreg, self.ubits, self.colors, self.edge_rule,
+                np.zeros(self.colors, np.int64), np.zeros(self.colors, np.uint64), out)
         return p, out
 
     def run(self, starts: Sequence[tuple[int, np.ndarray, int]] | None = None,
@@ -451,8 +468,8 @@ class TetrominoDP:
             if here == 0:
                 continue
             left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-            args = (p, tab_k, tab_v, fills, W, self.F, n, self.inreg, self.n_shapes, self.problem.colors,
-                    self.problem.edge_rule, self.col_start, self.pl_shape, self.pl_size, self.pl_cells,
+            args = (p, tab_k, tab_v, fills, W, self.F, n, self.inreg, self.n_shapes, self.colors, self.edge_rule,
+                    self.copies, self.col_start, self.pl_shape, self.pl_size, self.pl_cells,
                     self.pl_nsize, self.pl_nbrs, max_held)
             ok, why = run_polling(lambda flag, a=args: expand(*a, flag, stats), left)  # type: ignore[misc]
             peak = max(peak, int(stats[HELD]) + (here if ok else 0))
@@ -464,7 +481,7 @@ class TetrominoDP:
             if progress is not None:
                 progress(p, int(stats[HELD]), states)
         raw = int(stats[RAW])
-        return DPCounts(raw, raw // math.factorial(self.problem.colors), None, None, states, peak,
+        return DPCounts(raw, raw // math.factorial(self.colors), None, None, states, peak,
                         int(stats[TRANSITIONS]), time.process_time() - begin, not stopped, tuple(per_line), stopped)
 
 
