@@ -18,7 +18,7 @@ from puzzles.polyomino import Region, piece
 from solvers.blokus.tetromino_dp import TetrominoDP, dp_count, prefix_starts
 from solvers.blokus.tetromino_split import timed_split_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem
-from tests.test_tetromino_split import IRREGULAR
+from tests.test_tetromino_split import COUNT_DEPTH, IRREGULAR, RESULTS
 
 
 @pytest.mark.parametrize("size,expected", [((8, 5), (99_392, 24_848, 12_528)), ((10, 4), (57_472, 14_368, 7_184))])
@@ -140,3 +140,34 @@ def test_twenty_by_four_parts_equal_split():
         record = split.count(prefix).record()
         raw = dp.run(prefix_starts(problem, dp, [split.geo[t] for t in prefix])).raw
         assert raw == record[0] * 24 and record[3] >= 1
+
+
+def test_ten_by_eight_shape_tiling_parts_equal_split():
+    """Cheap smoke version of the 10x8 shape-tiling count: random split parts (depth 9), both methods."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    split = problem.split_search()
+    dp = TetrominoDP(problem, shapes_only=True)
+    rng = random.Random(4)
+    for _ in range(2):
+        prefix = split.random_prefix(9, rng)
+        assert prefix is not None
+        state = dp.start_state([(0, s, cells) for s, cells in (split.geo[t] for t in prefix)])
+        assert state is not None
+        assert dp.run([(state[0], state[1], 1)]).raw == split.count(prefix).tilings >= 1
+
+
+@pytest.mark.slow
+def test_ten_by_eight_shape_tilings_and_committed_parts():
+    """The 10x8 shape-tiling count (~50 CPU-s) and a sample of the committed split parts' shape-tiling subtotals
+    (bench/results/tetromino_split_count.jsonl), recounted by the DP (all 310 agree: bench/tetromino_dp.py
+    --committed-shapes)."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    dp = TetrominoDP(problem, shapes_only=True)
+    assert dp.run().raw == 6_818_063_454
+    split = problem.split_search()
+    parts = split.split(COUNT_DEPTH)
+    records = [json.loads(line) for line in RESULTS.read_text().splitlines()[1:]]
+    for record in random.Random().sample(records, 4):
+        state = dp.start_state([(0, s, cells) for s, cells in (split.geo[t] for t in parts[record["task"]])])
+        assert state is not None
+        assert dp.run([(state[0], state[1], 1)]).raw == record["result"][3]
