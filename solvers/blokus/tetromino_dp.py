@@ -466,6 +466,8 @@ class TetrominoDP:
             states += here
             per_line[p // W] += here
             if here == 0:
+                if progress is not None:
+                    progress(p, int(stats[HELD]), states)
                 continue
             left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
             args = (p, tab_k, tab_v, fills, W, self.F, n, self.inreg, self.n_shapes, self.colors, self.edge_rule,
