@@ -175,9 +175,9 @@ def blokus_solitaire() -> None:
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
 @click.option("--method", type=click.Choice(["auto", "dp", "split", "direct"]), default="auto", show_default=True,
-              help="With --count: dp = a memoized frontier DP over the cells (narrow regions: a short side up to "
-                   "5 cells); split = shape tilings, then each one's colour classes; direct = the coloured search "
-                   "(--engine); auto = dp with the edge rule and a short side up to 5, else split; direct with "
+              help="With --count: dp = a memoized frontier DP over the cells (narrow regions: 20x4 in "
+                   "minutes, 16x5 out of its memory); split = shape tilings, then each one's colour classes; direct = the coloured search "
+                   "(--engine); auto = dp with the edge rule and a short side up to 4, else split; direct with "
                    "--corner-contact or --engine.")
 @click.option("--engine", type=click.Choice(["canonical", "bitset", "xcc"]), default="canonical", show_default=True,
               help="Direct counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
@@ -321,7 +321,8 @@ def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
     click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
 
 
-DP_MAX_SIDE = 5  # --method auto: the DP for regions whose short side is at most this (the states grow ~4x per cell of it)
+DP_MAX_SIDE = 4  # --method auto: the DP for regions whose short side is at most this (20x4 seed rule: 101 CPU-s;
+# 16x5 outgrows its memory budget, docs/tetromino-count.md)
 
 
 def _dp_suits(problem: Any) -> bool:

@@ -116,6 +116,11 @@ def test_cli_dp_method_and_auto_choice():
     assert "frontier DP" not in text  # a short side of 9: auto keeps the split method
     one = runner.invoke(main, base[:3] + ["--region", "10x2", "--colors", "1", "--count"])  # auto: dp (edge rule)
     assert "status: proved (exhaustive count, frontier DP)" in one.stdout and "raw tilings: 0" in one.stdout
+    from commands.blokus import _dp_suits
+
+    assert _dp_suits(ColoredTilingProblem(Region.rectangle(20, 4)))  # 101 CPU-s by the DP
+    assert not _dp_suits(ColoredTilingProblem(Region.rectangle(16, 5)))  # out of the DP's memory budget
+    assert not _dp_suits(ColoredTilingProblem(Region.rectangle(20, 4), edge_rule=False))  # split: closed formula
 
 
 @pytest.mark.slow
