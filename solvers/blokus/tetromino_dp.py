@@ -6,12 +6,14 @@ The split method (:mod:`solvers.blokus.tetromino_split`) enumerates every shape 
 coloured tilings without listing them, by merging partial tilings that have the same future.
 
 * **Order.** Cells line by line along the narrow side of the region's bounding box (width ``W``; the
-  region is transposed when it is at least as wide as tall: the order of ``Region.ordered_cells``), so a tiling is built by always covering the first
-  empty cell ``p`` with a placement whose first cell is ``p`` (every tiling exactly once).
-* **State at p** (all cells before p are filled): the cells ``p-W .. p+F-1`` (``F`` = the farthest cell a
-  placement reaches from its first cell, ``3W`` for the I), each coded empty, filled-neutral, or filled
-  with colour k; a filled cell keeps its colour only while it still has an empty edge neighbour (its
-  colour can still forbid a placement), otherwise it becomes neutral so that states merge; plus ``U``,
+  region is transposed when it is at least as wide as tall: the order of ``Region.ordered_cells``), so a
+  tiling is built by always covering the first empty cell ``p`` with a placement whose first cell is ``p``
+  (every tiling exactly once).
+* **State at p** (all cells before p are filled): the cells ``p-W .. p+F-1`` (``F`` = one past the
+  farthest cell a placement reaches from its first cell, ``3W + 1`` for the I), each coded empty,
+  filled-neutral, or filled with colour k; a filled cell keeps its colour only while it still has an empty
+  edge neighbour and its colour an unused shape (it can still forbid a placement), otherwise it becomes
+  neutral so that states merge; plus ``U``,
   the (shape, colour) pairs used so far (each pair is used exactly once in a tiling).  Cells after the
   window are empty (no placement made so far reaches them).
 * **Transition**: every placement of a shape covering p (p its first cell) on empty cells, with every
@@ -21,8 +23,8 @@ coloured tilings without listing them, by merging partial tilings that have the 
   colours with equal columns are interchangeable, so a transition to one of them is made once with
   their number as weight).  Counts stay raw (colours labelled): a state's count is invariant under
   renaming its colours.
-* **Forward DP**: one open-addressing hash table per first-empty cell (keys: the window's 3-bit codes in uint64 words, then the used pairs; value
-  the number of ways to reach the state, raw); the tables are processed in cell order, each emitting
+* **Forward DP**: one open-addressing hash table per first-empty cell (keys: the window's 3-bit codes in
+  uint64 words, then the used pairs; value the number of ways to reach the state, raw); the tables are processed in cell order, each emitting
   into later ones and then freed, so only the states of about ``F`` cells are held at once.  The states
   reaching "no empty cell" sum to the raw count; modulo colours = raw / colours!.
 * **Symmetry** (orbits under the region's symmetries, and under symmetries × colour permutations) by
@@ -30,7 +32,10 @@ coloured tilings without listing them, by merging partial tilings that have the 
   onto themselves with colours permuted by σ: few), counted by a compiled first-empty-cell search that
   places every piece together with its orbit under (g, σ) (:func:`fixed_counts`).
 
-Without the edge rule the colour check is skipped (colours then only tell the pieces apart).  The corner
+* **Shape tilings** (``shapes_only``): the same DP with one colour and a 3-bit count per shape instead of
+  ``U`` (at most ``colors`` copies of each), every filled cell neutral: colours ignored.
+
+Without the edge rule the colour check is skipped and every filled cell is neutral.  The corner
 rule is not supported (a corner contact may be made by a later piece, which the window does not track).
 """
 
