@@ -174,10 +174,11 @@ def blokus_solitaire() -> None:
 @click.option("--corner-contact", is_flag=True, help="Every piece also touches its own color at a corner.")
 @click.option("--no-edge-rule", is_flag=True, help="Drop the same-color edge rule (colors only tell pieces apart).")
 @click.option("--count", "do_count", is_flag=True, help="Count all tilings (raw, up to symmetry, up to symmetry and colors).")
-@click.option("--method", type=click.Choice(["auto", "split", "direct"]), default="auto", show_default=True,
-              help="With --count: split = shape tilings, then each one's colour classes (the fast way without the "
-                   "corner rule); direct = the coloured search (--engine); auto = split unless --corner-contact "
-                   "or --engine.")
+@click.option("--method", type=click.Choice(["auto", "dp", "split", "direct"]), default="auto", show_default=True,
+              help="With --count: dp = a memoized frontier DP over the cells (narrow regions: 20x4 in "
+                   "minutes, 16x5 out of its memory); split = shape tilings, then each one's colour classes; direct = the coloured search "
+                   "(--engine); auto = dp with the edge rule and a short side up to 4, else split; direct with "
+                   "--corner-contact or --engine.")
 @click.option("--engine", type=click.Choice(["canonical", "bitset", "xcc"]), default="canonical", show_default=True,
               help="Direct counting engine: canonical = one tiling per colour permutation, corner rule pruned in the search.")
 @option_with_hidden_alias("--split-depth", "--depth", "depth", type=click.IntRange(0, 8), default=2, show_default=True,
@@ -232,10 +233,12 @@ def blokus_solitaire_tetrominoes(region_spec, colors, backend, corner_contact, n
             exit_interrupted()
         return
     if do_count:
-        if method == "split" or (method == "auto" and not corner_contact and _engine_is_default()):
-            engine = "split"
-        result = _count_tetromino_tilings(problem, engine, depth, workers, scheduler, checkpoint, time_limit, as_json,
-                                          repair, verify)
+        auto = method == "auto" and not corner_contact and _engine_is_default()
+        if method == "dp" or (auto and _dp_suits(problem)):
+            result = _dp_count_tetromino_tilings(problem, time_limit, as_json)
+        else:
+            result = _count_tetromino_tilings(problem, "split" if method == "split" or auto else engine, depth, workers,
+                                              scheduler, checkpoint, time_limit, as_json, repair, verify)
         if result.stopped_by == "interrupt":
             exit_interrupted()
         return
@@ -316,6 +319,82 @@ def _print_tetromino_estimate(data: dict[str, Any], as_json: bool) -> None:
     click.echo(f"  up to symmetries and colour permutations:   {data['symmetry_colors']:.4g} "
                f"± {data['symmetry_colors_stderr']:.2g}")
     click.echo(f"  search nodes (canonical tree):              {data['nodes_estimate']:.3g}")
+
+
+DP_MAX_SIDE = 4  # --method auto: the DP for regions whose short side is at most this (20x4 seed rule: 101 CPU-s;
+# 16x5 outgrows its memory budget, docs/tetromino-count.md)
+
+
+def _dp_suits(problem: Any) -> bool:
+    """Whether ``--method auto`` counts with the frontier DP: the edge rule and a short side up to
+    :data:`DP_MAX_SIDE` cells (without the edge rule the split method's colourings are a closed formula, faster)."""
+    if not problem.edge_rule:
+        return False
+    rows = [r for r, _ in problem.region.cells]
+    cols = [c for _, c in problem.region.cells]
+    return min(max(rows) - min(rows), max(cols) - min(cols)) + 1 <= DP_MAX_SIDE
+
+
+def _dp_count_tetromino_tilings(problem: Any, time_limit: float | None, as_json: bool) -> Any:
+    """``solitaire tetrominoes --count --method dp``: the frontier DP with progress per cell, then the symmetry
+    fixed points; prints the four counts, the states and the CPU time; returns a ColorCounts."""
+    import math
+
+    from commands.long_job import heartbeat, notice
+    from solvers.blokus.tetromino_dp import TetrominoDP, symmetry_counts
+    from solvers.blokus.tetrominoes import ColorCounts
+
+    dp = TetrominoDP(problem)
+    progress = ProgressReporter(dp.n, "cells done", enabled=not as_json, unit="cells")
+    notice(progress, f"frontier DP over {dp.n} cells ({dp.lines} lines of {dp.W}): loading or compiling the "
+           "kernels (a first run compiles for ~30 s) ...; Ctrl-C stops it")
+    start = time.process_time()
+    stopped = ""
+
+    def on_cell(cell: int, held: int, states: int) -> None:
+        progress.advance(cell + 1 - progress.done, f"{states:,} states, {held:,} held")
+
+    try:
+        with heartbeat(progress):
+            result = dp.run(progress=on_cell, time_limit=time_limit)
+    except KeyboardInterrupt:
+        result, stopped = None, "interrupt"
+    finally:
+        progress.close()
+    sym = sym_col = None
+    if result is not None and result.complete:
+        notice(progress, "symmetry: counting the tilings each symmetry fixes (exact cover) ...")
+        sym, sym_col = symmetry_counts(problem, result.raw)
+    elif result is not None:
+        stopped = result.stopped_by
+    seconds = time.process_time() - start
+    counts = ColorCounts(result.raw if result else 0, sym, sym_col, result is not None and result.complete, 0, 0,
+                         seconds, stopped_by=stopped)
+    if as_json:
+        extra: dict[str, Any] = {"method": "dp"}
+        if result is not None:
+            extra.update({"count_modulo_colors": result.modulo_colors if result.complete else None,
+                          "states": result.states, "peak_states": result.peak_states,
+                          "transitions": result.transitions})
+        emit_json({**counts.to_json(), **extra})
+        return counts
+    if counts.complete and result is not None:
+        click.echo("status: proved (exhaustive count, frontier DP)")
+        click.echo(f"raw tilings: {result.raw}")
+        click.echo(f"modulo color permutations: {result.modulo_colors} (raw / {math.factorial(problem.colors)})")
+        click.echo(f"up to the region's symmetries: {sym}")
+        click.echo(f"up to symmetries and color permutations: {sym_col}")
+    else:
+        why = {"interrupt": "interrupted", "time_limit": "time limit",
+               "memory": "its states outgrew the memory budget: the region is out of the DP's reach, "
+                         "--method split counts it by parts"}[stopped]
+        click.echo(f"status: incomplete ({why}); the DP keeps no checkpoint")
+        if result is not None:
+            click.echo(f"raw tilings: at least {result.raw} (lower bound: the tilings finished so far)")
+    if result is not None:
+        click.echo(f"{result.states:,} DP states (at most {result.peak_states:,} held at once), "
+                   f"{result.transitions:,} transitions, {seconds:.2f} CPU-s")
+    return counts
 
 
 def _count_tetromino_tilings(problem: Any, engine: str, depth: int, workers: int, scheduler: str | None,

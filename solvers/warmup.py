@@ -55,6 +55,9 @@ def _compile_solitaire() -> None:
     problem.count(depth=3, workers=1)
     problem.count(depth=3, workers=1, engine="split")  # the split method (solvers/blokus/tetromino_split.py)
     problem.split_search().estimate(20)
+    from solvers.blokus.tetromino_dp import dp_count
+
+    dp_count(ColoredTilingProblem(Region.from_spec("10x2"), 1))  # the frontier DP and its symmetry search
     seed_rule = ColoredTilingProblem(Region.from_spec("10x8"), 4)
     seed_rule.find("dlx")
     seed_rule.find("bitset")

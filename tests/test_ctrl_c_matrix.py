@@ -103,6 +103,11 @@ def _count_partial(data: dict) -> None:
     assert data["parts_done"] < data["parts_total"] and data["count_raw"] >= 0
 
 
+def _dp_count_partial(data: dict) -> None:
+    assert data["interrupted"] is True and data["complete"] is False and data["method"] == "dp"
+    assert data["status"] == "incomplete (interrupted)" and data["count_raw"] == 0
+
+
 def _tile_count_partial(data: dict) -> None:
     assert data["interrupted"] is True and data["complete"] is False
 
@@ -164,6 +169,7 @@ SMOKE = [
 ]
 
 FULL = SMOKE + [
+    ("solitaire-count-dp", TETRO + ["--count", "--method", "dp"], 8.0, _dp_count_partial),  # after loading the DP
     ("solitaire-count-workers", TETRO + ["--count", "--workers", "2"], 5.0, _count_partial),
     ("solitaire-count-workers-bitset", TETRO + ["--count", "--engine", "bitset", "--workers", "2"], 5.0,
      _count_partial),
