@@ -167,12 +167,32 @@ def equilibrium_policy(position: TowersState, seat: int) -> object:
         return bot.fallback.choose(position, random.Random(7))  # type: ignore[attr-defined]
 
 
-def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
+def summarise_exploitability(logs: list[str]) -> list[str]:
+    """Per bot: mean, max and how many states at most 1e-3, over the ``expl seed N: bot value ...`` lines of ``logs``."""
+    res: dict[str, dict[int, float]] = {}
+    for log in logs:
+        for line in open(log):
+            if not line.startswith("expl seed "):
+                continue
+            head, _, rest = line.partition(": ")
+            seed = int(head.split()[-1])
+            words = rest.split()
+            for name, value in zip(words[::2], words[1::2], strict=True):
+                res.setdefault(name, {})[seed] = float(value)
+    out = [f"- states: {len(next(iter(res.values()), {}))} (after P1's first placement in round 6; logs: {', '.join(logs)})"]
+    for name, by_seed in res.items():
+        v = list(by_seed.values())
+        out.append(f"- {name}: mean exploitability {statistics.mean(v):.4f}, max {max(v):.4f}, "
+                   f"zero (<= 1e-3) on {sum(x <= 1e-3 for x in v)} of {len(v)}")
+    return out
+
+
+def part_exploitability(n: int, deadline: float, lines: list[str], first_seed: int = 0) -> None:
     specs = ("pimc", "ismcts", "greedy", "equilibrium")
     res: dict[str, list[float]] = {s: [] for s in (*specs, "solved")}
     asked: dict[str, int] = {s: 0 for s in specs}
     seconds: dict[str, float] = {s: 0.0 for s in specs}
-    seed = 0
+    seed = first_seed
     done = 0
     while done < n and time.perf_counter() < deadline:
         pos = round6_positions(seed)
@@ -196,7 +216,7 @@ def part_exploitability(n: int, deadline: float, lines: list[str]) -> None:
             asked[spec] += k
             res[spec].append(e)
         done += 1
-        print(f"expl seed {seed - 1}: " + " ".join(f"{s} {res[s][-1]:.3f}" for s in res), flush=True)
+        print(f"expl seed {seed - 1}: " + " ".join(f"{s} {res[s][-1]:.6f}" for s in res), flush=True)
     lines.append(f"- states: {done} (after P1's first placement in round 6)")
     for s, v in res.items():
         if v:
@@ -263,15 +283,22 @@ def main() -> None:
                     help="Only this part: solve this many subgames from P2's announcement.")
     ap.add_argument("--announcements", type=int, default=0,
                     help="Only this part: what each announcement mode hides, over this many games.")
+    ap.add_argument("--first-seed", type=int, default=0, help="--exploitability-only: the first game seed to try.")
+    ap.add_argument("--summarise", nargs="+", default=None, metavar="LOG",
+                    help="Only this: the exploitability summary of the per-state lines in these logs of "
+                         "--exploitability-only runs (over disjoint seeds).")
     ap.add_argument("--exploitability-only", type=int, default=0,
                     help="Only this part: the bots' exploitability on this many round-6 states (no time limit).")
     args = ap.parse_args()
     start = time.perf_counter()
+    if args.summarise:
+        print("\n".join(summarise_exploitability(args.summarise)))
+        return
     if args.exploitability_only:
         lines = ["## Exploitability per bot (exact best response; bots as fixed-seed deterministic policies, "
                  "`equilibrium` as its mixed strategy)", "",
                  f"`nice -n 10 python bench/towers_equilibrium.py --exploitability-only {args.exploitability_only}`", ""]
-        part_exploitability(args.exploitability_only, float("inf"), lines)
+        part_exploitability(args.exploitability_only, float("inf"), lines, args.first_seed)
         lines.append(f"- {time.perf_counter() - start:.0f} s wall")
         print("\n".join(lines))
         return
