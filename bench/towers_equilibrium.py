@@ -22,6 +22,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState
@@ -171,7 +172,7 @@ def summarise_exploitability(logs: list[str]) -> list[str]:
     """Per bot: mean, max and how many states at most 1e-3, over the ``expl seed N: bot value ...`` lines of ``logs``."""
     res: dict[str, dict[int, float]] = {}
     for log in logs:
-        for line in open(log):
+        for line in Path(log).read_text().splitlines():
             if not line.startswith("expl seed "):
                 continue
             head, _, rest = line.partition(": ")
