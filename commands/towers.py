@@ -302,7 +302,7 @@ def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool
               help="Stop CFR+ once the exploitability (in returns: win 1, draw 0.5) is at most this.")
 @click.option("--node-limit", type=click.IntRange(min=1), default=None,
               help="Refuse a public tree with more nodes [default: 3,000,000 from the placements; 40,000,000 with "
-                   "announcements to come (stored compactly; the start of round 6 has 1-3 x 10^7, ~1-3 GB)].")
+                   "announcements to come (stored compactly; the start of round 6 has 1-2.2 x 10^7, ~1-2 GB)].")
 @click.option("--depth", "max_depth", type=click.IntRange(min=0), default=2, show_default=True,
               help="Show information sets up to this many public actions from the root.")
 @click.option("--json", "as_json", is_flag=True)

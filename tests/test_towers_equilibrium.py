@@ -232,6 +232,21 @@ def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> No
     assert "status: found" in text and "game value: P1 expects 0.37" in text and "P2 holding" in text
 
 
+def test_cli_prints_the_announcement_strategy_from_round_6s_start(run_cli, tmp_path, monkeypatch) -> None:
+    start = round6_positions(2)[0]
+    narrow_deal(monkeypatch, start, ([10, 12], [12]))  # P1: B1 J J or B4 J J; P2: O4 G3 P5
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(start.to_json()))
+    data = json.loads(run_cli("towers", "equilibrium", str(path), "--json", "--quiet", "--target", "0.01").stdout)
+    assert data["status"] == "found" and data["exploitability"] <= 1e-2 and data["nodes"] == 60_496
+    p1, p2 = data["announcements"]
+    assert [x["hand_text"] for x in p1] == ["B1 J J", "B4 J J"] and [x["hand_text"] for x in p2] == ["O4 G3 P5"]
+    assert all(0.0 <= x["colors"] <= 1.0 for x in p1 + p2)
+    text = run_cli("towers", "equilibrium", str(path), "--quiet", "--target", "0.01").stdout
+    assert "P1 hand 1 (B1 J J, dealt with probability 0.500): colours" in text
+    assert "P2 announces colours with probability" in text and "averaged over P1's announcements" in text
+
+
 def test_cli_refuses_a_position_outside_round_6(run_cli, tmp_path) -> None:
     path = tmp_path / "r1.json"
     path.write_text(json.dumps(TowersState.new_game(1).to_json()))

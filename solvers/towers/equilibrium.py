@@ -19,10 +19,15 @@ and are not nodes.
   the responder's nodes.  Exploitability = (BR value of P1 + BR value of P2 - 1) / 2 in
   returns (win 1, draw 0.5, loss 0), as OpenSpiel's ``exploitability`` computes it.
 
-Values are P1's expected return (0..1).  The tree grows fast with the hands left: from the
-start of round 6 (20 hands per seat, both announcements to come) it has tens of millions of
-nodes, beyond :data:`NODE_LIMIT`; from the start of the placements (announcements made) it
-has 10^4..10^6.  A tree over the limit raises :class:`SubgameTooLarge`.
+* **Announcements to come** (:func:`build_announcement_tree`): the announcement levels are grown
+  over all hands; each pair of announcement texts opens a placement subtree over the hands those
+  texts leave possible (1.4-1.8 per seat on average), numbered locally and stored in 8-32 bit arrays.  Placement
+  states reached by different texts stay apart (the texts are public history).
+
+Values are P1's expected return (0..1).  From the start of the placements (announcements made)
+the tree has 10^4..10^6 nodes (limit :data:`NODE_LIMIT`); from the start of round 6 (both
+announcements to come) 1-2.2 x 10^7, 1-2 GB and 1.5-3 minutes of CPU to solve (limit
+:data:`START_NODE_LIMIT`).  A tree over its limit raises :class:`SubgameTooLarge`.
 """
 
 from __future__ import annotations
