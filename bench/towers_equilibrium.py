@@ -13,6 +13,9 @@ when the time budget is spent (the figures say how many were done):
 3. ``equilibrium`` against ``pimc`` and ``ismcts`` from round-6 placement starts, seats alternating, with a
    95% Wilson interval; decision time per move of the bots in round 6;
 4. what the solved placement starts say: value of the first placer, how often a hand's strategy is mixed.
+
+``--p2-announce N`` / ``--round6-start N`` solve only subgames from P2's announcement / from the start of round 6
+(P1 to announce) of greedy games; ``--announcements N`` measures what each announcement mode hides.
 """
 
 from __future__ import annotations
@@ -124,6 +127,42 @@ def part_p2_announcement(n: int, lines: list[str]) -> None:
                      f"{eq.exploitability:.1e}; P1's value {eq.value:.3f}; P2 announces colours with probability "
                      f"{colours:.2f}; a pure announcement (>= 0.99) for {100 * pure:.0f}% of P2's deals")
         print(lines[-1], flush=True)
+
+
+def part_round6_start(n: int, lines: list[str]) -> None:
+    """Equilibria from the start of round 6 (P1 to pick and announce, P2 to follow): size, time, memory, what they say."""
+    import tracemalloc
+
+    from solvers.towers.equilibrium import announcement_strategy
+
+    done = 0
+    for seed in range(200):
+        if done == n:
+            break
+        pos = round6_positions(seed)
+        if not pos or pos[0].phase != "pick" or pos[0].step != 0:
+            continue
+        tracemalloc.start()
+        t0 = time.process_time()
+        eq = solve_round6(pos[0], on_progress=lambda it, e, s=seed: print(
+            f"  seed {s}: iteration {it}, exploitability {e:.1e}", flush=True))
+        cpu = time.process_time() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        p1, p2 = announcement_strategy(eq)
+        colours = [sum(x["prior"] * x["colors"] for x in hands) for hands in (p1, p2)]
+        pure = [100 * sum(x["prior"] for x in hands if max(x["colors"], 1 - x["colors"]) >= 0.99) for hands in (p1, p2)]
+        done += 1
+        lines.append(f"- seed {seed}: {eq.tree.size:,} nodes ({len(eq.tree.sub_hands)} placement subtrees), build "
+                     f"{eq.build_seconds:.0f} s wall + CFR+ {eq.iterations} iterations, {cpu:.0f} s CPU in all, peak memory "
+                     f"{peak / 2**30:.2f} GiB (numpy arrays and Python objects, traced); exploitability {eq.exploitability:.1e} "
+                     f"({eq.status}); P1's value {eq.value:.3f}; P1 announces colours with probability "
+                     f"{colours[0]:.2f}, P2 {colours[1]:.2f} (over their deals; P2's over P1's announcements too); a pure "
+                     f"announcement (>= 0.99) for {pure[0]:.0f}% of P1's deals, {pure[1]:.0f}% of P2's")
+        print(lines[-1], flush=True)
+        for seat, hands in enumerate((p1, p2)):
+            print(f"  P{seat + 1} colours per hand: " + ", ".join(
+                f"{x['hand_text']} {x['colors']:.2f}" for x in hands), flush=True)
 
 
 def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[float]]) -> None:
@@ -282,6 +321,8 @@ def main() -> None:
     ap.add_argument("--out", default="bench/results/towers_equilibrium.md")
     ap.add_argument("--p2-announce", type=int, default=0,
                     help="Only this part: solve this many subgames from P2's announcement.")
+    ap.add_argument("--round6-start", type=int, default=0,
+                    help="Only this part: solve this many subgames from the start of round 6 (both announcements to come).")
     ap.add_argument("--announcements", type=int, default=0,
                     help="Only this part: what each announcement mode hides, over this many games.")
     ap.add_argument("--first-seed", type=int, default=0, help="--exploitability-only: the first game seed to try.")
@@ -301,6 +342,11 @@ def main() -> None:
                  f"`nice -n 10 python bench/towers_equilibrium.py --exploitability-only {args.exploitability_only}`", ""]
         part_exploitability(args.exploitability_only, float("inf"), lines, args.first_seed)
         lines.append(f"- {time.perf_counter() - start:.0f} s wall")
+        print("\n".join(lines))
+        return
+    if args.round6_start:
+        lines = ["## Equilibria from the start of round 6 (both announcements to come)", ""]
+        part_round6_start(args.round6_start, lines)
         print("\n".join(lines))
         return
     if args.p2_announce:

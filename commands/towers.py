@@ -300,47 +300,72 @@ def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool
               help="Instead of STATE: the start of round 6's placements reached by seeded random play (as `towers state`).")
 @click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-3, show_default=True,
               help="Stop CFR+ once the exploitability (in returns: win 1, draw 0.5) is at most this.")
-@click.option("--node-limit", type=click.IntRange(min=1), default=3_000_000, show_default=True,
-              help="Refuse a public tree with more nodes (the start of round 6, announcements to come, has ~10^7).")
+@click.option("--node-limit", type=click.IntRange(min=1), default=None,
+              help="Refuse a public tree with more nodes [default: 3,000,000 from the placements; 40,000,000 with "
+                   "announcements to come (stored compactly; the start of round 6 has 1-2.2 x 10^7, ~1-2 GB)].")
 @click.option("--depth", "max_depth", type=click.IntRange(min=0), default=2, show_default=True,
               help="Show information sets up to this many public actions from the root.")
 @click.option("--json", "as_json", is_flag=True)
 @quiet_option
 @friendly_errors
-def towers_equilibrium(state_path: str | None, seed: int | None, target: float, node_limit: int, max_depth: int,
-                       as_json: bool, quiet: bool) -> None:
-    """Equilibrium of the round-6 subgame at STATE's public state: value, mixed strategies, exploitability."""
-    from solvers.towers.equilibrium import solve_round6, strategy_rows
+def towers_equilibrium(state_path: str | None, seed: int | None, target: float, node_limit: int | None,
+                       max_depth: int, as_json: bool, quiet: bool) -> None:
+    """Equilibrium of the round-6 subgame at STATE's public state: value, mixed strategies, exploitability.
+
+    From a state with announcements to come (the start of round 6) it also prints each seat's probability of
+    announcing colours per possible hand (P2's averaged over P1's announcements)."""
+    from solvers.towers.equilibrium import announcement_strategy, solve_round6, strategy_rows
     from solvers.warmup import ensure_compiled
 
     if (state_path is None) == (seed is None):
         raise click.UsageError("give a STATE file or --seed, not both")
     state = _towers_load_state(state_path) if state_path is not None else _round6_start(seed or 0)
     ensure_compiled("towers")
+    building = ProgressReporter(None, "building the public tree", enabled=not quiet, unit="subtrees")
     progress = ProgressReporter(None, "CFR+ iterations", enabled=not quiet, unit="it")
-    done = [0]
+    done, built = [0], [0]
 
     def advance(iteration: int, expl: float) -> None:
-        progress.advance(iteration - done[0])
+        progress.advance(iteration - done[0], note=f"exploitability {expl:.1e}")
         done[0] = iteration
 
+    def grow(k: int, total: int) -> None:
+        if building.total is None:
+            building.set_total(total)
+        building.advance(k - built[0])
+        built[0] = k
+
     try:
-        eq = solve_round6(state, target, node_limit, on_progress=advance)
+        try:
+            eq = solve_round6(state, target, node_limit, on_progress=advance, on_build=grow)
+        finally:
+            building.close()
     finally:
         progress.close()
     rows = strategy_rows(eq, max_depth)
+    announce = announcement_strategy(eq)
     summary = {"status": eq.status, "value_p1": eq.value, "exploitability": eq.exploitability, "target": target,
                "iterations": eq.iterations, "nodes": eq.tree.size, "build_seconds": round(eq.build_seconds, 3),
                "solve_seconds": round(eq.seconds, 3)}
     if as_json:
         emit_json({**summary, "hands": [[list(h) for h in eq.tree.hands[p]] for p in (0, 1)],
-                   "prior": [eq.tree.prior[p].tolist() for p in (0, 1)], "strategy": rows})
+                   "prior": [eq.tree.prior[p].tolist() for p in (0, 1)], "announcements": announce,
+                   "strategy": rows})
     else:
         click.echo(f"round-6 subgame: {eq.tree.size:,} public nodes, {len(eq.tree.hands[0])} possible hands of P1, "
                    f"{len(eq.tree.hands[1])} of P2 (built in {eq.build_seconds:.2f} s)")
         click.echo(f"status: {eq.status}; exploitability {eq.exploitability:.2e} (target {target:g}) after "
                    f"{eq.iterations} CFR+ iterations, {eq.seconds:.2f} s")
         click.echo(f"game value: P1 expects {eq.value:.4f} (win 1, draw 0.5, loss 0); P2 {1 - eq.value:.4f}")
+        for p, hands in enumerate(announce):
+            if not hands:
+                continue
+            overall = sum(x["prior"] * x["colors"] for x in hands)
+            also = ", averaged over P1's announcements" if p == 1 and announce[0] else ""
+            click.echo(f"P{p + 1} announces colours with probability {overall:.3f} over its deals{also}; per hand:")
+            for x in hands:
+                click.echo(f"  P{p + 1} hand {x['hand'] + 1} ({x['hand_text']}, dealt with probability "
+                           f"{x['prior']:.3f}): colours {x['colors']:.3f}, numbers {1 - x['colors']:.3f}")
         for row in rows:
             mix = ", ".join(f"{a} {p:.3f}" for a, p in row["actions"] if p >= 0.0005)
             after = " ".join(row["history"]) or "the start"

@@ -14,13 +14,17 @@ from puzzles.towers import TowersAction, TowersState
 from puzzles.towers.subgame import placement_start, possible_hands, round6_placements, with_hands
 from solvers.bots import make_bot
 from solvers.playout import wilson_interval
+from solvers.towers import equilibrium as E
 from solvers.towers.bots import EquilibriumBot, GreedyBot
 from solvers.towers.equilibrium import (
+    SUB,
     SubgameTooLarge,
+    announcement_strategy,
     bot_exploitability,
     build_tree,
     solve_round6,
     solve_tree,
+    strategy_rows,
 )
 
 
@@ -142,13 +146,68 @@ def test_the_compiled_builder_grows_the_python_builders_tree() -> None:
         assert solve_tree(a).value == solve_tree(b).value  # the same tree: the same iterates
 
 
+def narrow_deal(monkeypatch: pytest.MonkeyPatch, state: TowersState, keep: tuple[list[int], list[int]]) -> None:
+    """Deal only the hands ``keep[seat]`` (indices into the public state's possible hands) in the tree builders:
+    a smaller round-6 subgame of the same public state (priors renormalised)."""
+    full = [possible_hands(state, seat) for seat in (0, 1)]
+    monkeypatch.setattr(E, "possible_hands", lambda _state, seat: (
+        [full[seat][0][i] for i in keep[seat]], [full[seat][1][i] for i in keep[seat]]))
+
+
+def test_the_compact_start_tree_is_the_python_builders_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    # round 6's start, P1 dealt B1 J J or B4 J J (same colours, different numbers), P2 O4 G3 P5
+    start = round6_positions(2)[0]
+    narrow_deal(monkeypatch, start, ([10, 12], [12]))
+    a, b = build_tree(start, compiled=False), build_tree(start)
+    nsub = int((b.player == SUB).sum())
+    assert nsub == 6 and b.sub_hands.tolist() == [[2, 1], [2, 1], [1, 1], [1, 1], [1, 1], [1, 1]]
+    assert (a.size + nsub, a.depth + 1) == (b.size, b.depth) == (60_496, 9)
+    assert sorted([*a.label, *[""] * nsub]) == sorted(b.label)
+    ea, eb = (solve_tree(t, target=0.0, max_iterations=40) for t in (a, b))
+    assert ea.value == pytest.approx(eb.value, abs=1e-12)
+    assert ea.exploitability == pytest.approx(eb.exploitability, abs=1e-12) and eb.exploitability > 0
+    # the same information sets and strategies, read through the compact tree's local hand numbers
+    rows = [{k: r[k] for k in ("player", "hand", "history", "actions")} for r in strategy_rows(ea, 3)]
+    assert rows == [{k: r[k] for k in ("player", "hand", "history", "actions")} for r in strategy_rows(eb, 3)]
+    assert len(rows) > 20
+
+
+@pytest.mark.parametrize("keep", [([0], [0]), ([3], [7]), ([12], [12])])
+def test_a_start_with_one_hand_each_has_the_minimax_value(monkeypatch: pytest.MonkeyPatch,
+                                                           keep: tuple[list[int], list[int]]) -> None:
+    from solvers.towers.solver import solve
+
+    start = round6_positions(2)[0]
+    hands = [possible_hands(start, seat)[0][keep[seat][0]] for seat in (0, 1)]
+    exact = solve(with_hands(start, (hands[0], hands[1])), horizon="game").value  # full information
+    narrow_deal(monkeypatch, start, keep)
+    eq = solve_round6(start, target=1e-4)
+    assert eq.status == "found" and eq.exploitability <= 1e-4
+    assert eq.value == pytest.approx(1.0 if exact > 0 else 0.5 if exact == 0 else 0.0, abs=2e-4)
+    # one hand each: what is announced says nothing; each seat's colours probability is a probability
+    assert [len(x) for x in announcement_strategy(eq)] == [1, 1]
+
+
 @pytest.mark.slow
-def test_the_announcement_subgame_is_spliced_like_the_python_builders() -> None:
+def test_the_announcement_subgame_is_the_python_builders_tree() -> None:
     state = round6_positions(2)[3]  # P2 to announce: ~7e5 public nodes
     a, b = build_tree(state, compiled=False), build_tree(state)
-    assert (a.size, len(a.legal), a.depth, sorted(a.label)) == (b.size, len(b.legal), b.depth, sorted(b.label))
+    nsub = int((b.player == SUB).sum())
+    assert (a.size + nsub, a.depth + 1, sorted([*a.label, *[""] * nsub])) == (b.size, b.depth, sorted(b.label))
     eq = solve_tree(b)
     assert eq.status == "found" and eq.exploitability <= 1e-3 and eq.value == pytest.approx(0.175, abs=2e-3)
+    p2 = announcement_strategy(eq)
+    assert p2[0] == [] and len(p2[1]) == len(b.hands[1])
+
+
+@pytest.mark.slow
+def test_the_start_of_round_6_is_solved_with_its_announcements() -> None:
+    start = round6_positions(0)[0]  # P1 to announce: 15.4 M public nodes, ~2 GB, ~2 min CPU
+    eq = solve_round6(start)
+    assert eq.tree.size == 15_418_198 and eq.status == "found" and eq.exploitability <= 1e-3
+    assert eq.value == pytest.approx(0.3895, abs=2e-3)
+    p1, p2 = announcement_strategy(eq)
+    assert len(p1) == len(p2) == 20 and all(0.0 <= x["colors"] <= 1.0 for x in p1 + p2)
 
 
 def test_a_tree_over_the_limit_is_refused() -> None:
@@ -198,6 +257,21 @@ def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> No
     assert rows and all(abs(sum(p for _, p in row["actions"]) - 1) < 1e-9 for row in rows)
     text = run_cli("towers", "equilibrium", str(path), "--quiet").stdout
     assert "status: found" in text and "game value: P1 expects 0.37" in text and "P2 holding" in text
+
+
+def test_cli_prints_the_announcement_strategy_from_round_6s_start(run_cli, tmp_path, monkeypatch) -> None:
+    start = round6_positions(2)[0]
+    narrow_deal(monkeypatch, start, ([10, 12], [12]))  # P1: B1 J J or B4 J J; P2: O4 G3 P5
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(start.to_json()))
+    data = json.loads(run_cli("towers", "equilibrium", str(path), "--json", "--quiet", "--target", "0.01").stdout)
+    assert data["status"] == "found" and data["exploitability"] <= 1e-2 and data["nodes"] == 60_496
+    p1, p2 = data["announcements"]
+    assert [x["hand_text"] for x in p1] == ["B1 J J", "B4 J J"] and [x["hand_text"] for x in p2] == ["O4 G3 P5"]
+    assert all(0.0 <= x["colors"] <= 1.0 for x in p1 + p2)
+    text = run_cli("towers", "equilibrium", str(path), "--quiet", "--target", "0.01").stdout
+    assert "P1 hand 1 (B1 J J, dealt with probability 0.500): colours" in text
+    assert "P2 announces colours with probability" in text and "averaged over P1's announcements" in text
 
 
 def test_cli_refuses_a_position_outside_round_6(run_cli, tmp_path) -> None:

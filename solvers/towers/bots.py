@@ -285,8 +285,8 @@ def _ismcts(budget: Budget | None) -> Bot[Any]:
 class EquilibriumBot:
     """Round 6's placements: the CFR+ equilibrium (exploitability <= 1e-3) of the public subgame rooted where
     they began (:mod:`solvers.towers.equilibrium`), played by sampling its mixed strategy.  Announcements and
-    rounds 1-5: ISMCTS (``docs/towers-equilibrium.md`` says why: the subgame from round 6's announcements is
-    ~10^7 public nodes)."""
+    rounds 1-5: ISMCTS (``docs/towers-equilibrium.md`` says why: the subgame from round 6's start is 1-2 x 10^7
+    public nodes, 1.5-3 minutes of CPU to solve)."""
 
     def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
                  node_limit: int = 150_000) -> None:

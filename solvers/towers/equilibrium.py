@@ -19,10 +19,15 @@ and are not nodes.
   the responder's nodes.  Exploitability = (BR value of P1 + BR value of P2 - 1) / 2 in
   returns (win 1, draw 0.5, loss 0), as OpenSpiel's ``exploitability`` computes it.
 
-Values are P1's expected return (0..1).  The tree grows fast with the hands left: from the
-start of round 6 (20 hands per seat, both announcements to come) it has tens of millions of
-nodes, beyond :data:`NODE_LIMIT`; from the start of the placements (announcements made) it
-has 10^4..10^6.  A tree over the limit raises :class:`SubgameTooLarge`.
+* **Announcements to come** (:func:`build_announcement_tree`): the announcement levels are grown
+  over all hands; each pair of announcement texts opens a placement subtree over the hands those
+  texts leave possible (1.4-1.8 per seat on average), numbered locally and stored in 8-32 bit arrays.  Placement
+  states reached by different texts stay apart (the texts are public history).
+
+Values are P1's expected return (0..1).  From the start of the placements (announcements made)
+the tree has 10^4..10^6 nodes (limit :data:`NODE_LIMIT`); from the start of round 6 (both
+announcements to come) 1-2.2 x 10^7, 1-2 GB and 1.5-3 minutes of CPU to solve (limit
+:data:`START_NODE_LIMIT`).  A tree over its limit raises :class:`SubgameTooLarge`.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +53,10 @@ MODES = ("colors", "numbers")
 
 # walk modes of the compiled pass
 CFR, EVAL, BR0, BR1 = 0, 1, 2, 3
+#: ``player[n]`` of a node where a placement subtree with its own (local) hand numbering begins
+SUB = -2
+#: Default node limit of a tree with announcements to come (stored compactly: about 100 bytes a node)
+START_NODE_LIMIT = 40_000_000
 
 
 class SubgameTooLarge(ValueError):
@@ -81,9 +90,15 @@ class PublicTree:
     tseat: np.ndarray
     toff: np.ndarray
     tval: np.ndarray
-    label: list[str]
+    label: Sequence[str]
     depth: int
     max_kids: int
+    #: Placement subtrees with their own hand numbering (trees with announcements to come): a node ``n``
+    #: with ``player[n] == SUB`` has one child, the subtree's root ``first[n]``, and its subtree number
+    #: ``k = toff[n]``; there seat ``s`` has ``sub_hands[k, s]`` hands, local hand ``j`` being
+    #: ``hands[s][sub_map[k, s, j]]``.
+    sub_hands: np.ndarray = field(default_factory=lambda: np.zeros((1, 2), dtype=np.int64))
+    sub_map: np.ndarray = field(default_factory=lambda: np.zeros((1, 2, 1), dtype=np.int64))
 
     @property
     def size(self) -> int:
@@ -105,11 +120,11 @@ class PublicTree:
 
 
 class _Builder:
-    """Grows the public tree from a round-6 position over the kernel core (see :class:`PublicTree`)."""
+    """Grows the public tree from a round-6 position over the kernel core in Python (see :class:`PublicTree`): the
+    reference the compiled builders are tested against."""
 
-    def __init__(self, state: TowersState, node_limit: int, compiled: bool = True) -> None:
+    def __init__(self, state: TowersState, node_limit: int) -> None:
         check_round6(state)
-        self.compiled = compiled
         self.hands_prior = [possible_hands(state, p) for p in (0, 1)]
         self.hands: tuple[list[Hand], list[Hand]] = (self.hands_prior[0][0], self.hands_prior[1][0])
         self.limit = node_limit
@@ -152,9 +167,7 @@ class _Builder:
         root = self.new_node("", None, 0)
         st = self.state
         if st.phase == "pick":
-            announced = [st.line[p] >= 0 and any(
-                a["round"] == 5 and a["player"] == p for a in st.announcements) for p in (0, 1)]
-            self.announce_node(root, rem, announced, 0)
+            self.announce_node(root, rem, _announced(st), 0)
         else:
             self.place_node(root, rem, 0)
         order = self._preorder(root)
@@ -168,10 +181,7 @@ class _Builder:
         todo = [p for p in order if not announced[p]]
         if not todo:
             self.S[K.PHASE], self.S[K.STEP] = K.PHASE_PLACE, 0
-            if self.compiled:
-                self.splice_placements(n, rem, depth)
-            else:
-                self.place_node(n, rem, depth)
+            self.place_node(n, rem, depth)
             self.S[K.PHASE] = K.PHASE_PICK
             return
         p = todo[0]
@@ -229,41 +239,6 @@ class _Builder:
             self.undo[:] = undo
             K.unmake_move(S, m, self.undo)
             S[K.HAND + 3 * p] = -1
-
-    def splice_placements(self, n: int, rem: list[dict[int, Hand]], depth: int) -> None:
-        """Grow the placements below ``n`` in compiled code (hands outside ``rem`` dead) and splice them in."""
-        nh = np.array([len(self.hands[0]), len(self.hands[1])], dtype=np.int64)
-        width = int(nh.max())
-        hands = np.full((2, width, 3), -1, dtype=np.int64)
-        alive = np.zeros((2, width), dtype=np.bool_)
-        for p in (0, 1):
-            for h, hand in enumerate(self.hands[p]):
-                hands[p, h, : len(hand)] = hand
-            for h in rem[p]:
-                alive[p, h] = True
-        S = self.S.copy()
-        try:
-            player, first, nkids, off, tseat, toff, akey, legal, tval = _grow_arrays(
-                S, hands, nh, alive, self.limit - len(self.player) + 1)
-        except SubgameTooLarge:
-            raise SubgameTooLarge(f"the round-6 public tree has more than {self.limit:,} nodes") from None
-        base = len(self.player) - 1  # compiled node i > 0 becomes base + i; node 0 is n
-        lbase, tbase = len(self.legal), len(self.tval)
-        ids = [n] + list(range(base + 1, base + len(player)))
-        self.player[n], self.tseat[n], self.toff[n] = int(player[0]), int(tseat[0]), int(toff[0]) + tbase
-        self.player.extend(player[1:].tolist())
-        self.nkids.extend(nkids[1:].tolist())
-        self.off.extend((off[1:] + lbase).tolist())
-        self.tseat.extend(tseat[1:].tolist())
-        self.toff.extend((toff[1:] + tbase).tolist())
-        self.label.extend(_key_label(int(k)) for k in akey[1:])
-        self.kids_of[n] = ids[int(first[0]) : int(first[0]) + int(nkids[0])]
-        for i in range(1, len(player)):
-            f = int(first[i])
-            self.kids_of.append(ids[f : f + int(nkids[i])] if nkids[i] else [])
-        self.legal.extend(legal.tolist())
-        self.tval.extend(tval.tolist())
-        self.depth = max(self.depth, depth + int(_depth(first, nkids)))
 
     def terminal(self, n: int, seat: int, vals: list[float]) -> None:
         self.tseat[n] = seat
@@ -585,6 +560,138 @@ def build_placement_tree(state: TowersState, node_limit: int = NODE_LIMIT) -> Pu
         max_kids=max(1, int(nkids[:size].max())))
 
 
+class _Labels(Sequence[str]):
+    """The action texts of a compact tree, made on demand: the announcement levels' texts, then placement keys
+    (``akey``; -1 for a subtree's root)."""
+
+    def __init__(self, top: list[str], akey: np.ndarray) -> None:
+        self.top = top
+        self.akey = akey
+
+    def __len__(self) -> int:
+        return len(self.top) + len(self.akey)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i < len(self.top):
+            return self.top[i]
+        key = int(self.akey[i - len(self.top)])
+        return "" if key < 0 else _key_label(key)
+
+
+def _announced(state: TowersState) -> list[bool]:
+    """Which seats have announced in round 6 (public)."""
+    return [state.line[p] >= 0 and any(a["round"] == 5 and a["player"] == p for a in state.announcements)
+            for p in (0, 1)]
+
+
+@dataclass
+class _TopLevels:
+    """The announcement levels of a compact tree (global hand numbers), the nodes where placements begin and
+    the hands each of those leaves possible."""
+
+    player: list[int]
+    first: list[int]
+    nkids: list[int]
+    off: list[int]
+    label: list[str]
+    legal: list[int]
+    leaves: list[tuple[int, tuple[list[int], list[int]]]]
+
+
+def _announcement_levels(hands: tuple[list[Hand], list[Hand]], announced: list[bool]) -> _TopLevels:
+    """Grow the announcements still to come (P1's, then P2's) breadth first, so that siblings are contiguous."""
+    nh = [len(hands[0]), len(hands[1])]
+    top = _TopLevels([-1], [0], [0], [0], [""], [], [(0, (list(range(nh[0])), list(range(nh[1]))))])
+    for p in (0, 1):
+        if announced[p]:
+            continue
+        below = []
+        for n, alive in top.leaves:
+            groups: dict[str, list[int]] = {}
+            for h in alive[p]:
+                for mode in MODES:
+                    groups.setdefault(announcement_label(mode, hands[p][h]), []).append(h)
+            top.player[n], top.first[n], top.nkids[n] = p, len(top.player), len(groups)
+            for text, hs in sorted(groups.items()):
+                below.append((len(top.player), (hs, alive[1]) if p == 0 else (alive[0], hs)))
+                top.player.append(-1)
+                top.first.append(0)
+                top.nkids.append(0)
+                top.off.append(len(top.legal))
+                top.label.append(text)
+                top.legal.extend(1 if h in hs else 0 for h in range(nh[p]))
+        top.leaves = below
+    return top
+
+
+def build_announcement_tree(state: TowersState, node_limit: int = START_NODE_LIMIT,
+                            on_progress: Callable[[int, int], None] | None = None) -> PublicTree:
+    """The public tree of a round-6 state with announcements to come, stored compactly.
+
+    The announcement levels (P1's, then P2's, as still to come) are grown over all hands; each pair
+    of announcement texts opens a placement subtree grown by the compiled builder over the hands
+    those texts leave possible, numbered locally (a :data:`SUB` node maps them to the seats' hands).
+    Placement states reached by different announcement texts stay different nodes: the texts are
+    public history.  Node arrays are 8-32 bit, ``legal`` 8 bit.  ``on_progress(done, total)`` is
+    called per subtree.
+    """
+    check_round6(state)
+    if state.phase != "pick":
+        raise ValueError("the announcements of round 6 are over")
+    hp = [possible_hands(state, p) for p in (0, 1)]
+    hands = (hp[0][0], hp[1][0])
+    top = _announcement_levels(hands, _announced(state))
+    ntop, nsub = len(top.player), len(top.leaves)
+    if ntop > node_limit:
+        raise SubgameTooLarge(f"the round-6 public tree has more than {node_limit:,} nodes")
+    sub_hands = np.zeros((nsub, 2), dtype=np.int64)
+    sub_map = np.zeros((nsub, 2, max(1, len(hands[0]), len(hands[1]))), dtype=np.int64)
+    tseat, toff = [0] * ntop, [0] * ntop
+    S = state.core.copy()
+    S[K.QUIET], S[K.LAST], S[K.MODE] = 1, 5, 0
+    S[K.HAND : K.HAND + 6] = -1
+    S[K.PHASE], S[K.STEP] = K.PHASE_PLACE, 0
+    cols: list[list[np.ndarray]] = [[np.array(x, dtype=t)] for x, t in (
+        (top.player, np.int8), (top.first, np.int32), (top.nkids, np.int16), (top.off, np.int32),
+        (tseat, np.int8), (toff, np.int32), ([], np.int16), (top.legal, np.int8), ([], np.float64))]
+    size, nleg, ntv = ntop, len(top.legal), 0
+    for k, (n, alive) in enumerate(top.leaves):
+        sub_hands[k] = len(alive[0]), len(alive[1])
+        local = np.full((2, int(sub_hands[k].max()), 3), -1, dtype=np.int64)
+        for s in (0, 1):
+            for j, h in enumerate(alive[s]):
+                local[s, j, : len(hands[s][h])] = hands[s][h]
+                sub_map[k, s, j] = h
+        try:
+            part = _grow_arrays(S, local, sub_hands[k], np.ones(local.shape[:2], dtype=np.bool_), node_limit - size)
+        except SubgameTooLarge:
+            raise SubgameTooLarge(f"the round-6 public tree has more than {node_limit:,} nodes") from None
+        sp, sf, sn, so, sts, sto, sk, sl, stv = part
+        cols[0][0][n], cols[1][0][n], cols[2][0][n], cols[5][0][n] = SUB, size, 1, k
+        sk[0] = -1  # the subtree's root: no action leads to it
+        for i, x in enumerate((sp, sf + size, sn, so + nleg, sts, sto + ntv, sk, sl, stv)):
+            cols[i].append(x.astype(cols[i][0].dtype))
+        size, nleg, ntv = size + len(sp), nleg + len(sl), ntv + len(stv)
+        if nleg >= 2**31 or ntv >= 2**31:
+            raise SubgameTooLarge("the round-6 public tree is too large for 32-bit offsets")
+        if on_progress is not None:
+            on_progress(k + 1, nsub)
+    cols[7].append(np.zeros(1, dtype=np.int8))
+    cols[8].append(np.zeros(1))
+    player, first, nkids, off, tseat_a, toff_a, akey, legal, tval = (np.concatenate(c) for c in cols)
+    del cols
+    priors = tuple(np.array(w, dtype=np.float64) / sum(w) for _, w in hp)
+    return PublicTree(
+        hands=hands, prior=(priors[0], priors[1]), player=player, first=first, nkids=nkids,
+        kids=np.arange(size, dtype=np.int32), off=off, legal=legal, tseat=tseat_a, toff=toff_a, tval=tval,
+        label=_Labels(top.label, akey), depth=int(_depth(first, nkids)) + 1, max_kids=max(1, int(nkids.max())),
+        sub_hands=sub_hands, sub_map=sub_map)
+
+
 @njit(cache=True)
 def _depth(first, nkids):
     """Depth of the tree (children ids are larger than their parent's)."""
@@ -598,14 +705,17 @@ def _depth(first, nkids):
     return best
 
 
-def build_tree(state: TowersState, node_limit: int = NODE_LIMIT, compiled: bool = True) -> PublicTree:
+def build_tree(state: TowersState, node_limit: int | None = None, compiled: bool = True) -> PublicTree:
     """The public tree of the round-6 subgame at ``state``'s public state (its hidden stones are not read).
 
-    The compiled builder grows the placements; announcements to come are grown in Python (``compiled=False``:
-    everything in Python, the reference the compiled builder is tested against)."""
-    if compiled and state.phase == "place":
-        return build_placement_tree(state, node_limit)
-    return _Builder(state, node_limit, compiled).build()
+    Placements only: :func:`build_placement_tree` (default limit :data:`NODE_LIMIT`); announcements to come:
+    :func:`build_announcement_tree` (compact, default limit :data:`START_NODE_LIMIT`).  ``compiled=False``:
+    everything in Python, one numbering of the hands throughout (the reference)."""
+    if not compiled:
+        return _Builder(state, node_limit or NODE_LIMIT).build()
+    if state.phase == "place":
+        return build_placement_tree(state, node_limit or NODE_LIMIT)
+    return build_announcement_tree(state, node_limit or START_NODE_LIMIT)
 
 
 # ---------------------------------------------------------------------------
@@ -614,99 +724,149 @@ def build_tree(state: TowersState, node_limit: int = NODE_LIMIT, compiled: bool 
 
 
 @njit(cache=True)
-def _walk(n, d, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,  # noqa: C901
-          reg, strat, avg, weight, reach, val, sig, cval, upd):
-    """One pass below node ``n`` at depth ``d`` (see :func:`run_pass`); fills ``val[d]``."""
-    for s in range(2):
-        for h in range(nh[s]):
-            val[d, s, h] = 0.0
-    r0 = 0.0
-    r1 = 0.0
-    for h in range(nh[0]):
-        r0 += reach[d, 0, h]
-    for h in range(nh[1]):
-        r1 += reach[d, 1, h]
-    if r0 == 0.0 and r1 == 0.0:
-        return
-    p = player[n]
-    if p < 0:  # terminal: P1's return per hand of seat s
-        s = tseat[n]
-        o = 1 - s
-        ro = r1 if s == 0 else r0
-        sign = 1.0 if s == 0 else -1.0
-        acc = 0.0
-        for h in range(nh[s]):
-            z = sign * (tval[toff[n] + h] - 0.5)  # seat s's zero-sum utility
-            val[d, s, h] = z * ro
-            acc += reach[d, s, h] * z
-        for h in range(nh[o]):
-            val[d, o, h] = -acc
-        return
-    o = 1 - p
-    k = nkids[n]
-    f = first[n]
-    # the mover's strategy at this node, per hand
-    for h in range(nh[p]):
-        tot = 0.0
-        cnt = 0
-        for a in range(k):
-            c = kids[f + a]
-            if legal[off[c] + h] == 0:
-                sig[d, a, h] = 0.0
+def _walk(mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh0,  # noqa: C901
+          reg, strat, avg, weight, reach, val, sig, cval, upd, sub_hands, sub_map):
+    """One pass over the tree from the root (see :func:`run_pass`), depth first with an explicit stack; fills
+    ``val[0]``.  At depth ``d`` the node is ``node[d]``, its seats' hand counts ``nhd[d]`` (local below a
+    :data:`SUB` node) and ``child[d]`` the next child to visit."""
+    depth = reach.shape[0]
+    node = np.zeros(depth, dtype=np.int64)
+    child = np.zeros(depth, dtype=np.int64)
+    nhd = np.zeros((depth, 2), dtype=np.int64)
+    nhd[0, 0] = nh0[0]
+    nhd[0, 1] = nh0[1]
+    d = 0
+    entering = True
+    while True:
+        n = node[d]
+        p = player[n]
+        if entering:
+            for s in range(2):
+                for h in range(nhd[d, s]):
+                    val[d, s, h] = 0.0
+            if p == SUB:  # a subtree numbering its own hands: map the ranges in (and the values out below)
+                k = toff[n]
+                for s in range(2):
+                    nhd[d + 1, s] = sub_hands[k, s]
+                    for j in range(sub_hands[k, s]):
+                        reach[d + 1, s, j] = reach[d, s, sub_map[k, s, j]]
+                node[d + 1] = first[n]
+                d += 1
                 continue
-            cnt += 1
-            x = reg[off[c] + h] if mode == CFR else strat[off[c] + h]
-            if x < 0.0:
-                x = 0.0
-            sig[d, a, h] = x
-            tot += x
-        for a in range(k):
-            c = kids[f + a]
-            if legal[off[c] + h] == 0:
+            r0 = 0.0
+            r1 = 0.0
+            for h in range(nhd[d, 0]):
+                r0 += reach[d, 0, h]
+            for h in range(nhd[d, 1]):
+                r1 += reach[d, 1, h]
+            if (r0 == 0.0 and r1 == 0.0) or p < 0:
+                if p < 0 and not (r0 == 0.0 and r1 == 0.0):  # terminal: P1's return per hand of seat s
+                    s = tseat[n]
+                    o = 1 - s
+                    ro = r1 if s == 0 else r0
+                    sign = 1.0 if s == 0 else -1.0
+                    acc = 0.0
+                    for h in range(nhd[d, s]):
+                        z = sign * (tval[toff[n] + h] - 0.5)  # seat s's zero-sum utility
+                        val[d, s, h] = z * ro
+                        acc += reach[d, s, h] * z
+                    for h in range(nhd[d, o]):
+                        val[d, o, h] = -acc
+                if d == 0:
+                    return
+                d -= 1
+                entering = False
                 continue
-            sig[d, a, h] = sig[d, a, h] / tot if tot > 0.0 else 1.0 / cnt
-    best_resp = (mode == BR0 and p == 0) or (mode == BR1 and p == 1)
-    for h in range(nh[p]):
-        val[d, p, h] = -1e9 if best_resp else 0.0
-    for a in range(k):
-        c = kids[f + a]
-        for h in range(nh[o]):
-            reach[d + 1, o, h] = reach[d, o, h]
-        for h in range(nh[p]):
-            if legal[off[c] + h] == 0:
-                reach[d + 1, p, h] = 0.0
-            elif best_resp:
-                reach[d + 1, p, h] = reach[d, p, h]
-            else:
-                reach[d + 1, p, h] = reach[d, p, h] * sig[d, a, h]
-        _walk(c, d + 1, mode, player, first, nkids, kids, off, legal, tseat, toff, tval, nh,
-              reg, strat, avg, weight, reach, val, sig, cval, upd)
-        for h in range(nh[o]):
-            val[d, o, h] += val[d + 1, o, h]
-        for h in range(nh[p]):
-            if legal[off[c] + h] == 0:
-                continue
-            v = val[d + 1, p, h]
-            cval[d, a, h] = v
-            if best_resp:
-                if v > val[d, p, h]:
-                    val[d, p, h] = v
-            else:
-                val[d, p, h] += sig[d, a, h] * v
-    if best_resp:
-        for h in range(nh[p]):
-            if val[d, p, h] < -1e8:
-                val[d, p, h] = 0.0
-    if mode == CFR and (upd < 0 or p == upd):
-        for h in range(nh[p]):
-            for a in range(k):
-                c = kids[f + a]
-                i = off[c] + h
-                if legal[i] == 0:
+            # the mover's strategy at this node, per hand
+            k = nkids[n]
+            f = first[n]
+            best_resp = (mode == BR0 and p == 0) or (mode == BR1 and p == 1)
+            for h in range(nhd[d, p]):
+                tot = 0.0
+                cnt = 0
+                for a in range(k):
+                    i = off[kids[f + a]] + h
+                    if legal[i] == 0:
+                        sig[d, a, h] = 0.0
+                        continue
+                    cnt += 1
+                    x = reg[i] if mode == CFR else strat[i]
+                    if x < 0.0:
+                        x = 0.0
+                    sig[d, a, h] = x
+                    tot += x
+                for a in range(k):
+                    if legal[off[kids[f + a]] + h] == 0:
+                        continue
+                    sig[d, a, h] = sig[d, a, h] / tot if tot > 0.0 else 1.0 / cnt
+                val[d, p, h] = -1e9 if best_resp else 0.0
+            child[d] = 0
+        elif p == SUB:  # back from a subtree: map its values out
+            k = toff[n]
+            for s in range(2):
+                for j in range(sub_hands[k, s]):
+                    val[d, s, sub_map[k, s, j]] = val[d + 1, s, j]
+            if d == 0:
+                return
+            d -= 1
+            continue
+        else:  # back from child ``child[d]``: take in its values
+            a = child[d]
+            c = kids[first[n] + a]
+            o = 1 - p
+            best_resp = (mode == BR0 and p == 0) or (mode == BR1 and p == 1)
+            for h in range(nhd[d, o]):
+                val[d, o, h] += val[d + 1, o, h]
+            for h in range(nhd[d, p]):
+                if legal[off[c] + h] == 0:
                     continue
-                r = reg[i] + cval[d, a, h] - val[d, p, h]
-                reg[i] = r if r > 0.0 else 0.0
-                avg[i] += weight * reach[d, p, h] * sig[d, a, h]
+                v = val[d + 1, p, h]
+                cval[d, a, h] = v
+                if best_resp:
+                    if v > val[d, p, h]:
+                        val[d, p, h] = v
+                else:
+                    val[d, p, h] += sig[d, a, h] * v
+            child[d] = a + 1
+        # the next child, or this node is done
+        a = child[d]
+        o = 1 - p
+        best_resp = (mode == BR0 and p == 0) or (mode == BR1 and p == 1)
+        if a < nkids[n]:
+            c = kids[first[n] + a]
+            nhd[d + 1, 0] = nhd[d, 0]
+            nhd[d + 1, 1] = nhd[d, 1]
+            for h in range(nhd[d, o]):
+                reach[d + 1, o, h] = reach[d, o, h]
+            for h in range(nhd[d, p]):
+                if legal[off[c] + h] == 0:
+                    reach[d + 1, p, h] = 0.0
+                elif best_resp:
+                    reach[d + 1, p, h] = reach[d, p, h]
+                else:
+                    reach[d + 1, p, h] = reach[d, p, h] * sig[d, a, h]
+            node[d + 1] = c
+            d += 1
+            entering = True
+            continue
+        if best_resp:
+            for h in range(nhd[d, p]):
+                if val[d, p, h] < -1e8:
+                    val[d, p, h] = 0.0
+        if mode == CFR and (upd < 0 or p == upd):
+            f = first[n]
+            for h in range(nhd[d, p]):
+                for a in range(nkids[n]):
+                    i = off[kids[f + a]] + h
+                    if legal[i] == 0:
+                        continue
+                    r = reg[i] + cval[d, a, h] - val[d, p, h]
+                    reg[i] = r if r > 0.0 else 0.0
+                    avg[i] += weight * reach[d, p, h] * sig[d, a, h]
+        if d == 0:
+            return
+        d -= 1
+        entering = False
 
 
 def run_pass(tree: PublicTree, mode: int, reg: np.ndarray, strat: np.ndarray, avg: np.ndarray,
@@ -722,15 +882,16 @@ def run_pass(tree: PublicTree, mode: int, reg: np.ndarray, strat: np.ndarray, av
     val = np.zeros((depth, 2, width))
     sig = np.zeros((depth, tree.max_kids, width))
     cval = np.zeros((depth, tree.max_kids, width))
-    _walk(0, 0, mode, tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.tseat, tree.toff,
-          tree.tval, nh, reg, strat, avg, weight, reach, val, sig, cval, update)
+    _walk(mode, tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.tseat, tree.toff,
+          tree.tval, nh, reg, strat, avg, weight, reach, val, sig, cval, update, tree.sub_hands, tree.sub_map)
     return val[0].copy()
 
 
 @njit(cache=True)
-def _normalise(player, first, nkids, kids, off, legal, nh, avg, out):
-    """``out``: ``avg`` normalised per (node, hand) over the legal actions (uniform where nothing was summed)."""
-    for n in range(len(player)):
+def _normalise(lo, hi, player, first, nkids, kids, off, legal, nh, avg, out):
+    """``out`` at nodes ``lo..hi-1`` (hand counts ``nh``): ``avg`` normalised per (node, hand) over the legal actions
+    (uniform where nothing was summed)."""
+    for n in range(lo, hi):
         p = player[n]
         if p < 0:
             continue
@@ -753,7 +914,18 @@ def _normalise(player, first, nkids, kids, off, legal, nh, avg, out):
 
 def normalise(tree: PublicTree, avg: np.ndarray) -> np.ndarray:
     out = np.zeros_like(avg)
-    _normalise(tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal, tree.nh, avg, out)
+    args = (tree.player, tree.first, tree.nkids, tree.kids, tree.off, tree.legal)
+    subs = np.nonzero(tree.player == SUB)[0]
+    if len(subs) == 0:
+        _normalise(0, tree.size, *args, tree.nh, avg, out)
+        return out
+    # a compact tree: the announcement levels, then subtree k at nodes first[SUB node k] .. the next one's
+    roots = tree.first[subs].astype(np.int64)
+    _normalise(0, int(roots.min()), *args, tree.nh, avg, out)
+    order = np.argsort(roots)
+    bounds = np.append(roots[order], tree.size)
+    for i, j in enumerate(order):
+        _normalise(int(bounds[i]), int(bounds[i + 1]), *args, tree.sub_hands[int(tree.toff[subs[j]])], avg, out)
     return out
 
 
@@ -840,11 +1012,18 @@ def solve_tree(tree: PublicTree, target: float = TARGET, max_iterations: int = 2
     return Equilibrium(tree, strat, value_of(tree, strat), expl, it, time.perf_counter() - t0, status, target)
 
 
-def solve_round6(state: TowersState, target: float = TARGET, node_limit: int = NODE_LIMIT,
-                 max_iterations: int = 20_000, on_progress: Callable[[int, float], None] | None = None) -> Equilibrium:
-    """Build the public tree at ``state``'s public state and solve it (see the module docstring)."""
+def solve_round6(state: TowersState, target: float = TARGET, node_limit: int | None = None,
+                 max_iterations: int = 20_000, on_progress: Callable[[int, float], None] | None = None,
+                 on_build: Callable[[int, int], None] | None = None) -> Equilibrium:
+    """Build the public tree at ``state``'s public state and solve it (see the module docstring).
+
+    ``on_build(done, total)``: progress of a tree with announcements to come (per placement subtree);
+    ``on_progress(iteration, exploitability)``: progress of CFR+."""
     t0 = time.perf_counter()
-    tree = build_tree(state, node_limit)
+    if state.phase == "pick":
+        tree = build_announcement_tree(state, node_limit or START_NODE_LIMIT, on_build)
+    else:
+        tree = build_tree(state, node_limit)
     built = time.perf_counter() - t0
     eq = solve_tree(tree, target, max_iterations, on_progress=on_progress)
     eq.build_seconds = built
@@ -857,25 +1036,64 @@ def strategy_rows(eq: Equilibrium, max_depth: int) -> list[dict[str, Any]]:
     tree = eq.tree
     rows: list[dict[str, Any]] = []
     reach = [np.ones(len(tree.hands[0])), np.ones(len(tree.hands[1]))]
-    stack: list[tuple[int, list[str], list[np.ndarray]]] = [(0, [], reach)]
+    ident = [list(range(len(tree.hands[0]))), list(range(len(tree.hands[1])))]
+    # (node, history, reach per seat's hand, node's hand numbering: local hand j of seat s is hands[s][maps[s][j]])
+    stack: list[tuple[int, list[str], list[np.ndarray], list[list[int]]]] = [(0, [], reach, ident)]
     while stack:
-        n, hist, r = stack.pop()
+        n, hist, r, maps = stack.pop()
         p = int(tree.player[n])
+        if p == SUB:
+            k = int(tree.toff[n])
+            sub = [[int(x) for x in tree.sub_map[k, s, : tree.sub_hands[k, s]]] for s in (0, 1)]
+            stack.append((int(tree.first[n]), hist, r, sub))
+            continue
         if p < 0 or len(hist) > max_depth:
             continue
         kids = list(tree.children(n))
-        for h in range(len(tree.hands[p])):
-            probs = eq.probabilities(n, h)
+        for j, h in enumerate(maps[p]):
+            probs = eq.probabilities(n, j)
             if r[p][h] > 1e-9 and probs:
                 rows.append({"player": p, "hand": h, "hand_text": " ".join(stone_str(c) for c in tree.hands[p][h]),
                              "history": hist, "reach": float(r[p][h]), "actions": probs})
         for c in reversed(kids):
-            mine = np.array([eq.strategy[tree.off[c] + h] if tree.legal[tree.off[c] + h] else 0.0
-                             for h in range(len(tree.hands[p]))])
+            mine = np.zeros(len(tree.hands[p]))
+            for j, h in enumerate(maps[p]):
+                if tree.legal[tree.off[c] + j]:
+                    mine[h] = eq.strategy[tree.off[c] + j]
             nr = [r[0], r[1]]
             nr[p] = r[p] * mine
-            stack.append((c, [*hist, tree.label[c]], nr))
+            stack.append((c, [*hist, tree.label[c]], nr, maps))
     return rows
+
+
+def announcement_strategy(eq: Equilibrium) -> list[list[dict[str, Any]]]:
+    """Per seat still to announce at the solved tree's root, per possible hand: its prior and the probability
+    that it announces colours (0-based seats and hands).  P2's is averaged over P1's announcements, each
+    weighted by its probability (P1's hands dealt by the prior, playing the equilibrium)."""
+    tree = eq.tree
+    out: list[list[dict[str, Any]]] = [[], []]
+    colours = [np.zeros(len(tree.hands[0])), np.zeros(len(tree.hands[1]))]
+    seen = [False, False]
+    stack: list[tuple[int, float]] = [(0, 1.0)]  # (announcement node, probability of its public history)
+    while stack:
+        n, w = stack.pop()
+        p = int(tree.player[n])
+        if p < 0 or not any(tree.label[c].startswith(MODES) for c in tree.children(n)):
+            continue
+        seen[p] = True
+        prior = tree.prior[p]
+        for c in tree.children(n):
+            lo = int(tree.off[c])
+            pr = np.where(tree.legal[lo : lo + len(prior)] == 1, eq.strategy[lo : lo + len(prior)], 0.0)
+            if tree.label[c].startswith("colors"):
+                colours[p] += w * pr
+            stack.append((c, w * float(prior @ pr)))
+    for p in (0, 1):
+        if seen[p]:
+            out[p] = [{"hand": h, "hand_text": " ".join(stone_str(c) for c in tree.hands[p][h]),
+                       "prior": float(tree.prior[p][h]), "colors": float(colours[p][h])}
+                      for h in range(len(tree.hands[p]))]
+    return out
 
 
 # ---------------------------------------------------------------------------
