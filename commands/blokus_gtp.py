@@ -84,7 +84,14 @@ def blokus_match(variant, bots, engine, knobs, opponent, opponent_bot, per_seat,
     if (opponent is None) == (opponent_bot is None):
         raise click.UsageError("give side B as exactly one of --opponent or --opponent-bot")
     ensure_compiled("blokus")
-    a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout, knobs)
+    if knobs and engine is not None:
+        raise ValueError("--knobs sets a kibitz mcts-rave bot's constants, not a GTP engine's")
+    if knobs:
+        from solvers.blokus.tune import knob_side
+
+        a = knob_side(bots, knobs)
+    else:
+        a = make_side(engine or bots, engine is not None, move_timeout, startup_timeout)
     seats = {"classic": 4, "three-player": 3}.get(variant, 2)
     b_sides: list = []
     try:

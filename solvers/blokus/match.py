@@ -218,28 +218,11 @@ def engines(a: Side, b: AnySide) -> list[tuple[str, Side]]:
 
 
 def make_side(spec: str, gtp: bool, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-              startup_timeout: float = DEFAULT_STARTUP_TIMEOUT, knobs: str | None = None) -> Side:
-    """A GTP engine command (``gtp``, with its deadlines) or a kibitz bot spec; ``knobs`` (``name=value,...``,
-    as ``kibitz blokus tune``) sets an ``mcts-rave`` bot's search constants."""
+              startup_timeout: float = DEFAULT_STARTUP_TIMEOUT) -> Side:
+    """A GTP engine command (``gtp``, with its deadlines) or a kibitz bot spec."""
     if gtp:
-        if knobs:
-            raise ValueError("--knobs sets a kibitz mcts-rave bot's constants, not a GTP engine's")
         return GtpSide(spec, move_timeout=move_timeout, startup_timeout=startup_timeout)
-    if not knobs:
-        return LocalSide(spec)
-    from solvers.blokus.mcts import FastMCTSBot
-    from solvers.blokus.tune import knobs_text, parse_knobs
-    from solvers.bots import split_spec
-
-    name, budget = split_spec(spec)
-    if name != "mcts-rave":
-        raise ValueError(f"--knobs sets mcts-rave's search constants; side A is {name!r}")
-    parsed = parse_knobs(knobs)
-    bot = (FastMCTSBot(knobs=parsed) if budget is None
-           else FastMCTSBot(iterations=budget.count, seconds=budget.seconds, knobs=parsed, name=spec))
-    side = LocalSide(spec, bot=bot)
-    side.label = f"kibitz {spec} ({knobs_text(parsed)})"
-    return side
+    return LocalSide(spec)
 
 
 @dataclass

@@ -79,6 +79,24 @@ def knobs_text(knobs: Knobs) -> str:
     return ",".join(f"{k}={v:.4g}" for k, v in sorted(knobs.items())) or "default"
 
 
+def knob_side(spec: str, knobs: str) -> Any:
+    """A match side playing the ``mcts-rave`` bot ``spec`` with the search constants ``knobs`` (``name=value,...``),
+    e.g. for an A/B match against a GTP engine (``kibitz blokus match --knobs``)."""
+    from solvers.blokus.match import LocalSide
+    from solvers.blokus.mcts import FastMCTSBot
+    from solvers.bots import split_spec
+
+    name, budget = split_spec(spec)
+    if name != "mcts-rave":
+        raise ValueError(f"--knobs sets mcts-rave's search constants; side A is {name!r}")
+    parsed = parse_knobs(knobs)
+    bot = (FastMCTSBot(knobs=parsed) if budget is None
+           else FastMCTSBot(iterations=budget.count, seconds=budget.seconds, knobs=parsed, name=spec))
+    side = LocalSide(spec, bot=bot)
+    side.label = f"kibitz {spec} ({knobs_text(parsed)})"
+    return side
+
+
 # -- one game, in a worker ---------------------------------------------------------------------------------------------
 
 MAX_CACHED_BOTS = 8
