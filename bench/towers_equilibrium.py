@@ -344,21 +344,17 @@ def main() -> None:
         lines.append(f"- {time.perf_counter() - start:.0f} s wall")
         print("\n".join(lines))
         return
-    if args.round6_start:
-        lines = ["## Equilibria from the start of round 6 (both announcements to come)", ""]
-        part_round6_start(args.round6_start, lines)
-        print("\n".join(lines))
-        return
-    if args.p2_announce:
-        lines = ["## Equilibria from P2's announcement (P1 has announced)", ""]
-        part_p2_announcement(args.p2_announce, lines)
-        print("\n".join(lines))
-        return
-    if args.announcements:
-        lines = ["## What an announcement hides (round-6 starts)", ""]
-        part_announcements(args.announcements, lines)
-        print("\n".join(lines))
-        return
+    single_parts = (  # (count asked, title, part): a flag that runs only that part
+        (args.round6_start, "Equilibria from the start of round 6 (both announcements to come)", part_round6_start),
+        (args.p2_announce, "Equilibria from P2's announcement (P1 has announced)", part_p2_announcement),
+        (args.announcements, "What an announcement hides (round-6 starts)", part_announcements),
+    )
+    for count, title, part in single_parts:
+        if count:
+            lines = [f"## {title}", ""]
+            part(count, lines)
+            print("\n".join(lines))
+            return
     shares = (0.15, 0.45, 0.40)
     lines = ["# Round-6 equilibrium of Rainbow Blackjack", "",
              f"`nice -n 10 python bench/towers_equilibrium.py --solve {args.solve} --expl {args.expl} "
