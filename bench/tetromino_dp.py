@@ -30,9 +30,10 @@ from pathlib import Path
 
 from puzzles.polyomino import Region
 from solvers.blokus.tetromino_dp import TetrominoDP, prefix_starts, symmetry_counts
+from solvers.blokus.tetromino_split import SplitSearch
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
-COMMITTED = Path(__file__).resolve().parent / "results" / "tetromino_split_count.jsonl"  # 10x8, depth 5
+COMMITTED = Path(__file__).resolve().parent / "results" / "tetromino_split_count_v1.jsonl"  # 10x8, depth 5
 
 
 def run(spec: str, colors: int, edge: bool, lines: int | None, symmetry: bool, memory_gib: float,
@@ -70,7 +71,7 @@ def region(spec: str) -> Region:
 def check_parts(spec: str, depth: int, parts: int, seed: int, committed: bool) -> None:
     """Split parts counted by the split method (or read from the committed 10x8 count) and by the DP."""
     problem = ColoredTilingProblem(region(spec))
-    split = problem.split_search()
+    split = SplitSearch(problem, guide=False)  # how the v1 parts were made
     dp = TetrominoDP(problem)
     prefixes = split.split(depth)
     if committed:
@@ -97,7 +98,7 @@ def committed_shapes(parts: int, seed: int) -> None:
     """The shape tilings of committed 10x8 split parts (depth 5), counted again by the shape-tiling DP from each
     part's placements; then the whole 10x8 shape-tiling count by the DP."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    split = problem.split_search()
+    split = SplitSearch(problem, guide=False)  # how the v1 parts were made
     dp = TetrominoDP(problem, shapes_only=True)
     prefixes = split.split(5)
     records = [json.loads(line) for line in COMMITTED.read_text().splitlines()[1:]]

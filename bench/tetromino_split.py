@@ -58,7 +58,7 @@ def sample_parts(parts: int, seed: int, pocket: bool) -> None:
     symmetry reduction (the same parts: reduced, a part counts only its kept tilings, weighted, so the sample
     projects the same total)."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    search = SplitSearch(problem)
+    search = SplitSearch(problem, guide=False)
     start = time.process_time()
     prefixes = search.split(COUNT_DEPTH)
     split_s = time.process_time() - start
@@ -67,7 +67,9 @@ def sample_parts(parts: int, seed: int, pocket: bool) -> None:
     print(f"\n## 10x8 seed rule: {parts} random parts of {n:,} (depth {COUNT_DEPTH}, split in {split_s:.2f} s), "
           f"seed {seed}")
     figures = {}
-    for name, s in (("plain", search), ("symmetry reduction", SplitSearch(problem, reduce=True))):
+    variants = (("plain", search), ("symmetry reduction", SplitSearch(problem, reduce=True, guide=False)),
+                ("guided", SplitSearch(problem)), ("guided, symmetry reduction", SplitSearch(problem, reduce=True)))
+    for name, s in variants:
         s.count(prefixes[sample[0]], max_nodes=10)  # compiled before timing
         seconds, tilings, nodes, colourings = [], 0, 0, 0
         for i in sample:
@@ -84,11 +86,15 @@ def sample_parts(parts: int, seed: int, pocket: bool) -> None:
         print(f"  per part {mean:.3f} +- {err:.3f} CPU-s; projected whole count {mean * n / 3600:.1f} +- "
               f"{err * n / 3600:.1f} CPU-hours, {tilings / parts * n:.3g} shape tilings, {colourings / parts * n:.3g} "
               f"colourings modulo colours ({24 * colourings / parts * n:.3g} raw)")
-    (plain_s, plain_n), (red_s, red_n) = figures["plain"], figures["symmetry reduction"]
-    print(f"symmetry reduction: {plain_s / red_s:.2f}x less CPU, {plain_n / red_n:.2f}x fewer nodes")
+    plain_s, plain_n = figures["plain"]
+    for name, (s, n_) in figures.items():
+        if name != "plain":
+            print(f"{name}: {plain_s / s:.2f}x less CPU, {plain_n / n_:.2f}x fewer nodes than plain")
+    print("(the guided searches build their memo of shape-tiling completions as they go: the first parts pay for "
+          "it, later ones reuse it)")
     print(f"old projection: {OLD_PROJECTION}")
     if pocket:
-        pocket_search = SplitSearch(problem, hole_limit=6)
+        pocket_search = SplitSearch(problem, hole_limit=6, guide=False)
         pocket_search.count(prefixes[sample[0]], max_nodes=10)
         start = time.process_time()
         pocket_nodes = sum(pocket_search.count(prefixes[i]).nodes for i in sample)

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from cli import main
 from puzzles.polyomino import Region, piece
 from solvers.blokus.tetromino_dp import TetrominoDP, dp_count, prefix_starts
-from solvers.blokus.tetromino_split import timed_split_count
+from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 from tests.test_tetromino_split import COUNT_DEPTH, IRREGULAR, RESULTS
 
@@ -93,7 +93,7 @@ def test_split_parts_from_their_coloured_prefixes():
     part's colourings modulo colours × colours!, for every part of a depth-3 split of a seed-rule region."""
     art, colors, raw = IRREGULAR[0]
     problem = ColoredTilingProblem(Region.from_spec(art), colors)
-    split = problem.split_search()
+    split = SplitSearch(problem)  # unreduced: a part is exactly its own tilings
     dp = TetrominoDP(problem)
     total = 0
     for prefix in split.split(3):
@@ -136,7 +136,7 @@ def test_twenty_by_four_seed_rule_count():
 def test_twenty_by_four_parts_equal_split():
     """Cheap smoke version of the 20x4 count: two split parts (depth 8) counted by both methods."""
     problem = ColoredTilingProblem(Region.rectangle(20, 4))
-    split = problem.split_search()
+    split = SplitSearch(problem)  # unreduced: a part is exactly its own tilings
     dp = TetrominoDP(problem)
     rng = random.Random(2)
     for _ in range(2):
@@ -150,7 +150,7 @@ def test_twenty_by_four_parts_equal_split():
 def test_ten_by_eight_shape_tiling_parts_equal_split():
     """Cheap smoke version of the 10x8 shape-tiling count: random split parts (depth 9), both methods."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    split = problem.split_search()
+    split = SplitSearch(problem)  # unreduced: a part is exactly its own tilings
     dp = TetrominoDP(problem, shapes_only=True)
     rng = random.Random(4)
     for _ in range(2):
@@ -164,12 +164,12 @@ def test_ten_by_eight_shape_tiling_parts_equal_split():
 @pytest.mark.slow
 def test_ten_by_eight_shape_tilings_and_committed_parts():
     """The 10x8 shape-tiling count (~50 CPU-s) and a sample of the committed split parts' shape-tiling subtotals
-    (bench/results/tetromino_split_count.jsonl), recounted by the DP (all 310 agree: bench/tetromino_dp.py
+    (bench/results/tetromino_split_count_v1.jsonl), recounted by the DP (all 310 agree: bench/tetromino_dp.py
     --committed-shapes)."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
     dp = TetrominoDP(problem, shapes_only=True)
     assert dp.run().raw == 6_818_063_454
-    split = problem.split_search()
+    split = SplitSearch(problem)  # unreduced: a part is exactly its own tilings
     parts = split.split(COUNT_DEPTH)
     records = [json.loads(line) for line in RESULTS.read_text().splitlines()[1:]]
     for record in random.Random().sample(records, 4):

@@ -26,7 +26,7 @@ from solvers.blokus.tetromino_split import (
 )
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
-RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "tetromino_split_count.jsonl"
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "tetromino_split_count_v1.jsonl"
 COUNT_DEPTH = 5  # the split depth of the committed 10x8 seed-rule count
 
 # regions grown piece by piece under the edge rule (bench/tetromino_split.py --regions), so each has a tiling
@@ -140,7 +140,7 @@ def test_corner_contact_9x9_centre_shallow_part_through_split_equals_direct():
 
 def test_seed_rule_parts_equal_direct():
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    split = problem.split_search()
+    split = SplitSearch(problem)  # no symmetry reduction: a part is exactly the direct search's part
     rng = random.Random(3)
     for _ in range(2):
         prefix = split.random_prefix(11, rng)  # from a random shape tiling: the part has at least one
@@ -202,7 +202,7 @@ def test_colour_cuts_keep_random_10x8_parts(corner):
 
 def test_knuth_estimate_of_the_split_tree_meets_the_exact_count():
     problem = ColoredTilingProblem(Region.rectangle(8, 5), 2)  # the edge rule, 2 colours
-    search = SplitSearch(problem)
+    search = SplitSearch(problem, guide=False)  # the estimator walks the unguided tree
     exact = search.count()
     estimate = search.estimate(5_000, seed=5)
     for unit, true in (("tilings", exact.tilings), ("colourings", exact.colourings), ("nodes", exact.nodes)):
@@ -213,12 +213,12 @@ def test_knuth_estimate_of_the_split_tree_meets_the_exact_count():
 def test_knuth_estimate_with_the_cuts_meets_the_exact_count():
     """The estimator walks the same tree as the count, colour cut and symmetry reduction included."""
     problem = ColoredTilingProblem(Region.rectangle(6, 4), 3, SMALL)  # seed rule: 7,584 raw
-    search = SplitSearch(problem, colour_cut=CUT_PARTIAL, reduce=True)
+    search = SplitSearch(problem, colour_cut=CUT_PARTIAL, reduce=True, guide=False)
     exact = search.count()
     estimate = search.estimate(4_000, seed=2)
     for unit, true in (("tilings", exact.tilings), ("colourings", exact.colourings), ("nodes", exact.nodes)):
         assert abs(estimate[unit] - true) <= 4 * estimate[f"{unit}_stderr"], unit
-    assert exact.colourings * 6 == 7_584 and estimate["nodes"] < SplitSearch(problem).count().nodes
+    assert exact.colourings * 6 == 7_584 and estimate["nodes"] < SplitSearch(problem, guide=False).count().nodes
 
 
 def test_checkpoint_resumes_and_refuses_a_bad_record(tmp_path):
@@ -230,7 +230,7 @@ def test_checkpoint_resumes_and_refuses_a_bad_record(tmp_path):
     assert again.parts_done == again.parts_total == first.parts_total
     lines = path.read_text().splitlines()
     record = json.loads(lines[1])
-    record["result"][3] = record["result"][4] + 1  # more shape tilings than nodes
+    record["result"][3] = len(problem.group()) * record["result"][4] + 1  # more than |G| shape tilings a node
     from solvers.parallel import record_sum
 
     record["sum"] = record_sum(record)
@@ -269,8 +269,47 @@ def test_corner_contact_counts_through_split(region, expected):
 def test_committed_seed_rule_parts_recount():
     """A random sample of the committed 10x8 seed-rule parts, counted again, gives the stored subtotals."""
     problem = ColoredTilingProblem(Region.rectangle(10, 8))
-    parts = problem.split_search().split(COUNT_DEPTH)
+    v1 = SplitSearch(problem, guide=False)  # how the v1 parts were made and counted (nodes included)
+    parts = v1.split(COUNT_DEPTH)
     records = [json.loads(line) for line in RESULTS.read_text().splitlines()[1:]]
     assert records, "no committed parts"
     for record in random.Random().sample(records, min(4, len(records))):
-        assert list(problem.split_search().count(parts[record["task"]]).record()) == record["result"]
+        assert list(v1.count(parts[record["task"]]).record()) == record["result"]
+
+
+@pytest.mark.parametrize("art,colors,raw", IRREGULAR[:2])
+def test_guide_keeps_every_record_and_cuts_dead_ends(art, colors, raw):
+    """The shape-tiling guide only skips subtrees without a shape tiling: every part's colourings, Burnside sums
+    and shape tilings are the unguided search's, with fewer nodes."""
+    problem = ColoredTilingProblem(Region.from_spec(art), colors)
+    plain, guided = SplitSearch(problem, guide=False), SplitSearch(problem)
+    assert guided.guide and not plain.guide
+    total = 0
+    for prefix in plain.split(2):
+        a, b = plain.count(prefix).record(), guided.count(prefix).record()
+        assert a[:4] == b[:4] and b[4] <= a[4]
+        total += b[0]
+    assert total * 6 == raw
+    assert guided.count().nodes < plain.count().nodes
+
+
+@pytest.mark.parametrize("size,colors,shape_tilings", [("8x5", 2, 3_106), ("10x4", 2, 1_796)])
+def test_guide_memo_counts_shape_tilings(size, colors, shape_tilings):
+    """The guide's memo counts shape tilings (the shape-tiling DP's figures), also below a prefix."""
+    problem = ColoredTilingProblem(Region.from_spec(size), colors, edge_rule=False)
+    search = SplitSearch(problem)
+    assert search.shape_tilings() == shape_tilings
+    for prefix in SplitSearch(problem, guide=False).split(2)[:6]:
+        assert search.shape_tilings(prefix) == search.count(prefix).tilings
+
+
+def test_guided_random_10x8_parts_equal_unguided():
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    plain, guided = SplitSearch(problem, guide=False), SplitSearch(problem, guide_slots=1 << 16)
+    rng = random.Random(5)
+    for _ in range(2):
+        prefix = plain.random_prefix(10, rng)
+        assert prefix is not None
+        a, b = plain.count(prefix).record(), guided.count(prefix).record()
+        assert a[:4] == b[:4] and a[3] >= 1 and b[4] <= a[4]
+        assert guided.shape_tilings(prefix) == a[3]

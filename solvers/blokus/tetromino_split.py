@@ -660,12 +660,140 @@ def _anchor_weight(anc_t, to_frame, st_g, n_pieces):
     return n // stab
 
 
+# --- the shape-tiling guide: a memo of "how many shape tilings complete this state" --------------------------
+# A state of the first-empty-cell search is (q = the first empty cell, the occupancy of q .. q+F-1, the copies
+# left per shape): every cell before q is filled and none after the window (no placement reaches past its
+# first cell + F - 1).  Its completions are counted once, by an explicit-stack search that looks every state
+# up in the memo (the shape-tiling DP of tetromino_dp, done lazily), so the split search never enters a
+# subtree without a shape tiling: its dead ends cost one lookup each.
+GUIDE_FLOOR = 2  # placements leaving at most this many pieces are not looked up (a plain search is cheaper there)
+GUIDE_MAX_SLOTS_LOG2 = 26  # memo slots (16 bytes each) at most: 1 GiB, for 10x8's ~27 M states
+
+
+@njit(cache=True)
+def _window(lo, hi, q, width):
+    """The occupancy bits of cells ``q .. q+width-1`` of the two-word board (``width`` < 64)."""
+    if q >= 64:
+        w = hi >> np.uint64(q - 64)
+    elif q == 0:
+        w = lo
+    else:
+        w = (lo >> np.uint64(q)) | (hi << np.uint64(64 - q))
+    return w & ((np.uint64(1) << np.uint64(width)) - np.uint64(1))
+
+
+@njit(cache=True)
+def _guide_key(q, lo, hi, left, width, count_bits):
+    """The state's key: window bits, then q (7 bits), then the copies left per shape."""
+    key = _window(lo, hi, q, width) | (np.uint64(q) << np.uint64(width))
+    shift = width + 7
+    for s in range(left.shape[0]):
+        key |= np.uint64(left[s]) << np.uint64(shift)
+        shift += count_bits
+    return key
+
+
+@njit(cache=True)
+def _guide_slot(memo, key):
+    """The key's row in the memo (rows: key, completions + 1; 0 = empty): where it is, or the empty row where it
+    would go (linear probing)."""
+    mask = np.uint64(memo.shape[0] - 1)
+    h = key * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    i = np.int64(h & mask)
+    while memo[i, 1] != 0 and memo[i, 0] != key:
+        i = (i + 1) & np.int64(mask)
+    return i
+
+
+@njit(cache=True)
+def _guide_store(memo, fill, key, value):
+    """Remember ``value`` completions for ``key`` unless the memo is at its load limit (3/4)."""
+    if fill[0] * 4 >= memo.shape[0] * 3:
+        return
+    i = _guide_slot(memo, key)
+    if memo[i, 1] == 0:
+        fill[0] += 1
+    memo[i, 0] = key
+    memo[i, 1] = np.uint64(value + 1)
+
+
+@njit(cache=True)
+def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, count_bits,  # noqa: C901
+                 memo, fill, st_q, st_t, st_g, st_key, st_sum):
+    """How many shape tilings fill the empty cells of the state (first empty cell ``q0``, board, copies
+    ``left``); memoised.  ``left`` is restored on return; the ``st_*`` arrays are scratch (one slot a level)."""
+    if q0 >= n_cells:
+        return np.int64(1)
+    key = _guide_key(q0, lo, hi, left, width, count_bits)
+    i = _guide_slot(memo, key)
+    if memo[i, 1] != 0:
+        return np.int64(memo[i, 1]) - 1
+    level = 0
+    st_q[0] = q0
+    st_t[0] = bucket[q0]
+    st_key[0] = key
+    st_sum[0] = 0
+    while True:
+        q = st_q[level]
+        t = st_t[level]
+        end = bucket[q + 1]
+        found = -1
+        while t < end:
+            if left[g_shape[t]] > 0 and (m_lo[t] & lo) == 0 and (m_hi[t] & hi) == 0:
+                found = t
+                break
+            t += 1
+        if found < 0:
+            total = st_sum[level]
+            _guide_store(memo, fill, st_key[level], total)
+            if level == 0:
+                return total
+            level -= 1
+            u = st_g[level]
+            lo ^= m_lo[u]
+            hi ^= m_hi[u]
+            left[g_shape[u]] += 1
+            st_sum[level] += total
+            continue
+        st_t[level] = found + 1
+        lo |= m_lo[found]
+        hi |= m_hi[found]
+        left[g_shape[found]] -= 1
+        q2 = _first_empty(q + 1, lo, hi, n_cells)
+        known = np.int64(-1)
+        key2 = np.uint64(0)
+        if q2 >= n_cells:
+            known = 1
+        else:
+            key2 = _guide_key(q2, lo, hi, left, width, count_bits)
+            j = _guide_slot(memo, key2)
+            if memo[j, 1] != 0:
+                known = np.int64(memo[j, 1]) - 1
+        if known >= 0:
+            st_sum[level] += known
+            lo ^= m_lo[found]
+            hi ^= m_hi[found]
+            left[g_shape[found]] += 1
+            continue
+        st_g[level] = found
+        level += 1
+        st_q[level] = q2
+        st_t[level] = bucket[q2]
+        st_key[level] = key2
+        st_sum[level] = 0
+
+
 @njit(cache=True, nogil=True)
 def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, g_bal, bucket,  # noqa: C901
                   nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
                   hole_limit, edge_rule, corner_rule, imbalance0, colour_cut, anc_cov, to_frame, sym_perm, pre_g,
-                  split_depth, out_prefix, max_nodes, stats, flag):
+                  split_depth, out_prefix, max_nodes, stats, flag, guide_floor, memo, memo_fill,
+                  guide_width, guide_bits):
     """Every shape tiling extending the placements ``pre_g``, each with its colour-class counts.
+
+    With a memo (``memo`` not empty) the search is guided: a placement that leaves more than ``guide_floor``
+    pieces to place is kept only if some shape tiling completes it (:func:`_completions`).
 
     ``split_depth`` > 0: instead record every state with that many placements that passes the cuts into
     ``out_prefix`` (all counted in ``stats[PREFIXES]``, as many as fit stored).  ``max_nodes`` > 0 or a
@@ -728,6 +856,16 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                                            n_shapes, copies, edge_rule, corner_rule, adjm, partners, closed_m, wit,
                                            has_wit, col, mu, checks, smask, adjfull, lastp, conf, owner, colour_cut, stats):
             return
+    guided = memo.shape[0] > 0
+    g_q = np.zeros(max_level + 1, np.int64)
+    g_t = np.zeros(max_level + 1, np.int64)
+    g_g = np.zeros(max_level + 1, np.int64)
+    g_key = np.zeros(max_level + 1, np.uint64)
+    g_sum = np.zeros(max_level + 1, np.int64)
+    if guided and _completions(_first_empty(0, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo, m_hi,
+                               g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill, g_q,
+                               g_t, g_g, g_key, g_sum) == 0:
+        return
     if board_lo == full_lo and board_hi == full_hi:
         if split_depth > 0:
             stats[PREFIXES] = 0  # (a prefix that tiles the region is no part; cannot happen with depth < pieces)
@@ -805,6 +943,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             go = False
         else:
             go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
+            if go and guided and n_pieces - level - 1 > guide_floor:
+                go = _completions(_first_empty(c + 1, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo,
+                                  m_hi, g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill,
+                                  g_q, g_t, g_g, g_key, g_sum) > 0
             if go and hole_limit > 0:
                 stamp += 1
                 go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
@@ -981,7 +1123,7 @@ class SplitSearch:
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
 
     def __init__(self, problem, symmetry: bool = True, hole_limit: int | None = None, colour_cut: int | None = None,
-                 reduce: bool = False) -> None:
+                 reduce: bool = False, guide: bool = True, guide_slots: int | None = None) -> None:
         """``colour_cut``: ``CUT_PARTIAL`` (partial colourings, :func:`_colour_step`), ``CUT_ADJACENT`` (a piece
         next to every copy of a shape, :func:`_adjacent_ok`) or ``CUT_OFF``; None: partial with the corner rule,
         where it pays, else off; ``hole_limit``: the pocket cut's limit (None: ``CORNER_HOLE_LIMIT`` with the
@@ -1022,6 +1164,46 @@ class SplitSearch:
         self.to_frame = np.zeros((0, len(geo)), np.int64)
         if reduce:
             self._anchor_tables(group, index)
+        self._guide_tables(guide, guide_slots)
+
+    def _guide_tables(self, guide: bool, slots: int | None) -> None:
+        """The guide's key layout (window width F, bits per count) and memo size; the memo itself is made on the
+        first count (``count`` only: ``split`` makes the parts unguided, so their numbering stays that of the
+        committed checkpoints)."""
+        reach = max(int(self.g_cells[t, :self.g_size[t]].max() - self.g_cells[t, :self.g_size[t]].min())
+                    for t in range(len(self.geo))) + 1 if len(self.geo) else 1
+        self.guide_width = reach
+        self.guide_bits = max(1, int(self.problem.colors).bit_length())
+        fits = reach + 7 + len(self.problem.shapes) * self.guide_bits <= 64
+        self.guide = guide and fits and self.n <= 128
+        self.guide_slots = slots or 1 << min(GUIDE_MAX_SLOTS_LOG2, max(12, self.n // 3))
+        self._memo: tuple[np.ndarray, np.ndarray] | None = None
+
+    def memo(self) -> tuple[np.ndarray, np.ndarray]:
+        """The guide's memo (rows: state key, completions + 1, 0 when empty) and its fill; an empty memo when the
+        search is not guided."""
+        if not self.guide:
+            return np.zeros((0, 2), np.uint64), np.zeros(1, np.int64)
+        if self._memo is None:
+            self._memo = (np.zeros((self.guide_slots, 2), np.uint64), np.zeros(1, np.int64))
+        return self._memo
+
+    def shape_tilings(self, prefix: Sequence[int] = ()) -> int:
+        """The number of shape tilings extending ``prefix`` (no cuts, no colours), from the guide's memo."""
+        if not self.guide:
+            raise ValueError("this search has no guide (its state does not fit a 64-bit key)")
+        memo, fill = self.memo()
+        lo, hi = np.uint64(0), np.uint64(0)
+        left = np.full(len(self.problem.shapes), self.problem.colors, np.int64)
+        for t in prefix:
+            if (self.m_lo[t] & lo) or (self.m_hi[t] & hi) or left[self.g_shape[t]] == 0:
+                return 0
+            lo, hi = lo | self.m_lo[t], hi | self.m_hi[t]
+            left[self.g_shape[t]] -= 1
+        scratch = [np.zeros(len(self.problem.pieces) + 2, dtype) for dtype in (np.int64, np.int64, np.int64, np.uint64, np.int64)]
+        q = int(_first_empty(0, lo, hi, self.n))
+        return int(_completions(q, lo, hi, left, self.m_lo, self.m_hi, self.g_shape, self.bucket, self.n,
+                                self.guide_width, self.guide_bits, memo, fill, *scratch))
 
     def _anchor_tables(self, group: list[tuple[int, dict[Cell, Cell]]], index: dict[Cell, int]) -> None:
         """Symmetry reduction of the first placements: anchors a_g = g(a) for the first cell a (in search order)
@@ -1131,8 +1313,10 @@ class SplitSearch:
         out_prefix = np.zeros((cap, max(split_depth, 1)), np.int64)
         stats = np.zeros(N_STATS, np.int64)
         sym = self.sym_perm if symmetry and split_depth == 0 else self.sym_perm[:0]
-        cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix, max_nodes, stats,
-                      new_flag() if flag is None else flag)
+        memo, fill = self.memo() if split_depth == 0 else (np.zeros((0, 2), np.uint64), np.zeros(1, np.int64))
+        cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix,
+                                                 max_nodes, stats, new_flag() if flag is None else flag, GUIDE_FLOOR,
+                                                 memo, fill, self.guide_width, self.guide_bits)
         return stats, out_prefix
 
     def count(self, prefix: Sequence[int] = (), max_nodes: int = -1, flag: np.ndarray | None = None) -> SplitCounts:
@@ -1205,8 +1389,8 @@ class SplitSearch:
         return total.colourings * math.factorial(colors), sym, sym_col
 
     def estimate(self, probes: int, seed: int = 0, time_limit: float | None = None) -> dict:
-        """Knuth's estimate of the split tree: shape tilings, colourings (modulo colours), nodes, each with its
-        standard error; ``time_limit`` or Ctrl-C stops early with the paths done."""
+        """Knuth's estimate of the split tree (unguided: the guide's dead subtrees included): shape tilings,
+        colourings (modulo colours), nodes, each with its standard error; ``time_limit`` or Ctrl-C stops early with the paths done."""
         start = time.process_time()
         out = np.zeros((probes, 3), np.float64)
         probe = cast(Callable[..., int], _split_probes)

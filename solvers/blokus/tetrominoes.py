@@ -296,9 +296,9 @@ class ColoredTilingProblem:
         """The compiled split-method search of this problem (:mod:`solvers.blokus.tetromino_split`, built once)."""
         from solvers.blokus.tetromino_split import SplitSearch
 
-        if getattr(self, "_split", None) is None:  # the symmetry reduction with the corner rule only, for now: the
-            # seed rule's committed partial count (docs/tetromino-count.md) was split without it
-            self._split = SplitSearch(self, reduce=self.corner_contact)
+        if getattr(self, "_split", None) is None:  # symmetry reduction and the shape-tiling guide (the first
+            # committed seed-rule parts, bench/results/tetromino_split_count_v1.jsonl, were made without either)
+            self._split = SplitSearch(self, reduce=True)
         return self._split
 
     def canonical_search(self):
@@ -766,6 +766,7 @@ class ColoredTilingProblem:
             identity += f" pockets {split.hole_limit}"  # the cuts shape the parts
             identity += f" colour cut {split.colour_cut}" if split.colour_cut else ""
             identity += " reduced" if len(split.anchors) else ""
+            identity += " guided" if split.guide else ""
         log = _PartLog(Path(checkpoint) if checkpoint else None, identity, depth, len(prefixes),
                        math.factorial(self.colors) if canonical else 1, on_part)
         log.load(RECORD_WIDTH[engine], lambda record: self.check_part_record(record, canonical, engine == "split"),
