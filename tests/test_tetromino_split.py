@@ -230,7 +230,7 @@ def test_checkpoint_resumes_and_refuses_a_bad_record(tmp_path):
     assert again.parts_done == again.parts_total == first.parts_total
     lines = path.read_text().splitlines()
     record = json.loads(lines[1])
-    record["result"][3] = len(problem.group()) * record["result"][4] + 1  # more than |G| shape tilings a node
+    record["result"][3] = len(problem.group()) * max(record["result"][4], 1) + 1  # over |G| shape tilings a node
     from solvers.parallel import record_sum
 
     record["sum"] = record_sum(record)
@@ -313,3 +313,20 @@ def test_guided_random_10x8_parts_equal_unguided():
         a, b = plain.count(prefix).record(), guided.count(prefix).record()
         assert a[:4] == b[:4] and a[3] >= 1 and b[4] <= a[4]
         assert guided.shape_tilings(prefix) == a[3]
+
+
+@pytest.mark.parametrize("region,colors,shapes,corner,edge", [
+    (Region.rectangle(8, 5), 2, None, False, False),
+    (Region.rectangle(6, 4), 3, SMALL, False, True),  # orbits with 3 of 4 corners tied
+    (Region.rectangle(4, 4), 2, (piece("L", "trominoes"), piece("2", "blokus"), piece("I", "trominoes")), True, False),
+])
+def test_guide_bounded_by_the_anchors_keeps_the_reduced_records(region, colors, shapes, corner, edge):
+    """With the symmetry reduction the guide counts only completions whose anchors do not beat anchor 0's
+    signature; every part's record but the nodes is the unguided reduced search's."""
+    problem = ColoredTilingProblem(region, colors, shapes, corner_contact=corner, edge_rule=edge)
+    plain, guided = SplitSearch(problem, reduce=True, guide=False), SplitSearch(problem, reduce=True)
+    assert len(guided.anchors) == len(problem.group()) and guided.guide
+    assert plain.count().record()[:4] == guided.count().record()[:4]
+    for prefix in plain.split(3):
+        a, b = plain.count(prefix).record(), guided.count(prefix).record()
+        assert a[:4] == b[:4] and b[4] <= a[4]

@@ -38,6 +38,7 @@ shape tilings, nodes).
 from __future__ import annotations
 
 import math
+import mmap
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -640,6 +641,13 @@ def _anchor_weight(anc_t, to_frame, st_g, n_pieces):
     if n == 0:
         return 1
     stab = 1
+    tied = False
+    for k in range(1, n):  # noqa: SIM110 (numba-compiled)
+        if to_frame[k, anc_t[k]] == anc_t[0]:
+            tied = True
+            break
+    if not tied:  # (most leaves: no sort needed)
+        return n
     own = np.sort(st_g[:n_pieces])
     other = np.empty(n_pieces, np.int64)
     for k in range(1, n):
@@ -660,13 +668,22 @@ def _anchor_weight(anc_t, to_frame, st_g, n_pieces):
     return n // stab
 
 
+@njit(cache=True)
+def _bound(anc_t, anc_rank):
+    """(s0, its code) for the guide: anchor 0's placement and 1 + its rank among the placements covering
+    anchor 0, or (-1, 0) without the symmetry reduction or before anchor 0 is placed."""
+    if anc_t.shape[0] == 0 or anc_t[0] < 0:
+        return -1, 0
+    return anc_t[0], anc_rank[anc_t[0]]
+
+
 # --- the shape-tiling guide: a memo of "how many shape tilings complete this state" --------------------------
 # A state of the first-empty-cell search is (q = the first empty cell, the occupancy of q .. q+F-1, the copies
 # left per shape): every cell before q is filled and none after the window (no placement reaches past its
 # first cell + F - 1).  Its completions are counted once, by an explicit-stack search that looks every state
 # up in the memo (the shape-tiling DP of tetromino_dp, done lazily), so the split search never enters a
 # subtree without a shape tiling: its dead ends cost one lookup each.
-GUIDE_FLOOR = 2  # placements leaving at most this many pieces are not looked up (a plain search is cheaper there)
+GUIDE_FLOOR = 3  # placements leaving at most this many pieces are not looked up (a plain search is cheaper there)
 GUIDE_MAX_SLOTS_LOG2 = 26  # memo slots (16 bytes each) at most: 1 GiB, for 10x8's ~27 M states
 
 
@@ -683,14 +700,28 @@ def _window(lo, hi, q, width):
 
 
 @njit(cache=True)
-def _guide_key(q, lo, hi, left, width, count_bits):
-    """The state's key: window bits, then q (7 bits), then the copies left per shape."""
+def _guide_key(q, lo, hi, left, width, count_bits, bound):
+    """The state's key: window bits, then q (7 bits), the copies left per shape, the anchor bound's code."""
     key = _window(lo, hi, q, width) | (np.uint64(q) << np.uint64(width))
     shift = width + 7
     for s in range(left.shape[0]):
         key |= np.uint64(left[s]) << np.uint64(shift)
         shift += count_bits
-    return key
+    return key | (np.uint64(bound) << np.uint64(shift))
+
+
+@njit(cache=True)
+def _beats_bound(t, s0, anc_cov, to_frame):
+    """Whether placement ``t`` covers an anchor k > 0 whose signature (t read in anchor 0's frame) beats
+    anchor 0's ``s0``: then no tiling through it is kept by the symmetry reduction."""
+    cov = anc_cov[t] >> 1
+    k = 1
+    while cov:
+        if (cov & 1) and to_frame[k, t] > s0:
+            return True
+        cov >>= 1
+        k += 1
+    return False
 
 
 @njit(cache=True)
@@ -720,12 +751,14 @@ def _guide_store(memo, fill, key, value):
 
 @njit(cache=True)
 def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, count_bits,  # noqa: C901
-                 memo, fill, st_q, st_t, st_g, st_key, st_sum):
+                 memo, fill, st_q, st_t, st_g, st_key, st_sum, s0, bound, anc_cov, to_frame):
     """How many shape tilings fill the empty cells of the state (first empty cell ``q0``, board, copies
-    ``left``); memoised.  ``left`` is restored on return; the ``st_*`` arrays are scratch (one slot a level)."""
+    ``left``); memoised.  With the symmetry reduction and anchor 0 placed (``s0`` >= 0, ``bound`` its code
+    > 0), only tilings whose anchors k > 0 do not beat ``s0`` (the others are never kept).  ``left`` is
+    restored on return; the ``st_*`` arrays are scratch (one slot a level)."""
     if q0 >= n_cells:
         return np.int64(1)
-    key = _guide_key(q0, lo, hi, left, width, count_bits)
+    key = _guide_key(q0, lo, hi, left, width, count_bits, bound)
     i = _guide_slot(memo, key)
     if memo[i, 1] != 0:
         return np.int64(memo[i, 1]) - 1
@@ -740,7 +773,8 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         end = bucket[q + 1]
         found = -1
         while t < end:
-            if left[g_shape[t]] > 0 and (m_lo[t] & lo) == 0 and (m_hi[t] & hi) == 0:
+            if (left[g_shape[t]] > 0 and (m_lo[t] & lo) == 0 and (m_hi[t] & hi) == 0
+                    and (bound == 0 or anc_cov[t] == 0 or not _beats_bound(t, s0, anc_cov, to_frame))):
                 found = t
                 break
             t += 1
@@ -766,7 +800,7 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         if q2 >= n_cells:
             known = 1
         else:
-            key2 = _guide_key(q2, lo, hi, left, width, count_bits)
+            key2 = _guide_key(q2, lo, hi, left, width, count_bits, bound)
             j = _guide_slot(memo, key2)
             if memo[j, 1] != 0:
                 known = np.int64(memo[j, 1]) - 1
@@ -789,7 +823,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                   nbr_cells, nbr_count, cell_nb, n_cells, n_shapes, copies, shape_bal, step, area, min_area,
                   hole_limit, edge_rule, corner_rule, imbalance0, colour_cut, anc_cov, to_frame, sym_perm, pre_g,
                   split_depth, out_prefix, max_nodes, stats, flag, guide_floor, memo, memo_fill,
-                  guide_width, guide_bits):
+                  guide_width, guide_bits, anc_rank):
     """Every shape tiling extending the placements ``pre_g``, each with its colour-class counts.
 
     With a memo (``memo`` not empty) the search is guided: a placement that leaves more than ``guide_floor``
@@ -862,9 +896,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     g_g = np.zeros(max_level + 1, np.int64)
     g_key = np.zeros(max_level + 1, np.uint64)
     g_sum = np.zeros(max_level + 1, np.int64)
+    s0, bcode = _bound(anc_t, anc_rank)
     if guided and _completions(_first_empty(0, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo, m_hi,
                                g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill, g_q,
-                               g_t, g_g, g_key, g_sum) == 0:
+                               g_t, g_g, g_key, g_sum, s0, bcode, anc_cov, to_frame) == 0:
         return
     if board_lo == full_lo and board_hi == full_hi:
         if split_depth > 0:
@@ -944,9 +979,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         else:
             go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
             if go and guided and n_pieces - level - 1 > guide_floor:
+                s0, bcode = _bound(anc_t, anc_rank)
                 go = _completions(_first_empty(c + 1, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo,
                                   m_hi, g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill,
-                                  g_q, g_t, g_g, g_key, g_sum) > 0
+                                  g_q, g_t, g_g, g_key, g_sum, s0, bcode, anc_cov, to_frame) > 0
             if go and hole_limit > 0:
                 stamp += 1
                 go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
@@ -1118,6 +1154,17 @@ class SplitCounts:
         return self.colourings, self.fix_any, self.fix_id, self.tilings, self.nodes
 
 
+def _huge_zeros(rows: int) -> np.ndarray:
+    """A zeroed (rows, 2) uint64 table in anonymous memory advised to use huge pages where the kernel offers them
+    (the memo is probed at random: 2 MiB pages spare most TLB misses); plain zeros elsewhere."""
+    size = rows * 16
+    if size < 1 << 22 or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.zeros((rows, 2), np.uint64)
+    buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    buffer.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buffer, np.uint64).reshape(rows, 2)
+
+
 class SplitSearch:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
@@ -1174,7 +1221,11 @@ class SplitSearch:
                     for t in range(len(self.geo))) + 1 if len(self.geo) else 1
         self.guide_width = reach
         self.guide_bits = max(1, int(self.problem.colors).bit_length())
-        fits = reach + 7 + len(self.problem.shapes) * self.guide_bits <= 64
+        self.anc_rank = np.zeros(len(self.geo), np.int64)  # 1 + rank among the placements covering anchor 0
+        covering = [t for t in range(len(self.geo)) if self.anc_cov[t] & 1]
+        self.anc_rank[covering] = np.arange(1, len(covering) + 1)
+        bound_bits = (len(covering) + 1).bit_length()
+        fits = reach + 7 + len(self.problem.shapes) * self.guide_bits + bound_bits <= 64
         self.guide = guide and fits and self.n <= 128
         self.guide_slots = slots or 1 << min(GUIDE_MAX_SLOTS_LOG2, max(12, self.n // 3))
         self._memo: tuple[np.ndarray, np.ndarray] | None = None
@@ -1185,7 +1236,7 @@ class SplitSearch:
         if not self.guide:
             return np.zeros((0, 2), np.uint64), np.zeros(1, np.int64)
         if self._memo is None:
-            self._memo = (np.zeros((self.guide_slots, 2), np.uint64), np.zeros(1, np.int64))
+            self._memo = (_huge_zeros(self.guide_slots), np.zeros(1, np.int64))
         return self._memo
 
     def shape_tilings(self, prefix: Sequence[int] = ()) -> int:
@@ -1202,8 +1253,9 @@ class SplitSearch:
             left[self.g_shape[t]] -= 1
         scratch = [np.zeros(len(self.problem.pieces) + 2, dtype) for dtype in (np.int64, np.int64, np.int64, np.uint64, np.int64)]
         q = int(_first_empty(0, lo, hi, self.n))
-        return int(_completions(q, lo, hi, left, self.m_lo, self.m_hi, self.g_shape, self.bucket, self.n,
-                                self.guide_width, self.guide_bits, memo, fill, *scratch))
+        return int(cast(Callable[..., int], _completions)(q, lo, hi, left, self.m_lo, self.m_hi, self.g_shape, self.bucket, self.n,
+                                self.guide_width, self.guide_bits, memo, fill, *scratch, -1, 0, self.anc_cov,
+                                self.to_frame))
 
     def _anchor_tables(self, group: list[tuple[int, dict[Cell, Cell]]], index: dict[Cell, int]) -> None:
         """Symmetry reduction of the first placements: anchors a_g = g(a) for the first cell a (in search order)
@@ -1316,7 +1368,7 @@ class SplitSearch:
         memo, fill = self.memo() if split_depth == 0 else (np.zeros((0, 2), np.uint64), np.zeros(1, np.int64))
         cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix,
                                                  max_nodes, stats, new_flag() if flag is None else flag, GUIDE_FLOOR,
-                                                 memo, fill, self.guide_width, self.guide_bits)
+                                                 memo, fill, self.guide_width, self.guide_bits, self.anc_rank)
         return stats, out_prefix
 
     def count(self, prefix: Sequence[int] = (), max_nodes: int = -1, flag: np.ndarray | None = None) -> SplitCounts:
