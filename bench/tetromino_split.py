@@ -39,6 +39,7 @@ from solvers.blokus.tetrominoes import ColoredTilingProblem
 
 OLD_PROJECTION = "330-480 core-hours (direct coloured search, 9.2 M nodes/s, bench/results/solitaire_seed_count.md)"
 COUNT_DEPTH = 5
+SHAPE_TILINGS = 6_818_063_454  # of 10x8, by the frontier DP (bench/results/tetromino_dp.md)
 
 
 def exact_small() -> None:
@@ -100,6 +101,30 @@ def sample_parts(parts: int, seed: int, pocket: bool) -> None:
         pocket_nodes = sum(pocket_search.count(prefixes[i]).nodes for i in sample)
         print(f"pocket cut (pockets up to 6 cells): {pocket_nodes:,} nodes in {time.process_time() - start:.1f} s "
               f"(without: {plain_n:,} nodes in {plain_s:.1f} s)")
+
+
+def count_parts(parts: int, seed: int) -> None:
+    """The search the count uses (symmetry reduction and the anchor-bounded guide) on random parts of its own
+    split: CPU per shape tiling and the whole 10x8 count projected from the exact number of shape tilings
+    (6,818,063,454, the DP's) as well as from the sample's mean part."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    search = problem.split_search()
+    prefixes = search.split(COUNT_DEPTH)
+    sample = random.Random(seed).sample(range(len(prefixes)), parts)
+    print(f"\n## the count's search (reduced, guided) on {parts} random parts of its {len(prefixes):,} (depth "
+          f"{COUNT_DEPTH}), seed {seed}; the memo is built as the parts go")
+    start = time.process_time()
+    tilings = nodes = colourings = 0
+    for i in sample:
+        c = search.count(prefixes[i])
+        tilings, nodes, colourings = tilings + c.tilings, nodes + c.nodes, colourings + c.colourings
+    total = time.process_time() - start
+    per_tiling = total / max(tilings, 1)
+    print(f"CPU {total:.1f} s, {nodes:,} nodes, {tilings:,} shape tilings (weighted), {colourings:,} colourings "
+          f"(weighted): {1e6 * per_tiling:.2f} us per shape tiling, {nodes / max(tilings, 1):.1f} nodes per shape "
+          f"tiling")
+    print(f"projected whole count: {per_tiling * SHAPE_TILINGS / 3600:.1f} CPU-hours from the exact shape tilings, "
+          f"{total / parts * len(prefixes) / 3600:.1f} CPU-hours from the mean part")
 
 
 def colour_cuts(parts: int, depth: int = 8) -> None:
@@ -202,9 +227,11 @@ def main() -> None:
     parser.add_argument("--regions", action="store_true")
     parser.add_argument("--pocket", action="store_true", help="also the pocket cut on the sampled parts")
     parser.add_argument("--cut-parts", type=int, default=20, help="random parts for the colour-cut figures")
+    parser.add_argument("--count-parts", type=int, default=40, help="random parts of the count's own split")
     args = parser.parse_args()
     exact_small()
     sample_parts(args.parts, args.seed, args.pocket)
+    count_parts(args.count_parts, args.seed)
     colour_cuts(args.cut_parts)
     corner_counts()
     if args.probes:

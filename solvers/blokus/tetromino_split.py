@@ -684,7 +684,7 @@ def _bound(anc_t, anc_rank):
 # up in the memo (the shape-tiling DP of tetromino_dp, done lazily), so the split search never enters a
 # subtree without a shape tiling: its dead ends cost one lookup each.
 GUIDE_FLOOR = 3  # placements leaving at most this many pieces are not looked up (a plain search is cheaper there)
-GUIDE_MAX_SLOTS_LOG2 = 26  # memo slots (16 bytes each) at most: 1 GiB, for 10x8's ~27 M states
+GUIDE_MAX_SLOTS_LOG2 = 26  # memo slots (16 bytes each) at most: 1 GiB (10x8 has ~27 M states per anchor bound)
 
 
 @njit(cache=True)
@@ -739,9 +739,13 @@ def _guide_slot(memo, key):
 
 @njit(cache=True)
 def _guide_store(memo, fill, key, value):
-    """Remember ``value`` completions for ``key`` unless the memo is at its load limit (3/4)."""
+    """Remember ``value`` completions for ``key``; a memo at its load limit (3/4) is emptied first (it is only a
+    cache: a state forgotten is counted again, through the states stored after it).  Parts come in the order
+    of their first placement, which is anchor 0's, so the states of earlier anchor bounds are the ones lost."""
     if fill[0] * 4 >= memo.shape[0] * 3:
-        return
+        memo[:, :] = 0
+        fill[0] = 0
+        fill[1] += 1
     i = _guide_slot(memo, key)
     if memo[i, 1] == 0:
         fill[0] += 1
@@ -1231,12 +1235,12 @@ class SplitSearch:
         self._memo: tuple[np.ndarray, np.ndarray] | None = None
 
     def memo(self) -> tuple[np.ndarray, np.ndarray]:
-        """The guide's memo (rows: state key, completions + 1, 0 when empty) and its fill; an empty memo when the
-        search is not guided."""
+        """The guide's memo (rows: state key, completions + 1, 0 when empty) and (its fill, times emptied); an
+        empty memo when the search is not guided."""
         if not self.guide:
-            return np.zeros((0, 2), np.uint64), np.zeros(1, np.int64)
+            return np.zeros((0, 2), np.uint64), np.zeros(2, np.int64)
         if self._memo is None:
-            self._memo = (_huge_zeros(self.guide_slots), np.zeros(1, np.int64))
+            self._memo = (_huge_zeros(self.guide_slots), np.zeros(2, np.int64))
         return self._memo
 
     def shape_tilings(self, prefix: Sequence[int] = ()) -> int:
@@ -1365,7 +1369,7 @@ class SplitSearch:
         out_prefix = np.zeros((cap, max(split_depth, 1)), np.int64)
         stats = np.zeros(N_STATS, np.int64)
         sym = self.sym_perm if symmetry and split_depth == 0 else self.sym_perm[:0]
-        memo, fill = self.memo() if split_depth == 0 else (np.zeros((0, 2), np.uint64), np.zeros(1, np.int64))
+        memo, fill = self.memo() if split_depth == 0 else (np.zeros((0, 2), np.uint64), np.zeros(2, np.int64))
         cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix,
                                                  max_nodes, stats, new_flag() if flag is None else flag, GUIDE_FLOOR,
                                                  memo, fill, self.guide_width, self.guide_bits, self.anc_rank)
