@@ -27,6 +27,7 @@ from solvers.blokus.tetromino_split import (
 from solvers.blokus.tetrominoes import ColoredTilingProblem
 
 RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "tetromino_split_count_v1.jsonl"
+COUNT = RESULTS.with_name("tetromino_split_count.jsonl")  # the count with the reduced, guided search
 COUNT_DEPTH = 5  # the split depth of the committed 10x8 seed-rule count
 
 # regions grown piece by piece under the edge rule (bench/tetromino_split.py --regions), so each has a tiling
@@ -331,3 +332,17 @@ def test_guide_bounded_by_the_anchors_keeps_the_reduced_records(region, colors, 
     for prefix in plain.split(3):
         a, b = plain.count(prefix).record(), guided.count(prefix).record()
         assert a[:4] == b[:4] and b[4] <= a[4]
+
+
+@pytest.mark.slow
+def test_committed_guided_count_parts_recount():
+    """A random sample of the committed parts of the reduced, guided 10x8 count (bench/results/
+    tetromino_split_count.jsonl), counted again by the count's own search, gives the stored records."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    search = problem.split_search()
+    parts = search.split(COUNT_DEPTH)
+    records = [json.loads(line) for line in COUNT.read_text().splitlines()[1:]]
+    assert records, "no committed parts"
+    heavy = [r for r in records if r["result"][3] > 0]  # parts with kept shape tilings, and any others
+    for record in random.Random().sample(heavy, min(3, len(heavy))) + random.Random().sample(records, 2):
+        assert list(search.count(parts[record["task"]]).record()) == record["result"]

@@ -222,7 +222,7 @@ def _transversals(a, n_shapes, by_shape, shape_mask, adj, cor, edge_rule, corner
 
 @njit(cache=True)
 def _colourings(  # noqa: C901
-        n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3):
+        n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3, ws_u, ws_i, trans):
     """Colourings of one shape tiling modulo colour permutation (classes indexed by their shape-0 piece).
 
     ``by_shape[s, i]``: the i-th piece of shape s; ``adj``/``cor``: per piece, the bitmask of pieces it
@@ -243,15 +243,17 @@ def _colourings(  # noqa: C901
             ways *= x
         out3[0] = ways ** per
         return
-    shape_mask = np.zeros(n_shapes, np.uint64)
+    # scratch (no allocation per tiling): ws_u rows shape_mask, stack_m, stack_c, used; ws_i rows n_trans, pick,
+    # sig, cls; trans the classes
+    shape_mask = ws_u[0, :n_shapes]
+    stack_m = ws_u[1, :n_shapes]
+    stack_c = ws_u[2, :n_shapes + 1]
+    used = ws_u[3, :copies + 1]
+    n_trans = ws_i[0, :copies]
     for s in range(n_shapes):
+        shape_mask[s] = np.uint64(0)
         for i in range(copies):
             shape_mask[s] |= np.uint64(1) << np.uint64(by_shape[s, i])
-    width = copies ** per
-    trans = np.empty((copies, width), np.uint64)
-    n_trans = np.zeros(copies, np.int64)
-    stack_m = np.zeros(n_shapes, np.uint64)
-    stack_c = np.zeros(n_shapes + 1, np.uint64)
     for a in range(copies):
         n_trans[a] = _transversals(a, n_shapes, by_shape, shape_mask, adj, cor, edge_rule, corner_rule, trans,
                                    stack_m, stack_c)
@@ -260,11 +262,11 @@ def _colourings(  # noqa: C901
     all_mask = np.uint64(0)
     for s in range(n_shapes):
         all_mask |= shape_mask[s]
-    pick = np.zeros(copies, np.int64)
-    used = np.zeros(copies + 1, np.uint64)
+    pick = ws_i[1, :copies]
+    used[0] = np.uint64(0)
     last = copies - 1
-    cls = np.empty(n_pieces, np.int64)
-    sig = np.empty(copies, np.int64)
+    sig = ws_i[2, :copies]
+    cls = ws_i[3, :n_pieces]
     a = 0
     pick[0] = 0
     while a >= 0:
@@ -333,7 +335,7 @@ def _fix_sums(n_pieces, copies, cls, fix_pi, n_fix, sig, out3):
 @njit(cache=True)
 def _leaf(  # noqa: C901
         level, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
-          edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3):
+          edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans):
     """The colour classes of the complete shape tiling ``st_g[:level]``: (colourings, fix extras) in ``out3``."""
     n_pieces = level
     for s in range(n_shapes):
@@ -380,7 +382,8 @@ def _leaf(  # noqa: C901
                 for p in range(n_pieces):
                     fix_pi[n_fix, p] = pi[p]
                 n_fix += 1
-    _colourings(n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3)
+    _colourings(n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3, ws_u, ws_i,
+                trans)
 
 
 @njit(cache=True)
@@ -859,6 +862,9 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((sym_perm.shape[0] + 1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
+    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)  # the colourings' scratch (see _colourings)
+    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
+    trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
     # the colour cut's state (see _colour_step) and the anchors' pieces (symmetry reduction)
     adjm = np.zeros(max_level, np.uint64)
     partners = np.zeros(max_level, np.uint64)
@@ -913,7 +919,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         if w == 0:
             return
         _leaf(n_pre, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
-              edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
+              edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans)
         stats[COLOURINGS] += w * out3[0]
         stats[FIX_ANY] += w * (out3[0] + out3[1])
         stats[FIX_ID] += w * (out3[0] + out3[2])
@@ -972,7 +978,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if w > 0:
                 _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells,
                       n_shapes, copies, edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi,
-                      out3)
+                      out3, ws_u, ws_i, trans)
             colourings += w * out3[0]
             fix_any += w * (out3[0] + out3[1])
             fix_id += w * (out3[0] + out3[2])
@@ -1056,6 +1062,9 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
+    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)  # the colourings' scratch (see _colourings)
+    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
+    trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
     adjm = np.zeros(max_level, np.uint64)
     partners = np.zeros(max_level, np.uint64)
     closed_m = np.zeros(max_level + 1, np.uint64)
@@ -1128,7 +1137,8 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if board_lo == full_lo and board_hi == full_hi:
                 w = _anchor_weight(anc_t, to_frame, st_g, level + 1)
                 _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
-                      copies, edge_rule, corner_rule, no_sym, grid, by_shape, fill, adj, cor, fix_pi, pi, out3)
+                      copies, edge_rule, corner_rule, no_sym, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i,
+                      trans)
                 out[probe, 0] = weight * w
                 out[probe, 1] = weight * w * out3[0]
                 break
