@@ -25,21 +25,20 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from puzzles.game import CHANCE
 from puzzles.towers import TowersState
 from solvers.bots import make_bot
 from solvers.playout import wilson_interval
-from solvers.towers.bots import GreedyBot
+from solvers.towers.bots import EquilibriumBot, GreedyBot
 from solvers.towers.equilibrium import (
     SubgameTooLarge,
     bot_exploitability,
     build_tree,
     solve_round6,
     solve_tree,
-    solved_placements,
-    solved_probabilities,
     strategy_rows,
 )
 
@@ -197,14 +196,19 @@ def part_solve(n: int, deadline: float, lines: list[str], stats: dict[str, list[
     ]
 
 
-def equilibrium_policy(position: TowersState, seat: int) -> object:
-    """What the `equilibrium` bot plays at ``position``: its solved mixed strategy, or its ``ismcts`` fallback (as a
-    fixed-seed policy, like the other bots) where the placement subgame is over the bot's node limit."""
-    bot = make_bot("towers", "equilibrium")
-    try:
-        return solved_probabilities(solved_placements(position, bot.node_limit), position, seat)  # type: ignore[attr-defined]
-    except SubgameTooLarge:
-        return bot.fallback.choose(position, random.Random(7))  # type: ignore[attr-defined]
+def equilibrium_policy(position: TowersState, seat: int, resolve: bool = False, target: float = 1e-3) -> object:
+    """What the `equilibrium` bot plays at ``position``: its solved mixed strategy (``resolve``: the subgame re-solved
+    at ``position``'s public state), or its ``ismcts`` fallback (as a fixed-seed policy, like the other bots) where
+    the placement subgame is over the bot's node limit."""
+    bot = EquilibriumBot(resolve=resolve, resolve_target=target)
+    assert position.current_player() == seat
+    probs = bot.probabilities(position)
+    return probs if probs is not None else bot.fallback.choose(position, random.Random(7))
+
+
+def _equilibrium_chooser(seat: int, resolve: bool, target: float) -> Callable[[TowersState], object]:
+    """The `equilibrium` bot's policy in ``seat`` for :func:`bot_exploitability`."""
+    return lambda position: equilibrium_policy(position, seat, resolve, target)
 
 
 def summarise_exploitability(logs: list[str]) -> list[str]:
@@ -227,14 +231,27 @@ def summarise_exploitability(logs: list[str]) -> list[str]:
     return out
 
 
-def part_exploitability(n: int, deadline: float, lines: list[str], first_seed: int = 0) -> None:
-    specs = ("pimc", "ismcts", "greedy", "equilibrium")
+#: Bots whose exploitability ``--exploitability-only`` measures by default; ``equilibrium-resolve[:TARGET]`` is the
+#: bot with ``resolve=True`` (its policy at each node it acts at is the subgame re-solved there, to TARGET).
+EXPL_BOTS = ("pimc", "ismcts", "greedy", "equilibrium")
+
+
+def part_exploitability(n: int, deadline: float, lines: list[str], first_seed: int = 0,
+                        specs: tuple[str, ...] = EXPL_BOTS, seeds: list[int] | None = None) -> None:
+    """Exploitability of each bot of ``specs`` (and of CFR+ re-solved at the state) on ``n`` round-6 states after
+    P1's first placement, from greedy games ``first_seed``, ``first_seed + 1``, ... (those that reach one), or from
+    exactly the games ``seeds``."""
     res: dict[str, list[float]] = {s: [] for s in (*specs, "solved")}
     asked: dict[str, int] = {s: 0 for s in specs}
     seconds: dict[str, float] = {s: 0.0 for s in specs}
+    todo = iter(seeds) if seeds is not None else None
     seed = first_seed
     done = 0
     while done < n and time.perf_counter() < deadline:
+        if todo is not None:
+            seed = next(todo, -1)
+            if seed < 0:
+                break
         pos = round6_positions(seed)
         seed += 1
         if len(pos) < 6 or pos[5].phase != "place":
@@ -245,8 +262,10 @@ def part_exploitability(n: int, deadline: float, lines: list[str], first_seed: i
         res["solved"].append(eq.exploitability)
         for spec in specs:
             chooser: Callable[[int], Callable[[TowersState], object]]
-            if spec == "equilibrium":  # the bot's own mixed strategy: the placements solved from where they began
-                chooser = (lambda seat: (lambda position: equilibrium_policy(position, seat)))
+            if spec.startswith("equilibrium"):  # the bot's own mixed strategy; equilibrium-resolve[:target]
+                name, _, target = spec.partition(":")
+                chooser = partial(_equilibrium_chooser, resolve=name == "equilibrium-resolve",
+                                  target=float(target or 1e-3))
             else:
                 bot = make_bot("towers", spec)
                 chooser = (lambda seat, b=bot: (lambda position: b.choose(position, random.Random(7))))
@@ -331,6 +350,12 @@ def main() -> None:
                          "--exploitability-only runs (over disjoint seeds).")
     ap.add_argument("--exploitability-only", type=int, default=0,
                     help="Only this part: the bots' exploitability on this many round-6 states (no time limit).")
+    ap.add_argument("--bots", default=",".join(EXPL_BOTS),
+                    help="--exploitability-only: the bots measured, comma-separated (also equilibrium-resolve, or "
+                         "equilibrium-resolve:TARGET for re-solves to that exploitability).")
+    ap.add_argument("--seeds-from", default=None, metavar="LOG",
+                    help="--exploitability-only: the game seeds of the per-state lines of this log, in order "
+                         "(the same sample), instead of --first-seed's.")
     args = ap.parse_args()
     start = time.perf_counter()
     if args.summarise:
@@ -340,7 +365,12 @@ def main() -> None:
         lines = ["## Exploitability per bot (exact best response; bots as fixed-seed deterministic policies, "
                  "`equilibrium` as its mixed strategy)", "",
                  f"`nice -n 10 python bench/towers_equilibrium.py --exploitability-only {args.exploitability_only}`", ""]
-        part_exploitability(args.exploitability_only, float("inf"), lines, args.first_seed)
+        seeds = None
+        if args.seeds_from:
+            seeds = [int(line.split(":")[0].split()[-1]) for line in Path(args.seeds_from).read_text().splitlines()
+                     if line.startswith("expl seed ")]
+        part_exploitability(args.exploitability_only, float("inf"), lines, args.first_seed,
+                            tuple(args.bots.split(",")), seeds)
         lines.append(f"- {time.perf_counter() - start:.0f} s wall")
         print("\n".join(lines))
         return

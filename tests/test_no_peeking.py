@@ -69,10 +69,12 @@ def test_bot_decides_only_from_what_its_seat_sees(game: str, bot: str) -> None:
     assert hidden_differs >= POSITIONS // 2, "the redraws hardly changed the hidden information"
 
 
-def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees() -> None:
-    """The random positions above rarely reach round 6, where ``equilibrium`` plays its solved subgame: check there."""
+@pytest.mark.parametrize("resolve", [False, True], ids=["solved-once", "re-solving"])
+def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve: bool) -> None:
+    """The random positions above rarely reach round 6, where ``equilibrium`` plays its solved subgame (or, with
+    ``resolve``, the subgame re-solved at each placement): check there."""
     from puzzles.towers import TowersState
-    from solvers.towers.bots import GreedyBot
+    from solvers.towers.bots import EquilibriumBot, GreedyBot
 
     checked = 0
     for seed in range(4):
@@ -85,8 +87,8 @@ def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees() -> No
                 mover = state.current_player()
                 other = state.resample(mover, random.Random(seed))
                 assert other.observation(mover) == state.observation(mover) and other != state
-                real = make_bot("towers", "equilibrium").choose(state.clone(), random.Random(checked))
-                redrawn = make_bot("towers", "equilibrium").choose(other.clone(), random.Random(checked))
+                real = EquilibriumBot(resolve=resolve).choose(state.clone(), random.Random(checked))
+                redrawn = EquilibriumBot(resolve=resolve).choose(other.clone(), random.Random(checked))
                 assert real == redrawn, f"seed {seed}: {real} vs {redrawn} after redrawing hidden information"
                 checked += 1
             state.apply(GreedyBot().choose(state, rng))

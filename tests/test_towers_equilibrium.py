@@ -232,7 +232,7 @@ def test_bots_are_more_exploitable_than_the_equilibrium() -> None:
 def test_the_bot_plays_the_solved_strategy_in_round_6() -> None:
     state = round6_positions(2)[6]
     eq = solve_round6(placement_start(state))
-    bot = EquilibriumBot(iterations=8)
+    bot = EquilibriumBot(iterations=8, resolve=False)
     action = bot.choose(state.clone(), random.Random(0))
     tree = eq.tree
     node = 0
@@ -242,6 +242,24 @@ def test_the_bot_plays_the_solved_strategy_in_round_6() -> None:
     held = tuple(sorted(state.hands[seat] + state.revealed[seat][5]))
     support = {a for a, p in eq.probabilities(node, tree.hands[seat].index(held)) if p > 1e-6}
     assert state.action_to_string(action) in support
+
+
+def test_the_re_solving_bot_plays_the_subgame_solved_at_the_current_public_state() -> None:
+    state = round6_positions(2)[6]  # P1's second placement
+    seat = state.current_player()
+    bot = EquilibriumBot(iterations=8)  # re-solving is the default
+    tree = build_tree(state)  # rooted here: every hand the public state allows, by its draw weight
+    eq = solve_tree(tree, target=bot.resolve_target)
+    direct = eq.probabilities(0, tree.hands[seat].index(tuple(sorted(state.hands[seat]))))
+    assert bot.probabilities(state.clone()) == direct
+    assert bot.probabilities(state.resample(seat, random.Random(3))) == direct  # the hidden stones are not read
+    once = [EquilibriumBot().choose(state.clone(), random.Random(s)) for s in range(6)]
+    again = [EquilibriumBot().choose(state.clone(), random.Random(s)) for s in range(6)]
+    support = {a for a, p in direct if p > 1e-6}
+    assert once == again and {state.action_to_string(a) for a in once} <= support
+    # solved once where the placements began, the strategy here differs
+    solved_once = EquilibriumBot(resolve=False).probabilities(state.clone())
+    assert solved_once is not None and dict(solved_once) != pytest.approx(dict(direct), abs=1e-3)
 
 
 def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> None:

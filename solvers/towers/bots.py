@@ -20,9 +20,10 @@ hidden stones.  Names for :func:`solvers.bots.make_bot` (:data:`BOTS`):
   a fixed set of determinizations; UCB with availability counts, one expansion
   per iteration, a random rollout to the end of the round scored
   ``0.5 + 0.5·tanh(value/128)``.  Default 300 iterations.
-* ``equilibrium[:iterations|:seconds]`` — round 6's placements from the solved round-6
-  subgame (:mod:`solvers.towers.equilibrium`, exploitability <= 1e-3); announcements and
-  rounds 1-5 by ``ismcts`` with the same budget.
+* ``equilibrium[:iterations|:seconds]`` — round 6's placements from the round-6 subgame
+  re-solved at each placement's public state (:mod:`solvers.towers.equilibrium`;
+  ``EquilibriumBot(resolve=False)`` solves once where the placements began); announcements
+  and rounds 1-5 by ``ismcts`` with the same budget.
 * Announcements (pimc, ismcts): the mode that leaves the opponent the most
   candidate hands (product, over the announced attributes, of how many of the
   announcer's not-yet-revealed stones share each attribute).
@@ -283,31 +284,54 @@ def _ismcts(budget: Budget | None) -> Bot[Any]:
 
 
 class EquilibriumBot:
-    """Round 6's placements: the CFR+ equilibrium (exploitability <= 1e-3) of the public subgame rooted where
-    they began (:mod:`solvers.towers.equilibrium`), played by sampling its mixed strategy.  Announcements and
-    rounds 1-5: ISMCTS (``docs/towers-equilibrium.md`` says why: the subgame from round 6's start is 1-2 x 10^7
-    public nodes, 1.5-3 minutes of CPU to solve)."""
+    """Round 6's placements: at every placement with a choice, the CFR+ equilibrium of the public subgame rooted at
+    the current public state, every hand it allows dealt by its draw weight (:mod:`solvers.towers.equilibrium`,
+    cached by public state), played by sampling its root strategy for the bot's hand.  The first placement's subgame
+    is solved to exploitability 1e-3, the later (small) ones to ``resolve_target``.  ``resolve=False``: the bot as
+    first built, solving once where the placements began and following that strategy (exploitability 0.0122 on the
+    bench's 200 states against 0.0018 re-solving; ``docs/towers-equilibrium.md``).  Announcements and rounds 1-5:
+    ISMCTS (the subgame from round 6's start is 1-2 x 10^7 public nodes, 1.5-3 minutes of CPU to solve)."""
 
     def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
-                 node_limit: int = 150_000) -> None:
+                 node_limit: int = 150_000, resolve: bool = True, resolve_target: float = 1e-4) -> None:
         self.fallback = ISMCTSBot(iterations=iterations, seconds=seconds)
         self.name = name
         self.node_limit = node_limit
+        self.resolve = resolve
+        self.resolve_target = resolve_target
 
     def choose(self, state: GameState[Any], rng: random.Random) -> TowersAction:
-        from solvers.towers.equilibrium import SubgameTooLarge, play_solved, solved_placements
-
         state = _towers(state)
         if state.round == 5 and state.phase == "place":
             actions = state.legal_actions()
             if len(actions) == 1:
                 return actions[0]
-            try:
-                eq = solved_placements(state, self.node_limit)
-            except SubgameTooLarge:
+            probs = self.probabilities(state)
+            if probs is None:
                 return self.fallback.choose(state, rng)
-            return play_solved(eq, state, state.current_player(), rng)
+            from solvers.towers.equilibrium import play_probabilities
+
+            return play_probabilities(probs, state, rng)
         return self.fallback.choose(state, rng)
+
+    def probabilities(self, state: TowersState) -> list[tuple[str, float]] | None:
+        """The mixed strategy (action text, probability) of the mover's hand at a round-6 placement, from the
+        solved placements or (``resolve``) the re-solve at ``state``; None where the subgame is over the node
+        limit (then the bot plays ``ismcts``)."""
+        from solvers.towers.equilibrium import (
+            SubgameTooLarge,
+            resolved_probabilities,
+            solved_placements,
+            solved_probabilities,
+        )
+
+        seat = state.current_player()
+        try:
+            if self.resolve:
+                return resolved_probabilities(state, seat, self.node_limit, self.resolve_target)
+            return solved_probabilities(solved_placements(state, self.node_limit), state, seat)
+        except SubgameTooLarge:
+            return None
 
 
 def _equilibrium(budget: Budget | None) -> Bot[Any]:

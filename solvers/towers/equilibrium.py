@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -1230,6 +1231,52 @@ def solved_placements(state: TowersState, node_limit: int = BOT_NODE_LIMIT) -> E
     return eq
 
 
+#: Subgames re-solved at the current public state (:func:`resolved_probabilities`), least recently used first.
+_RESOLVED: OrderedDict[str, Equilibrium] = OrderedDict()
+_RESOLVED_MAX = 512
+
+
+def resolved_here(state: TowersState, node_limit: int = BOT_NODE_LIMIT, target: float = TARGET) -> Equilibrium:
+    """The subgame rooted at ``state``'s own public state (round 6's placements), every hand the public state
+    allows dealt with its draw weight, solved to ``target`` (cached by the public state and target).
+
+    Its hidden stones are not read (:func:`build_tree`); this is how the exploitability bench roots a subgame.  At
+    the placement start itself this is :func:`solved_placements`'s subgame (and cache; solved to :data:`TARGET`)."""
+    if not round6_placements(state):
+        return solved_placements(state, node_limit)
+    key = f"{target!r} {_public_key(state)}"
+    eq = _RESOLVED.get(key)
+    if eq is None:
+        eq = solve_round6(state, target, node_limit)
+        if len(_RESOLVED) >= _RESOLVED_MAX:
+            _RESOLVED.popitem(last=False)
+        _RESOLVED[key] = eq
+    else:
+        _RESOLVED.move_to_end(key)
+    return eq
+
+
+def resolved_probabilities(state: TowersState, seat: int, node_limit: int = BOT_NODE_LIMIT,
+                           target: float = TARGET) -> list[tuple[str, float]]:
+    """(action text, probability) for ``seat``'s hand at ``state`` from the subgame re-solved at ``state``'s public
+    state (:func:`resolved_here`); one certain action where the opponent has no stone left."""
+    eq = resolved_here(state, node_limit, target)
+    tree = eq.tree
+    if tree.player[0] < 0:
+        return [(action_to_string(_solo_choice(state, seat)), 1.0)]
+    return eq.probabilities(0, tree.hands[seat].index(tuple(sorted(state.hands[seat]))))
+
+
+def play_probabilities(probs: list[tuple[str, float]], state: TowersState, rng: random.Random) -> TowersAction:
+    """Sample one of ``probs`` (action text, probability) at ``state`` with one draw of ``rng``."""
+    x = rng.random()
+    for text, pr in probs:
+        x -= pr
+        if x < 0:
+            return state.string_to_action(text)
+    return state.string_to_action(probs[-1][0])
+
+
 def solved_probabilities(eq: Equilibrium, state: TowersState, seat: int) -> list[tuple[str, float]]:
     """(action text, probability) that the solved placements ``eq`` give ``seat``'s hand at ``state``'s public
     node; one certain action where the opponent has no stone left (the collapsed last placements)."""
@@ -1245,13 +1292,7 @@ def solved_probabilities(eq: Equilibrium, state: TowersState, seat: int) -> list
 
 def play_solved(eq: Equilibrium, state: TowersState, seat: int, rng: random.Random) -> TowersAction:
     """Sample the strategy of ``seat``'s hand at ``state``'s public node of the solved placements ``eq``."""
-    probs = solved_probabilities(eq, state, seat)
-    x = rng.random()
-    for text, pr in probs:
-        x -= pr
-        if x < 0:
-            return state.string_to_action(text)
-    return state.string_to_action(probs[-1][0])
+    return play_probabilities(solved_probabilities(eq, state, seat), state, rng)
 
 
 def _solo_choice(state: TowersState, seat: int) -> TowersAction:
