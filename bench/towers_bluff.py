@@ -50,8 +50,8 @@ def finishes(state: TowersState, hand: list[int], tower: int) -> bool:
     return False
 
 
-def kind(before: TowersState, after: TowersState, seat: int, tower: int) -> str:
-    """The kind of ``seat``'s placement on ``tower`` that turned ``before`` into ``after``."""
+def kind(after: TowersState, seat: int, tower: int) -> str:
+    """The kind of ``seat``'s placement on ``tower``, read from the state ``after`` it."""
     total = after.tower_total(tower)
     if total == 21:
         return "21"
@@ -96,18 +96,17 @@ def first_placements(eq, root: TowersState, strategy=None) -> dict[int, dict[str
             label = tree.label[c]
             after = _replay(root, (hand, p2_any), [label])
             weight = prior * float(strategy[i])
-            out[0][kind(root, after, 0, tower_of(label))] += weight
+            out[0][kind(after, 0, tower_of(label))] += weight
             if tree.player[c] != 1:
                 continue
             for g, hand2 in enumerate(tree.hands[1]):
-                mid = _replay(root, (hand, hand2), [label])
                 for c2 in tree.children(c):
                     j = int(tree.off[c2]) + g
                     if not tree.legal[j] or strategy[j] <= 0:
                         continue
                     after2 = _replay(root, (hand, hand2), [label, tree.label[c2]])
                     w2 = weight * float(tree.prior[1][g]) * float(strategy[j])
-                    out[1][kind(mid, after2, 1, tower_of(tree.label[c2]))] += w2
+                    out[1][kind(after2, 1, tower_of(tree.label[c2]))] += w2
     return out
 
 
