@@ -1,6 +1,7 @@
 """Head-to-head of the `equilibrium` towers bot from round-6 placement, round-6 or round-5 starts, on several processes.
 
-    nice -n 5 python bench/towers_equilibrium_h2h.py [--start placement|round6|round5] [--states 500] [--workers 2] [--minutes 25]
+    python bench/towers_equilibrium_h2h.py [--start placement|round6|round5] [--states 500] [--workers 2] [--minutes 25]
+        [--resolve] [--resolve-target 1e-4] [--no-announce] [--baseline] [--opponents pimc,ismcts] [--out FILE]
 
 Each placement start (the first ``--states`` of ``bench/towers_equilibrium.py``'s, seeds from 1000) is played
 four times: `equilibrium` against `pimc` and against `ismcts`, in each seat, with the same seeds as that
@@ -9,9 +10,10 @@ processes (``--start round6``: the first position of round 6, before the lines a
 ``round5``: the first of round 5, from the same seeded greedy games); the score (win 1, draw 0.5) and its 95% Wilson interval are printed per opponent, and the
 table goes to ``--out`` (default bench/results/towers_equilibrium_h2h.md).  Ctrl-C or ``--minutes`` stops
 with the starts finished.  The bot is ``EquilibriumBot(resolve=False)`` (solved once where round 6's placements
-began, the bot of the committed figures) unless ``--resolve``: it re-solves at every round-6 placement (the default
-bot is ``--resolve --resolve-target 1e-4``);
-``--baseline`` also plays each game with the unchanged bot (same seeds: a paired comparison); ``--opponents``
+began) unless ``--resolve``: it re-solves at every round-6 placement.  Its round-6 announcements are solved
+(``EquilibriumBot(announce=True)``) unless ``--no-announce`` (then ismcts's rule, as the bot first announced).  The
+default bot is ``--resolve --resolve-target 1e-4``.  ``--baseline`` also plays each game with the unchanged bot
+(without the solved announcement; with ``--no-announce``, solved once), same seeds: a paired comparison.  ``--opponents``
 narrows the opponents.
 """
 
@@ -50,12 +52,14 @@ class Setup:
     resolve: bool = False
     baseline: bool = False
     resolve_target: float = 1e-3
+    announce: bool = True
 
 
 def play_game(start: TowersState, bot: EquilibriumBot, opp: str, swap: int, seed: int,
-              times: list[float] | None = None) -> float:
+              times: list[float] | None = None, announce_times: list[float] | None = None) -> float:
     """One game from ``start``: ``bot`` in seat ``swap`` against ``opp``; its return.  ``times`` gets the CPU time of
-    each of ``bot``'s round-6 placement decisions after the first placement of the round."""
+    each of ``bot``'s round-6 placement decisions after the first placement of the round, ``announce_times`` of its
+    round-6 announcements."""
     state, rng = start.clone(), random.Random(seed * 2 + swap)
     bots = [bot, make_bot("towers", opp)]
     if swap:
@@ -64,28 +68,41 @@ def play_game(start: TowersState, bot: EquilibriumBot, opp: str, swap: int, seed
         mover = bots[state.current_player()]
         timed = times is not None and mover is bot and state.phase == "place" and state.step > 0
         t0 = time.process_time()
+        announcing = mover is bot and state.round == 5 and state.phase == "pick" and len(state.legal_actions()) > 1
         action = mover.choose(state, rng)
         if timed:
             times.append(time.process_time() - t0)  # type: ignore[union-attr]
+        if announcing and announce_times is not None:
+            announce_times.append(time.process_time() - t0)
         state.apply(action)
     return state.returns()[swap]
 
 
 def play_start(item: tuple[int, TowersState], setup: Setup | None = None) -> dict[str, Any]:
     """The bot's total score against each opponent over the start's two seatings (``base ``+opponent: the unchanged
-    bot's, with ``setup.baseline``), and ``times``: the bot's decision times after the round's first placement."""
+    bot's, with ``setup.baseline``), ``times``: the bot's decision times after the round's first placement, and
+    ``announce_times``: its round-6 announcements'."""
     seed, start = item
     setup = setup or Setup()
     score: dict[str, Any] = {}
     times: list[float] = []
+    announce_times: list[float] = []
     for opp in setup.opponents:
-        bot = EquilibriumBot(resolve=setup.resolve, resolve_target=setup.resolve_target)
-        score[opp] = sum(play_game(start, bot, opp, swap, seed, times)
+        bot = EquilibriumBot(resolve=setup.resolve, resolve_target=setup.resolve_target, announce=setup.announce)
+        score[opp] = sum(play_game(start, bot, opp, swap, seed, times, announce_times)
                          for swap in (0, 1))
         if setup.baseline:
-            score["base " + opp] = sum(play_game(start, EquilibriumBot(resolve=False), opp, swap, seed) for swap in (0, 1))
+            score["base " + opp] = sum(play_game(start, unchanged_bot(setup), opp, swap, seed) for swap in (0, 1))
     score["times"] = times
+    score["announce_times"] = announce_times
     return score
+
+
+def unchanged_bot(setup: Setup) -> EquilibriumBot:
+    """The baseline of a paired comparison: without the solved announcement where the bot has it, else solved once."""
+    if setup.announce:
+        return EquilibriumBot(resolve=setup.resolve, resolve_target=setup.resolve_target, announce=False)
+    return EquilibriumBot(resolve=False, announce=False)
 
 
 def round_starts(round_index: int, count: int, first_seed: int) -> list[tuple[int, TowersState]]:
@@ -121,13 +138,18 @@ def main() -> None:
                     help="the bot re-solves at every round-6 placement (EquilibriumBot(resolve=True))")
     ap.add_argument("--resolve-target", type=float, default=1e-3,
                     help="with --resolve: the exploitability the re-solves stop at (after the round's first placement)")
+    ap.add_argument("--no-announce", action="store_true",
+                    help="round-6 announcements by ismcts's rule (EquilibriumBot(announce=False)), not solved")
     ap.add_argument("--baseline", action="store_true",
-                    help="with --resolve: the unchanged bot also plays every game, same seeds (paired comparison)")
+                    help="the unchanged bot (without the solved announcement; with --no-announce: solved once) also "
+                         "plays every game, same seeds (paired comparison)")
     ap.add_argument("--out", default=None, help="default bench/results/towers_equilibrium_h2h[_START][_resolve].md")
     args = ap.parse_args()
-    setup = Setup(tuple(args.opponents.split(",")), args.resolve, args.baseline and args.resolve, args.resolve_target)
+    announce = not args.no_announce
+    setup = Setup(tuple(args.opponents.split(",")), args.resolve, args.baseline and (args.resolve or announce),
+                  args.resolve_target, announce)
     out = args.out or (f"bench/results/towers_equilibrium_h2h{'' if args.start == 'placement' else '_' + args.start}"
-                       f"{'_resolve' if args.resolve else ''}.md")
+                       f"{'_resolve' if args.resolve else ''}{'_announce' if announce else ''}.md")
     started = time.perf_counter()
     starts = (placement_starts(args.states, 1000) if args.start == "placement"
               else round_starts(5 if args.start == "round6" else 4, args.states, 1000))
@@ -135,6 +157,7 @@ def main() -> None:
     total = {name: 0.0 for name in names}
     diffs: dict[str, list[float]] = {o: [] for o in setup.opponents}  # per start: bot's score minus the unchanged bot's
     times: list[float] = []
+    announce_times: list[float] = []
     done = 0
     with mp.get_context("fork").Pool(args.workers) as pool:
         try:
@@ -146,6 +169,7 @@ def main() -> None:
                     for o in setup.opponents:
                         diffs[o].append((score[o] - score["base " + o]) / 2)
                 times += score["times"]
+                announce_times += score["announce_times"]
                 if done % 10 == 0:
                     print(f"{done}/{len(starts)} starts: " + ", ".join(
                         f"vs {name} {total[name] / (2 * done):.3f}" for name in names), file=sys.stderr, flush=True)
@@ -154,12 +178,10 @@ def main() -> None:
         except KeyboardInterrupt:
             print("interrupted: the starts finished are counted", file=sys.stderr)
         pool.terminate()
-    bot = f"equilibrium (re-solving to {args.resolve_target:g})" if args.resolve else "equilibrium"
-    flags = (f" --resolve --resolve-target {args.resolve_target:g}" if args.resolve else "") + (
-        " --baseline" if setup.baseline else "")
+    bot = (f"equilibrium (re-solving to {args.resolve_target:g})" if args.resolve else "equilibrium") + (
+        ", solved announcement" if announce else "")
     lines = [f"# `{bot}` head-to-head from {TITLES[args.start]}", "",
-             f"`nice -n 5 python bench/towers_equilibrium_h2h.py --start {args.start} --states {args.states} "
-             f"--workers {args.workers} --minutes {args.minutes:g} --opponents {args.opponents}{flags}`: {done} starts "
+             f"`python bench/towers_equilibrium_h2h.py {' '.join(sys.argv[1:])}`: {done} starts "
              f"(greedy games from seed 1000), each played in both seats against each opponent; "
              f"{time.perf_counter() - started:.0f} s wall.", "",
              "| bot | opponent | games | bot's score | 95% Wilson interval |", "|---|---|---|---|---|"]
@@ -172,9 +194,12 @@ def main() -> None:
     for o, d in diffs.items():
         if len(d) > 1:
             half = 1.96 * statistics.stdev(d) / len(d) ** 0.5
-            lines.append(f"\nPaired by start against {o}: re-solving minus unchanged {statistics.mean(d):+.4f} per game "
+            lines.append(f"\nPaired by start against {o}: changed minus unchanged {statistics.mean(d):+.4f} per game "
                          f"(95% normal interval {statistics.mean(d) - half:+.4f} to {statistics.mean(d) + half:+.4f}; "
                          f"the score differs on {sum(x != 0 for x in d)} of {len(d)} starts).")
+    if announce_times:
+        lines.append(f"\nThe bot's round-6 announcements (cache hits included): {len(announce_times)}, CPU median "
+                     f"{statistics.median(announce_times):.2f} s, max {max(announce_times):.1f} s.")
     if times:
         lines.append(f"\nThe bot's round-6 decisions after the round's first placement (cache hits included): "
                      f"{len(times)}, CPU median {1000 * statistics.median(times):.1f} ms, "

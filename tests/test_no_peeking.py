@@ -93,3 +93,27 @@ def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve
                 checked += 1
             state.apply(GreedyBot().choose(state, rng))
     assert checked >= 12
+
+
+def test_equilibrium_bot_announces_round_6_only_from_what_its_seat_sees() -> None:
+    """Round 6's announcements, solved by ``equilibrium`` (both seats, a greedy game whose subgames are small)."""
+    from puzzles.towers import TowersState
+    from puzzles.towers.engine import Announce
+    from solvers.towers.bots import EquilibriumBot, GreedyBot
+
+    state, rng, checked = TowersState.new_game(1002), random.Random(1002), 0
+    while not state.is_terminal() and state.round <= 5:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if state.round == 5 and state.phase == "pick" and isinstance(state.legal_actions()[0], Announce):
+            mover = state.current_player()
+            other = state.resample(mover, random.Random(checked))
+            assert other.observation(mover) == state.observation(mover) and other != state
+            assert EquilibriumBot().announcement(state.clone()) is not None  # solved, not ismcts's rule
+            real = EquilibriumBot(iterations=8).choose(state.clone(), random.Random(checked))
+            redrawn = EquilibriumBot(iterations=8).choose(other.clone(), random.Random(checked))
+            assert real == redrawn, f"P{mover + 1}: {real} vs {redrawn} after redrawing hidden information"
+            checked += 1
+        state.apply(GreedyBot().choose(state, rng))
+    assert checked == 2

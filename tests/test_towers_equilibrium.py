@@ -262,6 +262,57 @@ def test_the_re_solving_bot_plays_the_subgame_solved_at_the_current_public_state
     assert solved_once is not None and dict(solved_once) != pytest.approx(dict(direct), abs=1e-3)
 
 
+def test_the_bot_announces_from_the_solved_announcement_subgames(monkeypatch: pytest.MonkeyPatch) -> None:
+    from collections import OrderedDict
+
+    from puzzles.towers.engine import Announce
+
+    monkeypatch.setattr(E, "_ANNOUNCED", OrderedDict())  # the narrowed deals below must not be cached for others
+    start = round6_positions(6)[1]  # P1 to announce, its line picked
+    assert start.phase == "pick" and start.legal_actions() == [Announce("colors"), Announce("numbers")]
+    # a smaller deal: P1 its own hand (the 14th) or the 11th, P2 its own (the 3rd to come), the 1st or the 8th, each as
+    # far as what is said allows
+    kept = [{possible_hands(start, 0)[0][i] for i in (13, 10)}, {possible_hands(start, 1)[0][i] for i in (2, 0, 7)}]
+    assert tuple(sorted(start.hands[0])) in kept[0]
+
+    def narrowed(state: TowersState, seat: int) -> tuple[list[tuple[int, ...]], list[float]]:
+        pairs = [(h, w) for h, w in zip(*possible_hands(state, seat), strict=True) if h in kept[seat]]
+        return [h for h, _ in pairs], [w for _, w in pairs]
+
+    monkeypatch.setattr(E, "possible_hands", narrowed)
+    # P1, first: each mode scored by its hand's return in the subgame after saying it (P2's announcement to come)
+    returns = {}
+    for a in start.legal_actions():
+        after = start.clone()
+        after.apply(a)
+        after.apply(after.legal_actions()[0])  # P2's line, forced
+        eq = solve_tree(build_tree(after), target=E.ANNOUNCE_TARGET)
+        tree = eq.tree
+        hand = tree.hands[0].index(tuple(sorted(start.hands[0])))
+        alone = np.zeros(len(tree.hands[0]))
+        alone[hand] = 1.0
+        tree.prior = (alone, tree.prior[1])  # P1 dealt its own hand: its expected return
+        returns[a.mode] = E.value_of(tree, eq.strategy)
+    probs = E.announcement_probabilities(start, 0)
+    best = max(returns, key=lambda m: returns[m])
+    assert abs(returns["colors"] - returns["numbers"]) > 1e-3 and dict(probs) == {
+        m: 1.0 if m == best else 0.0 for m in ("colors", "numbers")}
+    assert E.announcement_probabilities(start.resample(0, random.Random(1)), 0) == probs  # hidden stones unread
+    assert EquilibriumBot(iterations=8).choose(start.clone(), random.Random(0)) == Announce(best)
+    # P2, second: the strategy of its hand at the root of the subgame after P1's announcement
+    second = start.clone()
+    second.apply(Announce(best))
+    second.apply(second.legal_actions()[0])
+    eq = solve_tree(build_tree(second), target=E.ANNOUNCE_TARGET)
+    hand = tuple(sorted(second.hands[1]))
+    assert hand in kept[1]
+    at_root = dict(eq.probabilities(0, eq.tree.hands[1].index(hand)))
+    probs2 = E.announcement_probabilities(second, 1)
+    assert [m for m, _ in probs2] == ["colors", "numbers"] and sum(p for _, p in probs2) == pytest.approx(1.0)
+    assert probs2 == [(m, pytest.approx(at_root[E.announcement_label(m, hand)], abs=1e-12)) for m, _ in probs2]
+    assert E.announcement_probabilities(second.resample(1, random.Random(2)), 1) == probs2
+
+
 def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> None:
     state = round6_positions(48, greedy=False)[6]
     path = tmp_path / "r6.json"

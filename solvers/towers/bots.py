@@ -293,26 +293,42 @@ class EquilibriumBot:
     ISMCTS (the subgame from round 6's start is 1-2 x 10^7 public nodes, 1.5-3 minutes of CPU to solve)."""
 
     def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
-                 node_limit: int = 150_000, resolve: bool = True, resolve_target: float = 1e-4) -> None:
+                 node_limit: int = 150_000, resolve: bool = True, resolve_target: float = 1e-4,
+                 announce: bool = True) -> None:
         self.fallback = ISMCTSBot(iterations=iterations, seconds=seconds)
         self.name = name
         self.node_limit = node_limit
         self.resolve = resolve
         self.resolve_target = resolve_target
+        self.announce = announce
 
     def choose(self, state: GameState[Any], rng: random.Random) -> TowersAction:
         state = _towers(state)
-        if state.round == 5 and state.phase == "place":
+        if state.round == 5 and state.phase in ("place", "pick"):
             actions = state.legal_actions()
             if len(actions) == 1:
                 return actions[0]
-            probs = self.probabilities(state)
+            probs = self.probabilities(state) if state.phase == "place" else self.announcement(state)
             if probs is None:
                 return self.fallback.choose(state, rng)
             from solvers.towers.equilibrium import play_probabilities
 
             return play_probabilities(probs, state, rng)
         return self.fallback.choose(state, rng)
+
+    def announcement(self, state: TowersState) -> list[tuple[str, float]] | None:
+        """The mixed announcement (action text, probability) of the mover's hand at round 6's start, from the solved
+        announcement subgames (:func:`solvers.towers.equilibrium.announcement_probabilities`); None without
+        ``announce``, where a subgame is over its node limit, or where the choice is not an announcement (then the
+        bot plays ``ismcts``'s rule)."""
+        from solvers.towers.equilibrium import SubgameTooLarge, announcement_probabilities
+
+        if not self.announce or not all(isinstance(a, Announce) for a in state.legal_actions()):
+            return None
+        try:
+            return announcement_probabilities(state, state.current_player())
+        except SubgameTooLarge:
+            return None
 
     def probabilities(self, state: TowersState) -> list[tuple[str, float]] | None:
         """The mixed strategy (action text, probability) of the mover's hand at a round-6 placement, from the

@@ -1267,6 +1267,88 @@ def resolved_probabilities(state: TowersState, seat: int, node_limit: int = BOT_
     return eq.probabilities(0, tree.hands[seat].index(tuple(sorted(state.hands[seat]))))
 
 
+#: Target and node limit of the announcement subgames the bot solves (:func:`announcement_probabilities`): the
+#: subgame after the first announcement is 10^5..3 x 10^6 public nodes, 1-10 s of CPU to 10^-2.
+ANNOUNCE_TARGET = 1e-2
+ANNOUNCE_NODE_LIMIT = 6_000_000
+
+
+@dataclass
+class AnnouncementSolve:
+    """What the bot keeps of a solved round-6 subgame with an announcement to come: each seat's possible hands,
+    each hand's expected return at the root (equilibrium play), and the root mover's announcement probabilities
+    per hand (``{text: probability}``; empty lists where the root is not an announcement)."""
+
+    hands: tuple[list[Hand], list[Hand]]
+    returns: tuple[np.ndarray, np.ndarray]
+    choices: list[dict[str, float]]
+    exploitability: float
+
+
+_ANNOUNCED: OrderedDict[str, AnnouncementSolve] = OrderedDict()
+_ANNOUNCED_MAX = 64
+
+
+def solve_announcements(state: TowersState, node_limit: int = ANNOUNCE_NODE_LIMIT,
+                        target: float = ANNOUNCE_TARGET) -> AnnouncementSolve:
+    """The subgame at ``state``'s public state (round 6, an announcement to come), solved to ``target`` and kept
+    small (:class:`AnnouncementSolve`; cached by public state and target).  Hidden stones are not read."""
+    key = f"{target!r} {_public_key(state)}"
+    got = _ANNOUNCED.get(key)
+    if got is not None:
+        _ANNOUNCED.move_to_end(key)
+        return got
+    eq = solve_round6(state, target, node_limit)
+    tree = eq.tree
+    values = run_pass(tree, EVAL, eq.strategy, eq.strategy, eq.strategy)
+    returns = (values[0, : len(tree.hands[0])] + 0.5, values[1, : len(tree.hands[1])] + 0.5)
+    choices: list[dict[str, float]] = []
+    mover = int(tree.player[0])
+    if mover >= 0:
+        for h in range(len(tree.hands[mover])):
+            choices.append({text: pr for text, pr in eq.probabilities(0, h)})
+    got = AnnouncementSolve(tree.hands, returns, choices, eq.exploitability)
+    if len(_ANNOUNCED) >= _ANNOUNCED_MAX:
+        _ANNOUNCED.popitem(last=False)
+    _ANNOUNCED[key] = got
+    return got
+
+
+def announcement_probabilities(state: TowersState, seat: int, node_limit: int = ANNOUNCE_NODE_LIMIT,
+                               target: float = ANNOUNCE_TARGET) -> list[tuple[str, float]]:
+    """(action text, probability) of ``seat``'s round-6 announcement, from solved subgames (public state + own hand).
+
+    Second to announce: the subgame here (its announcement, then the placements) solved to ``target``; the
+    strategy of the seat's hand.  First to announce: each mode is scored by the seat's expected return in the
+    subgame after announcing it (the other seat's announcement and the placements played at equilibrium, the
+    seat's hands dealt by the prior given the text said), and the best is played; on a tie (within 10^-9) the
+    mode that leaves the opponent the most candidate hands.  This is depth-limited and unsafe: the subgame does not
+    know that the mode was chosen knowing the hand.  A subgame over ``node_limit`` raises
+    :class:`SubgameTooLarge`."""
+    hand = tuple(sorted(state.hands[seat]))
+    modes = [a for a in state.legal_actions() if isinstance(a, Announce)]
+    if _announced(state)[1 - seat]:
+        solved = solve_announcements(state, node_limit, target)
+        texts = solved.choices[solved.hands[seat].index(hand)]
+        return [(action_to_string(a), texts.get(announcement_label(a.mode, hand), 0.0)) for a in modes]
+    scores = []
+    for a in modes:
+        after = state.clone()
+        after.apply(a)
+        while after.phase == "pick" and len(after.legal_actions()) == 1:  # the other seat's line, forced in round 6
+            after.apply(after.legal_actions()[0])
+        solved = solve_announcements(after, node_limit, target)
+        scores.append(float(solved.returns[seat][solved.hands[seat].index(hand)]))
+    best = max(scores)
+    tied = [a for a, v in zip(modes, scores, strict=True) if v >= best - 1e-9]
+    if len(tied) > 1:
+        from solvers.towers.bots import choose_announcement
+
+        rule = choose_announcement(state, seat)
+        tied = [rule] if rule in tied else tied[:1]
+    return [(action_to_string(a), 1.0 if a == tied[0] else 0.0) for a in modes]
+
+
 def play_probabilities(probs: list[tuple[str, float]], state: TowersState, rng: random.Random) -> TowersAction:
     """Sample one of ``probs`` (action text, probability) at ``state`` with one draw of ``rng``."""
     x = rng.random()
