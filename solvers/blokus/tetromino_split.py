@@ -741,6 +741,13 @@ def _guide_slot(memo, key):
 
 
 @njit(cache=True)
+def _guide_get(memo, key):
+    """The completions remembered for ``key``, or -1."""
+    i = _guide_slot(memo, key)
+    return np.int64(memo[i, 1]) - 1 if memo[i, 1] != 0 else np.int64(-1)
+
+
+@njit(cache=True)
 def _guide_store(memo, fill, key, value):
     """Remember ``value`` completions for ``key``; a memo at its load limit (3/4) is emptied first (it is only a
     cache: a state forgotten is counted again, through the states stored after it).  Parts come in the order
@@ -766,9 +773,9 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
     if q0 >= n_cells:
         return np.int64(1)
     key = _guide_key(q0, lo, hi, left, width, count_bits, bound)
-    i = _guide_slot(memo, key)
-    if memo[i, 1] != 0:
-        return np.int64(memo[i, 1]) - 1
+    known = _guide_get(memo, key)
+    if known >= 0:
+        return known
     level = 0
     st_q[0] = q0
     st_t[0] = bucket[q0]
@@ -802,15 +809,11 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         hi |= m_hi[found]
         left[g_shape[found]] -= 1
         q2 = _first_empty(q + 1, lo, hi, n_cells)
-        known = np.int64(-1)
+        known = np.int64(1)
         key2 = np.uint64(0)
-        if q2 >= n_cells:
-            known = 1
-        else:
+        if q2 < n_cells:
             key2 = _guide_key(q2, lo, hi, left, width, count_bits, bound)
-            j = _guide_slot(memo, key2)
-            if memo[j, 1] != 0:
-                known = np.int64(memo[j, 1]) - 1
+            known = _guide_get(memo, key2)
         if known >= 0:
             st_sum[level] += known
             lo ^= m_lo[found]
@@ -823,6 +826,15 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         st_t[level] = bucket[q2]
         st_key[level] = key2
         st_sum[level] = 0
+
+
+@njit(cache=True)
+def _colour_scratch(n_shapes, copies):
+    """The colourings' scratch tables (see :func:`_colourings`), made once per search, not per tiling."""
+    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)
+    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
+    trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
+    return ws_u, ws_i, trans
 
 
 @njit(cache=True, nogil=True)
@@ -862,9 +874,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((sym_perm.shape[0] + 1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
-    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)  # the colourings' scratch (see _colourings)
-    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
-    trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
+    ws_u, ws_i, trans = _colour_scratch(n_shapes, copies)
     # the colour cut's state (see _colour_step) and the anchors' pieces (symmetry reduction)
     adjm = np.zeros(max_level, np.uint64)
     partners = np.zeros(max_level, np.uint64)
@@ -969,6 +979,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         left[g_shape[t]] -= 1
         imbalance -= g_bal[t]
         st_g[level] = t
+        nxt = -1  # the next first empty cell, once found
         go = _anchor_ok(t, True, anc_t, anc_cov, to_frame)
         if not go:
             stats[CUT_ANCHOR] += 1
@@ -990,9 +1001,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
             if go and guided and n_pieces - level - 1 > guide_floor:
                 s0, bcode = _bound(anc_t, anc_rank)
-                go = _completions(_first_empty(c + 1, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo,
-                                  m_hi, g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill,
-                                  g_q, g_t, g_g, g_key, g_sum, s0, bcode, anc_cov, to_frame) > 0
+                nxt = _first_empty(c + 1, board_lo, board_hi, n_cells)
+                go = _completions(nxt, board_lo, board_hi, left, m_lo, m_hi, g_shape, bucket, n_cells, guide_width,
+                                  guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, s0, bcode, anc_cov,
+                                  to_frame) > 0
             if go and hole_limit > 0:
                 stamp += 1
                 go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
@@ -1011,7 +1023,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                 go = False
         if go:
             level += 1
-            st_cell[level] = _first_empty(c + 1, board_lo, board_hi, n_cells)
+            st_cell[level] = nxt if nxt >= 0 else _first_empty(c + 1, board_lo, board_hi, n_cells)
             st_t[level] = bucket[st_cell[level]]
         else:
             board_lo ^= m_lo[t]
@@ -1062,9 +1074,7 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     fix_pi = np.zeros((1, max_level), np.int64)
     pi = np.zeros(max_level, np.int64)
     out3 = np.zeros(3, np.int64)
-    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)  # the colourings' scratch (see _colourings)
-    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
-    trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
+    ws_u, ws_i, trans = _colour_scratch(n_shapes, copies)
     adjm = np.zeros(max_level, np.uint64)
     partners = np.zeros(max_level, np.uint64)
     closed_m = np.zeros(max_level + 1, np.uint64)
@@ -1179,6 +1189,11 @@ def _huge_zeros(rows: int) -> np.ndarray:
     return np.frombuffer(buffer, np.uint64).reshape(rows, 2)
 
 
+def _no_memo() -> tuple[np.ndarray, np.ndarray]:
+    """An empty guide memo and its (fill, times emptied): the search runs unguided."""
+    return np.zeros((0, 2), np.uint64), np.zeros(2, np.int64)
+
+
 class SplitSearch:
     """Compiled tables of a :class:`~solvers.blokus.tetrominoes.ColoredTilingProblem` for the split method
     (regions up to 128 cells, up to 64 pieces; every colour holds the same shapes)."""
@@ -1248,7 +1263,7 @@ class SplitSearch:
         """The guide's memo (rows: state key, completions + 1, 0 when empty) and (its fill, times emptied); an
         empty memo when the search is not guided."""
         if not self.guide:
-            return np.zeros((0, 2), np.uint64), np.zeros(2, np.int64)
+            return _no_memo()
         if self._memo is None:
             self._memo = (_huge_zeros(self.guide_slots), np.zeros(2, np.int64))
         return self._memo
@@ -1379,7 +1394,7 @@ class SplitSearch:
         out_prefix = np.zeros((cap, max(split_depth, 1)), np.int64)
         stats = np.zeros(N_STATS, np.int64)
         sym = self.sym_perm if symmetry and split_depth == 0 else self.sym_perm[:0]
-        memo, fill = self.memo() if split_depth == 0 else (np.zeros((0, 2), np.uint64), np.zeros(2, np.int64))
+        memo, fill = self.memo() if split_depth == 0 else _no_memo()
         cast(Callable[..., None], _split_search)(*self._args(), sym, np.array(prefix, np.int64), split_depth, out_prefix,
                                                  max_nodes, stats, new_flag() if flag is None else flag, GUIDE_FLOOR,
                                                  memo, fill, self.guide_width, self.guide_bits, self.anc_rank)
