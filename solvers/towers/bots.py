@@ -22,8 +22,9 @@ hidden stones.  Names for :func:`solvers.bots.make_bot` (:data:`BOTS`):
   ``0.5 + 0.5·tanh(value/128)``.  Default 300 iterations.
 * ``equilibrium[:iterations|:seconds]`` — round 6's placements from the round-6 subgame
   re-solved at each placement's public state (:mod:`solvers.towers.equilibrium`;
-  ``EquilibriumBot(resolve=False)`` solves once where the placements began); announcements
-  and rounds 1-5 by ``ismcts`` with the same budget.
+  ``EquilibriumBot(resolve=False)`` solves once where the placements began); round 6's
+  announcement from the solved subgames after it (``announce=False``: ismcts's rule); rounds
+  1-5 by ``ismcts`` with the same budget.
 * Announcements (pimc, ismcts): the mode that leaves the opponent the most
   candidate hands (product, over the announced attributes, of how many of the
   announcer's not-yet-revealed stones share each attribute).
@@ -289,8 +290,12 @@ class EquilibriumBot:
     cached by public state), played by sampling its root strategy for the bot's hand.  The first placement's subgame
     is solved to exploitability 1e-3, the later (small) ones to ``resolve_target``.  ``resolve=False``: the bot as
     first built, solving once where the placements began and following that strategy (exploitability 0.0122 on the
-    bench's 200 states against 0.0018 re-solving; ``docs/towers-equilibrium.md``).  Announcements and rounds 1-5:
-    ISMCTS (the subgame from round 6's start is 1-2 x 10^7 public nodes, 1.5-3 minutes of CPU to solve)."""
+    bench's 200 states against 0.0018 re-solving; ``docs/towers-equilibrium.md``).  Round 6's announcement
+    (``announce``): the second to announce plays its hand's strategy in the subgame solved from there (10^-2); the
+    first scores each mode by its hand's return in the subgame after saying it and says the best
+    (:func:`~solvers.towers.equilibrium.announcement_probabilities`; a few seconds of CPU, cached by public state).
+    Rounds 1-5, and announcements with ``announce=False``: ISMCTS (the subgame from round 6's start is 1-2 x 10^7
+    public nodes, 1.5-3 minutes of CPU to solve)."""
 
     def __init__(self, iterations: int = 300, seconds: float | None = None, name: str = "equilibrium",
                  node_limit: int = 150_000, resolve: bool = True, resolve_target: float = 1e-4,
