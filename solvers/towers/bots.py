@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -43,7 +42,6 @@ import numpy as np
 from puzzles.game import CHANCE, GameState
 from puzzles.towers import kernel as K
 from puzzles.towers.engine import (
-    ANNOUNCE_MODES,
     LINE_CELLS,
     PASS,
     Announce,
@@ -52,10 +50,11 @@ from puzzles.towers.engine import (
     TowersAction,
     TowersState,
 )
-from puzzles.towers.stones import JOKER, announce_attr, player_set
+from puzzles.towers.stones import JOKER
 from solvers.bots import Bot, BotFactory, Budget, split_spec
 from solvers.playout import PlayoutJob, PlayoutStats, game_seed
 from solvers.towers import search as X
+from solvers.towers.announcing import choose_announcement
 from solvers.towers.solver import Solver, kernel_to_action, pack
 
 
@@ -71,26 +70,6 @@ def heuristic_value(state: TowersState) -> int:
         sign = 1 if o == 0 else -1
         v += sign * X.SCALE + (sign * 4 if state.tower_total(t) == 21 else 0)
     return v
-
-
-def choose_announcement(state: TowersState, seat: int) -> Announce:
-    """Announce the mode that leaves the opponent the most candidate hands (see module docstring)."""
-    hidden = Counter(player_set(seat))
-    for r in state.revealed[seat]:
-        hidden.subtract(r)
-    best, best_score = ANNOUNCE_MODES[0], -1.0
-    for mode in ANNOUNCE_MODES:
-        attrs = Counter(announce_attr(c, mode) for c in state.hands[seat])
-        pool: Counter[Any] = Counter()
-        for c, k in hidden.items():
-            if k > 0:
-                pool[announce_attr(c, mode)] += k
-        score = 1.0
-        for a, k in attrs.items():
-            score *= math.comb(pool[a], k)
-        if score > best_score:
-            best, best_score = mode, score
-    return Announce(best)
 
 
 def _towers(state: GameState[Any]) -> TowersState:

@@ -47,6 +47,7 @@ from puzzles.towers import kernel as K
 from puzzles.towers.engine import Announce, TowersAction, TowersState, action_to_string
 from puzzles.towers.stones import JOKER, LETTERS, announce_attr, stone_str
 from puzzles.towers.subgame import Hand, check_round6, placement_start, possible_hands, round6_placements
+from solvers.towers.announcing import choose_announcement
 
 NODE_LIMIT = 3_000_000
 TARGET = 1e-3
@@ -1342,8 +1343,6 @@ def announcement_probabilities(state: TowersState, seat: int, node_limit: int = 
     best = max(scores)
     tied = [a for a, v in zip(modes, scores, strict=True) if v >= best - 1e-9]
     if len(tied) > 1:
-        from solvers.towers.bots import choose_announcement
-
         rule = choose_announcement(state, seat)
         tied = [rule] if rule in tied else tied[:1]
     return [(action_to_string(a), 1.0 if a == tied[0] else 0.0) for a in modes]
