@@ -1269,7 +1269,7 @@ def resolved_probabilities(state: TowersState, seat: int, node_limit: int = BOT_
 
 
 #: Target and node limit of the announcement subgames the bot solves (:func:`announcement_probabilities`): the
-#: subgame after the first announcement is 10^5..3 x 10^6 public nodes, 1-10 s of CPU to 10^-2.
+#: subgame after the first announcement is 4 x 10^5..3 x 10^6 public nodes, 1-20 s of CPU to 10^-2 (build included).
 ANNOUNCE_TARGET = 1e-2
 ANNOUNCE_NODE_LIMIT = 6_000_000
 
