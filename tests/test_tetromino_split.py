@@ -334,15 +334,22 @@ def test_guide_bounded_by_the_anchors_keeps_the_reduced_records(region, colors, 
         assert a[:4] == b[:4] and b[4] <= a[4]
 
 
+NINE_CENTRE = "#########/#########/#########/#########/####.####/#########/#########/#########/#########"
+
+
 @pytest.mark.slow
-def test_committed_guided_count_parts_recount():
-    """A random sample of the committed parts of the reduced, guided 10x8 count (bench/results/
-    tetromino_split_count.jsonl), counted again by the count's own search, gives the stored records."""
-    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+@pytest.mark.parametrize(("region", "checkpoint"), [
+    (Region.rectangle(10, 8), COUNT),
+    (Region.from_spec(NINE_CENTRE), COUNT.with_name("tetromino_split_count_9x9_centre.jsonl")),
+], ids=["10x8", "9x9-centre"])
+def test_committed_guided_count_parts_recount(region: Region, checkpoint: Path):
+    """A random sample of the committed parts of a reduced, guided seed-rule count (bench/results/
+    tetromino_split_count*.jsonl), counted again by the count's own search, gives the stored records."""
+    problem = ColoredTilingProblem(region)
     search = problem.split_search()
     parts = search.split(COUNT_DEPTH)
-    records = [json.loads(line) for line in COUNT.read_text().splitlines()[1:]]
-    assert records, "no committed parts"
+    records = [json.loads(line) for line in checkpoint.read_text().splitlines()[1:]]
+    assert len(records) == len(parts), "the committed count is not complete"
     heavy = [r for r in records if r["result"][3] > 0]  # parts with kept shape tilings, and any others
     for record in random.Random().sample(heavy, min(3, len(heavy))) + random.Random().sample(records, 2):
         assert list(search.count(parts[record["task"]]).record()) == record["result"]
