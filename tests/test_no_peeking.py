@@ -9,6 +9,7 @@ to the same action with the same seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -69,51 +70,56 @@ def test_bot_decides_only_from_what_its_seat_sees(game: str, bot: str) -> None:
     assert hidden_differs >= POSITIONS // 2, "the redraws hardly changed the hidden information"
 
 
+def _greedy_game_redrawn(seed: int, wanted: Callable[[Any], bool]) -> Iterator[tuple[Any, Any]]:
+    """Each position of a greedy Rainbow Blackjack game (``seed``) where ``wanted`` holds, beside it with the
+    mover's hidden information redrawn (the mover sees no difference, the state differs); then the greedy move."""
+    from puzzles.towers import TowersState
+    from solvers.towers.bots import GreedyBot
+
+    state, rng, index = TowersState.new_game(seed), random.Random(seed), 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if wanted(state):
+            mover = state.current_player()
+            other = state.resample(mover, random.Random(seed + index))
+            assert other.observation(mover) == state.observation(mover) and other != state
+            yield state, other
+            index += 1
+        state.apply(GreedyBot().choose(state, rng))
+
+
 @pytest.mark.parametrize("resolve", [False, True], ids=["solved-once", "re-solving"])
 def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve: bool) -> None:
     """The random positions above rarely reach round 6, where ``equilibrium`` plays its solved subgame (or, with
     ``resolve``, the subgame re-solved at each placement): check there."""
-    from puzzles.towers import TowersState
-    from solvers.towers.bots import EquilibriumBot, GreedyBot
+    from solvers.towers.bots import EquilibriumBot
 
     checked = 0
     for seed in range(4):
-        state, rng = TowersState.new_game(seed), random.Random(seed)
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            if state.round == 5 and state.phase == "place" and len(state.legal_actions()) > 1:
-                mover = state.current_player()
-                other = state.resample(mover, random.Random(seed))
-                assert other.observation(mover) == state.observation(mover) and other != state
-                real = EquilibriumBot(resolve=resolve).choose(state.clone(), random.Random(checked))
-                redrawn = EquilibriumBot(resolve=resolve).choose(other.clone(), random.Random(checked))
-                assert real == redrawn, f"seed {seed}: {real} vs {redrawn} after redrawing hidden information"
-                checked += 1
-            state.apply(GreedyBot().choose(state, rng))
+        placing = _greedy_game_redrawn(
+            seed, lambda s: s.round == 5 and s.phase == "place" and len(s.legal_actions()) > 1)
+        for state, other in placing:
+            real = EquilibriumBot(resolve=resolve).choose(state.clone(), random.Random(checked))
+            redrawn = EquilibriumBot(resolve=resolve).choose(other.clone(), random.Random(checked))
+            assert real == redrawn, f"seed {seed}: {real} vs {redrawn} after redrawing hidden information"
+            checked += 1
     assert checked >= 12
 
 
 def test_equilibrium_bot_announces_round_6_only_from_what_its_seat_sees() -> None:
     """Round 6's announcements, solved by ``equilibrium`` (both seats, a greedy game whose subgames are small)."""
-    from puzzles.towers import TowersState
     from puzzles.towers.engine import Announce
-    from solvers.towers.bots import EquilibriumBot, GreedyBot
+    from solvers.towers.bots import EquilibriumBot
 
-    state, rng, checked = TowersState.new_game(1002), random.Random(1002), 0
-    while not state.is_terminal() and state.round <= 5:
-        if state.current_player() == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        if state.round == 5 and state.phase == "pick" and isinstance(state.legal_actions()[0], Announce):
-            mover = state.current_player()
-            other = state.resample(mover, random.Random(checked))
-            assert other.observation(mover) == state.observation(mover) and other != state
-            assert EquilibriumBot().announcement(state.clone()) is not None  # solved, not ismcts's rule
-            real = EquilibriumBot(iterations=8).choose(state.clone(), random.Random(checked))
-            redrawn = EquilibriumBot(iterations=8).choose(other.clone(), random.Random(checked))
-            assert real == redrawn, f"P{mover + 1}: {real} vs {redrawn} after redrawing hidden information"
-            checked += 1
-        state.apply(GreedyBot().choose(state, rng))
+    checked = 0
+    announcing = _greedy_game_redrawn(
+        1002, lambda s: s.round == 5 and s.phase == "pick" and isinstance(s.legal_actions()[0], Announce))
+    for state, other in announcing:
+        assert EquilibriumBot().announcement(state.clone()) is not None  # solved, not ismcts's rule
+        real = EquilibriumBot(iterations=8).choose(state.clone(), random.Random(checked))
+        redrawn = EquilibriumBot(iterations=8).choose(other.clone(), random.Random(checked))
+        assert real == redrawn, f"P{state.current_player() + 1}: {real} vs {redrawn} after redrawing hidden information"
+        checked += 1
     assert checked == 2

@@ -311,6 +311,8 @@ def test_the_bot_announces_from_the_solved_announcement_subgames(monkeypatch: py
     assert [m for m, _ in probs2] == ["colors", "numbers"] and sum(p for _, p in probs2) == pytest.approx(1.0)
     assert probs2 == [(m, pytest.approx(at_root[E.announcement_label(m, hand)], abs=1e-12)) for m, _ in probs2]
     assert E.announcement_probabilities(second.resample(1, random.Random(2)), 1) == probs2
+    solves = list(E._ANNOUNCED.values())  # after each P1 announcement (P2 read one of them): both reached the target
+    assert len(solves) == 2 and all(0 <= got.exploitability <= E.ANNOUNCE_TARGET for got in solves)
 
 
 def test_cli_prints_value_strategies_and_exploitability(run_cli, tmp_path) -> None:

@@ -38,7 +38,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -1207,9 +1207,23 @@ def _apply_public(state: TowersState, text: str) -> None:
 # ---------------------------------------------------------------------------
 
 #: Solved round-6 placement subgames by public root (shared by all bot instances: a pure function of the key).
-_SOLVED: dict[str, Equilibrium] = {}
+_SOLVED: OrderedDict[str, Equilibrium] = OrderedDict()
 _SOLVED_MAX = 64
 BOT_NODE_LIMIT = 150_000
+_Kept = TypeVar("_Kept")
+
+
+def _cached(cache: OrderedDict[str, _Kept], limit: int, key: str, make: Callable[[], _Kept]) -> _Kept:
+    """``cache[key]``, made by ``make()`` on a miss; when the cache is full its least recently used entry goes."""
+    got = cache.get(key)
+    if got is not None:
+        cache.move_to_end(key)
+        return got
+    got = make()
+    if len(cache) >= limit:
+        cache.popitem(last=False)
+    cache[key] = got
+    return got
 
 
 def _public_key(state: TowersState) -> str:
@@ -1221,15 +1235,13 @@ def _public_key(state: TowersState) -> str:
 def solved_placements(state: TowersState, node_limit: int = BOT_NODE_LIMIT) -> Equilibrium:
     """The solved subgame rooted where round 6's placements began (cached by that public state)."""
     root = placement_start(state)
-    key = _public_key(root)
-    eq = _SOLVED.get(key)
-    if eq is None:
+
+    def solve() -> Equilibrium:
         eq = solve_round6(root, TARGET, node_limit)
         eq.extra["root"] = root
-        if len(_SOLVED) >= _SOLVED_MAX:
-            _SOLVED.pop(next(iter(_SOLVED)))
-        _SOLVED[key] = eq
-    return eq
+        return eq
+
+    return _cached(_SOLVED, _SOLVED_MAX, _public_key(root), solve)
 
 
 #: Subgames re-solved at the current public state (:func:`resolved_probabilities`), least recently used first.
@@ -1245,16 +1257,8 @@ def resolved_here(state: TowersState, node_limit: int = BOT_NODE_LIMIT, target: 
     the placement start itself this is :func:`solved_placements`'s subgame (and cache; solved to :data:`TARGET`)."""
     if not round6_placements(state):
         return solved_placements(state, node_limit)
-    key = f"{target!r} {_public_key(state)}"
-    eq = _RESOLVED.get(key)
-    if eq is None:
-        eq = solve_round6(state, target, node_limit)
-        if len(_RESOLVED) >= _RESOLVED_MAX:
-            _RESOLVED.popitem(last=False)
-        _RESOLVED[key] = eq
-    else:
-        _RESOLVED.move_to_end(key)
-    return eq
+    return _cached(_RESOLVED, _RESOLVED_MAX, f"{target!r} {_public_key(state)}",
+                   lambda: solve_round6(state, target, node_limit))
 
 
 def resolved_probabilities(state: TowersState, seat: int, node_limit: int = BOT_NODE_LIMIT,
@@ -1294,11 +1298,12 @@ def solve_announcements(state: TowersState, node_limit: int = ANNOUNCE_NODE_LIMI
                         target: float = ANNOUNCE_TARGET) -> AnnouncementSolve:
     """The subgame at ``state``'s public state (round 6, an announcement to come), solved to ``target`` and kept
     small (:class:`AnnouncementSolve`; cached by public state and target).  Hidden stones are not read."""
-    key = f"{target!r} {_public_key(state)}"
-    got = _ANNOUNCED.get(key)
-    if got is not None:
-        _ANNOUNCED.move_to_end(key)
-        return got
+    return _cached(_ANNOUNCED, _ANNOUNCED_MAX, f"{target!r} {_public_key(state)}",
+                   lambda: _announcement_solve(state, node_limit, target))
+
+
+def _announcement_solve(state: TowersState, node_limit: int, target: float) -> AnnouncementSolve:
+    """Solve the announcement subgame at ``state`` and keep what the bot reads of it."""
     eq = solve_round6(state, target, node_limit)
     tree = eq.tree
     values = run_pass(tree, EVAL, eq.strategy, eq.strategy, eq.strategy)
@@ -1308,11 +1313,7 @@ def solve_announcements(state: TowersState, node_limit: int = ANNOUNCE_NODE_LIMI
     if mover >= 0:
         for h in range(len(tree.hands[mover])):
             choices.append({text: pr for text, pr in eq.probabilities(0, h)})
-    got = AnnouncementSolve(tree.hands, returns, choices, eq.exploitability)
-    if len(_ANNOUNCED) >= _ANNOUNCED_MAX:
-        _ANNOUNCED.popitem(last=False)
-    _ANNOUNCED[key] = got
-    return got
+    return AnnouncementSolve(tree.hands, returns, choices, eq.exploitability)
 
 
 def announcement_probabilities(state: TowersState, seat: int, node_limit: int = ANNOUNCE_NODE_LIMIT,
