@@ -136,7 +136,8 @@ def blokus_match(variant, bots, engine, knobs, opponent, opponent_bot, per_seat,
 
 @click.group("tune")
 def blokus_tune() -> None:
-    """Tune mcts-rave's search constants: interleaved A/B matches and SPSA (Duo or two-player), over --workers."""
+    """Tune mcts-rave's search constants: interleaved A/B matches and SPSA (Duo or two-player), over --workers or
+    a Dask cluster (--scheduler)."""
 
 
 def _tune_options(func):
@@ -149,6 +150,8 @@ def _tune_options(func):
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
                      help="Worker processes that play games at once."),
+        click.option("--scheduler", default=None,
+                     help="Dask scheduler address (tcp://HOST:PORT): play the games on that cluster instead."),
         click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
                      help="JSON-lines file of finished games (A/B) or steps (SPSA); a rerun goes on from it."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
@@ -183,7 +186,7 @@ def _knobs(text: str, option: str) -> dict[str, float]:
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
 @_tune_options
 @friendly_errors
-def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, checkpoint, as_json, quiet):
+def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, scheduler, checkpoint, as_json, quiet):
     """An interleaved A/B match at a fixed budget: A's score with its Wilson 95% interval (seats alternate)."""
     from solvers.blokus.tune import ab_match
     from solvers.warmup import ensure_compiled
@@ -198,7 +201,7 @@ def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, chec
         progress.advance(1, f"A {s['score']:.3f} [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]")
 
     try:
-        result = ab_match(variant, budget, a, b, games, seed, workers, checkpoint, on_game=on_game)
+        result = ab_match(variant, budget, a, b, games, seed, workers, checkpoint, on_game=on_game, scheduler=scheduler)
     finally:
         progress.close()
     s = result.summary()
@@ -227,7 +230,8 @@ def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, chec
               show_default=True, help="SPSA's perturbation c (on the unit range of each constant).")
 @_tune_options
 @friendly_errors
-def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, workers, checkpoint, as_json, quiet):
+def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, workers, scheduler, checkpoint, as_json,
+                     quiet):
     """SPSA over mcts-rave's search constants: each step plays x + c_k d against x - c_k d and moves x."""
     from solvers.blokus.tune import spsa
     from solvers.warmup import ensure_compiled
@@ -247,7 +251,8 @@ def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, 
         progress.advance(1, run.summary()["knobs"])
 
     try:
-        result = spsa(variant, budget, knobs, steps, games_per_step, seed, workers, a, c, checkpoint, on_step=on_step)
+        result = spsa(variant, budget, knobs, steps, games_per_step, seed, workers, a, c, checkpoint, on_step=on_step,
+                      scheduler=scheduler)
     finally:
         progress.close()
     s = result.summary()

@@ -100,6 +100,25 @@ def test_tune_commands(run_cli) -> None:
     assert bad.exit_code == 2 and "bad knob 'speed=2'" in bad.output
     odd = run_cli("blokus", "tune", "spsa", "--games-per-step", "3", "--steps", "1")
     assert odd.exit_code == 2 and "must be even" in odd.output
+    lost = run_cli("blokus", "tune", "ab", "--games", "2", "--budget", BUDGET, "--scheduler", "garbage", "--quiet")
+    assert lost.exit_code != 0 and "malformed Dask scheduler address" in lost.output
+
+
+@pytest.mark.slow
+def test_ab_match_and_spsa_on_a_dask_cluster_play_the_same_games() -> None:
+    from tests.test_faults import _dask_cluster
+
+    address, scheduler, workers = _dask_cluster(1)
+    try:
+        remote = ab_match("duo", BUDGET, {"exploration": 0.3}, {}, 2, seed=1, scheduler=address)
+        remote_spsa = spsa("duo", BUDGET, {"exploration": 0.5}, 1, 2, seed=3, scheduler=address)
+    finally:
+        for process in [*workers, scheduler]:
+            process.kill()
+    local = ab_match("duo", BUDGET, {"exploration": 0.3}, {}, 2, seed=1)
+    assert remote.status == "complete" and remote.games == [{**g, "cpu_a": r["cpu_a"], "cpu_b": r["cpu_b"]}
+                                                            for g, r in zip(local.games, remote.games, strict=True)]
+    assert remote_spsa.knobs == spsa("duo", BUDGET, {"exploration": 0.5}, 1, 2, seed=3).knobs
 
 
 def test_knob_defaults_match_the_search() -> None:

@@ -15,7 +15,7 @@ seat, side B in the others: a fair share is ``1 / seats``).
   ``x`` by ``a_k (2 score - 1) / (2 c_k) delta``, with Spall's ``c_k = c / (k+1)^0.101`` and
   ``a_k = a / (k+1+A)^0.602`` (``A`` = a tenth of the steps).
 
-Games run on ``workers`` processes (forked; 1: in this process).  A checkpoint (JSON lines: a header
+Games run on ``workers`` processes (1: in this process) or on a Dask cluster (``scheduler``).  A checkpoint (JSON lines: a header
 with the run's settings, then one line per finished game or step) lets an interrupted run go on where
 it stopped; a checkpoint of other settings is refused.  Ctrl-C ends a run with status ``interrupted``
 and keeps what finished.
@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import random
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,23 +129,25 @@ def play_task(task: Task) -> dict[str, Any]:
             "cpu_a": sum(g.cpu_a) / max(len(g.cpu_a), 1), "cpu_b": sum(g.cpu_b) / max(len(g.cpu_b), 1)}
 
 
-def run_tasks(tasks: list[Task], workers: int) -> Iterator[dict[str, Any]]:
-    """Each task's game as it finishes (any order), on ``workers`` forked processes (1: here, in order)."""
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_task(task)
-        return
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
-        pending: set[Future[dict[str, Any]]] = {pool.submit(play_task, task) for task in tasks}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+def play_games(tasks: list[Task], workers: int, scheduler: str | None,
+               on_game: Callable[[dict[str, Any]], None]) -> str:
+    """Play each task's game on ``workers`` local processes (1: here, in order) or on the Dask cluster at
+    ``scheduler``; ``on_game(game)`` as each finishes (any order).  :data:`COMPLETE`, or :data:`INTERRUPTED` by
+    Ctrl-C (the games finished before it were passed on); a lost backend raises
+    :class:`~solvers.parallel.BackendLost` after the same."""
+    from solvers.parallel import BackendLost, make_executor, run_tasks
+
+    if not tasks:
+        return COMPLETE
+    executor, close = make_executor(min(workers, len(tasks)), scheduler)
+    try:
+        report = run_tasks(play_task, tasks, lambda value, _game: value, None, executor,
+                           on_result=lambda _index, game: on_game(game))
+    finally:
+        close()
+    if report.failure:
+        raise BackendLost(report.failure)
+    return INTERRUPTED if report.interrupted else COMPLETE
 
 
 # -- checkpoints -------------------------------------------------------------------------------------------------------
@@ -225,9 +225,10 @@ def _check(variant: str, games: int, variants: tuple[str, ...] = TUNE_VARIANTS) 
 
 def ab_match(variant: str, budget: str, knobs_a: Knobs, knobs_b: Knobs, games: int, seed: int = 0, workers: int = 1,
              checkpoint: str | None = None,
-             on_game: Callable[[dict[str, Any], ABResult], None] | None = None) -> ABResult:
-    """``games`` interleaved games of A (``knobs_a``) against B at ``budget`` per move; games already in
-    ``checkpoint`` are not played again."""
+             on_game: Callable[[dict[str, Any], ABResult], None] | None = None,
+             scheduler: str | None = None) -> ABResult:
+    """``games`` interleaved games of A (``knobs_a``) against B at ``budget`` per move, on ``workers`` processes or
+    the Dask cluster at ``scheduler``; games already in ``checkpoint`` are not played again."""
     _check(variant, games, AB_VARIANTS)
     header = {"kind": "ab", "variant": variant, "budget": budget, "a": knobs_text(knobs_a), "b": knobs_text(knobs_b),
               "seed": seed}
@@ -237,14 +238,14 @@ def ab_match(variant: str, budget: str, knobs_a: Knobs, knobs_b: Knobs, games: i
     out.games = [g for g in read_checkpoint(checkpoint, header) if g["game"] < games]
     done = {g["game"] for g in out.games}
     tasks: list[Task] = [(variant, budget, knobs_a, knobs_b, i, seed) for i in range(games) if i not in done]
-    try:
-        for game in run_tasks(tasks, workers):
-            out.games.append(game)
-            append_checkpoint(checkpoint, game)
-            if on_game is not None:
-                on_game(game, out)
-    except KeyboardInterrupt:
-        out.status = INTERRUPTED
+
+    def finished(game: dict[str, Any]) -> None:
+        out.games.append(game)
+        append_checkpoint(checkpoint, game)
+        if on_game is not None:
+            on_game(game, out)
+
+    out.status = play_games(tasks, workers, scheduler, finished)
     out.games.sort(key=lambda g: g["game"])
     return out
 
@@ -298,8 +299,10 @@ class SpsaResult:
 
 def spsa(variant: str, budget: str, start: Knobs, steps: int, games_per_step: int = 2, seed: int = 0,
          workers: int = 1, a: float = 0.05, c: float = 0.1, checkpoint: str | None = None,
-         on_step: Callable[[dict[str, Any], SpsaResult], None] | None = None) -> SpsaResult:
-    """``steps`` SPSA steps from ``start`` (all knobs tuned together); each step's games run in parallel."""
+         on_step: Callable[[dict[str, Any], SpsaResult], None] | None = None,
+         scheduler: str | None = None) -> SpsaResult:
+    """``steps`` SPSA steps from ``start`` (all knobs tuned together); each step's games run in parallel (on
+    ``workers`` processes or the Dask cluster at ``scheduler``)."""
     _check(variant, games_per_step)
     if not start:
         raise ValueError("give the knobs to tune with their starting values")
@@ -312,7 +315,7 @@ def spsa(variant: str, budget: str, start: Knobs, steps: int, games_per_step: in
     x = to_unit(out.knobs)
     try:
         for k in range(len(out.steps), steps):
-            row = _spsa_step(variant, budget, x, k, steps, games_per_step, seed, workers, a, c)
+            row = _spsa_step(variant, budget, x, k, steps, games_per_step, seed, workers, scheduler, a, c)
             x = to_unit(row["after"])
             out.steps.append(row)
             append_checkpoint(checkpoint, row)
@@ -324,15 +327,19 @@ def spsa(variant: str, budget: str, start: Knobs, steps: int, games_per_step: in
 
 
 def _spsa_step(variant: str, budget: str, x: dict[str, float], k: int, steps: int, games: int, seed: int,
-               workers: int, a: float, c: float) -> dict[str, Any]:
-    """Play step ``k``'s games (x + c_k delta as side A against x - c_k delta) and return its checkpoint line."""
+               workers: int, scheduler: str | None, a: float, c: float) -> dict[str, Any]:
+    """Play step ``k``'s games (x + c_k delta as side A against x - c_k delta) and return its checkpoint line
+    (KeyboardInterrupt if Ctrl-C cut the step short: a step counts whole or not at all)."""
     rng = random.Random(seed * 1_000_003 + k)
     delta = {name: rng.choice((-1, 1)) for name in sorted(x)}
     a_k, c_k = spsa_gains(k, steps, a, c)
     plus = from_unit({n: v + c_k * delta[n] for n, v in x.items()})
     minus = from_unit({n: v - c_k * delta[n] for n, v in x.items()})
     tasks: list[Task] = [(variant, budget, plus, minus, k * games + i, seed) for i in range(games)]
-    results = sorted(run_tasks(tasks, workers), key=lambda g: g["game"])
+    results: list[dict[str, Any]] = []
+    if play_games(tasks, workers, scheduler, results.append) == INTERRUPTED:
+        raise KeyboardInterrupt
+    results.sort(key=lambda g: g["game"])
     score = sum(g["result"] for g in results) / len(results)
     after = from_unit(spsa_update(x, delta, score, a_k, c_k))
     return {"step": k, "before": from_unit(x), "delta": delta, "plus": plus, "minus": minus, "score": score,
@@ -346,5 +353,5 @@ def wilson_text(score: float, games: int) -> str:
 
 
 __all__ = ["AB_VARIANTS", "DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "ABResult", "SpsaResult", "ab_match", "from_unit",
-           "knobs_text", "parse_knobs", "play_task", "run_tasks", "spsa", "spsa_gains", "spsa_update", "to_unit",
+           "knobs_text", "parse_knobs", "play_task", "play_games", "spsa", "spsa_gains", "spsa_update", "to_unit",
            "wilson_text"]
