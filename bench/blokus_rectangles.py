@@ -10,8 +10,13 @@ with at least this limit) and tabled in ``bench/results/blokus_rectangles.md``.
 ``--four-colors 21x17``: the 84-piece question instead, with the half turn (blue and yellow searched, red
 and green their images; the centre cell is then the empty one), recorded in the same files.
 
+``--shrink 4x39 [--along rows|cols]``: a large-neighbourhood search from a stored layout instead
+(:func:`~solvers.blokus.solitaire_sat.shrink_layout`: bands of rows re-solved with the other pieces fixed), one
+row or column shorter at a time while it finds layouts; each found is stored and recorded as above, and a band
+search that finds none proves nothing.
+
 Usage: python bench/blokus_rectangles.py [--time-limit 60] [--boards 12x13,11x14] [--max-area 167]
-       [--four-colors 21x17]
+       [--four-colors 21x17] [--shrink 4x39 [--along cols]]
 """
 
 from __future__ import annotations
@@ -22,7 +27,14 @@ import subprocess
 import time
 from pathlib import Path
 
-from solvers.blokus.solitaire_sat import CELLS_PER_COLOR, LayoutResult, check_layout, replay_layout, solve_layout
+from solvers.blokus.solitaire_sat import (
+    CELLS_PER_COLOR,
+    LayoutResult,
+    check_layout,
+    replay_layout,
+    shrink_layout,
+    solve_layout,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
@@ -133,6 +145,49 @@ def run_board(cols: int, rows: int, colors: int, limit: float, commit: str) -> d
     return record
 
 
+def stored_layout(board: str) -> list[tuple[tuple[int, int], ...]]:
+    """The one-color layout stored for ``board`` (``tests/data``), each piece's cells ((row, col), row 0 at the top)
+    in play order, checked against the rules."""
+    from puzzles.blokus.tables import parse_cell
+
+    cols, rows = map(int, board.split("x"))
+    data = json.loads((LAYOUTS / f"blokus_sat_layout_{board}_1c.json").read_text())
+    if data["format"] == "cells":
+        pieces = [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
+    else:
+        pieces = [tuple(parse_cell(name, rows, cols) for name in m["move"].split(",")) for m in data["moves"]]
+    check_layout(cols, rows, pieces)
+    return pieces
+
+
+def shrink(board: str, along: str, limit: float, commit: str) -> None:
+    """Shrink a stored layout one row (or column) at a time by :func:`shrink_layout` while it finds one, storing
+    and recording each layout found (boards named with the shorter side first, as everywhere here)."""
+    cols, rows = map(int, board.split("x"))
+    pieces = stored_layout(board)
+    while True:
+        if along == "cols":  # transposed: the columns become rows
+            pieces, cols, rows = [tuple((c, r) for r, c in p) for p in pieces], rows, cols
+        result = shrink_layout(cols, rows, pieces, time_limit=limit,
+                               progress=lambda line: print(f"  {line}", flush=True))
+        if along == "cols":
+            result.cols, result.rows = result.rows, result.cols
+            result.layout = [(k, tuple(sorted((c, r) for r, c in cells))) for k, cells in result.layout]
+        if result.cols > result.rows:  # name it shorter side first: transpose the found layout
+            result.cols, result.rows = result.rows, result.cols
+            result.layout = [(k, tuple(sorted((c, r) for r, c in cells))) for k, cells in result.layout]
+        print(result.describe(), flush=True)
+        if result.status != "found":
+            return
+        command = f"python bench/blokus_rectangles.py --shrink {board} --along {along} --time-limit {limit:g}"
+        record = record_of(result, commit)
+        path = save_layout(result, command)
+        record["layout_file"] = str(path.relative_to(ROOT)) if path else None
+        save(f"{result.cols}x{result.rows}:1", record, RESULTS)
+        board, cols, rows = result.board, result.cols, result.rows
+        pieces = [cells for _, cells in result.layout]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--time-limit", type=float, default=60.0, help="CPU seconds per board")
@@ -143,9 +198,15 @@ def main() -> None:
     parser.add_argument("--boards", default=None, help="only these, e.g. 12x13,11x14")
     parser.add_argument("--four-colors", default=None, help="a board for all 84 pieces, e.g. 21x17")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--shrink", default=None, help="a board with a stored layout: shrink it by bands, e.g. 4x39")
+    parser.add_argument("--along", choices=("rows", "cols"), default="rows", help="with --shrink: which side shrinks")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()
+    if args.shrink:
+        shrink(args.shrink, args.along, args.time_limit, commit)
+        print(summary(load(RESULTS)))
+        return
     print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, limit {args.time_limit:g} "
           "CPU s per board", flush=True)
     if args.four_colors:

@@ -17,6 +17,7 @@ from solvers.blokus.solitaire_sat import (
     min_rows_by_perimeter,
     perimeter_bound,
     replay_layout,
+    shrink_layout,
     solve_layout,
 )
 
@@ -104,3 +105,16 @@ def test_sat_finds_a_layout_and_it_replays(board: tuple[int, int]) -> None:
     state = replay_layout(result)
     verify_solution(state)
     assert state.is_terminal() and state.color_scores()[0] >= 15
+
+
+def test_shrink_layout_moves_a_layout_onto_a_board_one_row_shorter() -> None:
+    """The band search re-solves a few rows of the stored 4x41 layout and finds one on 4x40; pieces outside the band
+    keep their cells (above it) or move up one row (below it)."""
+    data = json.loads((DATA / "blokus_sat_layout_4x41_1c.json").read_text())
+    pieces = [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
+    result = shrink_layout(4, 41, pieces, time_limit=60)
+    assert result.status == "found" and (result.cols, result.rows) == (4, 40) and result.proof.endswith("from 4x41")
+    shorter = [cells for _, cells in result.layout]
+    check_layout(4, 40, shorter)
+    old = {frozenset(p) for p in pieces} | {frozenset((r - 1, c) for r, c in p) for p in pieces}
+    assert sum(frozenset(p) in old for p in shorter) >= 21 - 8  # a band of at most 3 rows was re-solved

@@ -38,7 +38,7 @@ most 4 sides, so ``4 * empty + 2 * (cols + rows) >= 216``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -333,11 +333,12 @@ def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None
 
 
 def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: float,
-                     progress: Callable[[str], None] | None) -> None:
-    """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``."""
+                     progress: Callable[[str], None] | None, assumptions: Sequence[int] = ()) -> None:
+    """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``.
+    The cuts hold for every layout, so a solver keeps them from one set of ``assumptions`` to the next."""
     while result.limit is None or time.process_time() - start < result.limit:
         solver.conf_budget(CHUNK_CONFLICTS)
-        answer = solver.solve_limited()
+        answer = solver.solve_limited(assumptions=list(assumptions))
         if answer is None:
             if progress:
                 progress(f"{result.board}: {solver.accum_stats().get('conflicts', 0)} conflicts, "
@@ -353,6 +354,57 @@ def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: fl
         for clause in cuts:
             solver.add_clause(clause)
         result.cuts += len(cuts)
+
+
+#: Rows re-solved at once by :func:`shrink_layout`, from the fewest up.
+SHRINK_WINDOWS = (3, 4, 5, 6, 7, 8)
+
+
+def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time_limit: float = 600.0,
+                  window_limit: float = 20.0, windows: Sequence[int] = SHRINK_WINDOWS,
+                  progress: Callable[[str], None] | None = None) -> LayoutResult:
+    """A layout of one color on ``cols`` x ``rows - 1``, searched near a layout on ``cols`` x ``rows``: a
+    large-neighbourhood search.  For each band of ``w`` rows of the smaller board (``w`` in ``windows``), the
+    pieces wholly above the band keep their cells, those wholly below it move up one row, and the SAT model
+    places the others (the fixed pieces are assumptions of one solver, so its learnt clauses and cuts serve
+    every band).  ``found``, or ``time_limit`` (unknown: no band worked within the limits; nothing is proved
+    about the board).  Transpose the cells to shrink the columns instead."""
+    from pysat.solvers import Solver
+
+    start = time.process_time()
+    model = LayoutModel(cols, rows - 1)
+    index = {frozenset(cells): i for i, cells in enumerate(model.cells)}
+    result = LayoutResult(cols, rows - 1, proof=f"SAT, {SOLVER}, bands re-solved from {cols}x{rows}", limit=time_limit)
+    clauses = model.build()
+    result.variables, result.clauses = model.top, len(clauses)
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        del clauses
+        try:
+            for width in windows:
+                for top in range(rows - width):
+                    if time.process_time() - start >= time_limit:
+                        return _finish(result, solver, start)
+                    kept = [cells for cells in layout if max(r for r, _ in cells) < top]
+                    kept += [tuple((r - 1, c) for r, c in cells) for cells in layout
+                             if min(r for r, _ in cells) > top + width]
+                    band = LayoutResult(cols, rows - 1, limit=min(window_limit, time_limit - (time.process_time() - start)))
+                    _solve_with_cuts(solver, model, band, time.process_time(), None,
+                                     [model.x(0, index[frozenset(cells)]) for cells in kept])
+                    result.cuts += band.cuts
+                    if progress:
+                        progress(f"{result.board}: band of {width} rows at row {top + 1}: {band.status}")
+                    if band.status == "found":
+                        result.status, result.layout = "found", band.layout
+                        return _finish(result, solver, start)
+        except KeyboardInterrupt:
+            result.status = "interrupted"
+        return _finish(result, solver, start)
+
+
+def _finish(result: LayoutResult, solver, start: float) -> LayoutResult:
+    result.conflicts = int(solver.accum_stats().get("conflicts", 0))
+    result.cpu_seconds = time.process_time() - start
+    return result
 
 
 def replay_layout(result: LayoutResult):
