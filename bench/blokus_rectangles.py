@@ -31,6 +31,7 @@ from solvers.blokus.solitaire_sat import (
     CELLS_PER_COLOR,
     LayoutResult,
     check_layout,
+    layout_cells,
     replay_layout,
     shrink_layout,
     solve_layout,
@@ -39,7 +40,6 @@ from solvers.blokus.solitaire_sat import (
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
 LAYOUTS = ROOT / "tests" / "data"
-ENGINE_SIDES = range(5, 27)  # the rule engine's solitaire boards
 
 
 def rectangles(min_area: int, max_area: int, min_width: int = 3) -> list[tuple[int, int]]:
@@ -59,10 +59,17 @@ def record_of(result: LayoutResult, commit: str) -> dict:
 
 def save_layout(result: LayoutResult, command: str) -> Path | None:
     """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``;
-    a board the engine does not play (a side outside 5..26) is checked by ``check_layout`` and stored as
+    a board the engine does not play (``check_board_sides``) is checked by ``check_layout`` and stored as
     cell lists ((row, col), row 0 at the top) instead."""
+    from puzzles.blokus.tables import check_board_sides
+
     path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
-    if result.cols not in ENGINE_SIDES or result.rows not in ENGINE_SIDES:
+    try:
+        check_board_sides(result.cols, result.rows)
+        engine = True
+    except ValueError:
+        engine = False
+    if not engine:
         check_layout(result.cols, result.rows, [cells for _, cells in result.layout])
         cells = ",\n".join(f"  {json.dumps([list(q) for q in piece])}" for _, piece in result.layout)
         path.write_text(f'{{\n "format": "cells", "board": "{result.board}", "colors": {result.colors}, '
@@ -148,14 +155,8 @@ def run_board(cols: int, rows: int, colors: int, limit: float, commit: str) -> d
 def stored_layout(board: str) -> list[tuple[tuple[int, int], ...]]:
     """The one-color layout stored for ``board`` (``tests/data``), each piece's cells ((row, col), row 0 at the top)
     in play order, checked against the rules."""
-    from puzzles.blokus.tables import parse_cell
-
     cols, rows = map(int, board.split("x"))
-    data = json.loads((LAYOUTS / f"blokus_sat_layout_{board}_1c.json").read_text())
-    if data["format"] == "cells":
-        pieces = [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
-    else:
-        pieces = [tuple(parse_cell(name, rows, cols) for name in m["move"].split(",")) for m in data["moves"]]
+    pieces = layout_cells(json.loads((LAYOUTS / f"blokus_sat_layout_{board}_1c.json").read_text()))
     check_layout(cols, rows, pieces)
     return pieces
 

@@ -37,7 +37,17 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from puzzles.blokus import kernel as K
-from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS, PIECE_NAMES, BoardTables, Move, board_tables, cell_name
+from puzzles.blokus.tables import (
+    MONOMINO,
+    NUM_PIECES,
+    PASS,
+    PIECE_NAMES,
+    BoardTables,
+    Move,
+    board_tables,
+    cell_name,
+    check_board_sides,
+)
 from puzzles.game import TERMINAL, GameState, IllegalActionError, shared_win_returns
 
 Cell = tuple[int, int]
@@ -110,13 +120,11 @@ SOLITAIRE_COLORS = {1: ("blue",), 2: ("blue", "red"), 3: ("blue", "yellow", "red
 
 def solitaire_variant(width: int, height: int, colors: int = 4) -> Variant:
     """The one-seat variant ``solitaire-WxH-k``: ``colors`` colors (1..4, :data:`SOLITAIRE_COLORS`) on a
-    board of ``width`` columns and ``height`` rows (5..26 each), each color from its own corner of the
-    rectangle under the full rules."""
+    board of ``width`` columns and ``height`` rows (3..26 columns, 3..62 rows: :func:`check_board_sides`), each
+    color from its own corner of the rectangle under the full rules."""
     if colors not in SOLITAIRE_COLORS:
         raise ValueError(f"a solitaire has 1 to 4 colors, not {colors}")
-    for side in (width, height):
-        if not 5 <= side <= 26:
-            raise ValueError(f"board sides must be 5..26, got {width}x{height}")
+    check_board_sides(width, height)
     corner = {"blue": (0, 0), "yellow": (0, width - 1), "red": (height - 1, width - 1), "green": (height - 1, 0)}
     names = SOLITAIRE_COLORS[colors]
     return Variant(f"solitaire-{width}x{height}-{colors}", max(width, height), names, 1, "", (),

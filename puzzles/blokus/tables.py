@@ -44,6 +44,8 @@ PIECE_SIZES: tuple[int, ...] = tuple(p.area for p in PIECES)
 NUM_PIECES = len(PIECES)
 MONOMINO = PIECE_NAMES.index("1")
 COLUMN_LETTERS = string.ascii_lowercase  # a..z; Pentobi keeps 'i'
+PACK_BITS = 12  # bits per flat cell in a placement's lookup key: flat indices below 4,096
+MAX_ROWS = 62  # the padded square of a board, (max side + 2)^2 cells, keeps its flat indices below 2^PACK_BITS
 
 Cell = tuple[int, int]
 
@@ -195,10 +197,10 @@ class BoardTables:
 
     @staticmethod
     def _pack(cells: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-        """One int64 per row: its real flat cells sorted, 10 bits each (the lookup key of a placement)."""
+        """One int64 per row: its real flat cells sorted, :data:`PACK_BITS` bits each (the lookup key of a placement)."""
         real = np.where(np.arange(cells.shape[1])[None, :] < sizes[:, None], cells, 0).astype(np.int64)
         real.sort(axis=1)
-        return (real << (10 * np.arange(cells.shape[1], dtype=np.int64))[None, :]).sum(axis=1)
+        return (real << (PACK_BITS * np.arange(cells.shape[1], dtype=np.int64))[None, :]).sum(axis=1)
 
     def flat(self, row: int, col: int) -> int:
         """Flat index (with border) of board cell (row, col)."""
@@ -219,7 +221,7 @@ class BoardTables:
         flat = sorted({self.flat(r, c) for r, c in cells})
         if len(flat) != len(cells):
             raise ValueError("a cell is listed twice")
-        key = sum(q << (10 * i) for i, q in enumerate([0] * (5 - len(flat)) + flat)) if len(flat) <= 5 else -1
+        key = sum(q << (PACK_BITS * i) for i, q in enumerate([0] * (5 - len(flat)) + flat)) if len(flat) <= 5 else -1
         try:
             return self._lookup[key]
         except KeyError:
@@ -263,12 +265,17 @@ def _pad(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return out, lengths
 
 
+def check_board_sides(cols: int, rows: int) -> None:
+    """ValueError unless ``cols`` x ``rows`` is a board the engine plays: 3..26 columns (one letter each) and
+    3..:data:`MAX_ROWS` rows."""
+    if not (3 <= cols <= len(COLUMN_LETTERS) and 3 <= rows <= MAX_ROWS):
+        raise ValueError(f"board sides must be 3..{len(COLUMN_LETTERS)} columns and 3..{MAX_ROWS} rows, got {cols}x{rows}")
+
+
 def board_tables(size: int, rows: int | None = None) -> BoardTables:
     """The (cached) tables for a board of ``size`` columns and ``rows`` rows (default: square)."""
     rows = size if rows is None else rows
-    for side in (size, rows):
-        if not 5 <= side <= 26:
-            raise ValueError(f"board sides must be 5..26, got {size}x{rows}")
+    check_board_sides(size, rows)
     return _tables(size, rows)
 
 

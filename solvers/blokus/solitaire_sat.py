@@ -421,9 +421,20 @@ def replay_layout(result: LayoutResult):
     return state
 
 
+def layout_cells(data: dict) -> list[tuple[Cell, ...]]:
+    """One color's pieces, each as its cells ((row, col), row 0 at the top) in play order, from a stored layout:
+    a game record (``format`` ``kibitz-blokus``: its moves) or a list of cells (``format`` ``cells``)."""
+    from puzzles.blokus.tables import parse_cell
+
+    if data.get("format") == "cells":
+        return [tuple((r, c) for r, c in piece) for piece in data["pieces"]]
+    cols, rows = map(int, data["board"].split("x"))
+    return [tuple(parse_cell(name, rows, cols) for name in m["move"].split(",")) for m in data["moves"]]
+
+
 def check_layout(cols: int, rows: int, layout: list[tuple[Cell, ...]]) -> None:
     """Check one color's layout against the rules directly (for boards the engine does not play, sides
-    outside 5..26); ValueError on the first broken rule.  ``layout``: each piece's cells in play order.
+    beyond 26 columns or 62 rows, and a second opinion on the others); ValueError on the first broken rule.  ``layout``: each piece's cells in play order.
 
     The 21 pieces once each (free shapes), inside the board, no overlap, the first on the top-left corner,
     no two sharing an edge, each later one touching an earlier one at a corner."""
