@@ -9,6 +9,7 @@ Knuth estimates of other regions' split trees (``--probes 0``: none).  ``--regio
 irregular regions (pieces grown under the edge rule, so each has a tiling) with their split and direct counts.
 
     python bench/tetromino_split.py [--parts 40] [--seed 0] [--cut-parts 20] [--probes 20000] [--regions]
+    python bench/tetromino_split.py --count-run 15000:15150   (only that: a run of the count's parts in order)
 
 CPU seconds of this process (``time.process_time``); results in bench/results/tetromino_split.md.
 """
@@ -127,6 +128,31 @@ def count_parts(parts: int, seed: int) -> None:
           f"{total / parts * len(prefixes) / 3600:.1f} CPU-hours from the mean part")
 
 
+COUNT_NODES = 42_712_298_492  # the committed 10x8 count's nodes (bench/results/tetromino_split_count.md)
+
+
+def count_run(first: int, last: int) -> None:
+    """Parts ``first .. last - 1`` of the committed 10x8 count, one after another in one process as a worker of
+    the count took them (the guide's memo warms over the run): shape tilings, nodes and colourings per CPU second,
+    and the whole count's CPU projected from this node rate (the count's records keep nodes, not seconds)."""
+    problem = ColoredTilingProblem(Region.rectangle(10, 8))
+    search = problem.split_search()
+    prefixes = search.split(COUNT_DEPTH)
+    search.count(prefixes[0])  # compiled (or loaded) before the clock starts
+    print(f"\n## the count's parts {first}..{last - 1} of {len(prefixes):,}, in order, one process")
+    start = time.process_time()
+    tilings = nodes = colourings = 0
+    for prefix in prefixes[first:last]:
+        c = search.count(prefix)
+        tilings, nodes, colourings = tilings + c.tilings, nodes + c.nodes, colourings + c.colourings
+    total = time.process_time() - start
+    print(f"CPU {total:.1f} s, {nodes:,} nodes, {tilings:,} shape tilings (weighted), {colourings:,} colourings "
+          f"modulo colours (weighted): {nodes / total / 1e6:.2f} M nodes/s, {tilings / total:,.0f} shape tilings/s, "
+          f"{colourings / total:,.0f} colourings/s")
+    print(f"whole count at this node rate: {COUNT_NODES / (nodes / total) / 3600:.2f} CPU-hours "
+          f"({COUNT_NODES:,} nodes)")
+
+
 def colour_cuts(parts: int, depth: int = 8) -> None:
     """The colour cuts on random 10x8 parts (``depth`` placements of random shape tilings), both rules: shape
     tilings reached, those with a colouring, nodes and CPU with each cut."""
@@ -228,7 +254,11 @@ def main() -> None:
     parser.add_argument("--pocket", action="store_true", help="also the pocket cut on the sampled parts")
     parser.add_argument("--cut-parts", type=int, default=20, help="random parts for the colour-cut figures")
     parser.add_argument("--count-parts", type=int, default=40, help="random parts of the count's own split")
+    parser.add_argument("--count-run", default=None, help="only this: parts A..B-1 of the count in order, e.g. 15000:15150")
     args = parser.parse_args()
+    if args.count_run:
+        count_run(*map(int, args.count_run.split(":")))
+        return
     exact_small()
     sample_parts(args.parts, args.seed, args.pocket)
     count_parts(args.count_parts, args.seed)
