@@ -688,6 +688,11 @@ def _bound(anc_t, anc_rank):
 # subtree without a shape tiling: its dead ends cost one lookup each.
 GUIDE_FLOOR = 3  # placements leaving at most this many pieces are not looked up (a plain search is cheaper there)
 GUIDE_MAX_SLOTS_LOG2 = 26  # memo slots (16 bytes each) at most: 1 GiB (10x8 has ~27 M states per anchor bound)
+# A memo row's value: completions + 1 in the low bits, then the state's live placements (bit i: the i-th placement
+# at its first empty cell leaves a state with completions), so a search at the state skips the others unlooked-up.
+GUIDE_COUNT_BITS = 40
+GUIDE_COUNT_MASK = np.uint64((1 << GUIDE_COUNT_BITS) - 1)
+GUIDE_MAX_BUCKET = 64 - GUIDE_COUNT_BITS  # placements per first cell that the live mask holds
 
 
 @njit(cache=True)
@@ -728,30 +733,44 @@ def _beats_bound(t, s0, anc_cov, to_frame):
 
 
 @njit(cache=True)
-def _guide_slot(memo, key):
-    """The key's row in the memo (rows: key, completions + 1; 0 = empty): where it is, or the empty row where it
-    would go (linear probing)."""
-    mask = np.uint64(memo.shape[0] - 1)
+def _guide_home(memo, key):
+    """The key's first row in the memo (where linear probing starts)."""
     h = key * np.uint64(0x9E3779B97F4A7C15)
     h ^= h >> np.uint64(29)
-    i = np.int64(h & mask)
+    return np.int64(h & np.uint64(memo.shape[0] - 1))
+
+
+@njit(cache=True)
+def _guide_slot(memo, key):
+    """The key's row in the memo (rows: key, value; 0 = empty): where it is, or the empty row where it would go
+    (linear probing)."""
+    mask = np.int64(memo.shape[0] - 1)
+    i = _guide_home(memo, key)
     while memo[i, 1] != 0 and memo[i, 0] != key:
-        i = (i + 1) & np.int64(mask)
+        i = (i + 1) & mask
     return i
 
 
 @njit(cache=True)
 def _guide_get(memo, key):
-    """The completions remembered for ``key``, or -1."""
-    i = _guide_slot(memo, key)
-    return np.int64(memo[i, 1]) - 1 if memo[i, 1] != 0 else np.int64(-1)
+    """The value remembered for ``key`` (completions + 1, live mask above: :data:`GUIDE_COUNT_BITS`), 0 if none."""
+    return memo[_guide_slot(memo, key), 1]
 
 
 @njit(cache=True)
-def _guide_store(memo, fill, key, value):
-    """Remember ``value`` completions for ``key``; a memo at its load limit (3/4) is emptied first (it is only a
-    cache: a state forgotten is counted again, through the states stored after it).  Parts come in the order
-    of their first placement, which is anchor 0's, so the states of earlier anchor bounds are the ones lost."""
+def _guide_count(value):
+    """The completions of a remembered value, or -1 for none."""
+    return np.int64(value & GUIDE_COUNT_MASK) - 1 if value != 0 else np.int64(-1)
+
+
+@njit(cache=True)
+def _guide_store(memo, fill, key, value, live):
+    """Remember ``value`` completions and the ``live`` mask for ``key``; a memo at its load limit (3/4) is emptied
+    first (it is only a cache: a state forgotten is counted again, through the states stored after it).  Parts come
+    in the order of their first placement, which is anchor 0's, so the states of earlier anchor bounds are the ones
+    lost."""
+    if value + 1 > np.int64(GUIDE_COUNT_MASK):
+        raise OverflowError("a state's shape-tiling completions overflow the guide's count field")
     if fill[0] * 4 >= memo.shape[0] * 3:
         memo[:, :] = 0
         fill[0] = 0
@@ -760,27 +779,31 @@ def _guide_store(memo, fill, key, value):
     if memo[i, 1] == 0:
         fill[0] += 1
     memo[i, 0] = key
-    memo[i, 1] = np.uint64(value + 1)
+    memo[i, 1] = np.uint64(value + 1) | (live << np.uint64(GUIDE_COUNT_BITS))
 
 
 @njit(cache=True)
 def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, count_bits,  # noqa: C901
-                 memo, fill, st_q, st_t, st_g, st_key, st_sum, s0, bound, anc_cov, to_frame):
+                 memo, fill, st_q, st_t, st_g, st_key, st_sum, st_live, s0, bound, anc_cov, to_frame, live_out):
     """How many shape tilings fill the empty cells of the state (first empty cell ``q0``, board, copies
     ``left``); memoised.  With the symmetry reduction and anchor 0 placed (``s0`` >= 0, ``bound`` its code
     > 0), only tilings whose anchors k > 0 do not beat ``s0`` (the others are never kept).  ``left`` is
-    restored on return; the ``st_*`` arrays are scratch (one slot a level)."""
+    restored on return; the ``st_*`` arrays are scratch (one slot a level).  ``live_out[0]``: the state's live mask
+    (bit i: placement ``bucket[q0] + i`` leads to completions)."""
+    live_out[0] = 0
     if q0 >= n_cells:
         return np.int64(1)
     key = _guide_key(q0, lo, hi, left, width, count_bits, bound)
-    known = _guide_get(memo, key)
-    if known >= 0:
-        return known
+    value = _guide_get(memo, key)
+    if value != 0:
+        live_out[0] = value >> np.uint64(GUIDE_COUNT_BITS)
+        return _guide_count(value)
     level = 0
     st_q[0] = q0
     st_t[0] = bucket[q0]
     st_key[0] = key
     st_sum[0] = 0
+    st_live[0] = 0
     while True:
         q = st_q[level]
         t = st_t[level]
@@ -794,8 +817,9 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
             t += 1
         if found < 0:
             total = st_sum[level]
-            _guide_store(memo, fill, st_key[level], total)
+            _guide_store(memo, fill, st_key[level], total, st_live[level])
             if level == 0:
+                live_out[0] = st_live[0]
                 return total
             level -= 1
             u = st_g[level]
@@ -803,6 +827,8 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
             hi ^= m_hi[u]
             left[g_shape[u]] += 1
             st_sum[level] += total
+            if total > 0:
+                st_live[level] |= np.uint64(1) << np.uint64(u - bucket[st_q[level]])
             continue
         st_t[level] = found + 1
         lo |= m_lo[found]
@@ -813,9 +839,11 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         key2 = np.uint64(0)
         if q2 < n_cells:
             key2 = _guide_key(q2, lo, hi, left, width, count_bits, bound)
-            known = _guide_get(memo, key2)
+            known = _guide_count(_guide_get(memo, key2))
         if known >= 0:
             st_sum[level] += known
+            if known > 0:
+                st_live[level] |= np.uint64(1) << np.uint64(found - bucket[q])
             lo ^= m_lo[found]
             hi ^= m_hi[found]
             left[g_shape[found]] += 1
@@ -826,6 +854,7 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         st_t[level] = bucket[q2]
         st_key[level] = key2
         st_sum[level] = 0
+        st_live[level] = 0
 
 
 @njit(cache=True)
@@ -916,11 +945,20 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     g_g = np.zeros(max_level + 1, np.int64)
     g_key = np.zeros(max_level + 1, np.uint64)
     g_sum = np.zeros(max_level + 1, np.int64)
+    g_live = np.zeros(max_level + 1, np.uint64)
+    live_out = np.zeros(1, np.uint64)
+    # the live mask of each level's state, where the guide gave one: placements off it lead to no shape tiling, so
+    # they are passed over without a lookup (counted as nodes all the same, as the lookup that refused them was)
+    st_live = np.zeros(max_level + 1, np.uint64)
+    st_has_live = np.zeros(max_level + 1, np.bool_)
     s0, bcode = _bound(anc_t, anc_rank)
-    if guided and _completions(_first_empty(0, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo, m_hi,
-                               g_shape, bucket, n_cells, guide_width, guide_bits, memo, memo_fill, g_q,
-                               g_t, g_g, g_key, g_sum, s0, bcode, anc_cov, to_frame) == 0:
-        return
+    if guided:
+        if _completions(_first_empty(0, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo, m_hi, g_shape,
+                        bucket, n_cells, guide_width, guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, g_live,
+                        s0, bcode, anc_cov, to_frame, live_out) == 0:
+            return
+        st_live[n_pre] = live_out[0]
+        st_has_live[n_pre] = True
     if board_lo == full_lo and board_hi == full_hi:
         if split_depth > 0:
             stats[PREFIXES] = 0  # (a prefix that tiles the region is no part; cannot happen with depth < pieces)
@@ -956,8 +994,13 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         t = st_t[level]
         end = bucket[c + 1]
         found = -1
+        masked = st_has_live[level] and n_pieces - level - 1 > guide_floor
         while t < end:
             if left[g_shape[t]] > 0 and (m_lo[t] & board_lo) == 0 and (m_hi[t] & board_hi) == 0:
+                if masked and ((st_live[level] >> np.uint64(t - bucket[c])) & np.uint64(1)) == 0:
+                    nodes += 1
+                    t += 1
+                    continue
                 found = t
                 break
             t += 1
@@ -999,12 +1042,15 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             go = False
         else:
             go = g_bal[t] == 0 or _parity_ok(imbalance, left, shape_bal, step)
+            st_has_live[level + 1] = False
             if go and guided and n_pieces - level - 1 > guide_floor:
                 s0, bcode = _bound(anc_t, anc_rank)
                 nxt = _first_empty(c + 1, board_lo, board_hi, n_cells)
                 go = _completions(nxt, board_lo, board_hi, left, m_lo, m_hi, g_shape, bucket, n_cells, guide_width,
-                                  guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, s0, bcode, anc_cov,
-                                  to_frame) > 0
+                                  guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, g_live, s0, bcode, anc_cov,
+                                  to_frame, live_out) > 0
+                st_live[level + 1] = live_out[0]
+                st_has_live[level + 1] = True
             if go and hole_limit > 0:
                 stamp += 1
                 go = _pocket_ok(t, board_lo, board_hi, nbr_cells, nbr_count, cell_nb, mark, stamp, comp, hole_limit,
@@ -1255,7 +1301,8 @@ class SplitSearch:
         self.anc_rank[covering] = np.arange(1, len(covering) + 1)
         bound_bits = (len(covering) + 1).bit_length()
         fits = reach + 7 + len(self.problem.shapes) * self.guide_bits + bound_bits <= 64
-        self.guide = guide and fits and self.n <= 128
+        widest = int(np.diff(self.bucket).max()) if len(self.bucket) > 1 else 0  # placements at one first cell
+        self.guide = guide and fits and self.n <= 128 and widest <= GUIDE_MAX_BUCKET
         self.guide_slots = slots or 1 << min(GUIDE_MAX_SLOTS_LOG2, max(12, self.n // 3))
         self._memo: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -1280,11 +1327,12 @@ class SplitSearch:
                 return 0
             lo, hi = lo | self.m_lo[t], hi | self.m_hi[t]
             left[self.g_shape[t]] -= 1
-        scratch = [np.zeros(len(self.problem.pieces) + 2, dtype) for dtype in (np.int64, np.int64, np.int64, np.uint64, np.int64)]
+        scratch = [np.zeros(len(self.problem.pieces) + 2, dtype)
+                   for dtype in (np.int64, np.int64, np.int64, np.uint64, np.int64, np.uint64)]
         q = int(_first_empty(0, lo, hi, self.n))
         return int(cast(Callable[..., int], _completions)(q, lo, hi, left, self.m_lo, self.m_hi, self.g_shape, self.bucket, self.n,
                                 self.guide_width, self.guide_bits, memo, fill, *scratch, -1, 0, self.anc_cov,
-                                self.to_frame))
+                                self.to_frame, np.zeros(1, np.uint64)))
 
     def _anchor_tables(self, group: list[tuple[int, dict[Cell, Cell]]], index: dict[Cell, int]) -> None:
         """Symmetry reduction of the first placements: anchors a_g = g(a) for the first cell a (in search order)
