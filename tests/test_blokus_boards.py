@@ -63,7 +63,8 @@ def test_solitaire_variant_corners_and_names() -> None:
     assert solitaire_variant(12, 15, 2).starts == (((0, 0),), ((14, 11),))
     assert solitaire_variant(10, 10, 3).colors == ("blue", "yellow", "red")
     assert not get_variant("classic").is_solitaire and get_variant("classic").width == 20
-    for bad in ("solitaire-4x20-4", "solitaire-20x20-5", "solitaire-20-4"):
+    assert (solitaire_variant(3, 53, 1).width, solitaire_variant(3, 53, 1).height) == (3, 53)  # the thin boards
+    for bad in ("solitaire-2x20-4", "solitaire-27x20-1", "solitaire-20x63-1", "solitaire-20x20-5", "solitaire-20-4"):
         with pytest.raises(ValueError):
             get_variant(bad)
 

@@ -784,12 +784,13 @@ def _guide_store(memo, fill, key, value, live):
 
 @njit(cache=True)
 def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, count_bits,  # noqa: C901
-                 memo, fill, st_q, st_t, st_g, st_key, st_sum, st_live, s0, bound, anc_cov, to_frame, live_out):
+                 memo, fill, st_q, st_t, st_g, st_key, st_sum, st_live, s0, bound, anc_cov, to_frame, live_out, flag):
     """How many shape tilings fill the empty cells of the state (first empty cell ``q0``, board, copies
     ``left``); memoised.  With the symmetry reduction and anchor 0 placed (``s0`` >= 0, ``bound`` its code
     > 0), only tilings whose anchors k > 0 do not beat ``s0`` (the others are never kept).  ``left`` is
     restored on return; the ``st_*`` arrays are scratch (one slot a level).  ``live_out[0]``: the state's live mask
-    (bit i: placement ``bucket[q0] + i`` leads to completions)."""
+    (bit i: placement ``bucket[q0] + i`` leads to completions).  -1 when the interrupt ``flag`` (read every 4,096
+    placements: a cold memo can take seconds) stopped it; the states finished before are kept."""
     live_out[0] = 0
     if q0 >= n_cells:
         return np.int64(1)
@@ -804,7 +805,17 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
     st_key[0] = key
     st_sum[0] = 0
     st_live[0] = 0
+    steps = 0
     while True:
+        steps += 1
+        if (steps & 4095) == 0 and flag[0] != 0:
+            while level > 0:  # put the board and the copies back as they came
+                level -= 1
+                u = st_g[level]
+                lo ^= m_lo[u]
+                hi ^= m_hi[u]
+                left[g_shape[u]] += 1
+            return np.int64(-1)
         q = st_q[level]
         t = st_t[level]
         end = bucket[q + 1]
@@ -955,7 +966,8 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
     if guided:
         if _completions(_first_empty(0, board_lo, board_hi, n_cells), board_lo, board_hi, left, m_lo, m_hi, g_shape,
                         bucket, n_cells, guide_width, guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, g_live,
-                        s0, bcode, anc_cov, to_frame, live_out) == 0:
+                        s0, bcode, anc_cov, to_frame, live_out, flag) <= 0:
+            stats[STOPPED] = 1 if flag[0] != 0 else 0
             return
         st_live[n_pre] = live_out[0]
         st_has_live[n_pre] = True
@@ -980,6 +992,8 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         stats[PREFIXES] = 1
         return
     nodes = 0
+    next_poll = 4096  # the interrupt flag is read once nodes reach it
+    stop = False
     colourings = 0
     fix_any = 0
     fix_id = 0
@@ -1046,9 +1060,11 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if go and guided and n_pieces - level - 1 > guide_floor:
                 s0, bcode = _bound(anc_t, anc_rank)
                 nxt = _first_empty(c + 1, board_lo, board_hi, n_cells)
-                go = _completions(nxt, board_lo, board_hi, left, m_lo, m_hi, g_shape, bucket, n_cells, guide_width,
-                                  guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, g_live, s0, bcode, anc_cov,
-                                  to_frame, live_out) > 0
+                ahead = _completions(nxt, board_lo, board_hi, left, m_lo, m_hi, g_shape, bucket, n_cells, guide_width,
+                                     guide_bits, memo, memo_fill, g_q, g_t, g_g, g_key, g_sum, g_live, s0, bcode, anc_cov,
+                                     to_frame, live_out, flag)
+                stop = ahead < 0
+                go = ahead > 0
                 st_live[level + 1] = live_out[0]
                 st_has_live[level + 1] = True
             if go and hole_limit > 0:
@@ -1077,7 +1093,10 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             left[g_shape[t]] += 1
             imbalance += g_bal[t]
             _anchor_ok(t, False, anc_t, anc_cov, to_frame)
-        if (max_nodes > 0 and nodes >= max_nodes) or ((nodes & 4095) == 0 and flag[0] != 0):
+        if nodes >= next_poll:  # (nodes passed over by the live masks jump, so no test for a multiple of 4,096)
+            next_poll = nodes + 4096
+            stop = flag[0] != 0
+        if stop or (max_nodes > 0 and nodes >= max_nodes):
             stats[STOPPED] = 1
             break
     stats[COLOURINGS] += colourings
@@ -1332,7 +1351,7 @@ class SplitSearch:
         q = int(_first_empty(0, lo, hi, self.n))
         return int(cast(Callable[..., int], _completions)(q, lo, hi, left, self.m_lo, self.m_hi, self.g_shape, self.bucket, self.n,
                                 self.guide_width, self.guide_bits, memo, fill, *scratch, -1, 0, self.anc_cov,
-                                self.to_frame, np.zeros(1, np.uint64)))
+                                self.to_frame, np.zeros(1, np.uint64), new_flag()))
 
     def _anchor_tables(self, group: list[tuple[int, dict[Cell, Cell]]], index: dict[Cell, int]) -> None:
         """Symmetry reduction of the first placements: anchors a_g = g(a) for the first cell a (in search order)
