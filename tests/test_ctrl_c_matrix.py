@@ -159,7 +159,7 @@ SMOKE = [
     ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
     ("solitaire-count-serial-bitset", TETRO + ["--count", "--engine", "bitset"], 3.0, _count_partial),
     ("solitaire-count-serial-xcc", TETRO + ["--count", "--engine", "xcc"], 3.0, _count_partial),
-    ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),
+    ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 9.0, _estimate_partial),  # 2+ paths under load
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
     ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
     ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
