@@ -161,7 +161,13 @@ def stored_layout(board: str) -> list[tuple[tuple[int, int], ...]]:
     return pieces
 
 
-def shrink(board: str, along: str, limit: float, commit: str) -> None:
+def _transpose(result: LayoutResult) -> None:
+    """Swap the board's sides and every cell's (row, col), in place."""
+    result.cols, result.rows = result.rows, result.cols
+    result.layout = [(k, tuple(sorted((c, r) for r, c in cells))) for k, cells in result.layout]
+
+
+def shrink(board: str, along: str, limit: float, commit: str, results: Path) -> None:
     """Shrink a stored layout one row (or column) at a time by :func:`shrink_layout` while it finds one, storing
     and recording each layout found (boards named with the shorter side first, as everywhere here)."""
     cols, rows = map(int, board.split("x"))
@@ -172,11 +178,9 @@ def shrink(board: str, along: str, limit: float, commit: str) -> None:
         result = shrink_layout(cols, rows, pieces, time_limit=limit,
                                progress=lambda line: print(f"  {line}", flush=True))
         if along == "cols":
-            result.cols, result.rows = result.rows, result.cols
-            result.layout = [(k, tuple(sorted((c, r) for r, c in cells))) for k, cells in result.layout]
-        if result.cols > result.rows:  # name it shorter side first: transpose the found layout
-            result.cols, result.rows = result.rows, result.cols
-            result.layout = [(k, tuple(sorted((c, r) for r, c in cells))) for k, cells in result.layout]
+            _transpose(result)
+        if result.cols > result.rows:  # name it shorter side first
+            _transpose(result)
         print(result.describe(), flush=True)
         if result.status != "found":
             return
@@ -184,7 +188,7 @@ def shrink(board: str, along: str, limit: float, commit: str) -> None:
         record = record_of(result, commit)
         path = save_layout(result, command)
         record["layout_file"] = str(path.relative_to(ROOT)) if path else None
-        save(f"{result.cols}x{result.rows}:1", record, RESULTS)
+        save(f"{result.cols}x{result.rows}:1", record, results)
         board, cols, rows = result.board, result.cols, result.rows
         pieces = [cells for _, cells in result.layout]
 
@@ -205,8 +209,8 @@ def main() -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()
     if args.shrink:
-        shrink(args.shrink, args.along, args.time_limit, commit)
-        print(summary(load(RESULTS)))
+        shrink(args.shrink, args.along, args.time_limit, commit, args.results)
+        print(summary(load(args.results)))
         return
     print(f"commit {commit}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, limit {args.time_limit:g} "
           "CPU s per board", flush=True)

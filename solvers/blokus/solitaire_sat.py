@@ -327,9 +327,7 @@ def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None
             _solve_with_cuts(solver, model, result, start, progress)
         except KeyboardInterrupt:
             result.status = "interrupted"
-        result.conflicts = int(solver.accum_stats().get("conflicts", 0))
-    result.cpu_seconds = time.process_time() - start
-    return result
+        return _finish(result, solver, start)
 
 
 def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: float,
