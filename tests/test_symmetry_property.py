@@ -9,6 +9,7 @@ computed here independently of :mod:`puzzles.polyomino`'s symmetry code.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 
@@ -129,7 +130,17 @@ def test_counts_match_brute_force_slow(seed: int) -> None:
     ("3x20", "pentominoes", 8, 2),
 ])
 def test_corner_cases(region: str, pieces: str, raw: int, unique: int) -> None:
+    """The same count at split depths 0 (no split), 1, 4 and 12 (past the pieces of the small cases)."""
+    check_corner_case(region, pieces, raw, unique, (0, 1, 4, 12))
+
+
+@pytest.mark.slow
+def test_corner_case_at_every_split_depth() -> None:
+    check_corner_case("3x20", "pentominoes", 8, 2, range(13))
+
+
+def check_corner_case(region: str, pieces: str, raw: int, unique: int, depths: Iterable[int]) -> None:
     problem = TilingProblem.from_spec(Region.from_spec(region), pieces)
-    for depth in range(0, 13):
+    for depth in depths:
         counts = problem.counts(split_depth=depth)
         assert (counts.raw, counts.unique, counts.complete) == (raw, unique, True), depth
