@@ -37,6 +37,7 @@ shape tilings, nodes).
 
 from __future__ import annotations
 
+import itertools
 import math
 import mmap
 import random
@@ -167,6 +168,32 @@ for _i in range(64):
     DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
 
 
+def _permutation_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Tables of the colourings' permutation count (:func:`_colourings_by_permutations`), 4 copies a shape.
+
+    ``PERM_AVOIDS[pattern]``: bit k set when permutation k (``itertools.permutations(range(4))`` order, i -> P_k(i))
+    avoids the 4x4 bit pattern (bit 4i+j: piece i of one shape touches piece j of another), i.e. no i with bit
+    4i+P_k(i).  ``RIGHT_COMPOSE[b, byte, v]``: the set {pi o P_b : pi in the byte's 8 permutations set in v}, so the
+    24-bit set ``m`` right-composed with P_b is the OR over its three bytes."""
+    perms = list(itertools.permutations(range(4)))
+    index = {p: k for k, p in enumerate(perms)}
+    patterns = np.arange(1 << 16, dtype=np.int64)
+    avoids = np.zeros(1 << 16, np.uint64)
+    for k, perm in enumerate(perms):
+        bits = sum(1 << (4 * i + perm[i]) for i in range(4))
+        avoids |= ((patterns & bits) == 0).astype(np.uint64) << np.uint64(k)
+    values = np.arange(256, dtype=np.int64)
+    compose = np.zeros((len(perms), 3, 256), np.uint64)
+    for b, right in enumerate(perms):
+        for k, left in enumerate(perms):
+            image = index[tuple(left[right[c]] for c in range(4))]
+            compose[b, k // 8] |= ((values >> (k % 8)) & 1).astype(np.uint64) << np.uint64(image)
+    return avoids, compose
+
+
+PERM_AVOIDS, RIGHT_COMPOSE = _permutation_tables()
+
+
 @njit(cache=True)
 def _low_index(bit):
     """The index of the single set bit of ``bit`` (a de Bruijn multiply, no loop)."""
@@ -218,6 +245,77 @@ def _transversals(a, n_shapes, by_shape, shape_mask, adj, cor, edge_rule, corner
         stack_c[s + 1] = nxt
         s += 1
     return n
+
+
+@njit(cache=True)
+def _right_compose(b, mask):
+    """The permutation set ``mask`` (24 bits) each composed with permutation ``b`` on the right (see
+    :data:`RIGHT_COMPOSE`)."""
+    return (RIGHT_COMPOSE[b, 0, mask & np.uint64(255)] | RIGHT_COMPOSE[b, 1, (mask >> np.uint64(8)) & np.uint64(255)]
+            | RIGHT_COMPOSE[b, 2, mask >> np.uint64(16)])
+
+
+@njit(cache=True)
+def _colourings_by_permutations(n_shapes, by_shape, adj_k, ok, cand, rest, order):  # noqa: C901
+    """Colourings of one shape tiling, 4 copies a shape, edge rule only: the count of permutation tuples.
+
+    Class c holds the shape-0 piece c; shape s gives it its piece sigma_s(c), a permutation of the 4 copies.  Two
+    shapes' permutations agree when no class gets touching pieces: with sigma_s fixed, the sigma_t that agree are
+    {pi o sigma_s : pi avoids the s-t touching pattern}, a 24-bit set (:data:`PERM_AVOIDS`, :func:`_right_compose`).
+    A DFS over the other shapes, fewest permutations first, keeps each later shape's set; the last one's is
+    counted.  ``adj_k[p]``: the pieces piece p touches, bit 4s + j for copy j of shape s.  ``ok``/``cand``/``rest``/
+    ``order``: scratch (``ok[s, t]``: the permutations pi avoiding the s-t pattern; ``cand[d, t]``: shape t's set at
+    depth d; ``order``: the shapes in DFS order)."""
+    one = np.uint64(1)
+    for s in range(n_shapes):
+        for t in range(n_shapes):
+            if s == t:
+                continue
+            pattern = np.uint64(0)
+            for i in range(4):
+                row = (adj_k[by_shape[s, i]] >> np.uint64(4 * t)) & np.uint64(15)
+                pattern |= row << np.uint64(4 * i)
+            ok[s, t] = PERM_AVOIDS[pattern]
+    last = n_shapes - 1
+    for t in range(1, n_shapes):
+        cand[1, t] = ok[0, t]  # shape 0 is the identity: its pattern with t is sigma_t's own
+        if cand[1, t] == 0:
+            return 0
+        order[t] = t  # insertion sort by the number of permutations left
+        k = t
+        while k > 1 and _popcount(cand[1, order[k - 1]]) > _popcount(cand[1, t]):
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = t
+    if last == 1:
+        return _popcount(cand[1, 1])
+    total = 0
+    d = 1
+    rest[1] = cand[1, order[1]]
+    while d >= 1:
+        if rest[d] == 0:
+            d -= 1
+            continue
+        low = rest[d] & (~rest[d] + one)
+        rest[d] ^= low
+        sigma = _low_index(low)
+        a = order[d]
+        if d == last - 1:
+            b = order[last]
+            total += _popcount(cand[d, b] & _right_compose(sigma, ok[a, b]))
+            continue
+        alive = True
+        for e in range(d + 1, n_shapes):
+            b = order[e]
+            c = cand[d, b] & _right_compose(sigma, ok[a, b])
+            if c == 0:
+                alive = False
+                break
+            cand[d + 1, b] = c
+        if alive:
+            d += 1
+            rest[d] = cand[d, order[d]]
+    return total
 
 
 @njit(cache=True)
@@ -333,18 +431,68 @@ def _fix_sums(n_pieces, copies, cls, fix_pi, n_fix, sig, out3):
 
 
 @njit(cache=True)
+def _fixing_symmetries(n_pieces, n_cells, sym_perm, grid, fix_pi, pi):
+    """How many of the symmetries ``sym_perm`` map the tiling on ``grid`` (piece per cell) onto itself; their piece
+    permutations into ``fix_pi``'s first rows (``pi``: scratch)."""
+    n_fix = 0
+    for h in range(sym_perm.shape[0]):
+        for p in range(n_pieces):
+            pi[p] = -1
+        same = True
+        for cell in range(n_cells):
+            a = grid[cell]
+            b = grid[sym_perm[h, cell]]
+            if pi[a] < 0:
+                pi[a] = b
+            elif pi[a] != b:
+                same = False
+                break
+        if same:
+            for p in range(n_pieces):
+                fix_pi[n_fix, p] = pi[p]
+            n_fix += 1
+    return n_fix
+
+
+@njit(cache=True)
 def _leaf(  # noqa: C901
         level, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
-          edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans):
-    """The colour classes of the complete shape tiling ``st_g[:level]``: (colourings, fix extras) in ``out3``."""
+          edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans,
+          nbr_cells, nbr_count):
+    """The colour classes of the complete shape tiling ``st_g[:level]``: (colourings, fix extras) in ``out3``.
+
+    With 4 copies a shape, the edge rule only and no symmetry fixing the tiling (nearly every leaf of the seed
+    rule's count), the permutation count (:func:`_colourings_by_permutations`) over touching read off the pieces'
+    grid; otherwise the transversals' exact cover (:func:`_colourings`)."""
     n_pieces = level
+    kidx = ws_i[4, :n_pieces]  # piece p is copy j of shape s: 4s + j (the permutation count's index)
     for s in range(n_shapes):
         fill[s] = 0
     for p in range(n_pieces):
         u = st_g[p]
         s = g_shape[u]
         by_shape[s, fill[s]] = p
+        kidx[p] = s * copies + fill[s]
         fill[s] += 1
+        for i in range(g_size[u]):
+            grid[g_cells[u, i]] = p
+    n_fix = _fixing_symmetries(n_pieces, n_cells, sym_perm, grid, fix_pi, pi)
+    if copies == 4 and edge_rule and not corner_rule and n_fix == 0:
+        one = np.uint64(1)
+        for p in range(n_pieces):  # adj[p] here by (shape, copy) index: what p's edge neighbour cells hold
+            u = st_g[p]
+            a = np.uint64(0)
+            for i in range(nbr_count[u]):
+                a |= one << np.uint64(kidx[grid[nbr_cells[u, i]]])
+            adj[p] = a
+        base = 4 + n_shapes
+        out3[0] = _colourings_by_permutations(n_shapes, by_shape, adj, ws_u[4:base, :n_shapes],
+                                              ws_u[base:base + n_shapes, :n_shapes], ws_u[base + n_shapes, :n_shapes],
+                                              ws_i[5, :n_shapes])
+        out3[1] = 0
+        out3[2] = 0
+        return
+    for p in range(n_pieces):
         adj[p] = np.uint64(0)
         cor[p] = np.uint64(0)
     for p in range(n_pieces):
@@ -359,29 +507,6 @@ def _leaf(  # noqa: C901
                     cor[p] |= np.uint64(1) << np.uint64(q)
                 if (k_lo[v] & m_lo[u]) or (k_hi[v] & m_hi[u]):
                     cor[q] |= np.uint64(1) << np.uint64(p)
-    n_fix = 0
-    n_sym = sym_perm.shape[0]
-    if n_sym > 0:
-        for p in range(n_pieces):
-            u = st_g[p]
-            for i in range(g_size[u]):
-                grid[g_cells[u, i]] = p
-        for h in range(n_sym):
-            for p in range(n_pieces):
-                pi[p] = -1
-            same = True
-            for cell in range(n_cells):
-                a = grid[cell]
-                b = grid[sym_perm[h, cell]]
-                if pi[a] < 0:
-                    pi[a] = b
-                elif pi[a] != b:
-                    same = False
-                    break
-            if same:
-                for p in range(n_pieces):
-                    fix_pi[n_fix, p] = pi[p]
-                n_fix += 1
     _colourings(n_pieces, n_shapes, copies, by_shape, adj, cor, edge_rule, corner_rule, fix_pi, n_fix, out3, ws_u, ws_i,
                 trans)
 
@@ -561,12 +686,11 @@ def _colour_step(  # noqa: C901
 
 @njit(cache=True)
 def _popcount(x):
-    """Set bits of ``x``."""
-    n = 0
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
+    """Set bits of ``x`` (a uint64; SWAR, no loop)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)
@@ -871,8 +995,8 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
 @njit(cache=True)
 def _colour_scratch(n_shapes, copies):
     """The colourings' scratch tables (see :func:`_colourings`), made once per search, not per tiling."""
-    ws_u = np.zeros((4, max(n_shapes, copies) + 2), np.uint64)
-    ws_i = np.zeros((4, max(copies * n_shapes, copies) + 1), np.int64)
+    ws_u = np.zeros((4 + 2 * n_shapes + 1, max(n_shapes, copies) + 2), np.uint64)  # rows 4..: the permutation count's
+    ws_i = np.zeros((6, max(copies * n_shapes, copies) + 1), np.int64)  # rows 4, 5: the permutation count's
     trans = np.empty((copies, copies ** max(n_shapes - 1, 0)), np.uint64)
     return ws_u, ws_i, trans
 
@@ -979,7 +1103,8 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
         if w == 0:
             return
         _leaf(n_pre, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes, copies,
-              edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans)
+              edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i, trans,
+              nbr_cells, nbr_count)
         stats[COLOURINGS] += w * out3[0]
         stats[FIX_ANY] += w * (out3[0] + out3[1])
         stats[FIX_ID] += w * (out3[0] + out3[2])
@@ -1046,7 +1171,7 @@ def _split_search(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
             if w > 0:
                 _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells,
                       n_shapes, copies, edge_rule, corner_rule, sym_perm, grid, by_shape, fill, adj, cor, fix_pi, pi,
-                      out3, ws_u, ws_i, trans)
+                      out3, ws_u, ws_i, trans, nbr_cells, nbr_count)
             colourings += w * out3[0]
             fix_any += w * (out3[0] + out3[1])
             fix_id += w * (out3[0] + out3[2])
@@ -1213,7 +1338,7 @@ def _split_probes(m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, 
                 w = _anchor_weight(anc_t, to_frame, st_g, level + 1)
                 _leaf(level + 1, st_g, m_lo, m_hi, e_lo, e_hi, k_lo, k_hi, g_shape, g_cells, g_size, n_cells, n_shapes,
                       copies, edge_rule, corner_rule, no_sym, grid, by_shape, fill, adj, cor, fix_pi, pi, out3, ws_u, ws_i,
-                      trans)
+                      trans, nbr_cells, nbr_count)
                 out[probe, 0] = weight * w
                 out[probe, 1] = weight * w * out3[0]
                 break
