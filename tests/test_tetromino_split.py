@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -22,6 +23,9 @@ from solvers.blokus.tetromino_split import (
     CUT_OFF,
     CUT_PARTIAL,
     SplitSearch,
+    _colour_scratch,
+    _colourings,
+    _colourings_by_permutations,
     timed_split_count,
 )
 from solvers.blokus.tetrominoes import ColoredTilingProblem
@@ -148,6 +152,53 @@ def test_seed_rule_parts_equal_direct():
         assert prefix is not None
         record = split.count(prefix).record()
         assert record[3] >= 1 and record[:3] == direct_over_shape_prefix(problem, prefix)
+
+
+def _touching(search: SplitSearch, tiling: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(by_shape, adjacency by piece index, adjacency by (shape, copy) index 4s + j) of a complete shape tiling."""
+    cells = [set(search.g_cells[t, :search.g_size[t]].tolist()) for t in tiling]
+    near = [set(search.nbr_cells[t, :search.nbr_count[t]].tolist()) for t in tiling]
+    by_shape = np.zeros((len(search.problem.shapes), search.problem.colors), np.int64)
+    index, fill = [], [0] * by_shape.shape[0]
+    for p, t in enumerate(tiling):
+        s = int(search.g_shape[t])
+        by_shape[s, fill[s]] = p
+        index.append(s * by_shape.shape[1] + fill[s])
+        fill[s] += 1
+    adj = np.zeros(len(tiling), np.uint64)
+    adj_k = np.zeros(len(tiling), np.uint64)
+    for p in range(len(tiling)):
+        for q in range(len(tiling)):
+            if q != p and near[p] & cells[q]:
+                adj[p] |= np.uint64(1 << q)
+                adj_k[p] |= np.uint64(1 << index[q])
+    return by_shape, adj, adj_k
+
+
+def test_permutation_count_of_colourings_equals_the_transversals():
+    """The seed rule's leaves count their colourings as permutation tuples; on 60 random 10x8 shape tilings that
+    count equals the transversals' exact cover (the method the small instances check against the direct search)."""
+    search = SplitSearch(ColoredTilingProblem(Region.rectangle(10, 8)), guide=False)
+    rng = random.Random(11)
+    n_shapes, copies = len(search.problem.shapes), search.problem.colors
+    counts: list[int] = []
+    for _ in range(300):
+        tiling = search.random_prefix(n_shapes * copies, rng, max_nodes=2_000)  # None: none within 2,000 nodes
+        if tiling is None or len(counts) == 60:
+            continue
+        by_shape, adj, adj_k = _touching(search, tiling)
+        ws_u, ws_i, trans = _colour_scratch(n_shapes, copies)
+        out3 = np.zeros(3, np.int64)
+        no_fix = np.zeros((1, len(tiling)), np.int64)
+        _colourings(len(tiling), n_shapes, copies, by_shape, adj, np.zeros_like(adj), True, False, no_fix, 0, out3,
+                    ws_u, ws_i, trans)
+        base = 4 + n_shapes
+        by_permutations = _colourings_by_permutations(n_shapes, by_shape, adj_k, ws_u[4:base, :n_shapes],
+                                                      ws_u[base:base + n_shapes, :n_shapes],
+                                                      ws_u[base + n_shapes, :n_shapes], ws_i[5, :n_shapes])
+        assert by_permutations == out3[0], tiling
+        counts.append(int(out3[0]))
+    assert len(counts) == 60 and sum(c > 0 for c in counts) >= 20 and max(counts) >= 10  # not a sample of zeros
 
 
 CUTS = (CUT_OFF, CUT_ADJACENT, CUT_PARTIAL)
