@@ -57,13 +57,19 @@ def record_of(result: LayoutResult, commit: str) -> dict:
             "cuts": result.cuts, "variables": result.variables, "clauses": result.clauses, "commit": commit}
 
 
-def save_layout(result: LayoutResult, command: str) -> Path | None:
-    """Replay the layout through the engine and store it as ``tests/data/blokus_sat_layout_WxH_Kc.json``;
+def layouts_folder(results: Path) -> Path:
+    """Where found layouts go: ``tests/data`` for the committed results file, else beside ``--results`` (so a trial
+    run never overwrites a committed layout)."""
+    return LAYOUTS if results.resolve() == RESULTS.resolve() else results.resolve().parent
+
+
+def save_layout(result: LayoutResult, command: str, folder: Path = LAYOUTS) -> Path | None:
+    """Replay the layout through the engine and store it as ``blokus_sat_layout_WxH_Kc.json`` in ``folder``;
     a board the engine does not play (``check_board_sides``) is checked by ``check_layout`` and stored as
     cell lists ((row, col), row 0 at the top) instead."""
     from puzzles.blokus.tables import check_board_sides
 
-    path = LAYOUTS / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
+    path = folder / f"blokus_sat_layout_{result.board}_{result.colors}c.json"
     try:
         check_board_sides(result.cols, result.rows)
         engine = True
@@ -87,7 +93,7 @@ def save_layout(result: LayoutResult, command: str) -> Path | None:
 
 
 STATUS_TEXT = {"unsat": "proved impossible", "found": "found", "time_limit": "unknown at the limit",
-               "interrupted": "unknown (interrupted)"}
+               "interrupted": "unknown (interrupted)", "bands_tried": "unknown (every band tried)"}
 
 
 def table(records: dict[str, dict]) -> str:
@@ -139,15 +145,22 @@ def settled(old: dict | None, limit: float) -> bool:
     return old is not None and (old["status"] in ("unsat", "found") or (old["limit"] or 0) >= limit)
 
 
-def run_board(cols: int, rows: int, colors: int, limit: float, commit: str) -> dict:
-    """Solve one board, store any layout, print and return its record."""
+def _shown(path: Path | None) -> str | None:
+    """A stored layout's path as the results file keeps it: relative to the repository when inside it."""
+    if path is None:
+        return None
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, folder: Path = LAYOUTS) -> dict:
+    """Solve one board, store any layout in ``folder``, print and return its record."""
     result = solve_layout(cols, rows, colors, limit, half_turn=colors > 1)
     command = f"python bench/blokus_rectangles.py --time-limit {limit:g} --boards {cols}x{rows}" + (
         f" --four-colors {cols}x{rows}" if colors > 1 else "")
     record = record_of(result, commit)
     if result.status == "found":
-        path = save_layout(result, command)
-        record["layout_file"] = str(path.relative_to(ROOT)) if path else None
+        path = save_layout(result, command, folder)
+        record["layout_file"] = _shown(path)
     print(result.describe() + (f", {result.cuts} cuts" if result.cuts else ""), flush=True)
     return record
 
@@ -186,8 +199,8 @@ def shrink(board: str, along: str, limit: float, commit: str, results: Path) -> 
             return
         command = f"python bench/blokus_rectangles.py --shrink {board} --along {along} --time-limit {limit:g}"
         record = record_of(result, commit)
-        path = save_layout(result, command)
-        record["layout_file"] = str(path.relative_to(ROOT)) if path else None
+        path = save_layout(result, command, layouts_folder(results))
+        record["layout_file"] = _shown(path)
         save(f"{result.cols}x{result.rows}:1", record, results)
         board, cols, rows = result.board, result.cols, result.rows
         pieces = [cells for _, cells in result.layout]
@@ -226,7 +239,7 @@ def main() -> None:
             key = f"{cols}x{rows}:{colors}"
             if settled(load(args.results).get(key), args.time_limit):
                 continue
-            save(key, run_board(cols, rows, colors, args.time_limit, commit), args.results)
+            save(key, run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results)), args.results)
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)
     print(table(load(args.results)))

@@ -28,6 +28,17 @@ ENGINE_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "
 RESULTS = Path(__file__).parent.parent / "bench" / "results" / "blokus_rectangles.json"
 
 
+def _bench_module():
+    """``bench/blokus_rectangles.py`` as a module (bench/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("blokus_rectangles_bench", RESULTS.parent.parent / "blokus_rectangles.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_perimeter_bound() -> None:
     assert TOTAL_PERIMETER == 216  # 4 + 6 + 2*8 + 8 + 4*10 + 10 + 11*12
     assert [min_rows_by_perimeter(w) for w in range(3, 13)] == [41, 32, 26, 22, 19, 17, 15, 14, 12, 11]
@@ -98,7 +109,7 @@ def test_results_file_is_consistent() -> None:
     records = json.loads(RESULTS.read_text())
     stored = {json.loads(p.read_text())["board"] for p in LAYOUTS}
     for record in records.values():
-        assert record["status"] in ("unsat", "found", "time_limit", "interrupted")
+        assert record["status"] in ("unsat", "found", "time_limit", "bands_tried", "interrupted")
         if record["status"] == "found":
             assert record["board"] in stored
         if record["proof"] == "perimeter bound":
@@ -128,3 +139,19 @@ def test_shrink_layout_moves_a_layout_onto_a_board_one_row_shorter() -> None:
     check_layout(4, 40, shorter)
     old = {frozenset(p) for p in pieces} | {frozenset((r - 1, c) for r, c in p) for p in pieces}
     assert sum(frozenset(p) in old for p in shorter) >= 21 - 8  # a band of at most 3 rows was re-solved
+
+
+def test_a_band_search_that_runs_out_of_bands_says_so() -> None:
+    """From the stored 4x39 layout, bands of 3 rows give nothing on 4x38: the answer says every band was tried (not a
+    time limit, and nothing proved)."""
+    pieces = layout_cells(json.loads((DATA / "blokus_sat_layout_4x39_1c.json").read_text()))
+    result = shrink_layout(4, 39, pieces, time_limit=120, window_limit=5, windows=(3,))
+    assert result.status == "bands_tried" and not result.layout
+    assert "no band of rows gave a layout (the band search proves nothing)" in result.describe()
+
+
+def test_a_trial_run_keeps_its_layouts_beside_its_results(tmp_path: Path) -> None:
+    """Layouts go to tests/data only for the committed results file; a trial's go beside its --results."""
+    bench = _bench_module()
+    assert bench.layouts_folder(bench.RESULTS) == DATA.resolve()
+    assert bench.layouts_folder(tmp_path / "trial.json") == tmp_path.resolve()

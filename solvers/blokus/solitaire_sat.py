@@ -85,8 +85,9 @@ def min_rows_by_perimeter(cols: int) -> int:
 @dataclass
 class LayoutResult:
     """The answer for one board: ``status`` is ``unsat`` (proved: no layout), ``found`` (``layout``: (color,
-    cells) per piece in a legal play order), ``time_limit`` (unknown at ``limit`` CPU seconds) or
-    ``interrupted``; ``proof`` says what decided it (``perimeter bound`` or the SAT solver)."""
+    cells) per piece in a legal play order), ``time_limit`` (unknown at ``limit`` CPU seconds), ``bands_tried``
+    (unknown: a band search, :func:`shrink_layout`, tried every band before its limit) or ``interrupted``;
+    ``proof`` says what decided it (``perimeter bound`` or the SAT solver)."""
 
     cols: int
     rows: int
@@ -109,7 +110,8 @@ class LayoutResult:
         """One line a person reads."""
         limit = f"{self.limit:g}" if self.limit is not None else "no"
         text = {"unsat": f"proved impossible ({self.proof})", "found": f"found ({self.proof})",
-                "time_limit": f"unknown at the limit of {limit} CPU s", "interrupted": "unknown: interrupted"}
+                "time_limit": f"unknown at the limit of {limit} CPU s", "interrupted": "unknown: interrupted",
+                "bands_tried": "unknown: no band of rows gave a layout (the band search proves nothing)"}
         return f"{self.board} ({self.cols * self.rows} cells): {text[self.status]}, {self.cpu_seconds:.1f} CPU s"
 
 
@@ -365,8 +367,9 @@ def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time
     large-neighbourhood search.  For each band of ``w`` rows of the smaller board (``w`` in ``windows``), the
     pieces wholly above the band keep their cells, those wholly below it move up one row, and the SAT model
     places the others (the fixed pieces are assumptions of one solver, so its learnt clauses and cuts serve
-    every band).  ``found``, or ``time_limit`` (unknown: no band worked within the limits; nothing is proved
-    about the board).  Transpose the cells to shrink the columns instead."""
+    every band).  ``found``, ``bands_tried`` (every band tried, none gave a layout) or ``time_limit`` (the limit
+    came first); in neither case is anything proved about the board.  Transpose the cells to shrink the columns
+    instead."""
     from pysat.solvers import Solver
 
     start = time.process_time()
@@ -394,6 +397,7 @@ def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time
                     if band.status == "found":
                         result.status, result.layout = "found", band.layout
                         return _finish(result, solver, start)
+            result.status = "bands_tried"
         except KeyboardInterrupt:
             result.status = "interrupted"
         return _finish(result, solver, start)
