@@ -159,7 +159,7 @@ SMOKE = [
     ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
     ("solitaire-count-serial-bitset", TETRO + ["--count", "--engine", "bitset"], 3.0, _count_partial),
     ("solitaire-count-serial-xcc", TETRO + ["--count", "--engine", "xcc"], 3.0, _count_partial),
-    ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 9.0, _estimate_partial),  # 2+ paths under load
+    ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),  # 2+ paths (else again)
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
     ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
     ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
@@ -209,6 +209,10 @@ FULL = SMOKE + [
 @pytest.mark.parametrize(("args", "after", "check"), [pytest.param(a, t, c, id=i) for i, a, t, c in SMOKE])
 def test_ctrl_c_smoke(args: list[str], after: float, check, tmp_path: Path) -> None:
     data, _ = interrupt_cell(args, after, tmp_path)
+    if data == {"status": "interrupted", "interrupted": True, "result": None} and check is _estimate_partial:
+        # Ctrl-C before two paths is a clean stop without an estimate (checked here); under a loaded suite the
+        # start-up can take that long, so the partial estimate is asked for once more, later
+        data, _ = interrupt_cell(args, 3 * after, tmp_path)
     check(data)
 
 
