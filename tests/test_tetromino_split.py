@@ -26,6 +26,7 @@ from solvers.blokus.tetromino_split import (
     _colour_scratch,
     _colourings,
     _colourings_by_permutations,
+    _permutation_scratch,
     timed_split_count,
 )
 from solvers.blokus.tetrominoes import ColoredTilingProblem
@@ -192,10 +193,8 @@ def test_permutation_count_of_colourings_equals_the_transversals():
         no_fix = np.zeros((1, len(tiling)), np.int64)
         _colourings(len(tiling), n_shapes, copies, by_shape, adj, np.zeros_like(adj), True, False, no_fix, 0, out3,
                     ws_u, ws_i, trans)
-        base = 4 + n_shapes
-        by_permutations = _colourings_by_permutations(n_shapes, by_shape, adj_k, ws_u[4:base, :n_shapes],
-                                                      ws_u[base:base + n_shapes, :n_shapes],
-                                                      ws_u[base + n_shapes, :n_shapes], ws_i[5, :n_shapes])
+        by_permutations = _colourings_by_permutations(n_shapes, by_shape, adj_k,
+                                                      *_permutation_scratch(ws_u, ws_i, n_shapes))
         assert by_permutations == out3[0], tiling
         counts.append(int(out3[0]))
     assert len(counts) == 60 and sum(c > 0 for c in counts) >= 20 and max(counts) >= 10  # not a sample of zeros

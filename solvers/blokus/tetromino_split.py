@@ -485,10 +485,8 @@ def _leaf(  # noqa: C901
             for i in range(nbr_count[u]):
                 a |= one << np.uint64(kidx[grid[nbr_cells[u, i]]])
             adj[p] = a
-        base = 4 + n_shapes
-        out3[0] = _colourings_by_permutations(n_shapes, by_shape, adj, ws_u[4:base, :n_shapes],
-                                              ws_u[base:base + n_shapes, :n_shapes], ws_u[base + n_shapes, :n_shapes],
-                                              ws_i[5, :n_shapes])
+        ok, cand, rest, order = _permutation_scratch(ws_u, ws_i, n_shapes)
+        out3[0] = _colourings_by_permutations(n_shapes, by_shape, adj, ok, cand, rest, order)
         out3[1] = 0
         out3[2] = 0
         return
@@ -990,6 +988,15 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
         st_key[level] = key2
         st_sum[level] = 0
         st_live[level] = 0
+
+
+@njit(cache=True)
+def _permutation_scratch(ws_u, ws_i, n_shapes):
+    """The permutation count's scratch inside :func:`_colour_scratch`'s tables: (ok, cand, rest, order) for
+    :func:`_colourings_by_permutations` (ws_u rows 4.., ws_i row 5; row 4 of ws_i is ``_leaf``'s piece index)."""
+    base = 4 + n_shapes
+    return (ws_u[4:base, :n_shapes], ws_u[base:base + n_shapes, :n_shapes], ws_u[base + n_shapes, :n_shapes],
+            ws_i[5, :n_shapes])
 
 
 @njit(cache=True)
