@@ -75,12 +75,13 @@ def call_in_child(target: Callable[..., None], args: tuple[object, ...], time_li
     killed at ``time_limit`` (TimeoutError) or on Ctrl-C in the parent (KeyboardInterrupt), and in every
     other case once the call is over.  A child that exits with :data:`EXIT_INTERRUPTED` without sending
     (it caught the terminal's Ctrl-C itself) raises KeyboardInterrupt; one that dies otherwise RuntimeError.
+    If this process is killed outright, the child dies with it (:func:`_die_with_parent`).
     """
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=target, args=(*args, send), daemon=True)
+    child = context.Process(target=_die_with_parent, args=(os.getpid(), target, *args, send), daemon=True)
     child.start()
     send.close()
     try:
@@ -98,6 +99,19 @@ def call_in_child(target: Callable[..., None], args: tuple[object, ...], time_li
             child.kill()
         child.join()
         receive.close()
+
+
+def _die_with_parent(parent: int, target: Callable[..., None], *args: object) -> None:
+    """``target(*args)`` in a child that the kernel kills when ``parent`` dies, however it dies (SIGKILL, a
+    crash): an orphaned SAT solver would otherwise run on to its end (Linux ``PR_SET_PDEATHSIG``)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(1)
+    target(*args)
 
 
 def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None) -> None:
