@@ -151,9 +151,26 @@ def test_sat_tiling_search_is_interrupted_not_a_traceback() -> None:
              "announce(Solver, 'append_formula', 'encoding')\n"
              "announce(Solver, 'solve_limited', 'solving')")
     for moment in ("encoding", "solving"):
-        child = Child(["tile", "30x30", "--pieces", "15*pentominoes", "--backend", "sat", "--json"], setup)
+        child = Child(["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"], setup)
         partial, _ = _interrupt(child, lambda child=child, moment=moment: child.said(moment))
         assert partial["interrupted"] is True and partial["status"] in ("incomplete", "interrupted")
+
+
+def test_a_killed_command_takes_its_sat_child_with_it() -> None:
+    """SIGKILL, which the command cannot catch, to a SAT tiling search: its solver process does not run on."""
+    psutil = pytest.importorskip("psutil")
+    child = Child(["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"],
+                  "from pysat.solvers import Solver\nannounce(Solver, 'solve_limited', 'solving')")
+    try:
+        while child.process.poll() is None and not child.said("solving"):
+            time.sleep(0.02)
+        solver = psutil.Process(child.process.pid).children()
+        assert solver, "the SAT search runs in a child process"
+    finally:
+        child.process.kill()
+        child.finish(timeout=10)
+    gone, alive = psutil.wait_procs(solver, timeout=5)
+    assert not alive, f"the SAT process outlived its killed parent: {alive}"
 
 
 def test_generate_keeps_every_challenge_found(tmp_path: Path) -> None:
