@@ -144,18 +144,25 @@ def test_goal_lemmas_are_tight_and_drop_only_the_pieces_they_rule_out() -> None:
     assert any("TWO_SQUARES" in s for s in lemmas)
 
 
-def test_goal_lemma_profiles_proven_again_by_cp_sat() -> None:
-    """A stored impossible profile is shown INFEASIBLE again, and the witness's is not (every stored profile:
+def test_goal_lemma_profile_proven_again_by_cp_sat() -> None:
+    """A stored impossible profile is shown INFEASIBLE again (every stored profile:
     ``test_every_stored_goal_lemma_is_proven_again``, -m slow)."""
+    from solvers.shelfie.goal_bounds import goal_lemmas, profile_feasible
+
+    goals = ("DIAGONAL", "TWO_COLUMNS_ALL_DIFFERENT")
+    profile = goal_lemmas()[frozenset(goals)]["infeasible_profiles"][5]  # about 3 CPU-s of CP-SAT (others up to 8)
+    assert profile_feasible(goals, profile, time_limit=60) is False
+
+
+@pytest.mark.slow  # about 6 CPU-s of CP-SAT to find a shelf with the witness's profile
+def test_goal_lemma_witness_profile_is_feasible() -> None:
+    """The witness's own profile is FEASIBLE for the same model (the model does not rule out everything)."""
     from puzzles.shelfie import Bookshelf
     from puzzles.shelfie.rules import groups
     from solvers.shelfie.goal_bounds import goal_lemmas, profile_feasible
 
     goals = ("TWO_COLUMNS_ALL_DIFFERENT", "X_SHAPE")
-    lemma = goal_lemmas()[frozenset(goals)]
-    profile = lemma["infeasible_profiles"][2]  # about 3 CPU-s of CP-SAT (the first takes about 8)
-    assert profile_feasible(goals, profile, time_limit=60) is False
-    witness = Bookshelf.from_rows(lemma["witness"])
+    witness = Bookshelf.from_rows(goal_lemmas()[frozenset(goals)]["witness"])
     sizes = [len(cells) for _, cells in groups(witness)]
     profile = [int(witness.is_full())] + [sizes.count(n) for n in (3, 4, 5)] + [sum(n >= 6 for n in sizes)]
     assert profile_feasible(goals, profile, time_limit=60) is True
