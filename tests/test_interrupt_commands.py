@@ -83,14 +83,19 @@ class Child:
         return "".join(self.out), "".join(self.err)
 
 
+def _wait_until(child: Child, ready: Callable[[], bool]) -> None:
+    """Wait for ``ready()`` while the child runs; it must still be running then."""
+    started = time.monotonic()
+    while child.process.poll() is None and not ready():
+        assert time.monotonic() - started < 300, "the job never became ready to be interrupted"
+        time.sleep(0.02)
+    assert child.process.poll() is None, "the job ended before it could be interrupted"
+
+
 def _interrupt(child: Child, ready: Callable[[], bool]) -> tuple[dict, str]:
     """SIGINT once ``ready()`` holds; the parsed JSON output and stderr."""
-    started = time.monotonic()
     try:
-        while child.process.poll() is None and not ready():
-            assert time.monotonic() - started < 300, "the job never became ready to be interrupted"
-            time.sleep(0.02)
-        assert child.process.poll() is None, "the job ended before it could be interrupted"
+        _wait_until(child, ready)
         child.process.send_signal(signal.SIGINT)
         sent = time.monotonic()
         child.process.wait(timeout=30)
@@ -146,12 +151,16 @@ def test_estimate_keeps_the_paths_done() -> None:
     assert 2 <= partial["probes"] < 100_000_000
 
 
+#: A SAT tiling search that encodes for about a second, then solves for much longer than a test waits.
+SAT_TILING = ["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"]
+
+
 def test_sat_tiling_search_is_interrupted_not_a_traceback() -> None:
     setup = ("from pysat.solvers import Solver\n"
              "announce(Solver, 'append_formula', 'encoding')\n"
              "announce(Solver, 'solve_limited', 'solving')")
     for moment in ("encoding", "solving"):
-        child = Child(["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"], setup)
+        child = Child(SAT_TILING, setup)
         partial, _ = _interrupt(child, lambda child=child, moment=moment: child.said(moment))
         assert partial["interrupted"] is True and partial["status"] in ("incomplete", "interrupted")
 
@@ -159,11 +168,9 @@ def test_sat_tiling_search_is_interrupted_not_a_traceback() -> None:
 def test_a_killed_command_takes_its_sat_child_with_it() -> None:
     """SIGKILL, which the command cannot catch, to a SAT tiling search: its solver process does not run on."""
     psutil = pytest.importorskip("psutil")
-    child = Child(["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"],
-                  "from pysat.solvers import Solver\nannounce(Solver, 'solve_limited', 'solving')")
+    child = Child(SAT_TILING, "from pysat.solvers import Solver\nannounce(Solver, 'solve_limited', 'solving')")
     try:
-        while child.process.poll() is None and not child.said("solving"):
-            time.sleep(0.02)
+        _wait_until(child, lambda: child.said("solving"))
         solver = psutil.Process(child.process.pid).children()
         assert solver, "the SAT search runs in a child process"
     finally:
