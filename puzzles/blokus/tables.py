@@ -141,19 +141,11 @@ class BoardTables:
         self.pl_piece = np.array(pieces, dtype=np.int32)
         self.pl_size = self.piece_sizes[self.pl_piece].copy()
         self.pl_cells = np.zeros((n, 5), dtype=np.int32)
-        adj_lists, corner_lists = [], []
         for m, cells in enumerate(cells_list):
             flat = [self.flat(r, c) for r, c in cells]
-            self.pl_cells[m] = flat + [flat[0]] * (5 - len(flat))
-            inside = set(cells)
-            adj = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))} - inside
-            diag = {(r + dr, c + dc) for r, c in cells for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
-            diag -= inside | adj
-            ok = lambda rc: 0 <= rc[0] < rows and 0 <= rc[1] < cols  # noqa: E731
-            adj_lists.append(sorted(self.flat(*rc) for rc in adj if ok(rc)))
-            corner_lists.append(sorted(self.flat(*rc) for rc in diag if ok(rc)))
-        self.pl_adj, self.pl_nadj = _pad(adj_lists)
-        self.pl_corners, self.pl_ncorners = _pad(corner_lists)
+            self.pl_cells[m] = flat + [flat[0]] * (5 - len(flat))  # padded with its first cell
+        self.pl_adj, self.pl_nadj = self._around(((-W, 0), (0, 1), (W, 0), (0, -1)))
+        self.pl_corners, self.pl_ncorners = self._around(((-W, -1), (-W, 1), (W, -1), (W, 1)), but_not=self.pl_adj)
 
         # CSR lists (Pentobi's refinement): key = ((cell << 4) | pattern) * NUM_PIECES + piece, where
         # the 4-bit pattern says which edge neighbours of the cell are forbidden (bit 0 up, 1 right,
@@ -186,6 +178,36 @@ class BoardTables:
         # Python-side views: placement lookup by packed sorted cells; Move objects made on demand
         self.moves = MoveTable(self)
         self._lookup = dict(zip(self._pack(self.pl_cells, self.pl_size).tolist(), range(n)))
+
+    def _around(self, steps: tuple[tuple[int, int], ...], but_not: np.ndarray | None = None,
+                chunk: int = 8192) -> tuple[np.ndarray, np.ndarray]:
+        """Per placement, the board cells one of ``steps`` (flat row offset, column offset) away from one of its
+        cells, neither its own nor listed in ``but_not``: sorted, padded with zeros; and how many.
+
+        Edge neighbours with the four edge steps; corner cells with the four diagonal steps, less the edge
+        neighbours.  Vectorised over placements in chunks (a board's table is built at every start)."""
+        n, area = self.num_placements, self.area
+        on_board = self.border == 0
+        found: list[np.ndarray] = []
+        counts = np.zeros(n, dtype=np.int32)
+        for first in range(0, n, chunk):
+            cells = self.pl_cells[first:first + chunk]
+            rows = np.arange(len(cells))[:, None]
+            inside = np.zeros((len(cells), area), dtype=bool)
+            inside[rows, cells] = True
+            near = np.zeros_like(inside)
+            for row_step, col_step in steps:
+                near[rows, cells + row_step + col_step] = True  # the border keeps every step inside the array
+            near &= on_board[None, :] & ~inside
+            if but_not is not None:
+                near[rows, but_not[first:first + chunk]] = False  # its padding is cell 0, off the board anyway
+            counts[first:first + chunk] = near.sum(axis=1)
+            found.append(np.nonzero(near)[1].astype(np.int32))
+        flat = np.concatenate(found)
+        out = np.zeros((n, int(counts.max())), dtype=np.int32)
+        starts = np.cumsum(counts) - counts
+        out[np.repeat(np.arange(n), counts), np.arange(len(flat)) - np.repeat(starts, counts)] = flat
+        return out, counts
 
     def scratch(self) -> _MoveScratch:
         """This thread's marker/output arrays for move generation."""
