@@ -60,8 +60,15 @@ def run_polling(call: Callable[[np.ndarray], T], time_limit: float | None = None
             done.set()
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    threading.Thread(target=target, name="kibitz-kernel", daemon=True).start()
-    _wait(done, flag, deadline)
+    kernel = threading.Thread(target=target, name="kibitz-kernel", daemon=True)
+    try:
+        kernel.start()
+        _wait(done, flag, deadline)
+    except KeyboardInterrupt:  # Ctrl-C after the start, before the wait: the same as inside the wait
+        if kernel.ident is None:
+            raise  # the kernel never started: nothing runs on
+        flag[0] = INTERRUPTED
+        _wait(done, flag, deadline)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["result"], int(flag[0])  # type: ignore[return-value]

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from puzzles.polyomino import Region, piece, piece_set
-from solvers.blokus.tetromino_search import estimate_canonical, timed_count
+from solvers.blokus.tetromino_search import PROBE_CHUNK, estimate_canonical, timed_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem, verify_colored_tiling
 from solvers.parallel import record_sum
 
@@ -102,6 +102,25 @@ def test_estimator_units_on_two_coloured_sets():
     sampled = estimate_canonical(problem, probes=20000, exact_depth=3, seed=0)
     for unit, value in (("raw", 57_472), ("canonical", 28_736), ("symmetry", 14_368), ("symmetry_colors", 7_184)):
         assert abs(sampled[unit] - value) <= 5 * sampled[unit + "_stderr"], unit
+
+
+def test_ctrl_c_between_two_chunks_of_paths_keeps_the_paths_done():
+    """A Ctrl-C that lands outside the kernel's wait (here: in the progress call after the first chunk) stops the
+    estimate with the paths of the chunks folded so far, as one inside a chunk does; it is not lost."""
+    problem = ColoredTilingProblem(Region.rectangle(6, 4), 3, SMALL, corner_contact=True)
+    calls: list[int] = []
+
+    def ctrl_c_after_the_first_chunk(done: int, asked: int) -> None:
+        calls.append(done)
+        raise KeyboardInterrupt
+
+    partial = estimate_canonical(problem, probes=3 * PROBE_CHUNK, exact_depth=2, seed=1,
+                                 progress=ctrl_c_after_the_first_chunk)
+    assert calls == [PROBE_CHUNK]
+    assert partial["probes"] == PROBE_CHUNK and partial["interrupted"] is True
+    assert partial["status"] == "estimate (interrupted: fewer paths)"
+    whole_first_chunk = estimate_canonical(problem, probes=PROBE_CHUNK, exact_depth=2, seed=1)
+    assert partial["canonical"] == whole_first_chunk["canonical"]  # the same paths, folded whole
 
 
 def test_cli_statuses(run_cli, tmp_path):

@@ -598,18 +598,20 @@ class _Moments:
         self.mean = np.zeros(4, np.float64)
         self.m2 = np.zeros(4, np.float64)
 
-    def add(self, rows: np.ndarray) -> None:
-        """Fold in a chunk of rows."""
+    def folded(self, rows: np.ndarray) -> _Moments:
+        """These moments with a chunk of rows folded in, as a new object (one binding: a Ctrl-C never tears it)."""
         k = rows.shape[0]
         if k == 0:
-            return
+            return self
         mean = rows.mean(axis=0)
         m2 = ((rows - mean) ** 2).sum(axis=0)
         n = self.n + k
         delta = mean - self.mean
-        self.mean = self.mean + delta * (k / n)
-        self.m2 = self.m2 + m2 + delta * delta * (self.n * k / n)
-        self.n = n
+        result = _Moments()
+        result.mean = self.mean + delta * (k / n)
+        result.m2 = self.m2 + m2 + delta * delta * (self.n * k / n)
+        result.n = n
+        return result
 
 
 def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth: int = -1,
@@ -641,27 +643,30 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
     chunk = 0
     stopped = 0
     last = False  # the time is up before two paths: draw the missing ones without a limit
-    while moments.n < probes and not stopped:  # chunks of paths (constant memory), each stoppable inside
-        size = 2 - moments.n if last else min(probes - moments.n, PROBE_CHUNK)
-        left = None if time_limit is None or last else max(0.0, time_limit - (time.perf_counter() - wall))
-        out = np.zeros((size, 4), np.float64)
-        chunk_seed = (seed * 1_000_003 + chunk) % 2**31
+    try:
+        while moments.n < probes and not stopped:  # chunks of paths (constant memory), each stoppable inside
+            size = 2 - moments.n if last else min(probes - moments.n, PROBE_CHUNK)
+            left = None if time_limit is None or last else max(0.0, time_limit - (time.perf_counter() - wall))
+            out = np.zeros((size, 4), np.float64)
+            chunk_seed = (seed * 1_000_003 + chunk) % 2**31
 
-        def paths(flag: np.ndarray, size: int = size, out: np.ndarray = out, chunk_seed: int = chunk_seed) -> int:
-            return int(_probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi,
-                               search.g_shape, search.g_cells, search.g_size, search.bucket, search.n, problem.colors,
-                               len(problem.shapes), problem.corner_contact, search.sym_perm, size, chunk_seed,
-                               exact_depth, out, flag))
+            def paths(flag: np.ndarray, size: int = size, out: np.ndarray = out, chunk_seed: int = chunk_seed) -> int:
+                return int(_probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi,
+                                   search.g_shape, search.g_cells, search.g_size, search.bucket, search.n, problem.colors,
+                                   len(problem.shapes), problem.corner_contact, search.sym_perm, size, chunk_seed,
+                                   exact_depth, out, flag))
 
-        finished, stopped = run_polling(paths, left)
-        moments.add(out[:finished])
-        chunk += 1
-        if progress is not None:
-            progress(moments.n, probes)
-        if stopped == TIME_LIMIT and moments.n < 2:
-            stopped, last = 0, True  # a time limit still waits for the two paths an error needs
-        elif last and not stopped:
-            stopped = TIME_LIMIT
+            finished, stopped = run_polling(paths, left)
+            moments = moments.folded(out[:finished])  # one binding: a Ctrl-C leaves the old or the new, whole
+            chunk += 1
+            if progress is not None:
+                progress(moments.n, probes)
+            if stopped == TIME_LIMIT and moments.n < 2:
+                stopped, last = 0, True  # a time limit still waits for the two paths an error needs
+            elif last and not stopped:
+                stopped = TIME_LIMIT
+    except KeyboardInterrupt:  # Ctrl-C between two chunks, outside the kernel's wait: the paths folded stay
+        stopped = INTERRUPTED
     interrupted = stopped == INTERRUPTED
     if moments.n < 2:
         raise KeyboardInterrupt
