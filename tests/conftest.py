@@ -16,6 +16,12 @@ from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE, as in some CI images): else
+# every test worker rewrites every test module's asserts (~8 CPU-s each) and every CLI started by a test compiles
+# the project's modules again (~0.4 s each).  Set here, before xdist starts its workers, so that they inherit it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 # A shell that starts the suite in the background (``cmd &`` without job control) ignores SIGINT, and children
 # inherit an ignored signal: then no CLI under test could be stopped by Ctrl-C.  A handled signal is reset to
 # the default in every child, so the interrupt tests see what a user's terminal gives.
@@ -39,6 +45,21 @@ def _warm_up_numba(say: Callable[[str], None]) -> str:
     text = f"numba kernels compiled for this source tree in {time.perf_counter() - started:.1f} s"
     problems = [] if done.returncode == 0 else done.stdout.splitlines()[-5:]
     return "\n".join([text, *(f"  warm-up: {line}" for line in problems)])
+
+
+#: The longest test files of the default run (15 s or more each), longest first.  xdist hands each worker whole
+#: files (``--dist loadfile``: module fixtures are built once, the README test's commands run in order); these
+#: start first, so that neither worker is left running one of them alone at the end.
+LONGEST_FIRST = [f"tests/test_{name}.py" for name in (
+    "notebooks", "readme_commands", "ctrl_c_matrix", "no_peeking", "tetromino_split", "solitaire",
+    "towers_equilibrium", "recorded_games", "faults", "blokus_match", "interrupt_commands", "interrupt_playout",
+    "blokus_rectangles", "parallel")]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of :data:`LONGEST_FIRST` first (each file's tests keep their order)."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 @pytest.hookimpl(trylast=True)  # after the timer starts, before xdist starts its workers
