@@ -21,7 +21,7 @@ actions, which :func:`finishable_this_turn` accounts for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
@@ -253,6 +253,7 @@ def upgrade_targets(s: int, revised: bool) -> list[int]:
 
 
 _MULTISETS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+_SIZES: dict[tuple[int, int], list[int]] = {}  # pieces in each of _MULTISETS's multisets
 
 
 def finishable_this_turn(
@@ -272,12 +273,15 @@ def finishable_this_turn(
     """
     supply = list(supply) if supply is not None else [99] * NSHAPES
     options: list[list[tuple[int, ...]]] = []
+    sizes: list[list[int]] = []
     for p in hand:
         # at most `actions` pieces can go on one puzzle in a turn (one per action, Master included)
         key = (p.empty, actions)
         if key not in _MULTISETS:
             _MULTISETS[key] = Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions)
+            _SIZES[key] = [sum(option) for option in _MULTISETS[key]]
         options.append(_MULTISETS[key])
+        sizes.append(_SIZES[key])
     plans: list[TurnPlan] = []
     n = len(hand)
     for subset_bits in range(1, 1 << n):
@@ -285,11 +289,9 @@ def finishable_this_turn(
         if any(not options[i] for i in subset):
             continue
         found = None
-        for choice in product(*(options[i] for i in subset)):
-            total = sum(sum(c) for c in choice)
-            # lower bound on actions: all pieces placed, Master covering one per puzzle
-            if total - (len(subset) - 1 if master_available else 0) > actions:
-                continue
+        # lower bound on actions: all pieces placed, Master covering one per puzzle
+        budget = actions + (len(subset) - 1 if master_available else 0)
+        for choice in _choices_within([options[i] for i in subset], [sizes[i] for i in subset], budget):
             needs = {i: list(c) for i, c in zip(subset, choice)}
             path: list[str] = []
             if _TurnSearch(hand, needs, list(stock), list(supply), revised).plan(actions, master_available, path):
@@ -299,6 +301,30 @@ def finishable_this_turn(
             plans.append(TurnPlan(subset, sum(hand[i].points for i in subset), found))
     plans.sort(key=lambda p: (-p.points, -len(p.puzzles), p.puzzles))
     return plans
+
+
+def _choices_within(option_lists: list[list[tuple[int, ...]]], sizes: list[list[int]],
+                    budget: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """``itertools.product(*option_lists)`` in its order, but only the choices whose pieces (``sizes``: each
+    option's count) number at most ``budget``: a prefix already over it is cut, not enumerated (the same
+    choices, far fewer tried)."""
+    least_after = [0] * (len(option_lists) + 1)  # fewest pieces the lists after k can add
+    for k in range(len(option_lists) - 1, -1, -1):
+        least_after[k] = least_after[k + 1] + min(sizes[k])
+    chosen: list[tuple[int, ...]] = []
+
+    def extend(k: int, left: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if k == len(option_lists):
+            yield tuple(chosen)
+            return
+        for option, size in zip(option_lists[k], sizes[k]):
+            if size + least_after[k + 1] <= left:
+                chosen.append(option)
+                yield from extend(k + 1, left - size)
+                chosen.pop()
+
+    if least_after[0] <= budget:
+        yield from extend(0, budget)
 
 
 def _finish(hand, i, full, stock, supply, log) -> None:
