@@ -210,3 +210,19 @@ def test_face_up_survives_json_and_a_bad_mark_is_refused(challenges: list[Challe
     with pytest.raises(ValueError, match="face_up must be true or false"):
         TowersState.from_json(data)
     assert "face_up" not in TowersState.new_game(1).to_json()
+
+
+def test_ctrl_c_while_the_line_is_drawn_stops_the_generation(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C inside the principal variation of a found challenge (the solver raises SearchStopped there) is a
+    clean interrupted stop of ``generate towers``, not a traceback."""
+    from solvers.towers.solver import SearchStopped, Solver
+
+    def interrupted(*args: object, **kwargs: object) -> list[str]:
+        raise SearchStopped("interrupted")
+
+    monkeypatch.setattr(Solver, "principal_variation", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        next(generate(1, "easy", seed=BATCHES[0][2]))
+    result = run_cli("generate", "towers", "--count", "1", "--difficulty", "easy", "--json")
+    assert result.exit_code == 130
+    assert json.loads(result.stdout) == {"status": "interrupted", "interrupted": True, "challenges": []}

@@ -35,7 +35,7 @@ from puzzles.sheets import Figure, Panel, answer_figure
 from puzzles.sheets import text as svg_text
 from puzzles.towers.engine import TowersState
 from puzzles.towers.render import LINE_CELLS
-from solvers.towers.solver import Solver
+from solvers.towers.solver import SearchStopped, Solver
 
 #: name: [lo, hi) of the exact solver's nodes to prove every legal move's value (calibrated on a sample).
 LEVELS: dict[str, tuple[int, int]] = {"easy": (0, 100), "medium": (100, 3000), "hard": (3000, 10**9)}
@@ -304,7 +304,12 @@ def check_challenge(state: TowersState, solver: Solver, seed: int = 0, difficult
         return None
     face_up = state.clone()
     face_up.face_up = True
-    line = solver.principal_variation(face_up, "game", res.value)
+    try:
+        line = solver.principal_variation(face_up, "game", res.value)
+    except SearchStopped as stop:  # Ctrl-C while the line is drawn stops the whole generation too
+        if stop.reason == "interrupted":
+            raise KeyboardInterrupt from None
+        raise
     return Challenge(seed, difficulty, face_up, winners[0], "win" if best > 0 else "draw", plies_left(state),
                      res.nodes, dict(res.move_values), line, replay_result(face_up, line))
 
