@@ -1,7 +1,7 @@
 """Bench: the smallest rectangle that takes all 21 pieces of one color, settled board by board.
 
 Every w x h with 3 <= w <= h and area in [89, 167] (12x14, area 168, is the smallest found so far), in
-increasing area: refused by the perimeter bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
+increasing area: refused by the perimeter bound or the run bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
 (CaDiCaL 1.9.5, lazy connectivity cuts) proves it UNSAT, finds a layout (replayed through the rule engine
 and stored in ``tests/data/``), or stops at the CPU limit (unknown).  Results are checkpointed after every
 board in ``bench/results/blokus_rectangles.json`` (re-running skips settled boards and boards already tried
@@ -38,6 +38,7 @@ from solvers.blokus.solitaire_sat import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+BOUNDS = ("perimeter bound", "run bound")  # the proofs without a solver (solitaire_sat.perimeter_bound, run_bound)
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
 LAYOUTS = ROOT / "tests" / "data"
 
@@ -105,7 +106,7 @@ def table(records: dict[str, dict]) -> str:
         colors = "" if r["colors"] == 1 else f", {r['colors']} colors"
         lines.append(f"| {r['cols']}×{r['rows']}{colors} | "
                      f"{r['area']} | {empty} | {STATUS_TEXT[r['status']]} | {r['proof']} | {r['cpu_seconds']} | "
-                     f"{'—' if r['proof'] == 'perimeter bound' else r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
+                     f"{'—' if r['proof'] in BOUNDS else r['limit']} | {r['conflicts']:,} | {r['cuts']} |")
     return "\n".join(lines)
 
 
@@ -116,10 +117,11 @@ def summary(records: dict[str, dict]) -> str:
     best = min(found, default=168)  # 12x14, found by the heuristic search before this bench
     below = [r for r in one if r["area"] < best]
     counts = {s: sum(r["status"] == s for r in below) for s in STATUS_TEXT}
-    proved = sum(r["proof"] == "perimeter bound" for r in below)
+    by_bound = {bound: sum(r["proof"] == bound for r in below) for bound in BOUNDS}
+    by_sat = counts["unsat"] - sum(by_bound.values())
     return (f"Smallest area found: {best} cells. Boards below it in this file: {len(below)}; proved impossible "
-            f"{counts['unsat']} ({proved} by the perimeter bound, {counts['unsat'] - proved} by SAT), unknown at "
-            f"their limit {counts['time_limit'] + counts['interrupted']}.")
+            f"{counts['unsat']} ({', '.join(f'{n} by the {bound}' for bound, n in by_bound.items())}, {by_sat} by "
+            f"SAT), unknown at their limit {counts['time_limit'] + counts['interrupted']}.")
 
 
 def load(path: Path) -> dict[str, dict]:

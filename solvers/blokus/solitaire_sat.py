@@ -30,9 +30,11 @@ with ``half_turn`` red and green are the images of blue and yellow (the searched
 model and forces the centre cell of an odd board empty.  UNSAT there proves only that no half-turn
 symmetric layout exists.
 
-A cheap refusal comes first (:func:`perimeter_bound`): the 21 pieces have 216 unit edges of perimeter; each
+Cheap refusals come first (:func:`perimeter_bound`): the 21 pieces have 216 unit edges of perimeter; each
 faces the board's border or an empty cell (never another piece: no shared edges), and an empty cell has at
-most 4 sides, so ``4 * empty + 2 * (cols + rows) >= 216``.
+most 4 sides, so ``4 * empty + 2 * (cols + rows) >= 216``.  :func:`run_bound` splits that count into rows
+and columns, with the orientations the pieces can take on the board (it refuses 3x42, which 600 CPU s of
+SAT did not settle).
 """
 
 from __future__ import annotations
@@ -74,6 +76,31 @@ def perimeter_bound(cols: int, rows: int) -> bool:
     return 4 * empty + 2 * (cols + rows) < TOTAL_PERIMETER
 
 
+def piece_runs(cells: tuple[Cell, ...]) -> tuple[int, int]:
+    """(row runs, column runs) of a piece as placed: its maximal segments of cells along rows, and along columns.
+    They add up to half its perimeter, so an orientation only moves runs from one count to the other."""
+    inside = set(cells)
+    return (sum(1 for r, c in cells if (r, c - 1) not in inside), sum(1 for r, c in cells if (r - 1, c) not in inside))
+
+
+def run_bound(cols: int, rows: int) -> bool:
+    """True when the runs count refuses the board for one color (it implies :func:`perimeter_bound`'s refusals).
+
+    Proof: two pieces never share an edge, so in each row the maximal segments of covered cells (runs) are
+    each one piece's cells, with at least one empty cell between two runs: ``cols >= covered + runs - 1`` in
+    every row.  Summed over rows, ``rows * cols >= 89 + row runs - rows``; over columns the same with column runs
+    and ``cols``.  Each piece adds its runs in the orientation it lies in (:func:`piece_runs`), and only
+    orientations that fit the board count; no choice of them meets both sums here.  On 3-row boards the
+    3x3 pentominoes cannot lie flat, which :func:`perimeter_bound` (both sums added) does not see."""
+    spare = cols * rows - CELLS_PER_COLOR
+    most_row_runs, most_col_runs = spare + rows, spare + cols
+    row_run_sums = {0}
+    for shape in PIECES:
+        runs = {piece_runs(tuple(o.cells)) for o in shape.orientations() if o.height <= rows and o.width <= cols}
+        row_run_sums = {total + row for total in row_run_sums for row, _ in runs if total + row <= most_row_runs}
+    return not any(TOTAL_PERIMETER // 2 - total <= most_col_runs for total in row_run_sums)
+
+
 def min_rows_by_perimeter(cols: int) -> int:
     """The fewest rows a ``cols``-wide board needs to pass :func:`perimeter_bound`."""
     rows = 1
@@ -87,7 +114,7 @@ class LayoutResult:
     """The answer for one board: ``status`` is ``unsat`` (proved: no layout), ``found`` (``layout``: (color,
     cells) per piece in a legal play order), ``time_limit`` (unknown at ``limit`` CPU seconds), ``bands_tried``
     (unknown: a band search, :func:`shrink_layout`, tried every band before its limit) or ``interrupted``;
-    ``proof`` says what decided it (``perimeter bound`` or the SAT solver)."""
+    ``proof`` says what decided it (``perimeter bound``, ``run bound`` or the SAT solver)."""
 
     cols: int
     rows: int
@@ -308,15 +335,19 @@ class LayoutModel:
 
 
 def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None = 60.0, half_turn: bool = False,
-                 progress: Callable[[str], None] | None = None, counting: bool = True) -> LayoutResult:
-    """Settle one board: the perimeter bound (one color), else the SAT model with lazy connectivity cuts.
+                 progress: Callable[[str], None] | None = None, counting: bool = True,
+                 bounds: bool = True) -> LayoutResult:
+    """Settle one board: the perimeter and run bounds (one color; ``bounds=False`` skips them), else the SAT model
+    with lazy connectivity cuts.
 
     ``time_limit`` is in CPU seconds of this process (looked at every :data:`CHUNK_CONFLICTS` conflicts).
     A layout found comes in a legal play order; :func:`replay_layout` plays it through the rule engine.
     """
     start = time.process_time()
-    if colors == 1 and perimeter_bound(cols, rows):
+    if bounds and colors == 1 and perimeter_bound(cols, rows):
         return LayoutResult(cols, rows, colors, "unsat", "perimeter bound", time.process_time() - start, time_limit)
+    if bounds and colors == 1 and run_bound(cols, rows):
+        return LayoutResult(cols, rows, colors, "unsat", "run bound", time.process_time() - start, time_limit)
     from pysat.solvers import Solver
 
     model = LayoutModel(cols, rows, colors, half_turn, counting)
