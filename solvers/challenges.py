@@ -183,7 +183,11 @@ def attempt(seed: int, level: str, set_name: str, node_cap: int | None = None) -
     for solution in cover.solutions(SearchLimits(node_limit=cap)):
         solutions.append(solution)
         if len(solutions) > 1:
-            return None
+            break
+    if cover.stopped_by == "interrupt":  # Ctrl-C stops the whole generation, also when it came with two solutions
+        raise KeyboardInterrupt
+    if len(solutions) > 1:
+        return None
     if cover.stopped_by:  # too hard for the band (or for the cap): not proved here
         return None
     nodes = int(cover.state[2])

@@ -430,7 +430,10 @@ class ResumableSearch:
         raise NotImplementedError
 
     def run(self, limits: SearchLimits, capacity: int) -> Iterator[np.ndarray]:
-        """Run until finished or a limit; yields blocks of stored solutions when ``capacity`` > 0."""
+        """Run until finished or a limit; yields blocks of stored solutions when ``capacity`` > 0.
+
+        Ctrl-C yields the block found so far, then raises KeyboardInterrupt; ``stopped_by`` is ``"interrupt"``
+        from before that block, so a reader that stops at it (enough solutions) still knows."""
         buffer = np.zeros((capacity, self.row_width), np.int64)
         self.stopped_by = ""
         while self.state[1] != 9:
@@ -439,6 +442,8 @@ class ResumableSearch:
                 self.stopped_by = "node_limit"
                 return
             (status, stored), why = self._polled_step(allowed, buffer, limits)
+            if why == INTERRUPTED:  # said before the last block: a reader that stops at it still sees the Ctrl-C
+                self.stopped_by = "interrupt"
             if stored:
                 yield buffer[:stored].copy()
             if why == INTERRUPTED:

@@ -97,3 +97,33 @@ def test_challenge_files_hold_no_solution_and_the_solution_verifies_cell_by_cell
             orientations = {o.cells for o in shapes[placed["name"]].orientations()}
             assert normalize(tuple(cell) for cell in placed["cells"]) in orientations
         assert solution["status"] == "proved" and solution["seed"] == int(seed)
+
+
+def test_a_ctrl_c_that_stops_a_search_with_two_solutions_found_is_not_lost(monkeypatch) -> None:
+    """The exact cover hands over the block of solutions found before it raises KeyboardInterrupt; a try that stops
+    reading at its second solution (not unique) must still stop the generation, not go on to the next seed (the
+    Ctrl-C was lost there and ``generate tiling`` ran on)."""
+    from solvers.exact_cover import ResumableSearch
+    from solvers.interrupt import INTERRUPTED
+
+    real = ResumableSearch._polled_step
+    calls: list[int] = []
+
+    def ctrl_c_in_every_step(self, allowed, buffer, limits):
+        calls.append(1)
+        result, _ = real(self, allowed, buffer, limits)
+        return result, INTERRUPTED
+
+    monkeypatch.setattr(ResumableSearch, "_polled_step", ctrl_c_in_every_step)
+    searched = 0
+    for seed in range(30):
+        before = len(calls)
+        try:
+            attempt(seed, "easy", "pentominoes")
+            raised = False
+        except KeyboardInterrupt:
+            raised = True
+        if len(calls) > before:  # a search ran, and Ctrl-C stopped it: the try must say so
+            searched += 1
+            assert raised, f"seed {seed}: the try returned after a Ctrl-C stopped its search"
+    assert searched >= 10
