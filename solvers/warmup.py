@@ -14,9 +14,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,10 +147,37 @@ def is_compiled(name: str) -> bool:
     return mark is not None and mark.exists()
 
 
+@contextlib.contextmanager
+def _ctrl_c_noticed() -> Iterator[list[int]]:
+    """Within: Ctrl-C raises KeyboardInterrupt as usual and is also noted in the list yielded (main thread only).
+
+    The warm-up does a piece of real work, and some of it answers Ctrl-C with a partial result instead of raising
+    (a count returns what it counted): the note keeps that Ctrl-C from being lost."""
+    noticed: list[int] = []
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield noticed
+        return
+
+    def note_and_raise(signum: int, frame: object) -> None:
+        noticed.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, note_and_raise)
+    try:
+        yield noticed
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def compile_group(name: str) -> float:
-    """Compile group ``name`` now (load it, when cached) and mark it; the seconds it took."""
+    """Compile group ``name`` now (load it, when cached) and mark it; the seconds it took.  A Ctrl-C meanwhile
+    raises KeyboardInterrupt here (the group left unmarked), even where the warm-up work absorbed it."""
     started = time.perf_counter()
-    GROUPS[name].compile()
+    with _ctrl_c_noticed() as noticed:
+        GROUPS[name].compile()
+    if noticed:
+        raise KeyboardInterrupt
     seconds = time.perf_counter() - started
     mark = _mark(name)
     if mark is not None:

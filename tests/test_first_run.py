@@ -148,3 +148,23 @@ def test_after_the_set_up_no_command_compiles_and_no_eta_comes_early(tmp_path: P
             assert NOTICE.search(done.stderr) is None, (args, done.stderr)
             assert _eta_before_first_unit(done.stderr) == [], args
         assert times[0] <= 2 * times[1] + 1.0, (args, times)
+
+
+def test_a_ctrl_c_the_warm_up_work_absorbs_still_stops_the_command(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """A group compiles by doing real work, and a count answers Ctrl-C with its partial result instead of raising;
+    such a Ctrl-C during a first-run compile once went unnoticed and ``generate tiling`` ran on.  Now
+    compile_group raises KeyboardInterrupt, and the group stays unmarked (it compiles again next time)."""
+    import contextlib
+    import signal
+
+    def absorbed_ctrl_c() -> None:
+        with contextlib.suppress(KeyboardInterrupt):  # the work returns a partial result, as ResumableSearch.count
+            signal.raise_signal(signal.SIGINT)  # the user's Ctrl-C, inside the warm-up's work
+
+    monkeypatch.setitem(warmup.GROUPS, "fake", warmup.KernelGroup("fake", "a fake group", 1, absorbed_ctrl_c))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    with pytest.raises(KeyboardInterrupt):
+        warmup.ensure_compiled("fake", say=None)
+    assert not warmup.is_compiled("fake")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
