@@ -42,6 +42,22 @@ def test_bitset_and_xcc_counts_agree():
     assert bitset == xcc == 6_624
 
 
+def test_a_ctrl_c_inside_a_fixed_point_count_is_not_a_burnside_term(monkeypatch):
+    """The fixed-point counts of the symmetry step run exact covers whose count() answers Ctrl-C with a partial
+    count; taken as a Burnside term, that would make a wrong orbit count or a false "symmetry handling is broken".
+    A Ctrl-C there raises KeyboardInterrupt instead."""
+    from solvers.exact_cover import ResumableSearch
+    from solvers.interrupt import INTERRUPTED
+
+    real = ResumableSearch._polled_step
+    monkeypatch.setattr(ResumableSearch, "_polled_step",  # Ctrl-C after one node of every search
+                        lambda self, allowed, buffer, limits: (real(self, 1, buffer, limits)[0], INTERRUPTED))
+    shapes = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))
+    problem = ColoredTilingProblem(Region.rectangle(6, 2), 2, shapes)
+    with pytest.raises(KeyboardInterrupt):
+        problem.symmetry_counts(40)
+
+
 @pytest.mark.parametrize("size,raw", [((4, 3), 32), ((6, 2), 40)])
 def test_bitset_xcc_and_sat_enumeration_agree(size, raw):
     shapes = (piece("L", "trominoes"), piece("2", "blokus"), piece("1", "blokus"))

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from puzzles.polyomino import Cell, Placed, Region, Shape, Tiling, piece_set
-from solvers.exact_cover import ExactCoverProblem, SearchLimits
+from solvers.exact_cover import DancingLinks, ExactCoverProblem, SearchLimits
 
 SHAPE_NAMES = ("I", "O", "T", "L", "S")
 ENGINES = ("canonical", "split", "bitset", "xcc")
@@ -95,6 +95,15 @@ class ColorCounts:
             "parts_total": self.parts_total, "nodes": self.nodes, "seconds": round(self.seconds, 3),
             **({} if self.shape_tilings is None else {"shape_tilings": self.shape_tilings}),
         }
+
+
+def _complete_count(compiled: DancingLinks) -> int:
+    """The whole count of an exact cover; KeyboardInterrupt if Ctrl-C cut it short (count() answers Ctrl-C with
+    its partial count, which must never stand for a whole one, e.g. as a Burnside term)."""
+    result = compiled.count(SearchLimits())
+    if not result.complete:
+        raise KeyboardInterrupt
+    return result.count
 
 
 class ColoredTilingProblem:
@@ -676,7 +685,7 @@ class ColoredTilingProblem:
         problem = ExactCoverProblem(self.primary_items(), options, self.secondary_items())
         compiled = problem.compile()
         if not self.corner_contact:
-            return compiled.count(SearchLimits()).count
+            return _complete_count(compiled)
         return sum(1 for sol in compiled.solutions(SearchLimits())
                    if self.satisfies_corner_contact([o for i in sol for o in kept[i]]))
 
