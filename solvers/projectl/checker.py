@@ -252,8 +252,8 @@ def upgrade_targets(s: int, revised: bool) -> list[int]:
     return out
 
 
-_MULTISETS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-_SIZES: dict[tuple[int, int], list[int]] = {}  # pieces in each of _MULTISETS's multisets
+#: (empty cells, actions) -> (the piece multisets that fit, the number of pieces in each)
+_MULTISETS: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[int]]] = {}
 
 
 def finishable_this_turn(
@@ -278,10 +278,10 @@ def finishable_this_turn(
         # at most `actions` pieces can go on one puzzle in a turn (one per action, Master included)
         key = (p.empty, actions)
         if key not in _MULTISETS:
-            _MULTISETS[key] = Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions)
-            _SIZES[key] = [sum(option) for option in _MULTISETS[key]]
-        options.append(_MULTISETS[key])
-        sizes.append(_SIZES[key])
+            multisets = Checker(p.empty, [actions] * NSHAPES).multisets(max_pieces=actions)
+            _MULTISETS[key] = multisets, [sum(option) for option in multisets]
+        options.append(_MULTISETS[key][0])
+        sizes.append(_MULTISETS[key][1])
     plans: list[TurnPlan] = []
     n = len(hand)
     for subset_bits in range(1, 1 << n):
