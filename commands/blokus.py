@@ -474,6 +474,7 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, tim
     from puzzles.blokus.records import to_sgf
     from puzzles.blokus.render import board_svg
     from solvers.blokus.solitaire import geometry, parse_board, solve_all_pieces
+    from solvers.warmup import ensure_compiled
 
     geo = geometry(*parse_board(board), colors, symmetry)  # refuses malformed or too small boards at once
     if sgf_out and not geo.is_classic():
@@ -483,6 +484,7 @@ def blokus_solitaire_all_pieces(board, colors, symmetric, symmetry, perfect, tim
     for path in (sgf_out, svg_out):
         if path:
             check_output_path(path)  # refused before the search, not after it
+    ensure_compiled("blokus")  # the search's kernels and the rule engine that replays the solution
     progress = ProgressReporter(None, "searching", enabled=not as_json)
     try:
         result = solve_all_pieces(symmetric=symmetric, perfect=perfect, time_limit=time_limit, seed=seed,

@@ -56,6 +56,7 @@ def _compile_solitaire() -> None:
     problem = ColoredTilingProblem(Region.from_spec("8x5"), 2, edge_rule=False)
     problem.count(depth=3, workers=1)
     problem.count(depth=3, workers=1, engine="split")  # the split method (solvers/blokus/tetromino_split.py)
+    problem.count(depth=3, workers=1, engine="bitset")
     problem.split_search().estimate(20)
     from solvers.blokus.tetromino_dp import dp_count
 
@@ -76,17 +77,28 @@ def _playouts(game: str, bots: list[str], games: int, players: int | None = None
 
 
 def _compile_blokus() -> None:
-    """Blokus: the move generator and rules (perft too), the greedy bot, the generic MCTS and mcts-rave's search."""
+    """Blokus: the move generator and rules (perft, a typed move's check), the random, greedy, MCTS and mcts-rave
+    bots, the random-game batch and the all-pieces solitaire's search."""
     from puzzles.blokus.engine import BlokusState, perft
+    from solvers.blokus.bots import random_games
+    from solvers.blokus.solitaire import solve_all_pieces
 
-    perft(BlokusState("classic", False), 2)
+    state = BlokusState("classic", False)
+    perft(state, 2)
+    state.illegal_reason(state.legal_actions()[0])
+    random_games(1)
+    for strong in (False, True):  # the two waste bounds; each call compiles, then stops at its time limit
+        solve_all_pieces(time_limit=0.1, board=(10, 10), colors=1, symmetric=False, strong=strong)
     _playouts("blokus", ["mcts-rave:8", "greedy"], 2, variant="two-player")
     _playouts("blokus", ["mcts:20", "random"], 1, variant="duo")
     _playouts("blokus", ["random"], 2)
 
 
 def _compile_shelfie() -> None:
-    """My Shelfie: the rules kernel and the greedy and lookahead bots."""
+    """My Shelfie: the rules kernel (a person's legal moves too) and the greedy and lookahead bots."""
+    from puzzles.shelfie.engine import new_game
+
+    new_game(2, 7).legal_actions()
     _playouts("shelfie", ["lookahead", "greedy"], 2, 2)
     _playouts("shelfie", ["random"], 2, 4)
     _playouts("shelfie", ["mcts:10", "random"], 1, 2)
@@ -94,9 +106,14 @@ def _compile_shelfie() -> None:
 
 def _compile_towers() -> None:
     """Rainbow Blackjack: the rules kernel, the exact solver and the bots built on it."""
+    from puzzles.towers.engine import TowersState
+    from puzzles.towers.subgame import random_round6_start
     from solvers.towers.solver import warm_up
 
     warm_up()
+    start = random_round6_start(3)
+    assert start is not None
+    TowersState.from_json(start.to_json())  # a state read from a file
     _playouts("towers", ["pimc:2", "greedy"], 2)
     _playouts("towers", ["ismcts:20", "mcts:20"], 1)
     _playouts("towers", ["random"], 200)

@@ -409,12 +409,6 @@ def goal_met(gid, shelf, sq_inside, sq_same):  # noqa: C901
     return False
 
 
-@njit(cache=True)
-def meets_goal(st, g, shelf):
-    """Whether ``shelf`` meets the game's common goal ``g`` (0 or 1) under the game's options."""
-    return goal_met(st.meta[M_G0 + g], shelf, st.meta[M_SQIN] != 0, st.meta[M_SQSAME] != 0)
-
-
 # ---------------------------------------------------------------------------------------------
 # board and moves
 # ---------------------------------------------------------------------------------------------
