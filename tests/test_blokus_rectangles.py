@@ -64,9 +64,18 @@ def test_run_bound() -> None:
     assert found and not any(run_bound(r["cols"], r["rows"]) for r in found)
 
 
+def test_sat_stopped_at_its_limit_is_unknown() -> None:
+    """The SAT path of the default run (the refutation below takes seconds): encoded, searched, stopped, unknown."""
+    result = solve_layout(3, 41, time_limit=0.3, bounds=False)
+    assert (result.status, result.layout) == ("time_limit", []) and result.proof.startswith("SAT")
+    assert "unknown at the limit of 0.3 CPU s" in result.describe()
+
+
+@pytest.mark.slow
 def test_sat_proves_a_thin_rectangle_impossible() -> None:
-    """3x41 passes the perimeter bound (123 cells, 34 empty) but the model refutes it in seconds (the run bound,
-    which also refuses it, is skipped here)."""
+    """3x41 passes the perimeter bound (123 cells, 34 empty) but the model refutes it in ~5 CPU-s (the run bound,
+    which also refuses it, is skipped here); no board refuted by SAT alone takes less (3x38..3x40, 4x30, 5x24:
+    4-10 s)."""
     result = solve_layout(3, 41, time_limit=120, bounds=False)
     assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
     assert "proved impossible" in result.describe()

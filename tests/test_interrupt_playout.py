@@ -16,7 +16,7 @@ import pytest
 
 from solvers.playout import make_job, playout_chunk, run_playouts
 
-GAMES = 100
+GAMES = 40
 BOTS = "greedy,random"
 
 
