@@ -18,7 +18,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 Cell = tuple[int, int]
@@ -129,7 +129,7 @@ class Shape:
         """Distinct fixed orientations: rotations and reflections when ``free``, else just itself."""
         if not free:
             return [self]
-        return _distinct(self.transformed(k) for k in range(8))
+        return list(_free_orientations(self.cells, self.name))
 
     def key(self) -> tuple[Cell, ...]:
         """Sorted cells: a hashable, ordered fixed-shape key."""
@@ -153,6 +153,14 @@ class Shape:
 
     def _repr_svg_(self) -> str:
         return svg_cells({cell: 0 for cell in self.cells}, self.height, self.width)
+
+
+@cache
+def _free_orientations(cells: frozenset[Cell], name: str) -> tuple[Shape, ...]:
+    """:meth:`Shape.orientations` of a free shape, computed once per shape and name (verifying a tiling asks for
+    each of its pieces' orientations: thousands of times when a command verifies every tiling it lists)."""
+    shape = Shape(cells, name)
+    return tuple(_distinct(shape.transformed(k) for k in range(8)))
 
 
 def _distinct(shapes: Iterable[Shape]) -> list[Shape]:

@@ -41,6 +41,7 @@ from puzzles.polyomino import (
     Shape,
     Tiling,
     existing_file,
+    normalize,
     piece,
     piece_set,
     read_text_file,
@@ -840,7 +841,7 @@ def verify_tiling(problem: TilingProblem, tiling: Tiling) -> None:
         if spec is None:
             raise ValueError(f"tiling uses a piece not asked for: {placed.name}")
         shapes = {o.cells for o in spec.shape.orientations(problem.free)}
-        if Shape(frozenset(placed.cells)).cells not in shapes:
+        if normalize(frozenset(placed.cells)) not in shapes:  # a disconnected piece matches no orientation
             raise ValueError(f"piece {placed.name} is not placed in one of its allowed orientations")
         used[placed.name] = used.get(placed.name, 0) + 1
     for spec in problem.pieces:
