@@ -159,7 +159,9 @@ def _playout(game: str, *extra: str) -> list[str]:
 
 SMOKE = [
     ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
-    ("solitaire-estimate-serial", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),  # 2+ paths (else again)
+    # 8x5 with two sets: paths of microseconds, so many are done by then (the 10x8's need ~6 s for two)
+    ("solitaire-estimate-serial", TETRO + ["--region", "8x5", "--colors", "2", "--estimate", "1000000000"], 2.5,
+     _estimate_partial),
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
     ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
     ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
@@ -169,6 +171,7 @@ SMOKE = [
 ]
 
 FULL = SMOKE + [
+    ("solitaire-estimate-10x8", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),  # 2+ paths (else again)
     # the other engines serial (their workers and checkpoint runs below); the smoke keeps the canonical one
     ("solitaire-count-serial-bitset", TETRO + ["--count", "--engine", "bitset"], 3.0, _count_partial),
     ("solitaire-count-serial-xcc", TETRO + ["--count", "--engine", "xcc"], 3.0, _count_partial),

@@ -50,7 +50,7 @@ SLOW: dict[str, str] = {
 
 #: Short budgets: (regex on the command, replacement) applied in order to every command that matches.
 BUDGETS: list[tuple[str, str]] = [
-    (r"--games (\d{2,})", "--games 4"),  # a few games show the command works
+    (r"--games (\d{2,})", "--games 2"),  # two games show the command works
     (r"\bmcts(?::\d+)?\b(?!-)", "mcts:8"),
     (r"\bmcts-rave:\d+\b", "mcts-rave:8"),
     (r"\bpimc:\d+\b", "pimc:2"),

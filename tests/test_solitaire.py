@@ -238,7 +238,7 @@ def test_all_pieces_symmetric_replays_and_round_trips(tmp_path):
     from puzzles.blokus.records import from_sgf, to_sgf
     from solvers.blokus.solitaire import solve_all_pieces
 
-    result = solve_all_pieces(symmetric=True, perfect=True, time_limit=60, seed=0)
+    result = solve_all_pieces(symmetric=True, perfect=True, time_limit=60, seed=4)  # ~0.2 s (seed 0: ~6 s)
     assert result.status == "found" and result.placed == 84
     state = result.state
     assert state.color_scores() == [20, 20, 20, 20]  # all 21 pieces each, monomino last

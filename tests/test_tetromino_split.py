@@ -186,8 +186,10 @@ def test_permutation_count_of_colourings_equals_the_transversals():
     n_shapes, copies = len(search.problem.shapes), search.problem.colors
     counts: list[int] = []
     for _ in range(300):
+        if len(counts) == 60:
+            break
         tiling = search.random_prefix(n_shapes * copies, rng, max_nodes=2_000)  # None: none within 2,000 nodes
-        if tiling is None or len(counts) == 60:
+        if tiling is None:
             continue
         by_shape, adj, adj_k = _touching(search, tiling)
         ws_u, ws_i, trans = _colour_scratch(n_shapes, copies)
