@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from puzzles.polyomino import Placed, Region, Shape, Tiling, is_connected, piece_set
@@ -162,18 +162,20 @@ class Card:
         return LEVEL[self.reward_index]
 
     def grid_lines(self) -> list[str]:
-        out = []
-        for r in range(SIZE):
-            row = ""
-            for c in range(SIZE):
-                b = bit(r, c)
-                row += "x" if self.filled & b else "#" if self.recess & b else "."
-            out.append(row)
-        return out
+        return self._text.split("\n")[1:]
 
     def to_text(self) -> str:
         """The card in the deck format."""
-        return "\n".join([f"{self.id} {self.points} {self.reward}", *self.grid_lines()])
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
+        """The deck-format text, made once per card (a saved game writes its whole deck at every save)."""
+        def cell(i: int) -> str:
+            return "x" if self.filled >> i & 1 else "#" if self.recess >> i & 1 else "."
+
+        rows = ["".join(cell(r * SIZE + c) for c in range(SIZE)) for r in range(SIZE)]
+        return "\n".join([f"{self.id} {self.points} {self.reward}", *rows])
 
     def region(self) -> Region:
         return Region(frozenset(mask_cells(self.recess)), SIZE, SIZE)
