@@ -362,12 +362,14 @@ class _TurnSearch:
             return True
         if self._out_of_reach(left, master):
             return False
-        needs, stock = self.needs, self.stock
-        deficit = [max(0, sum(v[s] for v in needs.values()) - stock[s]) for s in range(NSHAPES)]
         if self._place_one(left, master, log) or self._master(left, master, log):
             return True
-        # acquire pieces: only useful when something is missing
-        return any(deficit) and left >= 2 and (
+        if left < 2:
+            return False
+        # acquire pieces: only useful when something is missing (a failed attempt restored needs and stock)
+        needed = [sum(column) for column in zip(*self.needs.values())]
+        deficit = [max(0, need - have) for need, have in zip(needed, self.stock)]
+        return any(deficit) and (
             self._take(left, master, log) or self._upgrade(left, master, log, deficit)
         )
 
@@ -376,11 +378,12 @@ class _TurnSearch:
         first puzzle to be finished gets no returned pieces before it completes, so each of its
         missing pieces needs one acquisition action."""
         needs, stock = self.needs, self.stock
-        remaining = sum(sum(v) for v in needs.values())
-        if left == 0 or remaining - (len(needs) - 1 if master else 0) > left:
+        if left == 0:
             return True
-        placing = remaining - (len(needs) - 1 if master else 0)
-        first_missing = min(sum(max(0, v[s] - stock[s]) for s in range(NSHAPES)) for v in needs.values())
+        placing = sum(map(sum, needs.values())) - (len(needs) - 1 if master else 0)
+        if placing > left:
+            return True
+        first_missing = min(sum(need - have for need, have in zip(v, stock) if need > have) for v in needs.values())
         return placing + first_missing > left
 
     def _attempt(self, left: int, changes: list[tuple[int, int]], next_master: bool, label: str,
