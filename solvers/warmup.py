@@ -78,15 +78,13 @@ def _playouts(game: str, bots: list[str], games: int, players: int | None = None
 
 def _compile_blokus() -> None:
     """Blokus: the move generator and rules (perft, a typed move's check), the random, greedy, MCTS and mcts-rave
-    bots, the random-game batch and the all-pieces solitaire's search."""
+    bots and the all-pieces solitaire's search."""
     from puzzles.blokus.engine import BlokusState, perft
-    from solvers.blokus.bots import random_games
     from solvers.blokus.solitaire import solve_all_pieces
 
     state = BlokusState("classic", False)
     perft(state, 2)
     state.illegal_reason(state.legal_actions()[0])
-    random_games(1)
     for strong in (False, True):  # the two waste bounds; each call compiles, then stops at its time limit
         solve_all_pieces(time_limit=0.1, board=(10, 10), colors=1, symmetric=False, strong=strong)
     _playouts("blokus", ["mcts-rave:8", "greedy"], 2, variant="two-player")
@@ -130,13 +128,14 @@ def _round6_equilibrium() -> None:
     solve_round6(state, target=0.5)
 
 
-#: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py).
+#: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py,
+#: 2026-12-03; the same kernels compiled about three times faster on 2026-12-01: the machine's speed varies).
 GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
-    KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 16, _compile_shelfie),
-    KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 23, _compile_blokus),
-    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 19, _compile_towers),
-    KernelGroup("solitaire", "the coloured tetromino search", 15, _compile_solitaire),
-    KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 3, _compile_tilings),
+    KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 46, _compile_shelfie),
+    KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 70, _compile_blokus),
+    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 43, _compile_towers),
+    KernelGroup("solitaire", "the coloured tetromino search", 64, _compile_solitaire),
+    KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 6, _compile_tilings),
 )}
 
 #: The groups a game's play, playout and bots use.
