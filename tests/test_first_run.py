@@ -51,10 +51,11 @@ COMMANDS: list[tuple[list[str], str, str]] = [
     (["towers", "play", "--bots", "human,greedy"], "quit\n", "towers"),
     (["tile", "3x20", "--count"], "", "tilings"),
     (["blokus", "solitaire", "tetrominoes", "--region", "8x5", "--colors", "2", "--no-edge-rule"], "", "solitaire"),
+    (["blokus", "solitaire", "all-pieces", "--board", "10x10", "--colors", "1", "--time-limit", "0.2"], "", "blokus"),
 ]
 
 
-@pytest.mark.parametrize(("args", "stdin", "group"), COMMANDS, ids=[" ".join(c[0][:2]) for c in COMMANDS])
+@pytest.mark.parametrize(("args", "stdin", "group"), COMMANDS, ids=[" ".join(c[0][:3]) for c in COMMANDS])
 def test_a_command_says_it_compiles_before_it_starts(args: list[str], stdin: str, group: str,
                                                      nothing_compiled: list[str]) -> None:
     from cli import main
