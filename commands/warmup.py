@@ -38,9 +38,10 @@ def warmup(groups: tuple[str, ...], workers: int | None, force: bool, list_only:
         return
     workers = workers or min(default_workers(), len(names))
     if not as_json:
-        click.echo(f"compiling {len(names)} kernel groups on {workers} processes "
-                   f"(about {sum(GROUPS[name].seconds for name in names)} s of compiling; once per kernel source) ...",
-                   err=True)
+        expected = _expected_wall([GROUPS[name].seconds for name in names], workers)
+        groups_text = f"{len(names)} kernel group{'s' if len(names) > 1 else ''}"
+        click.echo(f"compiling {groups_text} on {workers} process{'es' if workers > 1 else ''} "
+                   f"(about {expected} s; once per kernel source) ...", err=True)
     progress = ProgressReporter(len(names), "compiling kernels", enabled=not quiet, unit="group", delay=0)
     seconds: dict[str, float] = {}
 
@@ -75,6 +76,15 @@ def _say_ready(as_json: bool) -> None:
         emit_json({"status": "complete", "interrupted": False, "seconds": 0.0, "groups": {}})
     else:
         click.echo("every kernel group asked for is compiled already (--force runs them again)")
+
+
+def _expected_wall(seconds: list[int], workers: int) -> int:
+    """About how long groups of these compile times take on ``workers`` processes, each taking the next group
+    (longest first) as it becomes free."""
+    loads = [0] * max(1, workers)
+    for took in sorted(seconds, reverse=True):
+        loads[loads.index(min(loads))] += took
+    return max(loads)
 
 
 def _list_groups(names: list[str], as_json: bool) -> None:

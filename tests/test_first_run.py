@@ -169,3 +169,10 @@ def test_a_ctrl_c_the_warm_up_work_absorbs_still_stops_the_command(monkeypatch: 
         warmup.ensure_compiled("fake", say=None)
     assert not warmup.is_compiled("fake")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_warmup_notice_expects_the_groups_shared_between_its_processes() -> None:
+    from commands.warmup import _expected_wall
+
+    assert _expected_wall([46, 70, 43, 64, 6], 2) == 116  # 70 + 43 on one process, 64 + 46 + 6 on the other
+    assert _expected_wall([46, 70, 43, 64, 6], 1) == 229 and _expected_wall([6], 2) == 6
