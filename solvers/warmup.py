@@ -105,13 +105,10 @@ def _compile_shelfie() -> None:
 def _compile_towers() -> None:
     """Rainbow Blackjack: the rules kernel, the exact solver and the bots built on it."""
     from puzzles.towers.engine import TowersState
-    from puzzles.towers.subgame import random_round6_start
     from solvers.towers.solver import warm_up
 
     warm_up()
-    start = random_round6_start(3)
-    assert start is not None
-    TowersState.from_json(start.to_json())  # a state read from a file
+    TowersState.from_json(TowersState.new_game(3).to_json())  # a state read from a file
     _playouts("towers", ["pimc:2", "greedy"], 2)
     _playouts("towers", ["ismcts:20", "mcts:20"], 1)
     _playouts("towers", ["random"], 200)

@@ -59,6 +59,8 @@ def unwarmed() -> list[str]:
     """The cached kernels whose cache entry is missing or was compiled from other sources."""
     missing = []
     for name, kernel in sorted(cached_kernels().items()):
+        if name in NOT_WARMED:
+            continue
         cache = kernel._cache  # type: ignore[attr-defined]
         index = Path(cache._cache_file._index_path)
         stamp = None
@@ -66,7 +68,7 @@ def unwarmed() -> list[str]:
             with index.open("rb") as handle:
                 pickle.load(handle)  # numba's version
                 stamp, _ = pickle.loads(handle.read())
-        if stamp != cache._impl.locator.get_source_stamp() and name not in NOT_WARMED:
+        if stamp != cache._impl.locator.get_source_stamp():
             missing.append(name)
     return missing
 
