@@ -36,9 +36,12 @@ from solvers.blokus.solitaire_sat import (
     shrink_layout,
     solve_layout,
 )
+from solvers.blokus.strip_dp import refute
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ("perimeter bound", "run bound")  # the proofs without a solver (solitaire_sat.perimeter_bound, run_bound)
+STRIP_DP = "strip DP"  # the exhaustive frontier DP of solvers/blokus/strip_dp.py (short side up to 6)
+MOST_STATES = 40_000_000  # the strip DP stops past this many states
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
 LAYOUTS = ROOT / "tests" / "data"
 
@@ -117,7 +120,7 @@ def summary(records: dict[str, dict]) -> str:
     best = min(found, default=168)  # 12x14, found by the heuristic search before this bench
     below = [r for r in one if r["area"] < best]
     counts = {s: sum(r["status"] == s for r in below) for s in STATUS_TEXT}
-    by_bound = {bound: sum(r["proof"] == bound for r in below) for bound in BOUNDS}
+    by_bound = {bound: sum(r["proof"] == bound for r in below) for bound in (*BOUNDS, STRIP_DP)}
     by_sat = counts["unsat"] - sum(by_bound.values())
     return (f"Smallest area found: {best} cells. Boards below it in this file: {len(below)}; proved impossible "
             f"{counts['unsat']} ({', '.join(f'{n} by the {bound}' for bound, n in by_bound.items())}, {by_sat} by "
@@ -165,6 +168,32 @@ def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, fold
         record["layout_file"] = _shown(path)
     print(result.describe() + (f", {result.cuts} cuts" if result.cuts else ""), flush=True)
     return record
+
+
+def run_strip_dp(cols: int, rows: int, limit: float, commit: str) -> dict | None:
+    """Refute one board by the strip DP within ``limit`` CPU seconds: its record, or None when not refuted."""
+    start = time.process_time()
+    last, seen = [start], [0]
+
+    def progress(cells: int, states: int) -> None:
+        seen[0] = states
+        if time.process_time() - last[0] >= 30:
+            last[0] = time.process_time()
+            print(f"  {cols}x{rows}: {cells} of {cols * rows} cells scanned, {states:,} states", flush=True)
+
+    def should_stop() -> bool:  # the CPU limit, or 40 M states (about 3 GiB of arrays at once)
+        return time.process_time() - start > limit or seen[0] > MOST_STATES
+
+    result = refute(cols, rows, progress=progress, should_stop=should_stop)
+    verdict = "refuted" if result.refuted else "interrupted at the limit" if result.interrupted else "not refuted"
+    print(f"{cols}x{rows}: strip DP {verdict} in {result.seconds:.1f} CPU s, peak {result.peak_states:,} states",
+          flush=True)
+    if not result.refuted:
+        return None
+    return {"board": f"{cols}x{rows}", "cols": cols, "rows": rows, "colors": 1, "area": cols * rows,
+            "status": "unsat", "proof": STRIP_DP, "cpu_seconds": round(result.seconds, 2), "limit": limit,
+            "conflicts": 0, "cuts": 0, "variables": None, "clauses": None, "peak_states": result.peak_states,
+            "commit": commit}
 
 
 def stored_layout(board: str) -> list[tuple[tuple[int, int], ...]]:
@@ -220,6 +249,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--shrink", default=None, help="a board with a stored layout: shrink it by bands, e.g. 4x39")
     parser.add_argument("--along", choices=("rows", "cols"), default="rows", help="with --shrink: which side shrinks")
+    parser.add_argument("--strip-dp", action="store_true",
+                        help="refute the unsettled boards of width <= 6 by the strip DP (solvers/blokus/strip_dp.py)")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()
@@ -239,6 +270,12 @@ def main() -> None:
     try:
         for cols, rows, colors in jobs:
             key = f"{cols}x{rows}:{colors}"
+            if args.strip_dp:
+                if cols <= 6 and (load(args.results).get(key) or {}).get("status") not in ("unsat", "found"):
+                    record = run_strip_dp(cols, rows, args.time_limit, commit)
+                    if record is not None:
+                        save(key, record, args.results)
+                continue
             if settled(load(args.results).get(key), args.time_limit):
                 continue
             save(key, run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results)), args.results)

@@ -1,0 +1,103 @@
+"""The strip DP (solvers/blokus/strip_dp.py): its refutations are proofs, so it must never refute a board that has
+a layout.  Checked against an independent brute-force search on small piece sets, and on every stored one-color
+layout of a narrow board, whose own choices the DP must carry through all its pruning."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from puzzles.polyomino import Shape, piece_set
+from solvers.blokus.solitaire_sat import layout_cells
+from solvers.blokus.strip_dp import refute
+
+DATA = Path(__file__).parent / "data"
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
+    """Brute force: all pieces on a ``short`` x ``long`` board (rows x columns), no two sharing an edge, the covered
+    cells 8-connected (the corner-contact chain) and the cell (0, 0) covered (the start corner)."""
+    cells = [(r, c) for c in range(long) for r in range(short)]
+    spare = short * long - sum(len(p.cells) for p in pieces)
+    shapes = [[sorted(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
+    covered: set[tuple[int, int]] = set()
+    empty: set[tuple[int, int]] = set()
+
+    def connected() -> bool:
+        todo, seen = [(0, 0)], {(0, 0)}
+        while todo:
+            r, c = todo.pop()
+            for n in ((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                if n in covered and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(covered)
+
+    def search(i: int, left: frozenset[int]) -> bool:
+        while i < len(cells) and (cells[i] in covered or cells[i] in empty):
+            i += 1
+        if not left:
+            return (0, 0) in covered and connected()
+        if i == len(cells):
+            return False
+        r0, c0 = cells[i]
+        for k in sorted(left):
+            for shape in shapes[k]:
+                ar, ac = min(shape, key=lambda rc: (rc[1], rc[0]))
+                placed = {(r - ar + r0, c - ac + c0) for r, c in shape}
+                if any(not (0 <= r < short and 0 <= c < long) or (r, c) in covered for r, c in placed):
+                    continue
+                if any((r + dr, c + dc) in covered for r, c in placed for dr, dc in STEPS):
+                    continue
+                covered.update(placed)
+                found = search(i + 1, left - {k})
+                covered.difference_update(placed)
+                if found:
+                    return True
+        if i > 0 and len(empty) < spare:
+            empty.add(cells[i])
+            found = search(i + 1, left)
+            empty.discard(cells[i])
+            return found
+        return False
+
+    return spare >= 0 and search(0, frozenset(range(len(pieces))))
+
+
+def test_never_refutes_a_board_with_a_layout_and_refutes_the_others_here() -> None:
+    rng = random.Random(7)
+    blokus = piece_set("blokus")
+    verdicts = []
+    for _ in range(70):
+        pieces = tuple(rng.sample(blokus, rng.randint(2, 5)))
+        short = rng.choice([2, 3, 3, 4])
+        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+        verdicts.append((has_layout(short, long, pieces), refute(short, long, pieces).refuted, short, long, pieces))
+    assert not [v for v in verdicts if v[0] and v[1]], "refuted a board that has a layout"
+    # a relaxation (connectivity is checked column by column), yet it refutes all but 2 of the boards without one
+    assert len([v for v in verdicts if not v[0] and not v[1]]) <= 2
+    assert sum(v[0] for v in verdicts) >= 10 and sum(v[1] for v in verdicts) >= 10  # both answers exercised
+
+
+@pytest.mark.parametrize("board", ["3x53", "4x39", "4x40", "4x41", "5x32", "6x27"])
+def test_a_stored_layout_survives_every_pruning_step(board: str) -> None:
+    cols, rows = map(int, board.split("x"))
+    layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+    result = refute(cols, rows, follow=layout)
+    assert not result.refuted and result.peak_states == 1
+    assert refute(cols, rows, follow=layout[:-1]).refuted  # one piece left out: no choice places it
+
+
+def test_refutes_3x44() -> None:
+    """3x44 (43 empty cells): SAT ran 2,400 CPU-s without an answer; the DP refutes it in about a second."""
+    result = refute(3, 44)
+    assert result.refuted and not result.interrupted
+
+
+def test_stops_when_asked_and_says_so() -> None:
+    result = refute(3, 44, should_stop=lambda: True)
+    assert result.interrupted and not result.refuted
