@@ -36,12 +36,12 @@ from solvers.blokus.solitaire_sat import (
     shrink_layout,
     solve_layout,
 )
-from solvers.blokus.strip_dp import refute
+from solvers.blokus.strip_dp import find_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ("perimeter bound", "run bound")  # the proofs without a solver (solitaire_sat.perimeter_bound, run_bound)
 STRIP_DP = "strip DP"  # the exhaustive frontier DP of solvers/blokus/strip_dp.py (short side up to 6)
-MOST_STATES = 40_000_000  # the strip DP stops past this many states
+MOST_KIB = 12 * 2**20  # the strip DP stops past 12 GiB (its layers of states are kept for the search)
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"
 LAYOUTS = ROOT / "tests" / "data"
 
@@ -170,30 +170,28 @@ def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, fold
     return record
 
 
-def run_strip_dp(cols: int, rows: int, limit: float, commit: str) -> dict | None:
-    """Refute one board by the strip DP within ``limit`` CPU seconds: its record, or None when not refuted."""
+def run_strip_dp(cols: int, rows: int, limit: float, commit: str, folder: Path = LAYOUTS) -> dict | None:
+    """Settle one board by the strip DP's search (``solvers.blokus.strip_dp.find_layout``) within ``limit`` CPU
+    seconds: its record (proved impossible, or found with the layout stored), or None when stopped first."""
+    import resource
+
     start = time.process_time()
-    last, seen = [start], [0]
 
-    def progress(cells: int, states: int) -> None:
-        seen[0] = states
-        if time.process_time() - last[0] >= 30:
-            last[0] = time.process_time()
-            print(f"  {cols}x{rows}: {cells} of {cols * rows} cells scanned, {states:,} states", flush=True)
+    def should_stop() -> bool:  # the CPU limit, or 12 GiB of memory at the peak
+        return time.process_time() - start > limit or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > MOST_KIB
 
-    def should_stop() -> bool:  # the CPU limit, or 40 M states (about 3 GiB of arrays at once)
-        return time.process_time() - start > limit or seen[0] > MOST_STATES
-
-    result = refute(cols, rows, progress=progress, should_stop=should_stop)
-    verdict = "refuted" if result.refuted else "interrupted at the limit" if result.interrupted else "not refuted"
-    print(f"{cols}x{rows}: strip DP {verdict} in {result.seconds:.1f} CPU s, peak {result.peak_states:,} states",
-          flush=True)
-    if not result.refuted:
+    search = find_layout(cols, rows, progress=lambda line: print(f"  {cols}x{rows}: {line}", flush=True),
+                         should_stop=should_stop)
+    print(f"{cols}x{rows}: strip DP {search.status} in {search.seconds:.1f} CPU s", flush=True)
+    if search.status == "interrupted":
         return None
-    return {"board": f"{cols}x{rows}", "cols": cols, "rows": rows, "colors": 1, "area": cols * rows,
-            "status": "unsat", "proof": STRIP_DP, "cpu_seconds": round(result.seconds, 2), "limit": limit,
-            "conflicts": 0, "cuts": 0, "variables": None, "clauses": None, "peak_states": result.peak_states,
-            "commit": commit}
+    result = LayoutResult(cols, rows, status="unsat" if search.status == "impossible" else "found", proof=STRIP_DP,
+                          cpu_seconds=search.seconds, limit=limit, layout=[(0, cells) for cells in search.layout or []])
+    record = record_of(result, commit)
+    if result.status == "found":
+        command = f"python bench/blokus_rectangles.py --strip-dp --time-limit {limit:g} --boards {cols}x{rows}"
+        record["layout_file"] = _shown(save_layout(result, command, folder))
+    return record
 
 
 def stored_layout(board: str) -> list[tuple[tuple[int, int], ...]]:
@@ -272,7 +270,7 @@ def main() -> None:
             key = f"{cols}x{rows}:{colors}"
             if args.strip_dp:
                 if cols <= 6 and (load(args.results).get(key) or {}).get("status") not in ("unsat", "found"):
-                    record = run_strip_dp(cols, rows, args.time_limit, commit)
+                    record = run_strip_dp(cols, rows, args.time_limit, commit, layouts_folder(args.results))
                     if record is not None:
                         save(key, record, args.results)
                 continue

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from puzzles.polyomino import Shape, piece_set
-from solvers.blokus.solitaire_sat import layout_cells
-from solvers.blokus.strip_dp import refute
+from solvers.blokus.solitaire_sat import check_layout, layout_cells
+from solvers.blokus.strip_dp import find_layout, refute
 
 DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -76,28 +76,84 @@ def test_never_refutes_a_board_with_a_layout_and_refutes_the_others_here() -> No
         pieces = tuple(rng.sample(blokus, rng.randint(2, 5)))
         short = rng.choice([2, 3, 3, 4])
         long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
-        verdicts.append((has_layout(short, long, pieces), refute(short, long, pieces).refuted, short, long, pieces))
+        grouped = refute(short, long, pieces, grouped=True).refuted
+        verdicts.append((has_layout(short, long, pieces), refute(short, long, pieces).refuted, grouped, long, pieces))
     assert not [v for v in verdicts if v[0] and v[1]], "refuted a board that has a layout"
+    assert all(v[1] for v in verdicts if v[2]), "the grouped DP (a relaxation of the exact one) refuted more"
     # a relaxation (connectivity is checked column by column), yet it refutes all but 2 of the boards without one
     assert len([v for v in verdicts if not v[0] and not v[1]]) <= 2
+    assert sum(v[2] for v in verdicts) >= 10
     assert sum(v[0] for v in verdicts) >= 10 and sum(v[1] for v in verdicts) >= 10  # both answers exercised
 
 
+@pytest.mark.parametrize("grouped", [False, True], ids=["exact", "grouped"])
 @pytest.mark.parametrize("board", ["3x53", "4x39", "4x40", "4x41", "5x32", "6x27"])
-def test_a_stored_layout_survives_every_pruning_step(board: str) -> None:
+def test_a_stored_layout_survives_every_pruning_step(board: str, grouped: bool) -> None:
     cols, rows = map(int, board.split("x"))
     layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
-    result = refute(cols, rows, follow=layout)
+    result = refute(cols, rows, grouped=grouped, follow=layout)
     assert not result.refuted and result.peak_states == 1
-    assert refute(cols, rows, follow=layout[:-1]).refuted  # one piece left out: no choice places it
+    assert refute(cols, rows, grouped=grouped, follow=layout[:-1]).refuted  # one piece left out: nothing places it
 
 
-def test_refutes_3x44() -> None:
+@pytest.mark.parametrize("grouped", [False, True], ids=["exact", "grouped"])
+def test_refutes_3x44(grouped: bool) -> None:
     """3x44 (43 empty cells): SAT ran 2,400 CPU-s without an answer; the DP refutes it in about a second."""
-    result = refute(3, 44)
+    result = refute(3, 44, grouped=grouped)
     assert result.refuted and not result.interrupted
 
 
 def test_stops_when_asked_and_says_so() -> None:
     result = refute(3, 44, should_stop=lambda: True)
     assert result.interrupted and not result.refuted
+
+
+def follows_the_rules(short: int, long: int, pieces: tuple[Shape, ...], layout: list[tuple[tuple[int, int], ...]]) -> bool:
+    """A layout ((row, col) cells, ``short`` columns): the pieces' shapes once each, inside, no overlap, no edge
+    between two pieces, the first on (0, 0) and each later one touching an earlier one at a corner."""
+    def key(cells) -> tuple:
+        return Shape(frozenset(cells)).canonical().key()
+    if sorted(key(p) for p in layout) != sorted(p.canonical().key() for p in pieces):
+        return False
+    cells = [q for p in layout for q in p]
+    if len(set(cells)) != len(cells) or not all(0 <= r < long and 0 <= c < short for r, c in cells):
+        return False
+    for j, piece in enumerate(layout):
+        earlier = {q for p in layout[:j] for q in p}
+        if any((r + dr, c + dc) in earlier for r, c in piece for dr, dc in STEPS):
+            return False
+        if j and not any((r + dr, c + dc) in earlier for r, c in piece for dr in (-1, 1) for dc in (-1, 1)):
+            return False
+    return (0, 0) in layout[0]
+
+
+def test_the_guided_search_finds_exactly_the_boards_with_a_layout() -> None:
+    """find_layout against the brute force: a layout that follows the rules where one exists, else "impossible"."""
+    rng = random.Random(11)
+    blokus = piece_set("blokus")
+    found = 0
+    for _ in range(36):
+        pieces = tuple(rng.sample(blokus, rng.randint(2, 6)))
+        short = rng.choice([2, 3, 3, 4])
+        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+        result = find_layout(short, long, pieces)
+        if has_layout(short, long, pieces):
+            assert result.status == "found" and result.layout is not None
+            assert follows_the_rules(short, long, pieces, result.layout)
+            found += 1
+        else:
+            assert result.status == "impossible"
+    assert found >= 5
+
+
+@pytest.mark.parametrize("board", ["3x53", "4x39"])
+def test_the_guided_search_finds_a_stored_layout_when_kept_to_its_choices(board: str) -> None:
+    """The whole search on 21 pieces (grouped layers, live states, the exact pieces' images, the depth-first
+    search, the play order), kept to one stored layout's choices: it finds that layout, in a legal play order."""
+    cols, rows = map(int, board.split("x"))
+    layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+    result = find_layout(cols, rows, follow=layout)
+    assert result.status == "found" and result.layout is not None
+    assert sorted(map(sorted, result.layout)) == sorted(map(sorted, layout))
+    check_layout(cols, rows, result.layout)
+    assert find_layout(cols, rows, follow=layout[:-1]).status == "impossible"

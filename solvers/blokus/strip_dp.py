@@ -57,13 +57,13 @@ class StripResult:
     interrupted: bool = False
 
 
-def placements(short: int, row: int, pieces: tuple[Shape, ...] = PIECES) -> list[Placement]:
-    """Every placement anchored at ``row`` of a column (bit ``2 * short`` is the anchor cell)."""
+def placements(short: int, row: int, kinds: Sequence[Sequence[Shape]]) -> list[Placement]:
+    """Every placement of a piece of each kind anchored at ``row`` of a column (bit ``2 * short`` is the anchor)."""
     behind = 2 * short
     found = []
-    for index, shape in enumerate(pieces):
+    for index, kind in enumerate(kinds):
         seen = set()
-        for orientation in shape.orientations():
+        for orientation in (o for shape in kind for o in shape.orientations()):
             cells = sorted((c, r) for r, c in orientation.cells)  # (column, row) in scan order
             anchor_col, anchor_row = cells[0]
             rel = frozenset((c - anchor_col, r - anchor_row + row) for c, r in cells)
@@ -92,7 +92,70 @@ def _connected_columns(short: int) -> np.ndarray:
     return table
 
 
-def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES,
+class _Strip:
+    """One board's DP: its placements, tables and one step of the scan (the cut, the choices, the pruning)."""
+
+    def __init__(self, short: int, long: int, pieces: tuple[Shape, ...], grouped: bool) -> None:
+        self.short, self.long = short, long
+        self.spare = short * long - sum(len(p.cells) for p in pieces)
+        self.behind, self.window_bits = 2 * short, 7 * short
+        self.kinds = _kinds(short, pieces, grouped)
+        self.by_row = [placements(short, row, self.kinds) for row in range(short)]
+        self.counts = _Counts(short, self.kinds)
+        self.meets = _connected_columns(short)
+        # each row's last decided cell and the cells after it: between two pieces' runs there, an empty cell to come
+        self.run_cells = np.uint64(((1 << self.window_bits) - 1) & ~((1 << (self.behind - short)) - 1))
+        self.column_mask = np.uint64((1 << short) - 1)
+        self.moves: set[tuple[int, int, int]] | None = None  # only these choices (``follow``)
+        self.empty_cells: set[int] | None = None
+
+    def step(self, states: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The states after deciding ``cell``: (children, index of each one's parent in ``states``, the choice: -1
+        the cell was covered already, -2 left empty, else the index of the placement in ``by_row[row]``)."""
+        col, row = divmod(cell, self.short)
+        index = np.arange(states.size)
+        if row == 0 and col >= 2:
+            index = index[_cut(states, self.short, self.meets, self.column_mask, self.counts)]
+        windows = states[index] >> np.uint64(USED_BITS)
+        here = ((windows >> np.uint64(self.behind)) & np.uint64(1)) == 1
+        free = index[~here]
+        free_states, free_windows = states[free], windows[~here]
+        parts = [(states[index[here]], index[here], -1)]
+        if cell > 0 and (self.empty_cells is None or cell in self.empty_cells):
+            parts.append((free_states, free, -2))
+        for number, placement in enumerate(self.by_row[row]):
+            if col + placement.columns > self.long or (
+                    self.moves is not None and (cell, placement.piece, placement.cells) not in self.moves):
+                continue
+            ok = ((free_windows & np.uint64(placement.cells | placement.touching)) == 0) & self.counts.left(
+                free_states & self.counts.mask, placement.piece)
+            if ok.any():
+                parts.append((free_states[ok] + self.counts.one[placement.piece]
+                              + np.uint64(placement.cells << USED_BITS), free[ok], number))
+        children = _shift(np.concatenate([p[0] for p in parts]), self.window_bits, self.counts.mask)
+        parents = np.concatenate([p[1] for p in parts])
+        choices = np.concatenate([np.full(p[0].size, p[2], dtype=np.int64) for p in parts])
+        keep = self.within_budget(children, cell)
+        return children[keep], parents[keep], choices[keep]
+
+    def within_budget(self, states: np.ndarray, cell: int) -> np.ndarray:
+        """Whether the empty cells so far, plus those the row-run bound still needs, fit the board's spare cells."""
+        windows = states >> np.uint64(USED_BITS)
+        used = (states & self.counts.mask).astype(np.int64)
+        ahead = np.bitwise_count(windows >> np.uint64(self.behind)).astype(np.int64)
+        empty = (cell + 1) - (self.counts.cells[used] - ahead)  # scanned cells minus the covered ones behind
+        covered = windows & self.run_cells
+        placed_runs = np.bitwise_count(covered & ~(covered << np.uint64(self.short))).astype(np.int64)
+        still_needed = np.maximum(self.counts.runs_left[used] + placed_runs - self.short, 0)
+        return empty + still_needed <= self.spare
+
+    def finished(self, states: np.ndarray) -> np.ndarray:
+        """Whether each state after the last cell is a complete layout of the relaxation."""
+        done = (states & self.counts.mask) == self.counts.full
+        return done & _cut(states, self.short, self.meets, self.column_mask, self.counts, final=True)
+
+
+def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, grouped: bool = False,
            progress: Callable[[int, int], None] | None = None,
            should_stop: Callable[[], bool] | None = None, follow: Sequence[Sequence[Cell]] | None = None) -> StripResult:
     """Run the DP on a ``short x long`` board (short side 2..6); ``refuted`` proves the pieces cannot fit it.
@@ -100,94 +163,93 @@ def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES,
     ``progress(cells scanned, states)`` is called after every cell; ``should_stop()`` ends the run early,
     answered as ``interrupted`` (never refuted).  ``follow`` (a layout: each piece's cells as (row, col) on a board
     ``short`` columns wide, row 0 the start corner's) keeps only that layout's choices: a check that the DP's
-    pruning never drops a real layout, whose answer must then be "not refuted"."""
-    if not 2 <= short <= 6 or long < short or len(pieces) > USED_BITS:
-        raise ValueError(f"the strip DP takes a short side of 2..6 and at most {USED_BITS} pieces")
+    pruning never drops a real layout, whose answer must then be "not refuted".
+
+    ``grouped`` relaxes the rules further, for far fewer states: pieces of the same size and the same fewest row
+    runs become one kind, and the DP only counts how many of each kind it placed, each in any of the kind's
+    shapes.  Every real layout is still a path of it, so its refutations are still proofs."""
     start = time.process_time()
-    sizes = np.array([len(p.cells) for p in pieces], dtype=np.int64)
-    all_used = np.uint64((1 << len(pieces)) - 1)
-    spare = short * long - int(sizes.sum())
-    behind, window_bits = 2 * short, 7 * short
-    by_row = [placements(short, row, pieces) for row in range(short)]
-    if spare < 0 or not all(_fewest_row_runs(short, (p,)).size for p in pieces):
+    strip = _checked_strip(short, long, pieces, grouped)
+    if strip is None:
         return StripResult(short, long, True, 0, time.process_time() - start)
-    used_cells = _subset_sums(sizes)
-    unused_runs = _subset_sums(_fewest_row_runs(short, pieces))[::-1].copy()  # by used set: the unused pieces' runs
-    meets = _connected_columns(short)
-    # each row's last decided cell and the cells after it: between two pieces' runs there, an empty cell to come
-    run_cells = np.uint64(((1 << window_bits) - 1) & ~((1 << (behind - short)) - 1))
-    column_mask = np.uint64((1 << short) - 1)
-    states = np.array([0], dtype=np.uint64)
-    peak = 1
-    moves, empty_cells = _followed(short, long, behind, pieces, follow) if follow is not None else (None, None)
+    if follow is not None:
+        strip.moves, strip.empty_cells = _followed(short, long, strip.behind, strip.kinds, follow)
+    states, peak = np.array([0], dtype=np.uint64), 1
     for cell in range(short * long):
-        col, row = divmod(cell, short)
-        if row == 0 and col >= 2:
-            states = _cut(states, short, meets, column_mask, all_used)
-            if states.size == 0:
-                break
         if should_stop is not None and should_stop():
             return StripResult(short, long, False, peak, time.process_time() - start, interrupted=True)
-        windows = states >> np.uint64(USED_BITS)
-        used = states & all_used
-        here = (windows >> np.uint64(behind)) & np.uint64(1)
-        free = states[here == 0]
-        free_windows, free_used = windows[here == 0], used[here == 0]
-        parts = [states[here == 1]]
-        if cell > 0 and (empty_cells is None or cell in empty_cells):
-            parts.append(free)  # leave the cell empty
-        for placement in by_row[row]:
-            if col + placement.columns > long or (moves is not None and (cell, placement.piece, placement.cells) not in moves):
-                continue
-            bit = np.uint64(1 << placement.piece)
-            ok = ((free_windows & np.uint64(placement.cells | placement.touching)) == 0) & ((free_used & bit) == 0)
-            if ok.any():
-                parts.append(free[ok] | bit | np.uint64(placement.cells << USED_BITS))
-        states = np.unique(np.concatenate(parts))
-        states = _shift(states, window_bits, all_used)
-        # empty cells so far: scanned cells minus the covered ones behind the scan point
-        windows = states >> np.uint64(USED_BITS)
-        ahead = np.bitwise_count(windows >> np.uint64(behind)).astype(np.int64)
-        covered_behind = used_cells[(states & all_used).astype(np.int64)] - ahead
-        empty = (cell + 1) - covered_behind
-        covered = windows & run_cells
-        placed_runs = np.bitwise_count(covered & ~(covered << np.uint64(short))).astype(np.int64)
-        runs = unused_runs[(states & all_used).astype(np.int64)] + placed_runs
-        still_needed = np.maximum(runs - short, 0)
-        states = states[empty + still_needed <= spare]
+        states = np.unique(strip.step(states, cell)[0])
         peak = max(peak, int(states.size))
         if progress is not None:
             progress(cell + 1, int(states.size))
         if states.size == 0:
             break
-    done = states[(states & all_used) == all_used]
-    if done.size:
-        done = _cut(done, short, meets, column_mask, all_used, final=True)
-    return StripResult(short, long, done.size == 0, peak, time.process_time() - start)
+    refuted = not strip.finished(states).any()
+    return StripResult(short, long, refuted, peak, time.process_time() - start)
 
 
-def _followed(short: int, long: int, behind: int, pieces: tuple[Shape, ...],
+def _checked_strip(short: int, long: int, pieces: tuple[Shape, ...], grouped: bool) -> _Strip | None:
+    """The DP of a board, or None when counting alone refutes it (too few cells, or a piece that fits nowhere)."""
+    if not 2 <= short <= 6 or long < short or len(pieces) > USED_BITS:
+        raise ValueError(f"the strip DP takes a short side of 2..6 and at most {USED_BITS} pieces")
+    if short * long < sum(len(p.cells) for p in pieces) or not all(
+            _fewest_row_runs(short, (p,)).size for p in pieces):
+        return None
+    return _Strip(short, long, pieces, grouped)
+
+
+def _followed(short: int, long: int, behind: int, kinds: Sequence[Sequence[Shape]],
               layout: Sequence[Sequence[Cell]]) -> tuple[set[tuple[int, int, int]], set[int]]:
     """A layout as the DP's choices: (anchor cell, piece, window bits) of each piece, and its empty cells."""
     def shape_key(cells: Iterable[Cell]) -> frozenset[Cell]:
         rows, cols = zip(*cells)
         return frozenset((r - min(rows), c - min(cols)) for r, c in cells)
-    kinds = {shape_key(o.cells): index for index, p in enumerate(pieces) for o in p.orientations()}
+    kind_of = {shape_key(o.cells): index for index, kind in enumerate(kinds) for p in kind for o in p.orientations()}
     moves, covered = set(), set()
     for cells in layout:
         scan = sorted(row * short + col for row, col in cells)  # the board's row is the DP's column
         anchor = scan[0]
-        moves.add((anchor, kinds[shape_key(cells)], sum(1 << (behind + index - anchor) for index in scan)))
+        moves.add((anchor, kind_of[shape_key(cells)], sum(1 << (behind + index - anchor) for index in scan)))
         covered.update(scan)
     return moves, set(range(short * long)) - covered
 
 
-def _subset_sums(values: np.ndarray) -> np.ndarray:
-    """For every set of pieces (a bit mask), the sum of their values."""
-    sums = np.zeros(1 << len(values), dtype=np.int16)
-    for index, value in enumerate(values):
-        sums[1 << index:2 << index] = sums[:1 << index] + value
-    return sums
+def _kinds(short: int, pieces: tuple[Shape, ...], grouped: bool) -> list[list[Shape]]:
+    """The pieces as kinds: one each, or (``grouped``) by size and fewest row runs, in first-seen order."""
+    if not grouped:
+        return [[p] for p in pieces]
+    by_key: dict[tuple[int, int], list[Shape]] = {}
+    for shape, runs in zip(pieces, _fewest_row_runs(short, pieces)):
+        by_key.setdefault((len(shape.cells), int(runs)), []).append(shape)
+    return list(by_key.values())
+
+
+class _Counts:
+    """How many pieces of each kind are placed, as bit fields of a state key's low bits, with tables by key."""
+
+    def __init__(self, short: int, kinds: Sequence[Sequence[Shape]]) -> None:
+        caps = [len(kind) for kind in kinds]
+        widths = [cap.bit_length() for cap in caps]
+        offsets = np.cumsum([0, *widths[:-1]]).tolist()
+        bits = sum(widths)
+        assert bits <= USED_BITS
+        self.one = [np.uint64(1 << off) for off in offsets]
+        self.shift = [np.uint64(off) for off in offsets]
+        self.field = [np.uint64((1 << w) - 1) for w in widths]
+        self.cap = [np.uint64(cap) for cap in caps]
+        self.full = np.uint64(sum(cap << off for cap, off in zip(caps, offsets)))
+        self.mask = np.uint64((1 << USED_BITS) - 1)
+        # tables by key (2**bits of them), the first kind in the lowest field: each kind multiplies the table
+        self.cells = np.zeros(1, dtype=np.int16)  # cells of the pieces placed
+        self.runs_left = np.zeros(1, dtype=np.int16)  # fewest row runs of the pieces still to place
+        for kind, cap, width in zip(kinds, caps, widths):
+            size, runs = len(kind[0].cells), int(_fewest_row_runs(short, (kind[0],))[0])
+            self.cells = np.concatenate([self.cells + placed * size for placed in range(1 << width)])
+            self.runs_left = np.concatenate([self.runs_left + (cap - placed) * runs for placed in range(1 << width)])
+
+    def left(self, used: np.ndarray, kind: int) -> np.ndarray:
+        """Whether each state has a piece of ``kind`` still to place."""
+        return ((used >> self.shift[kind]) & self.field[kind]) < self.cap[kind]
 
 
 def _fewest_row_runs(short: int, pieces: tuple[Shape, ...]) -> np.ndarray:
@@ -199,23 +261,189 @@ def _fewest_row_runs(short: int, pieces: tuple[Shape, ...]) -> np.ndarray:
     return np.array([] if -1 in fewest else fewest, dtype=np.int64)
 
 
-def _shift(states: np.ndarray, window_bits: int, all_used: np.uint64) -> np.ndarray:
+def _shift(states: np.ndarray, window_bits: int, used_mask: np.uint64) -> np.ndarray:
     """Move the window one cell along the scan (the oldest cell drops out)."""
-    used = states & all_used
+    used = states & used_mask
     windows = (states >> np.uint64(USED_BITS + 1)) & np.uint64((1 << window_bits) - 1)
     return used | (windows << np.uint64(USED_BITS))
 
 
-def _cut(states: np.ndarray, short: int, meets: np.ndarray, column_mask: np.uint64, all_used: np.uint64,
+def _cut(states: np.ndarray, short: int, meets: np.ndarray, column_mask: np.uint64, counts: _Counts,
          final: bool = False) -> np.ndarray:
-    """Keep the states whose two finished columns (the window's oldest) connect, or that ended with all pieces."""
+    """Which states' two finished columns (the window's oldest) connect, or ended with every piece placed."""
     windows = states >> np.uint64(USED_BITS)
     older = windows & column_mask
     newer = (windows >> np.uint64(short)) & column_mask
     ahead = windows >> np.uint64(2 * short)
-    complete = ((states & all_used) == all_used) & (ahead == 0)
+    complete = ((states & counts.mask) == counts.full) & (ahead == 0)
     joined = meets[(windows & np.uint64((1 << (2 * short)) - 1)).astype(np.int64)]
-    # older empty: the covered cells ended earlier (then only a complete state lives on)
-    ended = (older == 0) | (newer == 0)
-    keep = np.where(ended, complete, joined) if not final else (joined | ((newer == 0) & complete) | (older == 0))
-    return states[keep]
+    if final:  # the last two columns: joined, or the covered cells ended before the last one
+        return joined | (newer == 0) | (older == 0)
+    # a finished column without cells ends the covered cells: only a complete state lives on
+    return np.where((older == 0) | (newer == 0), complete, joined)
+
+
+@dataclass
+class StripSearch:
+    """A layout search on a narrow board: ``status`` is ``found`` (``layout``: each piece's cells as (row, col) on
+    the board ``short`` columns wide and ``long`` rows high, in a play order from the top-left corner),
+    ``impossible`` (proved: no path of the DP completes to a layout) or ``interrupted``."""
+
+    short: int
+    long: int
+    status: str
+    seconds: float
+    layout: list[tuple[Cell, ...]] | None = None
+    paths_tried: int = 0
+
+
+def find_layout(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, progress: Callable[[str], None] | None = None,
+                should_stop: Callable[[], bool] | None = None,
+                follow: Sequence[Sequence[Cell]] | None = None) -> StripSearch:
+    """Search one color's layout on a ``short x long`` board, exhaustively.
+
+    The grouped DP runs forward and keeps every layer of states; a backward pass keeps the states that still
+    reach a finished one.  A depth-first search over the exact pieces then follows only choices whose grouped
+    image stays in those live states, and accepts a layout only when its covered cells are one corner-connected
+    chain from the start corner (the DP checks that column by column).  Every real layout is such a path, so an
+    exhausted search is a proof.  ``follow`` keeps only a given layout's choices, as :func:`refute`'s does."""
+    start = time.process_time()
+
+    def said(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
+    def answer(status: str, layout: list[tuple[Cell, ...]] | None = None, tried: int = 0) -> StripSearch:
+        return StripSearch(short, long, status, time.process_time() - start, layout, tried)
+
+    grouped, exact = _checked_strip(short, long, pieces, True), _checked_strip(short, long, pieces, False)
+    if grouped is None or exact is None:
+        return answer("impossible")
+    if follow is not None:
+        for strip in (grouped, exact):
+            strip.moves, strip.empty_cells = _followed(short, long, strip.behind, strip.kinds, follow)
+    live = _live_layers(grouped, said, should_stop)
+    if live is None:
+        return answer("interrupted")
+    if live[0].size == 0:
+        return answer("impossible")
+    said(f"grouped DP: {sum(layer.size for layer in live):,} live states; searching the exact pieces")
+    image = _grouped_images(exact, grouped)
+    search = _GuidedSearch(exact, live, image, should_stop)
+    layout = search.run()
+    if layout is None:
+        return answer("interrupted" if search.stopped else "impossible", tried=search.tried)
+    return answer("found", layout, search.tried)
+
+
+def _live_layers(strip: _Strip, said: Callable[[str], None],
+                 should_stop: Callable[[], bool] | None) -> list[np.ndarray] | None:
+    """Each layer's states (before deciding that cell) that some choices complete; None when stopped."""
+    layers = [np.array([0], dtype=np.uint64)]
+    for cell in range(strip.short * strip.long):
+        if should_stop is not None and should_stop():
+            return None
+        layers.append(np.unique(strip.step(layers[-1], cell)[0]))
+        if cell % (4 * strip.short) == 0:
+            said(f"forward: {cell} of {strip.short * strip.long} cells, {layers[-1].size:,} states")
+    layers[-1] = layers[-1][strip.finished(layers[-1])]
+    for cell in range(strip.short * strip.long - 1, -1, -1):
+        if should_stop is not None and should_stop():
+            return None
+        children, parents, _ = strip.step(layers[cell], cell)
+        alive = np.isin(children, layers[cell + 1])
+        layers[cell] = layers[cell][np.unique(parents[alive])]
+        if cell % (4 * strip.short) == 0:
+            said(f"backward: {cell} cells to go, {layers[cell].size:,} live states there")
+    return layers
+
+
+def _grouped_images(exact: _Strip, grouped: _Strip) -> np.ndarray:
+    """For each exact used-piece set, the grouped counts key of the same pieces."""
+    kind_of = {id(shape): index for index, kind in enumerate(grouped.kinds) for shape in kind}
+    image = np.zeros(1, dtype=np.uint64)
+    for kind in exact.kinds:  # one piece each, the first in the lowest bit
+        one = grouped.counts.one[kind_of[id(kind[0])]]
+        image = np.concatenate([image, image + one])
+    return image
+
+
+class _GuidedSearch:
+    """Depth-first over the exact DP's choices, kept inside the grouped DP's live states."""
+
+    def __init__(self, exact: _Strip, live: list[np.ndarray], image: np.ndarray,
+                 should_stop: Callable[[], bool] | None) -> None:
+        self.exact, self.live, self.image, self.should_stop = exact, live, image, should_stop
+        self.cells = exact.short * exact.long
+        # (cell, exact state) whose choices reach no finished state: that depends on the state alone (a finished
+        # state refused for its connectivity depends on the whole path, so it marks nothing)
+        self.dead: set[tuple[int, int]] = set()
+        self.tried, self.nodes, self.stopped = 0, 0, False
+        self.path: list[tuple[int, Placement]] = []
+
+    def alive(self, states: np.ndarray, cell: int) -> np.ndarray:
+        """Whether each exact state's grouped image is live before ``cell``."""
+        keys = (states & ~self.exact.counts.mask) | self.image[(states & self.exact.counts.mask).astype(np.int64)]
+        layer = self.live[cell]
+        at = np.minimum(np.searchsorted(layer, keys), max(layer.size - 1, 0))
+        return (layer.size > 0) & (layer[at] == keys)
+
+    def run(self) -> list[tuple[Cell, ...]] | None:
+        return self.descend(np.uint64(0), 0)[0]
+
+    def descend(self, state: np.uint64, cell: int) -> tuple[list[tuple[Cell, ...]] | None, bool]:
+        """(a layout through this state, or None; whether any finished state was reached below it)."""
+        if cell == self.cells:
+            if not self.exact.finished(np.array([state]))[0]:
+                return None, False
+            self.tried += 1
+            return self.layout(), True
+        self.nodes += 1
+        if (cell, int(state)) in self.dead or self.stopped:
+            return None, False
+        if self.should_stop is not None and self.nodes % 256 == 0 and self.should_stop():
+            self.stopped = True
+            return None, False
+        children, _, choices = self.exact.step(np.array([state], dtype=np.uint64), cell)
+        keep = self.alive(children, cell + 1)
+        row, reached = cell % self.exact.short, False
+        for child, choice in zip(children[keep], choices[keep]):
+            if choice >= 0:
+                self.path.append((cell, self.exact.by_row[row][choice]))
+            found, below = self.descend(child, cell + 1)
+            if choice >= 0:
+                self.path.pop()
+            reached |= below
+            if found is not None:
+                return found, True
+        if not self.stopped and not reached:
+            self.dead.add((cell, int(state)))
+        return None, reached
+
+    def layout(self) -> list[tuple[Cell, ...]] | None:
+        """The path's pieces as (row, col) cells of the board ``short`` columns wide, in a play order from the
+        top-left corner (None when its covered cells are not one corner-connected chain from there)."""
+        short, behind = self.exact.short, self.exact.behind
+        pieces = []
+        for anchor, placement in self.path:
+            indices = [anchor + bit - behind for bit in range(placement.cells.bit_length()) if placement.cells >> bit & 1]
+            pieces.append(tuple(sorted((index // short, index % short) for index in indices)))
+        return play_order(pieces)
+
+
+def play_order(pieces: Sequence[tuple[Cell, ...]]) -> list[tuple[Cell, ...]] | None:
+    """The pieces in an order where the first covers (0, 0) and each later one touches an earlier one at a
+    corner; None when there is none."""
+    left = [p for p in pieces if (0, 0) not in p]
+    order = [p for p in pieces if (0, 0) in p]
+    if not order:
+        return None
+    corners = set()
+    while left:
+        corners |= {(r + dr, c + dc) for r, c in order[-1] for dr in (-1, 1) for dc in (-1, 1)}
+        following = next((p for p in left if corners.intersection(p)), None)
+        if following is None:
+            return None
+        left.remove(following)
+        order.append(following)
+    return order
