@@ -23,7 +23,10 @@ def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
     cells 8-connected (the corner-contact chain) and the cell (0, 0) covered (the start corner)."""
     cells = [(r, c) for c in range(long) for r in range(short)]
     spare = short * long - sum(len(p.cells) for p in pieces)
-    shapes = [[sorted(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
+    def from_anchor(cells: frozenset) -> list[tuple[int, int]]:  # offsets from the first cell in scan order
+        ar, ac = min(cells, key=lambda rc: (rc[1], rc[0]))
+        return [(r - ar, c - ac) for r, c in cells]
+    shapes = [[from_anchor(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
     covered: set[tuple[int, int]] = set()
     empty: set[tuple[int, int]] = set()
 
@@ -47,8 +50,7 @@ def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
         r0, c0 = cells[i]
         for k in sorted(left):
             for shape in shapes[k]:
-                ar, ac = min(shape, key=lambda rc: (rc[1], rc[0]))
-                placed = {(r - ar + r0, c - ac + c0) for r, c in shape}
+                placed = {(r + r0, c + c0) for r, c in shape}
                 if any(not (0 <= r < short and 0 <= c < long) or (r, c) in covered for r, c in placed):
                     continue
                 if any((r + dr, c + dc) in covered for r, c in placed for dr, dc in STEPS):

@@ -327,23 +327,36 @@ def find_layout(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, progr
         return answer("interrupted")
     if live[0].size == 0:
         return answer("impossible")
-    said(f"grouped DP: {sum(layer.size for layer in live):,} live states; searching the exact pieces")
+    said(f"grouped DP: {sum(layer.size for layer in live):,} live states; the exact pieces' DP inside them")
     image = _grouped_images(exact, grouped)
-    search = _GuidedSearch(exact, live, image, should_stop)
+
+    def grouped_live(states: np.ndarray, cell: int) -> np.ndarray:
+        keys = (states & ~exact.counts.mask) | image[(states & exact.counts.mask).astype(np.int64)]
+        return _members(keys, live[cell])
+
+    exact_live = _live_layers(exact, said, should_stop, grouped_live)
+    if exact_live is None:
+        return answer("interrupted")
+    if exact_live[0].size == 0:
+        return answer("impossible")
+    said(f"exact DP: {sum(layer.size for layer in exact_live):,} live states; searching them for a connected layout")
+    search = _GuidedSearch(exact, exact_live, should_stop)
     layout = search.run()
     if layout is None:
         return answer("interrupted" if search.stopped else "impossible", tried=search.tried)
     return answer("found", layout, search.tried)
 
 
-def _live_layers(strip: _Strip, said: Callable[[str], None],
-                 should_stop: Callable[[], bool] | None) -> list[np.ndarray] | None:
-    """Each layer's states (before deciding that cell) that some choices complete; None when stopped."""
+def _live_layers(strip: _Strip, said: Callable[[str], None], should_stop: Callable[[], bool] | None,
+                 keep: Callable[[np.ndarray, int], np.ndarray] | None = None) -> list[np.ndarray] | None:
+    """Each layer's states (before deciding that cell) that some choices complete; None when stopped.
+    ``keep(states, cell)`` limits the states reached before ``cell`` (to the images of another DP's live ones)."""
     layers = [np.array([0], dtype=np.uint64)]
     for cell in range(strip.short * strip.long):
         if should_stop is not None and should_stop():
             return None
-        layers.append(np.unique(strip.step(layers[-1], cell)[0]))
+        children = strip.step(layers[-1], cell)[0]
+        layers.append(np.unique(children if keep is None else children[keep(children, cell + 1)]))
         if cell % (4 * strip.short) == 0:
             said(f"forward: {cell} of {strip.short * strip.long} cells, {layers[-1].size:,} states")
     layers[-1] = layers[-1][strip.finished(layers[-1])]
@@ -371,9 +384,8 @@ def _grouped_images(exact: _Strip, grouped: _Strip) -> np.ndarray:
 class _GuidedSearch:
     """Depth-first over the exact DP's choices, kept inside the grouped DP's live states."""
 
-    def __init__(self, exact: _Strip, live: list[np.ndarray], image: np.ndarray,
-                 should_stop: Callable[[], bool] | None) -> None:
-        self.exact, self.live, self.image, self.should_stop = exact, live, image, should_stop
+    def __init__(self, exact: _Strip, live: list[np.ndarray], should_stop: Callable[[], bool] | None) -> None:
+        self.exact, self.live, self.should_stop = exact, live, should_stop
         self.cells = exact.short * exact.long
         # (cell, exact state) whose choices reach no finished state: that depends on the state alone (a finished
         # state refused for its connectivity depends on the whole path, so it marks nothing)
@@ -381,12 +393,6 @@ class _GuidedSearch:
         self.tried, self.nodes, self.stopped = 0, 0, False
         self.path: list[tuple[int, Placement]] = []
 
-    def alive(self, states: np.ndarray, cell: int) -> np.ndarray:
-        """Whether each exact state's grouped image is live before ``cell``."""
-        keys = (states & ~self.exact.counts.mask) | self.image[(states & self.exact.counts.mask).astype(np.int64)]
-        layer = self.live[cell]
-        at = np.minimum(np.searchsorted(layer, keys), max(layer.size - 1, 0))
-        return (layer.size > 0) & (layer[at] == keys)
 
     def run(self) -> list[tuple[Cell, ...]] | None:
         return self.descend(np.uint64(0), 0)[0]
@@ -405,7 +411,7 @@ class _GuidedSearch:
             self.stopped = True
             return None, False
         children, _, choices = self.exact.step(np.array([state], dtype=np.uint64), cell)
-        keep = self.alive(children, cell + 1)
+        keep = _members(children, self.live[cell + 1])
         row, reached = cell % self.exact.short, False
         for child, choice in zip(children[keep], choices[keep]):
             if choice >= 0:
@@ -429,6 +435,13 @@ class _GuidedSearch:
             indices = [anchor + bit - behind for bit in range(placement.cells.bit_length()) if placement.cells >> bit & 1]
             pieces.append(tuple(sorted((index // short, index % short) for index in indices)))
         return play_order(pieces)
+
+
+def _members(keys: np.ndarray, layer: np.ndarray) -> np.ndarray:
+    """Whether each key is in ``layer`` (sorted, as ``np.unique`` leaves it)."""
+    if layer.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    return layer[np.minimum(np.searchsorted(layer, keys), layer.size - 1)] == keys
 
 
 def play_order(pieces: Sequence[tuple[Cell, ...]]) -> list[tuple[Cell, ...]] | None:
