@@ -238,7 +238,9 @@ def _free_port() -> int:
 
 @pytest.mark.parametrize("split_depth", [
     pytest.param(None, id="as-typed", marks=pytest.mark.slow),  # 2,376 Dask tasks: about 20 s
-    pytest.param("1", id="split-depth-1"),  # the same block with fewer, bigger tasks
+    # the same block with fewer, bigger tasks (~10 s, most of it the cluster's start-up); by default the CLI's
+    # --scheduler path is run against a real cluster by tests/test_faults.py
+    pytest.param("1", id="split-depth-1", marks=pytest.mark.slow),
 ])
 def test_readme_dask_block_runs(tmp_path: Path, split_depth: str | None) -> None:
     """The README's cluster block as typed: a scheduler, a worker, a count through them (loopback, a free port)."""
