@@ -18,33 +18,38 @@ DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+def _from_anchor(cells: frozenset[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A shape's cells as offsets from its first cell in scan order (column by column)."""
+    ar, ac = min(cells, key=lambda rc: (rc[1], rc[0]))
+    return [(r - ar, c - ac) for r, c in cells]
+
+
+def _connected(covered: set[tuple[int, int]]) -> bool:
+    """Whether the covered cells are one 8-connected set with (0, 0)."""
+    todo, seen = [(0, 0)], {(0, 0)}
+    while todo:
+        r, c = todo.pop()
+        for n in ((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+            if n in covered and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(covered)
+
+
 def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
     """Brute force: all pieces on a ``short`` x ``long`` board (rows x columns), no two sharing an edge, the covered
     cells 8-connected (the corner-contact chain) and the cell (0, 0) covered (the start corner)."""
     cells = [(r, c) for c in range(long) for r in range(short)]
     spare = short * long - sum(len(p.cells) for p in pieces)
-    def from_anchor(cells: frozenset) -> list[tuple[int, int]]:  # offsets from the first cell in scan order
-        ar, ac = min(cells, key=lambda rc: (rc[1], rc[0]))
-        return [(r - ar, c - ac) for r, c in cells]
-    shapes = [[from_anchor(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
+    shapes = [[_from_anchor(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
     covered: set[tuple[int, int]] = set()
     empty: set[tuple[int, int]] = set()
-
-    def connected() -> bool:
-        todo, seen = [(0, 0)], {(0, 0)}
-        while todo:
-            r, c = todo.pop()
-            for n in ((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
-                if n in covered and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen) == len(covered)
 
     def search(i: int, left: frozenset[int]) -> bool:
         while i < len(cells) and (cells[i] in covered or cells[i] in empty):
             i += 1
         if not left:
-            return (0, 0) in covered and connected()
+            return (0, 0) in covered and _connected(covered)
         if i == len(cells):
             return False
         r0, c0 = cells[i]
@@ -159,3 +164,19 @@ def test_the_guided_search_finds_a_stored_layout_when_kept_to_its_choices(board:
     assert sorted(map(sorted, result.layout)) == sorted(map(sorted, layout))
     check_layout(cols, rows, result.layout)
     assert find_layout(cols, rows, follow=layout[:-1]).status == "impossible"
+
+
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "blokus_rectangles.json"
+STRIP_PROOFS = sorted((r for r in json.loads(RESULTS.read_text()).values() if r["proof"] == "strip DP"),
+                      key=lambda r: r["cpu_seconds"])
+
+
+def test_the_results_files_strip_dp_proofs_are_narrow_boards() -> None:
+    assert STRIP_PROOFS and all(r["status"] == "unsat" and r["cols"] <= 6 for r in STRIP_PROOFS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("record", [r for r in STRIP_PROOFS if r["cpu_seconds"] <= 300], ids=lambda r: r["board"])
+def test_a_strip_dp_proof_in_the_results_file_holds_again(record: dict) -> None:
+    """The results file's strip-DP refutations of up to 300 CPU-s, searched again (3x44, 3x46, 3x47: ~3 min)."""
+    assert find_layout(record["cols"], record["rows"]).status == "impossible"
