@@ -1,23 +1,26 @@
 """An exhaustive frontier DP over narrow boards for the one-color rectangle question.
 
-Does one color's 21 pieces fit a ``short x long`` rectangle (short side 3 or 4) under the rules?  The DP
-scans the board cell by cell along its long side, column by column, and keeps every reachable *state*:
-the set of pieces used so far and the occupancy of a window of cells around the scan point (two columns
-behind, five ahead, enough for any piece anchored at the current cell).  At an empty cell it either
-leaves the cell empty or anchors an unused piece there (the piece's first cell in scan order).
+Do one color's 21 pieces fit a ``short x long`` rectangle (short side 2..6) under the rules?  The DP scans the
+board cell by cell along its long side, column by column, and keeps every reachable *state*: the pieces used so
+far and the occupancy of a window of cells around the scan point (two columns behind, five ahead, enough for any
+piece anchored at the current cell).  At an empty cell it either leaves the cell empty or anchors an unused piece
+there (the piece's first cell in scan order).
 
-It checks a relaxation of the rules, so an empty final set of states is a proof that no layout exists:
+What it enforces follows from the rules, so every real layout is one of its paths:
 
 - no two pieces share an edge (exact: a new piece may not touch any covered cell along an edge);
 - the covered cells are one 8-connected set (the corner-contact chain from the first piece needs it),
   checked as: two neighbouring columns that both hold cells must meet along a side or a diagonal, and
   after a column with no covered cell nothing more is covered;
-- the first piece covers a corner of the board; the four corners are alike by the rectangle's symmetry,
-  so the DP asks for the first cell of its scan;
-- exactly ``cells - 89`` cells stay empty (pruned as soon as more are empty).
+- the first piece covers the start corner, the first cell of the scan;
+- at most ``cells - 89`` cells stay empty, counting those the row-run bound still needs: in each long row two
+  pieces' runs of cells have an empty cell between them.
 
-A surviving state is no layout (the connectivity is relaxed), so the DP says only "impossible" or
-"not refuted".  States are numpy ``uint64`` keys, deduplicated with ``np.unique`` after each cell.
+:func:`refute` runs it forward: no finished state is a proof that no layout exists, a finished state proves
+nothing (the connectivity is relaxed).  ``grouped`` merges pieces of one size and run count into a kind, a
+weaker relaxation with far fewer states.  :func:`find_layout` settles a board: the grouped DP's live states
+(forward and backward), the exact pieces' DP inside them, then a depth-first search for a corner-connected
+layout.  States are numpy ``uint64`` keys, deduplicated with ``np.unique`` after each cell.
 """
 
 from __future__ import annotations
@@ -303,10 +306,11 @@ def find_layout(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, progr
     """Search one color's layout on a ``short x long`` board, exhaustively.
 
     The grouped DP runs forward and keeps every layer of states; a backward pass keeps the states that still
-    reach a finished one.  A depth-first search over the exact pieces then follows only choices whose grouped
-    image stays in those live states, and accepts a layout only when its covered cells are one corner-connected
-    chain from the start corner (the DP checks that column by column).  Every real layout is such a path, so an
-    exhausted search is a proof.  ``follow`` keeps only a given layout's choices, as :func:`refute`'s does."""
+    reach a finished one (live).  The exact pieces' DP then runs the same way, keeping only states whose grouped
+    image is live.  A depth-first search over the exact live states accepts a layout only when its covered cells
+    are one corner-connected chain from the start corner (the DP checks that column by column).  Every real
+    layout is a path of all three, so "impossible" (no live state, or the search exhausted) is a proof.
+    ``follow`` keeps only a given layout's choices, as :func:`refute`'s does."""
     start = time.process_time()
 
     def said(text: str) -> None:
