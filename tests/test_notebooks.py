@@ -1,5 +1,10 @@
 """Every notebook in notebooks/ runs top to bottom, checks what it computed, and draws no empty plot.
 
+The default run executes the two quickest (towers, a hidden-information game, and pettingzoo); the four longer
+studies execute with ``-m slow`` (about 50 s together).  By default every notebook also gets a smoke check: its
+code compiles, its import lines run (so a renamed function fails here), its stored outputs hold no error, and its
+stored figures have their data.
+
 The study notebooks keep the numbers behind each figure in ``PLOTTED`` and print them as JSON in their
 last cell (tagged ``figure-data``); the test reads that output and requires one entry per figure shown,
 each with data that is neither empty, nor non-finite, nor all one value.
@@ -7,6 +12,7 @@ each with data that is neither empty, nor non-finite, nor all one value.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 from pathlib import Path
@@ -52,7 +58,12 @@ def check_asserts(notebook: Any) -> None:
     assert any("assert " in cell.source for cell in notebook.cells if cell.cell_type == "code")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+#: executed in the default run; the others with ``-m slow``
+QUICK = {"towers", "pettingzoo"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=() if p.stem in QUICK else pytest.mark.slow)
+                                  for p in NOTEBOOKS])
 def test_notebook_executes(path: Path) -> None:
     if path.stem in EXTRAS:
         pytest.importorskip(EXTRAS[path.stem])
@@ -62,6 +73,28 @@ def test_notebook_executes(path: Path) -> None:
     client.execute()
     errors = [o for o in outputs(notebook) if o.get("output_type") == "error"]
     assert not errors
+    check_figures(notebook)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_smoke(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without running it: the code compiles, every import line runs, the stored outputs hold no error, the stored
+    figures have their data, and some cell asserts."""
+    if path.stem in EXTRAS:
+        pytest.importorskip(EXTRAS[path.stem])
+    notebook = nbformat.read(path, as_version=4)
+    check_asserts(notebook)
+    imports: list[ast.stmt] = []
+    for number, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        tree = ast.parse(cell.source, filename=f"{path.name} cell {number}")
+        imports += [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert imports
+    monkeypatch.chdir(path.parent)  # as a notebook runs: from notebooks/, with bench/ on the path where it says so
+    monkeypatch.syspath_prepend(str(path.parent.parent / "bench"))
+    exec(compile(ast.Module(body=imports, type_ignores=[]), path.name, "exec"), {})  # noqa: S102
+    assert not [o for o in outputs(notebook) if o.get("output_type") == "error"]
     check_figures(notebook)
 
 
@@ -92,3 +125,11 @@ def test_check_figures_rejects_empty_plots(figures: int, data: dict[str, Any] | 
 def test_check_figures_accepts_real_data() -> None:
     check_figures(fake_notebook(2, {"a": [[1.0, 2.0]], "b": [[0.0], [3.0, 3.0]]}))
     check_figures(fake_notebook(0, None))
+
+
+def test_the_smoke_fails_on_an_import_that_no_longer_resolves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "study.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from kibitz import TowersState, NoSuchName\nassert True")]), path)
+    with pytest.raises(ImportError, match="NoSuchName"):
+        test_notebook_smoke(path, monkeypatch)
