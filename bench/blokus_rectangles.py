@@ -248,7 +248,7 @@ def main() -> None:
     parser.add_argument("--shrink", default=None, help="a board with a stored layout: shrink it by bands, e.g. 4x39")
     parser.add_argument("--along", choices=("rows", "cols"), default="rows", help="with --shrink: which side shrinks")
     parser.add_argument("--strip-dp", action="store_true",
-                        help="refute the unsettled boards of width <= 6 by the strip DP (solvers/blokus/strip_dp.py)")
+                        help="settle the unsettled boards of width <= 6 by the strip DP's search (solvers/blokus/strip_dp.py)")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()

@@ -115,25 +115,6 @@ def test_stops_when_asked_and_says_so() -> None:
     assert result.interrupted and not result.refuted
 
 
-def follows_the_rules(short: int, long: int, pieces: tuple[Shape, ...], layout: list[tuple[tuple[int, int], ...]]) -> bool:
-    """A layout ((row, col) cells, ``short`` columns): the pieces' shapes once each, inside, no overlap, no edge
-    between two pieces, the first on (0, 0) and each later one touching an earlier one at a corner."""
-    def key(cells) -> tuple:
-        return Shape(frozenset(cells)).canonical().key()
-    if sorted(key(p) for p in layout) != sorted(p.canonical().key() for p in pieces):
-        return False
-    cells = [q for p in layout for q in p]
-    if len(set(cells)) != len(cells) or not all(0 <= r < long and 0 <= c < short for r, c in cells):
-        return False
-    for j, piece in enumerate(layout):
-        earlier = {q for p in layout[:j] for q in p}
-        if any((r + dr, c + dc) in earlier for r, c in piece for dr, dc in STEPS):
-            return False
-        if j and not any((r + dr, c + dc) in earlier for r, c in piece for dr in (-1, 1) for dc in (-1, 1)):
-            return False
-    return (0, 0) in layout[0]
-
-
 def test_the_guided_search_finds_exactly_the_boards_with_a_layout() -> None:
     """find_layout against the brute force: a layout that follows the rules where one exists, else "impossible"."""
     rng = random.Random(11)
@@ -146,7 +127,7 @@ def test_the_guided_search_finds_exactly_the_boards_with_a_layout() -> None:
         result = find_layout(short, long, pieces)
         if has_layout(short, long, pieces):
             assert result.status == "found" and result.layout is not None
-            assert follows_the_rules(short, long, pieces, result.layout)
+            check_layout(short, long, result.layout, pieces)  # (row, col) cells on a board ``short`` columns wide
             found += 1
         else:
             assert result.status == "impossible"

@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from puzzles.polyomino import Region, piece_set
+from puzzles.polyomino import Region, Shape, piece_set
 
 PIECES = piece_set("blokus")
 PIECE_SIZES = tuple(p.area for p in PIECES)
@@ -465,18 +465,16 @@ def layout_cells(data: dict) -> list[tuple[Cell, ...]]:
     return [tuple(parse_cell(name, rows, cols) for name in m["move"].split(",")) for m in data["moves"]]
 
 
-def check_layout(cols: int, rows: int, layout: list[tuple[Cell, ...]]) -> None:
+def check_layout(cols: int, rows: int, layout: list[tuple[Cell, ...]], pieces: Sequence[Shape] = PIECES) -> None:
     """Check one color's layout against the rules directly (for boards the engine does not play, sides
     beyond 26 columns or 62 rows, and a second opinion on the others); ValueError on the first broken rule.  ``layout``: each piece's cells in play order.
 
-    The 21 pieces once each (free shapes), inside the board, no overlap, the first on the top-left corner,
-    no two sharing an edge, each later one touching an earlier one at a corner."""
-    from puzzles.polyomino import Shape
-
+    The ``pieces`` (one color's 21 unless given) once each (free shapes), inside the board, no overlap, the first
+    on the top-left corner, no two sharing an edge, each later one touching an earlier one at a corner."""
     if sorted(Shape(frozenset(cells)).canonical().key() for cells in layout) != sorted(
-            p.canonical().key() for p in PIECES):
-        raise ValueError("not the 21 pieces once each")
-    if len({q for cells in layout for q in cells}) != CELLS_PER_COLOR or not all(
+            p.canonical().key() for p in pieces):
+        raise ValueError(f"not the {len(pieces)} pieces once each")
+    if len({q for cells in layout for q in cells}) != sum(len(p.cells) for p in pieces) or not all(
             0 <= r < rows and 0 <= c < cols for cells in layout for r, c in cells):
         raise ValueError("pieces overlap or leave the board")
     if (0, 0) not in layout[0]:

@@ -26,12 +26,12 @@ layout.  States are numpy ``uint64`` keys, deduplicated with ``np.unique`` after
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from puzzles.polyomino import Shape, piece_set
+from puzzles.polyomino import Shape, normalize, piece_set
 
 PIECES = piece_set("blokus")
 Cell = tuple[int, int]
@@ -195,8 +195,7 @@ def _checked_strip(short: int, long: int, pieces: tuple[Shape, ...], grouped: bo
     """The DP of a board, or None when counting alone refutes it (too few cells, or a piece that fits nowhere)."""
     if not 2 <= short <= 6 or long < short or len(pieces) > USED_BITS:
         raise ValueError(f"the strip DP takes a short side of 2..6 and at most {USED_BITS} pieces")
-    if short * long < sum(len(p.cells) for p in pieces) or not all(
-            _fewest_row_runs(short, (p,)).size for p in pieces):
+    if short * long < sum(len(p.cells) for p in pieces) or not _fewest_row_runs(short, pieces).size:
         return None
     return _Strip(short, long, pieces, grouped)
 
@@ -204,15 +203,12 @@ def _checked_strip(short: int, long: int, pieces: tuple[Shape, ...], grouped: bo
 def _followed(short: int, long: int, behind: int, kinds: Sequence[Sequence[Shape]],
               layout: Sequence[Sequence[Cell]]) -> tuple[set[tuple[int, int, int]], set[int]]:
     """A layout as the DP's choices: (anchor cell, piece, window bits) of each piece, and its empty cells."""
-    def shape_key(cells: Iterable[Cell]) -> frozenset[Cell]:
-        rows, cols = zip(*cells)
-        return frozenset((r - min(rows), c - min(cols)) for r, c in cells)
-    kind_of = {shape_key(o.cells): index for index, kind in enumerate(kinds) for p in kind for o in p.orientations()}
+    kind_of = {normalize(o.cells): index for index, kind in enumerate(kinds) for p in kind for o in p.orientations()}
     moves, covered = set(), set()
     for cells in layout:
         scan = sorted(row * short + col for row, col in cells)  # the board's row is the DP's column
         anchor = scan[0]
-        moves.add((anchor, kind_of[shape_key(cells)], sum(1 << (behind + index - anchor) for index in scan)))
+        moves.add((anchor, kind_of[normalize(cells)], sum(1 << (behind + index - anchor) for index in scan)))
         covered.update(scan)
     return moves, set(range(short * long)) - covered
 
@@ -368,7 +364,7 @@ def _live_layers(strip: _Strip, said: Callable[[str], None], should_stop: Callab
         if should_stop is not None and should_stop():
             return None
         children, parents, _ = strip.step(layers[cell], cell)
-        alive = np.isin(children, layers[cell + 1])
+        alive = _members(children, layers[cell + 1])
         layers[cell] = layers[cell][np.unique(parents[alive])]
         if cell % (4 * strip.short) == 0:
             said(f"backward: {cell} cells to go, {layers[cell].size:,} live states there")
@@ -386,49 +382,39 @@ def _grouped_images(exact: _Strip, grouped: _Strip) -> np.ndarray:
 
 
 class _GuidedSearch:
-    """Depth-first over the exact DP's choices, kept inside the grouped DP's live states."""
+    """Depth-first over the exact DP's live states: every one of them reaches a finished state, so the search
+    only enumerates paths until one is a corner-connected layout (that depends on the whole path: no memo)."""
 
     def __init__(self, exact: _Strip, live: list[np.ndarray], should_stop: Callable[[], bool] | None) -> None:
         self.exact, self.live, self.should_stop = exact, live, should_stop
         self.cells = exact.short * exact.long
-        # (cell, exact state) whose choices reach no finished state: that depends on the state alone (a finished
-        # state refused for its connectivity depends on the whole path, so it marks nothing)
-        self.dead: set[tuple[int, int]] = set()
         self.tried, self.nodes, self.stopped = 0, 0, False
         self.path: list[tuple[int, Placement]] = []
 
-
     def run(self) -> list[tuple[Cell, ...]] | None:
-        return self.descend(np.uint64(0), 0)[0]
+        return self.descend(np.uint64(0), 0)
 
-    def descend(self, state: np.uint64, cell: int) -> tuple[list[tuple[Cell, ...]] | None, bool]:
-        """(a layout through this state, or None; whether any finished state was reached below it)."""
+    def descend(self, state: np.uint64, cell: int) -> list[tuple[Cell, ...]] | None:
+        """A layout through this state, or None."""
         if cell == self.cells:
-            if not self.exact.finished(np.array([state]))[0]:
-                return None, False
             self.tried += 1
-            return self.layout(), True
+            return self.layout()
         self.nodes += 1
-        if (cell, int(state)) in self.dead or self.stopped:
-            return None, False
-        if self.should_stop is not None and self.nodes % 256 == 0 and self.should_stop():
+        if self.stopped or (self.should_stop is not None and self.nodes % 256 == 0 and self.should_stop()):
             self.stopped = True
-            return None, False
+            return None
         children, _, choices = self.exact.step(np.array([state], dtype=np.uint64), cell)
         keep = _members(children, self.live[cell + 1])
-        row, reached = cell % self.exact.short, False
+        row = cell % self.exact.short
         for child, choice in zip(children[keep], choices[keep]):
             if choice >= 0:
                 self.path.append((cell, self.exact.by_row[row][choice]))
-            found, below = self.descend(child, cell + 1)
+            found = self.descend(child, cell + 1)
             if choice >= 0:
                 self.path.pop()
-            reached |= below
             if found is not None:
-                return found, True
-        if not self.stopped and not reached:
-            self.dead.add((cell, int(state)))
-        return None, reached
+                return found
+        return None
 
     def layout(self) -> list[tuple[Cell, ...]] | None:
         """The path's pieces as (row, col) cells of the board ``short`` columns wide, in a play order from the
