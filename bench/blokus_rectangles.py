@@ -182,8 +182,9 @@ def run_strip_dp(cols: int, rows: int, limit: float, commit: str, folder: Path =
 
     search = find_layout(cols, rows, progress=lambda line: print(f"  {cols}x{rows}: {line}", flush=True),
                          should_stop=should_stop)
-    print(f"{cols}x{rows}: strip DP {search.status} in {search.seconds:.1f} CPU s", flush=True)
-    if search.status == "interrupted":
+    said = "unknown at the limit" if search.status == "unknown" else search.status
+    print(f"{cols}x{rows}: strip DP {said} in {search.seconds:.1f} CPU s", flush=True)
+    if search.status == "unknown":
         return None
     result = LayoutResult(cols, rows, status="unsat" if search.status == "impossible" else "found", proof=STRIP_DP,
                           cpu_seconds=search.seconds, limit=limit, layout=[(0, cells) for cells in search.layout or []])

@@ -57,7 +57,7 @@ class StripResult:
     refuted: bool
     peak_states: int
     seconds: float
-    interrupted: bool = False
+    stopped: bool = False  # should_stop() ended it first: unknown at the limit, not refuted
 
 
 def placements(short: int, row: int, kinds: Sequence[Sequence[Shape]]) -> list[Placement]:
@@ -164,7 +164,7 @@ def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, grouped: b
     """Run the DP on a ``short x long`` board (short side 2..6); ``refuted`` proves the pieces cannot fit it.
 
     ``progress(cells scanned, states)`` is called after every cell; ``should_stop()`` ends the run early,
-    answered as ``interrupted`` (never refuted).  ``follow`` (a layout: each piece's cells as (row, col) on a board
+    answered as ``stopped`` (unknown at the limit, never refuted).  ``follow`` (a layout: each piece's cells as (row, col) on a board
     ``short`` columns wide, row 0 the start corner's) keeps only that layout's choices: a check that the DP's
     pruning never drops a real layout, whose answer must then be "not refuted".
 
@@ -180,7 +180,7 @@ def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, grouped: b
     states, peak = np.array([0], dtype=np.uint64), 1
     for cell in range(short * long):
         if should_stop is not None and should_stop():
-            return StripResult(short, long, False, peak, time.process_time() - start, interrupted=True)
+            return StripResult(short, long, False, peak, time.process_time() - start, stopped=True)
         states = np.unique(strip.step(states, cell)[0])
         peak = max(peak, int(states.size))
         if progress is not None:
@@ -286,7 +286,8 @@ def _cut(states: np.ndarray, short: int, meets: np.ndarray, column_mask: np.uint
 class StripSearch:
     """A layout search on a narrow board: ``status`` is ``found`` (``layout``: each piece's cells as (row, col) on
     the board ``short`` columns wide and ``long`` rows high, in a play order from the top-left corner),
-    ``impossible`` (proved: no path of the DP completes to a layout) or ``interrupted``."""
+    ``impossible`` (proved: no path of the DP completes to a layout) or ``unknown`` (``should_stop`` ended it
+    first: unknown at the limit)."""
 
     short: int
     long: int
@@ -324,7 +325,7 @@ def find_layout(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, progr
             strip.moves, strip.empty_cells = _followed(short, long, strip.behind, strip.kinds, follow)
     live = _live_layers(grouped, said, should_stop)
     if live is None:
-        return answer("interrupted")
+        return answer("unknown")
     if live[0].size == 0:
         return answer("impossible")
     said(f"grouped DP: {sum(layer.size for layer in live):,} live states; the exact pieces' DP inside them")
@@ -336,14 +337,14 @@ def find_layout(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, progr
 
     exact_live = _live_layers(exact, said, should_stop, grouped_live)
     if exact_live is None:
-        return answer("interrupted")
+        return answer("unknown")
     if exact_live[0].size == 0:
         return answer("impossible")
     said(f"exact DP: {sum(layer.size for layer in exact_live):,} live states; searching them for a connected layout")
     search = _GuidedSearch(exact, exact_live, should_stop)
     layout = search.run()
     if layout is None:
-        return answer("interrupted" if search.stopped else "impossible", tried=search.tried)
+        return answer("unknown" if search.stopped else "impossible", tried=search.tried)
     return answer("found", layout, search.tried)
 
 
