@@ -157,9 +157,12 @@ def _shown(path: Path | None) -> str | None:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, folder: Path = LAYOUTS) -> dict:
-    """Solve one board, store any layout in ``folder``, print and return its record."""
-    result = solve_layout(cols, rows, colors, limit, half_turn=colors > 1)
+def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, folder: Path = LAYOUTS,
+              verbose: bool = False) -> dict:
+    """Solve one board, store any layout in ``folder``, print and return its record (``verbose``: the solver's
+    progress too, a line per chunk of conflicts)."""
+    said = (lambda line: print(f"  {line}", flush=True)) if verbose else None
+    result = solve_layout(cols, rows, colors, limit, half_turn=colors > 1, progress=said)
     command = f"python bench/blokus_rectangles.py --time-limit {limit:g} --boards {cols}x{rows}" + (
         f" --four-colors {cols}x{rows}" if colors > 1 else "")
     record = record_of(result, commit)
@@ -248,6 +251,7 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--shrink", default=None, help="a board with a stored layout: shrink it by bands, e.g. 4x39")
     parser.add_argument("--along", choices=("rows", "cols"), default="rows", help="with --shrink: which side shrinks")
+    parser.add_argument("--verbose", action="store_true", help="print the SAT solver's progress")
     parser.add_argument("--strip-dp", action="store_true",
                         help="settle the unsettled boards of width <= 6 by the strip DP's search (solvers/blokus/strip_dp.py)")
     args = parser.parse_args()
@@ -277,7 +281,8 @@ def main() -> None:
                 continue
             if settled(load(args.results).get(key), args.time_limit):
                 continue
-            save(key, run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results)), args.results)
+            record = run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results), args.verbose)
+            save(key, record, args.results)
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)
     print(table(load(args.results)))

@@ -94,6 +94,21 @@ def test_connectivity_cut_excludes_only_the_closed_component() -> None:
     assert corner_cells == {(0, (3, 3)), (0, (3, 5)), (0, (5, 3)), (0, (5, 5))}
 
 
+def test_21x17_model_covers_every_cell_but_the_centre() -> None:
+    """All 84 pieces on 21x17 leave one cell empty, and the half turn forces it to be the centre: the model
+    says every other cell is covered, so leaving one empty (it and its image) fails by propagation alone."""
+    from pysat.solvers import Solver
+
+    model = LayoutModel(21, 17, colors=4, half_turn=True)
+    with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
+        def left_empty(cell: tuple[int, int]) -> list[int]:
+            image = (16 - cell[0], 20 - cell[1])
+            return [-model.cell_var[(s, q)] for s in range(2) for q in {cell, image}]
+
+        assert solver.propagate(assumptions=left_empty((0, 5)))[0] is False
+        assert solver.propagate(assumptions=left_empty((8, 10)))[0] is True  # the centre: empty in every layout
+
+
 @pytest.mark.parametrize("path", ENGINE_LAYOUTS, ids=[p.stem for p in ENGINE_LAYOUTS])
 def test_stored_sat_layout_replays(path: Path) -> None:
     from solvers.blokus.solitaire import verify_solution

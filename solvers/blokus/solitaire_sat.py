@@ -25,7 +25,8 @@ Redundant per-color counts make the proofs fast on thin boards (3x41: UNSAT in s
 without them): exactly 89 covered cells, and exactly 216 unit edges between a covered cell and an uncovered
 cell or the border (the pieces' perimeter, since no edge joins two pieces of a color).
 
-Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once";
+Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once" (and
+"every cell covered" where no cell is spare, as on 21x17 with the half turn: all but the centre);
 with ``half_turn`` red and green are the images of blue and yellow (the searched colors), which halves the
 model and forces the centre cell of an odd board empty.  UNSAT there proves only that no half-turn
 symmetric layout exists.
@@ -209,16 +210,25 @@ class LayoutModel:
         return sorted(q for q in diag if self.inside(q))
 
     def build(self) -> list[list[int]]:
-        """All clauses: pieces, cells, halos, corner contacts, start corners (and the counts)."""
+        """All clauses: pieces, cells, halos, corner contacts, start corners (and the counts).
+
+        When the board has no spare cell beyond those the half turn forces empty (21x17: only the centre), every
+        other cell is covered, and the model says so: a clause per cell, which the counts imply only globally."""
         on_cell: dict[tuple[int, int, Cell], int] = {}  # (searched color, piece, cell) -> boolean
         for s in range(self.searched):
             self._add_color(s, on_cell)
+        covers: dict[Cell, list[int]] = {}
         for q in sorted({q for _, _, q in on_cell}):
             lits = [on_cell[(self.source[k], p, self.maps[k](q))] for k in range(self.colors)
                     for p in range(len(PIECES)) if (self.source[k], p, self.maps[k](q)) in on_cell]
             twice = {v for v in lits if lits.count(v) > 1}  # a cell its own image: no color may cover it
             self.clauses += [[-v] for v in sorted(twice)]
             self._at_most_one(sorted(set(lits) - twice))
+            if not twice:
+                covers[q] = sorted(set(lits))
+        forced_empty = self.cols * self.rows - len(covers)
+        if self.counting and self.cols * self.rows - self.colors * CELLS_PER_COLOR == forced_empty:
+            self.clauses += list(covers.values())
         return self.clauses
 
     def _at_most_one(self, lits: list[int]) -> None:
