@@ -362,6 +362,9 @@ def _live_layers(strip: _Strip, said: Callable[[str], None], should_stop: Callab
             said(f"forward: {cell} of {strip.short * strip.long} cells, {layers[-1].size:,} states")
     layers[-1] = layers[-1][strip.finished(layers[-1])]
     for cell in range(strip.short * strip.long - 1, -1, -1):
+        if layers[cell + 1].size == 0:  # nothing after it lives: neither does anything here (no step needed)
+            layers[cell] = layers[cell][:0]
+            continue
         if should_stop is not None and should_stop():
             return None
         children, parents, _ = strip.step(layers[cell], cell)
