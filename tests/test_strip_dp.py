@@ -12,7 +12,7 @@ import pytest
 
 from puzzles.polyomino import Shape, piece_set
 from solvers.blokus.solitaire_sat import check_layout, layout_cells
-from solvers.blokus.strip_dp import find_layout, refute
+from solvers.blokus.strip_dp import find_layout, play_order, refute
 
 DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -166,3 +166,13 @@ def test_the_results_files_strip_dp_records_are_narrow_boards_with_their_layouts
 def test_a_strip_dp_proof_in_the_results_file_holds_again(record: dict) -> None:
     """The results file's strip-DP refutations of up to 300 CPU-s, searched again (3x44, 3x46, 3x47: ~3 min)."""
     assert find_layout(record["cols"], record["rows"]).status == "impossible"
+
+
+def test_play_order_plays_the_monomino_last_unless_it_joins_the_chain() -> None:
+    """The game's +5 for the monomino last: the 3x48 layout (its monomino is not needed by the chain) scores 20."""
+    layout = layout_cells(json.loads((DATA / "blokus_sat_layout_3x48_1c.json").read_text()))
+    order = play_order(random.Random(3).sample(layout, len(layout)))
+    assert order is not None and len(order[-1]) == 1
+    check_layout(3, 48, order)
+    bridge = [((0, 0), (0, 1)), ((2, 3), (2, 4)), ((1, 2),)]  # the monomino links the two dominoes
+    assert play_order(bridge) == [bridge[0], bridge[2], bridge[1]]
