@@ -185,8 +185,8 @@ def run_strip_dp(cols: int, rows: int, limit: float, commit: str, folder: Path =
 
     search = find_layout(cols, rows, progress=lambda line: print(f"  {cols}x{rows}: {line}", flush=True),
                          should_stop=should_stop)
-    said = "unknown at the limit" if search.status == "unknown" else search.status
-    print(f"{cols}x{rows}: strip DP {said} in {search.seconds:.1f} CPU s", flush=True)
+    status = "unknown at the limit" if search.status == "unknown" else search.status
+    print(f"{cols}x{rows}: strip DP {status} in {search.seconds:.1f} CPU s", flush=True)
     if search.status == "unknown":
         return None
     result = LayoutResult(cols, rows, status="unsat" if search.status == "impossible" else "found", proof=STRIP_DP,

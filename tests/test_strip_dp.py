@@ -18,6 +18,11 @@ DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+def _stored(board: str) -> list[tuple[tuple[int, int], ...]]:
+    """The one-color layout stored for ``board`` in tests/data: each piece's cells, (row, col), in play order."""
+    return layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+
+
 def _from_anchor(cells: frozenset[tuple[int, int]]) -> list[tuple[int, int]]:
     """A shape's cells as offsets from its first cell in scan order (column by column)."""
     ar, ac = min(cells, key=lambda rc: (rc[1], rc[0]))
@@ -97,7 +102,7 @@ def test_never_refutes_a_board_with_a_layout_and_refutes_the_others_here() -> No
 @pytest.mark.parametrize("board", ["3x48", "3x53", "4x39", "4x40", "4x41", "5x32", "6x27"])
 def test_a_stored_layout_survives_every_pruning_step(board: str, grouped: bool) -> None:
     cols, rows = map(int, board.split("x"))
-    layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+    layout = _stored(board)
     result = refute(cols, rows, grouped=grouped, follow=layout)
     assert not result.refuted and result.peak_states == 1
     assert refute(cols, rows, grouped=grouped, follow=layout[:-1]).refuted  # one piece left out: nothing places it
@@ -140,7 +145,7 @@ def test_the_guided_search_finds_a_stored_layout_when_kept_to_its_choices(board:
     """The whole search on 21 pieces (grouped layers, live states, the exact pieces' images, the depth-first
     search, the play order), kept to one stored layout's choices: it finds that layout, in a legal play order."""
     cols, rows = map(int, board.split("x"))
-    layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+    layout = _stored(board)
     result = find_layout(cols, rows, follow=layout)
     assert result.status == "found" and result.layout is not None
     assert sorted(map(sorted, result.layout)) == sorted(map(sorted, layout))
@@ -157,7 +162,7 @@ def test_the_results_files_strip_dp_records_are_narrow_boards_with_their_layouts
     """Proved impossible, or found with the layout stored (which the rectangle tests replay)."""
     assert STRIP_PROOFS and all(r["status"] in ("unsat", "found") and r["cols"] <= 6 for r in STRIP_RECORDS)
     for record in (r for r in STRIP_RECORDS if r["status"] == "found"):
-        layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{record['board']}_1c.json").read_text()))
+        layout = _stored(record["board"])
         check_layout(record["cols"], record["rows"], layout)  # raises on any broken rule
 
 
@@ -170,7 +175,7 @@ def test_a_strip_dp_proof_in_the_results_file_holds_again(record: dict) -> None:
 
 def test_play_order_plays_the_monomino_last_unless_it_joins_the_chain() -> None:
     """The game's +5 for the monomino last: the 3x48 layout (its monomino is not needed by the chain) scores 20."""
-    layout = layout_cells(json.loads((DATA / "blokus_sat_layout_3x48_1c.json").read_text()))
+    layout = _stored("3x48")
     order = play_order(random.Random(3).sample(layout, len(layout)))
     assert order is not None and len(order[-1]) == 1
     check_layout(3, 48, order)
