@@ -15,15 +15,24 @@ import os
 import sys
 from typing import Any
 
-import click
+try:
+    import click
 
-from commands import blokus, generate, projectl, shelfie, tiling, towers, warmup
-from commands.common import interrupted_before_a_result
+    from commands import blokus, generate, projectl, shelfie, tiling, towers, warmup
+    from commands.common import interrupted_before_a_result, redeliver_lost_ctrl_c
+except KeyboardInterrupt:  # Ctrl-C while the command modules load: one line and exit 130 too, no traceback
+    sys.stderr.write("interrupted (Ctrl-C) while starting: nothing to report\n")
+    raise SystemExit(130) from None
 
 
 class KibitzGroup(click.Group):
     """The top-level group: an output that cannot be written (a full disk) is a one-line error, exit 1;
-    a Ctrl-C that no command handled is one line and exit 130."""
+    a Ctrl-C that no command handled is one line and exit 130, and one that Python had to drop (raised inside a
+    ctypes callback of numba's loader) arrives again (:func:`commands.common.redeliver_lost_ctrl_c`)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        redeliver_lost_ctrl_c()
+        return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

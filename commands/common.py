@@ -10,6 +10,7 @@ import contextlib
 import functools
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -58,6 +59,29 @@ def interrupted_before_a_result() -> NoReturn:
         emit_json({"status": "interrupted", "interrupted": True, "result": None})
     click.echo("interrupted (Ctrl-C) before a result: nothing to report", err=True)
     raise SystemExit(INTERRUPTED_EXIT) from None
+
+
+def redeliver_lost_ctrl_c() -> None:
+    """Make a Ctrl-C that Python had to drop arrive again, a moment later (installed once per process).
+
+    A KeyboardInterrupt raised inside a ctypes callback cannot propagate: Python prints "Exception ignored" and the
+    Ctrl-C is lost, so the command would run on to its end.  numba's loader runs such callbacks while it loads a
+    cached kernel, the first time a command calls it.  The hook sends SIGINT again from a helper thread 10 ms later,
+    when the main thread is back in plain Python (again, if it lands in another callback)."""
+    previous = sys.unraisablehook
+    if getattr(previous, "redelivers_ctrl_c", False):
+        return
+
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
+            again.daemon = True
+            again.start()
+            return
+        previous(unraisable)
+
+    hook.redelivers_ctrl_c = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook
 
 
 def emit_json(data: Any) -> None:
