@@ -12,7 +12,7 @@ import pytest
 
 from puzzles.polyomino import Shape, piece_set
 from solvers.blokus.solitaire_sat import check_layout, layout_cells
-from solvers.blokus.strip_dp import find_layout, play_order, refute
+from solvers.blokus.strip_dp import PIECES, empty_edge_budget, find_layout, play_order, refute
 
 DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -44,17 +44,26 @@ def _connected(covered: set[tuple[int, int]]) -> bool:
 def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
     """Brute force: all pieces on a ``short`` x ``long`` board (rows x columns), no two sharing an edge, the covered
     cells 8-connected (the corner-contact chain) and the cell (0, 0) covered (the start corner)."""
+    return a_layout(short, long, pieces) is not None
+
+
+def a_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> set[tuple[int, int]] | None:
+    """:func:`has_layout`'s search: the covered cells of the first layout found, or None."""
     cells = [(r, c) for c in range(long) for r in range(short)]
     spare = short * long - sum(len(p.cells) for p in pieces)
     shapes = [[_from_anchor(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
     covered: set[tuple[int, int]] = set()
     empty: set[tuple[int, int]] = set()
+    found_layout: list[set[tuple[int, int]]] = []
 
     def search(i: int, left: frozenset[int]) -> bool:
         while i < len(cells) and (cells[i] in covered or cells[i] in empty):
             i += 1
         if not left:
-            return (0, 0) in covered and _connected(covered)
+            if (0, 0) in covered and _connected(covered):
+                found_layout.append(set(covered))
+                return True
+            return False
         if i == len(cells):
             return False
         r0, c0 = cells[i]
@@ -77,7 +86,36 @@ def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
             return found
         return False
 
-    return spare >= 0 and search(0, frozenset(range(len(pieces))))
+    if spare >= 0 and search(0, frozenset(range(len(pieces)))):
+        return found_layout[0]
+    return None
+
+
+def _empty_edges(short: int, long: int, layout: list[tuple[tuple[int, int], ...]]) -> int:
+    """Counted on a layout (rows ``long``, columns ``short``): unit edges between two empty cells, and empty cells'
+    edges on the border."""
+    covered = {q for piece in layout for q in piece}
+    empty = {(r, c) for r in range(long) for c in range(short)} - covered
+    inner = sum((r + 1, c) in empty for r, c in empty) + sum((r, c + 1) in empty for r, c in empty)
+    border = sum((r == 0) + (r == long - 1) + (c == 0) + (c == short - 1) for r, c in empty)
+    return inner + border
+
+
+def test_every_layout_spends_exactly_the_empty_edge_budget() -> None:
+    """The budget the DP prunes by, against layouts the brute force found on small piece sets."""
+    rng = random.Random(5)
+    blokus = piece_set("blokus")
+    checked = 0
+    for _ in range(60):
+        pieces = tuple(rng.sample(blokus, rng.randint(2, 5)))
+        short = rng.choice([2, 3, 3, 4])
+        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+        covered = a_layout(short, long, pieces)
+        if covered is not None:
+            transposed = [tuple((c, r) for r, c in covered)]  # rows along the long side, as _empty_edges counts
+            assert _empty_edges(short, long, transposed) == empty_edge_budget(short, long, pieces)
+            checked += 1
+    assert checked >= 10
 
 
 def test_never_refutes_a_board_with_a_layout_and_refutes_the_others_here() -> None:
@@ -105,6 +143,7 @@ def test_a_stored_layout_survives_every_pruning_step(board: str, grouped: bool) 
     layout = _stored(board)
     result = refute(cols, rows, grouped=grouped, follow=layout)
     assert not result.refuted and result.peak_states == 1
+    assert result.fewest_empty_edges == empty_edge_budget(cols, rows, PIECES) == _empty_edges(cols, rows, layout)
     assert refute(cols, rows, grouped=grouped, follow=layout[:-1]).refuted  # one piece left out: nothing places it
 
 

@@ -14,7 +14,12 @@ What it enforces follows from the rules, so every real layout is one of its path
   after a column with no covered cell nothing more is covered;
 - the first piece covers the start corner, the first cell of the scan;
 - at most ``cells - 89`` cells stay empty, counting those the row-run bound still needs: in each long row two
-  pieces' runs of cells have an empty cell between them.
+  pieces' runs of cells have an empty cell between them;
+- the perimeter budget: no edge joins two pieces, so the covered cells' boundary is the pieces' perimeters
+  (216 unit edges), and then the edges between two empty cells plus the empty cells' edges on the border
+  number exactly ``2 * empty + short + long - 108`` (for the 21 pieces).  Each state keeps the fewest of those
+  edges any path to it met (the cell's up and left neighbours, and the border, counted as it is left empty),
+  and a state over the budget dies.
 
 :func:`refute` runs it forward: no finished state is a proof that no layout exists, a finished state proves
 nothing (the connectivity is relaxed).  ``grouped`` merges pieces of one size and run count into a kind, a
@@ -32,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzles.polyomino import Shape, normalize, piece_set
+from solvers.blokus.solitaire_sat import piece_perimeter
 
 PIECES = piece_set("blokus")
 Cell = tuple[int, int]
@@ -58,6 +64,7 @@ class StripResult:
     peak_states: int
     seconds: float
     stopped: bool = False  # should_stop() ended it first: unknown at the limit, not refuted
+    fewest_empty_edges: int | None = None  # over the finished states (a layout has exactly the budget); None: refuted
 
 
 def placements(short: int, row: int, kinds: Sequence[Sequence[Shape]]) -> list[Placement]:
@@ -101,6 +108,7 @@ class _Strip:
     def __init__(self, short: int, long: int, pieces: tuple[Shape, ...], grouped: bool) -> None:
         self.short, self.long = short, long
         self.spare = short * long - sum(len(p.cells) for p in pieces)
+        self.empty_edge_budget = empty_edge_budget(short, long, pieces)
         self.behind, self.window_bits = 2 * short, 7 * short
         self.kinds = _kinds(short, pieces, grouped)
         self.by_row = [placements(short, row, self.kinds) for row in range(short)]
@@ -141,6 +149,35 @@ class _Strip:
         keep = self.within_budget(children, cell)
         return children[keep], parents[keep], choices[keep]
 
+    def forward(self, states: np.ndarray, empty_edges: np.ndarray, cell: int,
+                keep: Callable[[np.ndarray, int], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct states after deciding ``cell`` and, for each, the fewest empty edges (empty-empty and
+        empty-border unit edges) of a path to it; those over the perimeter budget (and, with ``keep(states,
+        cell + 1)``, those it rejects) are dropped."""
+        children, parents, choices = self.step(states, cell)
+        edges = empty_edges[parents] + np.where(choices == -2, self.edges_if_empty(states[parents], cell), 0)
+        alive = edges <= self.empty_edge_budget
+        if keep is not None:
+            alive[alive] = keep(children[alive], cell + 1)
+        children, edges = children[alive], edges[alive]
+        order = np.lexsort((edges, children))
+        children, edges = children[order], edges[order]
+        first = np.ones(children.size, dtype=bool)
+        first[1:] = children[1:] != children[:-1]
+        return children[first], edges[first]
+
+    def edges_if_empty(self, states: np.ndarray, cell: int) -> np.ndarray:
+        """The empty edges that leaving ``cell`` empty adds: on the border, and to an empty up or left neighbour
+        (decided already; the right and lower ones count when they are decided)."""
+        col, row = divmod(cell, self.short)
+        border = (row == 0) + (row == self.short - 1) + (col == 0) + (col == self.long - 1)
+        windows = states >> np.uint64(USED_BITS)
+        edges = np.full(states.size, border, dtype=np.int16)
+        for bit, has in ((self.behind - 1, row > 0), (self.behind - self.short, col > 0)):
+            if has:
+                edges += ((windows >> np.uint64(bit)) & np.uint64(1)) == 0
+        return edges
+
     def within_budget(self, states: np.ndarray, cell: int) -> np.ndarray:
         """Whether the empty cells so far, plus those the row-run bound still needs, fit the board's spare cells."""
         windows = states >> np.uint64(USED_BITS)
@@ -177,27 +214,38 @@ def refute(short: int, long: int, pieces: tuple[Shape, ...] = PIECES, grouped: b
         return StripResult(short, long, True, 0, time.process_time() - start)
     if follow is not None:
         strip.moves, strip.empty_cells = _followed(short, long, strip.behind, strip.kinds, follow)
-    states, peak = np.array([0], dtype=np.uint64), 1
+    states, empty_edges, peak = np.array([0], dtype=np.uint64), np.zeros(1, dtype=np.int16), 1
     for cell in range(short * long):
         if should_stop is not None and should_stop():
             return StripResult(short, long, False, peak, time.process_time() - start, stopped=True)
-        states = np.unique(strip.step(states, cell)[0])
+        states, empty_edges = strip.forward(states, empty_edges, cell)
         peak = max(peak, int(states.size))
         if progress is not None:
             progress(cell + 1, int(states.size))
         if states.size == 0:
             break
-    refuted = not strip.finished(states).any()
-    return StripResult(short, long, refuted, peak, time.process_time() - start)
+    finished = strip.finished(states)
+    fewest = int(empty_edges[finished].min()) if finished.any() else None
+    return StripResult(short, long, fewest is None, peak, time.process_time() - start, fewest_empty_edges=fewest)
 
 
 def _checked_strip(short: int, long: int, pieces: tuple[Shape, ...], grouped: bool) -> _Strip | None:
     """The DP of a board, or None when counting alone refutes it (too few cells, or a piece that fits nowhere)."""
     if not 2 <= short <= 6 or long < short or len(pieces) > USED_BITS:
         raise ValueError(f"the strip DP takes a short side of 2..6 and at most {USED_BITS} pieces")
-    if short * long < sum(len(p.cells) for p in pieces) or not _fewest_row_runs(short, pieces).size:
+    if short * long < sum(len(p.cells) for p in pieces) or not _fewest_row_runs(short, pieces).size \
+            or empty_edge_budget(short, long, pieces) < 0:
         return None
     return _Strip(short, long, pieces, grouped)
+
+
+def empty_edge_budget(short: int, long: int, pieces: tuple[Shape, ...]) -> int:
+    """Unit edges between two empty cells plus empty cells' edges on the border, in any layout of ``pieces`` on the
+    board: the board's 4 * cells edge ends count each inner edge twice and each border edge once, and the covered
+    cells' boundary is the pieces' perimeters (no edge joins two pieces); negative: no layout."""
+    empty = short * long - sum(len(p.cells) for p in pieces)
+    perimeter = sum(piece_perimeter(tuple(p.cells)) for p in pieces)
+    return (4 * empty + 2 * (short + long) - perimeter) // 2
 
 
 def _followed(short: int, long: int, behind: int, kinds: Sequence[Sequence[Shape]],
@@ -352,12 +400,12 @@ def _live_layers(strip: _Strip, said: Callable[[str], None], should_stop: Callab
                  keep: Callable[[np.ndarray, int], np.ndarray] | None = None) -> list[np.ndarray] | None:
     """Each layer's states (before deciding that cell) that some choices complete; None when stopped.
     ``keep(states, cell)`` limits the states reached before ``cell`` (to the images of another DP's live ones)."""
-    layers = [np.array([0], dtype=np.uint64)]
+    layers, empty_edges = [np.array([0], dtype=np.uint64)], np.zeros(1, dtype=np.int16)
     for cell in range(strip.short * strip.long):
         if should_stop is not None and should_stop():
             return None
-        children = strip.step(layers[-1], cell)[0]
-        layers.append(np.unique(children if keep is None else children[keep(children, cell + 1)]))
+        states, empty_edges = strip.forward(layers[-1], empty_edges, cell, keep)
+        layers.append(states)
         if cell % (4 * strip.short) == 0:
             said(f"forward: {cell} of {strip.short * strip.long} cells, {layers[-1].size:,} states")
     layers[-1] = layers[-1][strip.finished(layers[-1])]
