@@ -15,6 +15,7 @@ from solvers.blokus.solitaire_sat import (
     TOTAL_PERIMETER,
     LayoutModel,
     check_layout,
+    empty_edge_budget,
     layout_cells,
     min_rows_by_perimeter,
     perimeter_bound,
@@ -92,6 +93,28 @@ def test_connectivity_cut_excludes_only_the_closed_component() -> None:
     assert cut[0] == -model.x(0, far)
     corner_cells = {q for q, v in model.cell_var.items() if v in cut[1:]}
     assert corner_cells == {(0, (3, 3)), (0, (3, 5)), (0, (5, 3)), (0, (5, 5))}
+
+
+def test_the_empty_edge_budget_proves_7x19_impossible_in_seconds() -> None:
+    """7x19: 433 CPU-s of SAT with the counts alone; with its budget of 6 empty edges, about a second."""
+    assert empty_edge_budget(7, 19) == 6 and empty_edge_budget(4, 30) == -12 and perimeter_bound(4, 30)
+    result = solve_layout(7, 19, time_limit=60)
+    assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
+
+
+@pytest.mark.parametrize("board", [pytest.param(b, marks=pytest.mark.slow) if b not in ("3x48", "6x27", "11x15")
+                                   else b for b in ("3x48", "3x53", "4x39", "4x40", "4x41", "5x32", "6x27", "11x15")])
+def test_a_stored_layout_satisfies_the_whole_model(board: str) -> None:
+    """Every clause of the one-color model, the counts and the empty-edge budget among them, holds on a real layout:
+    its placements assumed, the solver finds the rest (cells, counters) consistent."""
+    from pysat.solvers import Solver
+
+    cols, rows = map(int, board.split("x"))
+    layout = layout_cells(json.loads((DATA / f"blokus_sat_layout_{board}_1c.json").read_text()))
+    model = LayoutModel(cols, rows)
+    index = {cells: i for i, cells in enumerate(model.cells)}
+    with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
+        assert solver.solve(assumptions=[model.x(0, index[tuple(sorted(cells))]) for cells in layout])
 
 
 def test_21x17_model_covers_every_cell_but_the_centre() -> None:

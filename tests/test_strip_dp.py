@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from puzzles.polyomino import Shape, piece_set
-from solvers.blokus.solitaire_sat import check_layout, layout_cells
-from solvers.blokus.strip_dp import PIECES, empty_edge_budget, find_layout, play_order, refute
+from solvers.blokus.solitaire_sat import check_layout, empty_edge_budget, layout_cells
+from solvers.blokus.strip_dp import PIECES, find_layout, play_order, refute
 
 DATA = Path(__file__).parent / "data"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))

@@ -77,6 +77,16 @@ def perimeter_bound(cols: int, rows: int) -> bool:
     return 4 * empty + 2 * (cols + rows) < TOTAL_PERIMETER
 
 
+def empty_edge_budget(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
+    """Unit edges between two empty cells, plus empty cells' edges on the border, in every layout of ``pieces`` on
+    the board (one color): the board's ``4 * cells`` edge ends count each inner edge twice and each border edge
+    once, and the covered cells' boundary is exactly the pieces' perimeters (no edge joins two of them).
+    Negative: no layout (:func:`perimeter_bound`'s refusal)."""
+    empty = cols * rows - sum(p.area for p in pieces)
+    perimeter = sum(piece_perimeter(tuple(p.cells)) for p in pieces)
+    return (4 * empty + 2 * (cols + rows) - perimeter) // 2
+
+
 def piece_runs(cells: tuple[Cell, ...]) -> tuple[int, int]:
     """(row runs, column runs) of a piece as placed: its maximal segments of cells along rows, and along columns.
     They add up to half its perimeter, so an orientation only moves runs from one count to the other."""
@@ -264,6 +274,8 @@ class LayoutModel:
         self.clauses.append([self.cell_var[(s, self.starts[s])]])
         if self.counting:
             self._add_counts(s)
+            if self.colors == 1:
+                self._add_empty_edges()
 
     def _add_counts(self, s: int) -> None:
         """Redundant counts of color ``s``: 89 covered cells, and 216 unit edges between a covered cell and
@@ -285,6 +297,26 @@ class LayoutModel:
             encoded = CardEnc.equals(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
             self.top = max(self.top, encoded.nv)
             self.clauses += encoded.clauses
+
+    def _add_empty_edges(self) -> None:
+        """One color: at most :func:`empty_edge_budget` unit edges between two empty cells or between an empty cell
+        and the border.  The counts above imply it, but as a small bound (18 on 10x14) it propagates early: once the
+        budget is spent, every other empty cell must sit inside, among covered cells."""
+        from pysat.card import CardEnc, EncType
+
+        edges: list[int] = []
+        for (_, (r, c)), v in self.cell_var.items():
+            outside = sum(not self.inside((r + dr, c + dc)) for dr, dc in STEPS)
+            pairs = [[v] for _ in range(outside)] + [[v, self.cell_var[(0, q)]] for q in ((r + 1, c), (r, c + 1))
+                                                      if self.inside(q)]
+            for covered_any in pairs:  # an edge with no covered cell beside it counts
+                z = self._new()
+                self.clauses.append([z, *covered_any])
+                edges.append(z)
+        encoded = CardEnc.atmost(edges, empty_edge_budget(self.cols, self.rows), top_id=self.top,
+                                 encoding=EncType.kmtotalizer)
+        self.top = max(self.top, encoded.nv)
+        self.clauses += encoded.clauses
 
     @cached_property
     def corner_sets(self) -> list[set[Cell]]:

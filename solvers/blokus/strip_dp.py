@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzles.polyomino import Shape, normalize, piece_set
-from solvers.blokus.solitaire_sat import piece_perimeter
+from solvers.blokus.solitaire_sat import empty_edge_budget
 
 PIECES = piece_set("blokus")
 Cell = tuple[int, int]
@@ -237,15 +237,6 @@ def _checked_strip(short: int, long: int, pieces: tuple[Shape, ...], grouped: bo
             or empty_edge_budget(short, long, pieces) < 0:
         return None
     return _Strip(short, long, pieces, grouped)
-
-
-def empty_edge_budget(short: int, long: int, pieces: tuple[Shape, ...]) -> int:
-    """Unit edges between two empty cells plus empty cells' edges on the border, in any layout of ``pieces`` on the
-    board: the board's 4 * cells edge ends count each inner edge twice and each border edge once, and the covered
-    cells' boundary is the pieces' perimeters (no edge joins two pieces); negative: no layout."""
-    empty = short * long - sum(len(p.cells) for p in pieces)
-    perimeter = sum(piece_perimeter(tuple(p.cells)) for p in pieces)
-    return (4 * empty + 2 * (short + long) - perimeter) // 2
 
 
 def _followed(short: int, long: int, behind: int, kinds: Sequence[Sequence[Shape]],
