@@ -23,7 +23,10 @@ layout, which the caller replays through the rule engine.
 
 Redundant per-color counts make the proofs fast on thin boards (3x41: UNSAT in seconds, none in 67 CPU s
 without them): exactly 89 covered cells, and exactly 216 unit edges between a covered cell and an uncovered
-cell or the border (the pieces' perimeter, since no edge joins two pieces of a color).
+cell or the border (the pieces' perimeter, since no edge joins two pieces of a color).  With one color the
+same identity, counted from the empty side, is a small bound (:func:`empty_edge_budget`): at most
+``2 * empty + cols + rows - 108`` unit edges between two empty cells or an empty cell and the border.  It
+propagates where the count of 216 does not (7x19, 6 such edges: UNSAT in 1 CPU-s, 433 without it).
 
 Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once" (and
 "every cell covered" where no cell is spare, as on 21x17 with the half turn: all but the centre);
@@ -92,6 +95,12 @@ def piece_runs(cells: tuple[Cell, ...]) -> tuple[int, int]:
     They add up to half its perimeter, so an orientation only moves runs from one count to the other."""
     inside = set(cells)
     return (sum(1 for r, c in cells if (r, c - 1) not in inside), sum(1 for r, c in cells if (r - 1, c) not in inside))
+
+
+def fewest_runs(shape: Shape) -> tuple[int, int]:
+    """The fewest row runs and the fewest column runs over a piece's orientations (each minimised on its own)."""
+    runs = [piece_runs(tuple(o.cells)) for o in shape.orientations()]
+    return min(r for r, _ in runs), min(c for _, c in runs)
 
 
 def run_bound(cols: int, rows: int) -> bool:
@@ -301,22 +310,50 @@ class LayoutModel:
     def _add_empty_edges(self) -> None:
         """One color: at most :func:`empty_edge_budget` unit edges between two empty cells or between an empty cell
         and the border.  The counts above imply it, but as a small bound (18 on 10x14) it propagates early: once the
-        budget is spent, every other empty cell must sit inside, among covered cells."""
+        budget is spent, every other empty cell must sit inside, among covered cells.
+
+        Split by direction it also sees the pieces' orientations: in each row the ``cols + 1`` unit edges across it
+        are inside a run of covered cells, at one of a run's two ends, or empty-edged, so the rows' empty edges plus
+        the pieces' row runs number ``rows * (cols + 1) - 89`` (columns likewise with column runs).  Each piece's
+        runs beyond its fewest count through a few booleans its placements force."""
         from pysat.card import CardEnc, EncType
 
-        edges: list[int] = []
+        across_rows: list[int] = []  # empty edges crossing a row (left-right neighbours, left and right border)
+        across_cols: list[int] = []
         for (_, (r, c)), v in self.cell_var.items():
-            outside = sum(not self.inside((r + dr, c + dc)) for dr, dc in STEPS)
-            pairs = [[v] for _ in range(outside)] + [[v, self.cell_var[(0, q)]] for q in ((r + 1, c), (r, c + 1))
-                                                      if self.inside(q)]
-            for covered_any in pairs:  # an edge with no covered cell beside it counts
-                z = self._new()
-                self.clauses.append([z, *covered_any])
-                edges.append(z)
-        encoded = CardEnc.atmost(edges, empty_edge_budget(self.cols, self.rows), top_id=self.top,
-                                 encoding=EncType.kmtotalizer)
-        self.top = max(self.top, encoded.nv)
-        self.clauses += encoded.clauses
+            for (dr, dc), side in (((0, -1), across_rows), ((0, 1), across_rows), ((-1, 0), across_cols),
+                                   ((1, 0), across_cols)):
+                q = (r + dr, c + dc)
+                if self.inside(q) and (dr < 0 or dc < 0):
+                    continue  # each inner edge once: as its left or upper cell's right or lower edge
+                z = self._new()  # true whenever the edge has no covered cell beside it
+                self.clauses.append([z, v, *([self.cell_var[(0, q)]] if self.inside(q) else [])])
+                side.append(z)
+        fewest = [fewest_runs(shape) for shape in PIECES]
+        extra_row_runs, extra_col_runs = self._extra_runs(fewest)
+        budget = empty_edge_budget(self.cols, self.rows)
+        for lits, bound in ((across_rows + across_cols, budget),
+                            (across_rows + extra_row_runs,
+                             self.rows * (self.cols + 1) - CELLS_PER_COLOR - sum(runs[0] for runs in fewest)),
+                            (across_cols + extra_col_runs,
+                             self.cols * (self.rows + 1) - CELLS_PER_COLOR - sum(runs[1] for runs in fewest))):
+            encoded = CardEnc.atmost(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
+            self.top = max(self.top, encoded.nv)
+            self.clauses += encoded.clauses
+
+    def _extra_runs(self, fewest: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+        """Unary counters of each piece's row runs and column runs beyond the fewest its orientations have: the
+        ``j``-th boolean is true when the placement chosen has at least ``j`` more (one color)."""
+        extra: tuple[list[int], list[int]] = ([], [])
+        counters: dict[tuple[int, int, int], int] = {}
+        for i, (p, cells) in enumerate(zip(self.pieces, self.cells)):
+            for k, runs in enumerate(piece_runs(cells)):
+                for j in range(1, runs - fewest[p][k] + 1):
+                    if (p, k, j) not in counters:
+                        counters[(p, k, j)] = self._new()
+                        extra[k].append(counters[(p, k, j)])
+                    self.clauses.append([-self.x(0, i), counters[(p, k, j)]])
+        return extra
 
     @cached_property
     def corner_sets(self) -> list[set[Cell]]:
