@@ -168,6 +168,43 @@ def test_stored_layout_keeps_the_rules_by_the_second_checker(path: Path) -> None
         check_layout(cols, rows, moved)
 
 
+ALL_LAYOUTS = sorted(DATA.glob("blokus_sat_layout_*.json")) + sorted(DATA.glob("blokus_all_pieces_*.json"))
+
+
+def _holes(grid: list[list[int]], color: int) -> int:
+    """Regions of cells not of ``color`` (4-connected) that do not reach the board's edge."""
+    rows, cols = len(grid), len(grid[0])
+    seen: set[tuple[int, int]] = set()
+    holes = 0
+    for start in ((r, c) for r in range(rows) for c in range(cols) if grid[r][c] != color):
+        if start in seen:
+            continue
+        seen.add(start)
+        todo, edge = [start], False
+        while todo:
+            r, c = todo.pop()
+            edge |= r in (0, rows - 1) or c in (0, cols - 1)
+            for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if 0 <= q[0] < rows and 0 <= q[1] < cols and grid[q[0]][q[1]] != color and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        holes += not edge
+    return holes
+
+
+@pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
+def test_every_color_meets_itself_corner_to_corner_20_times_plus_its_holes(path: Path) -> None:
+    """The model's corner-contact bound (``LayoutModel._add_corner_contacts``), exactly: at the lattice points
+    where two diagonal cells are of one color and the other two are not, 20 plus the color's holes."""
+    grid = BlokusState.from_json(json.loads(path.read_text())).grid()
+    for color in {v for row in grid for v in row} - {-1}:
+        contacts = sum((grid[r][c] == grid[r + 1][c + 1] == color) != (grid[r][c + 1] == grid[r + 1][c] == color)
+                       and (grid[r][c] == color) + (grid[r][c + 1] == color) + (grid[r + 1][c] == color)
+                       + (grid[r + 1][c + 1] == color) == 2
+                       for r in range(len(grid) - 1) for c in range(len(grid[0]) - 1))
+        assert contacts == 20 + _holes(grid, color), (path.stem, color)
+
+
 def test_results_file_is_consistent() -> None:
     """Every board the bench answered: a found one has its layout stored, and a perimeter refusal is one the
     bound makes (and a run bound refusal one the run bound makes)."""

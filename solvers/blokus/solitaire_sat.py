@@ -283,6 +283,7 @@ class LayoutModel:
         self.clauses.append([self.cell_var[(s, self.starts[s])]])
         if self.counting:
             self._add_counts(s)
+            self._add_corner_contacts(s)
             if self.colors == 1:
                 self._add_empty_edges()
 
@@ -306,6 +307,36 @@ class LayoutModel:
             encoded = CardEnc.equals(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
             self.top = max(self.top, encoded.nv)
             self.clauses += encoded.clauses
+
+    def _add_corner_contacts(self, s: int) -> None:
+        """Color ``s``: its pieces meet corner to corner at 20 lattice points more than it has empty cells shut in
+        by four of its cells.  At such a contact, of the four cells around the point two diagonal ones are covered
+        and the other two not (two pieces: no piece of 5 cells or fewer has such a pair).
+
+        Proof: the color's covered cells are one 8-connected set, whose Euler number, ``1 - holes``, is
+        ``(Q1 - Q3 - 2 QD) / 4`` over the points with 1 or 3 cells or the two diagonal ones covered (Gray's
+        formula); ``Q1 - Q3 + 2 QD`` counts convex minus concave corners, 4 per piece, 84 in all.  So
+        ``QD = 20 + holes``, and an empty cell inside the board with four covered neighbours is a hole of its own.
+        The model's local rules only give every piece one contact: 11 points at least."""
+        from pysat.card import CardEnc, EncType
+
+        cell = {q: v for (t, q), v in self.cell_var.items() if t == s}
+        counted: list[int] = []  # contacts, and inner cells that are not shut in: at least 20 + inner cells
+        for r in range(self.rows - 1):
+            for c in range(self.cols - 1):
+                a, b, d, e = (cell[q] for q in ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)))
+                for on, off in (((a, e), (b, d)), ((b, d), (a, e))):
+                    z = self._new()  # true only at such a contact
+                    self.clauses += [[-z, on[0]], [-z, on[1]], [-z, -off[0]], [-z, -off[1]]]
+                    counted.append(z)
+        inner = [(r, c) for r in range(1, self.rows - 1) for c in range(1, self.cols - 1)]
+        for r, c in inner:
+            z = self._new()  # true only if the cell is covered or has an empty neighbour
+            self.clauses.append([-z, cell[(r, c)], *(-cell[q] for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))])
+            counted.append(z)
+        encoded = CardEnc.atleast(counted, len(PIECES) - 1 + len(inner), top_id=self.top, encoding=EncType.seqcounter)
+        self.top = max(self.top, encoded.nv)
+        self.clauses += encoded.clauses
 
     def _add_empty_edges(self) -> None:
         """One color: at most :func:`empty_edge_budget` unit edges between two empty cells or between an empty cell
