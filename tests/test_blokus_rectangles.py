@@ -66,20 +66,26 @@ def test_run_bound() -> None:
 
 
 def test_sat_stopped_at_its_limit_is_unknown() -> None:
-    """The SAT path of the default run (the refutation below takes seconds): encoded, searched, stopped, unknown."""
-    result = solve_layout(3, 41, time_limit=0.3, bounds=False)
+    """The SAT path of the default run (6x23 takes a minute or two): encoded, searched, stopped, unknown."""
+    result = solve_layout(6, 23, time_limit=0.3)
     assert (result.status, result.layout) == ("time_limit", []) and result.proof.startswith("SAT")
     assert "unknown at the limit of 0.3 CPU s" in result.describe()
 
 
 @pytest.mark.slow
-def test_sat_proves_a_thin_rectangle_impossible() -> None:
-    """3x41 passes the perimeter bound (123 cells, 34 empty) but the model refutes it in ~5 CPU-s (the run bound,
-    which also refuses it, is skipped here); no board refuted by SAT alone takes less (3x38..3x40, 4x30, 5x24:
-    4-10 s)."""
-    result = solve_layout(3, 41, time_limit=120, bounds=False)
+def test_sat_proves_a_rectangle_impossible() -> None:
+    """8x17 passes the perimeter and run bounds (136 cells, 47 empty); the model refutes it in ~8 CPU-s (172 before
+    the empty-edge budget and the corner-contact count)."""
+    result = solve_layout(8, 17, time_limit=120)
     assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
     assert "proved impossible" in result.describe()
+
+
+def test_a_model_without_the_bounds_refuses_a_board_past_the_run_bound() -> None:
+    """3x41 skipping the bounds (the rows' share of its empty-edge budget is negative, the run bound's refusal):
+    unsatisfiable at once, not an encoding error."""
+    result = solve_layout(3, 41, time_limit=60, bounds=False)
+    assert result.status == "unsat" and result.proof.startswith("SAT")
 
 
 def test_connectivity_cut_excludes_only_the_closed_component() -> None:

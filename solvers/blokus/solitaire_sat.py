@@ -368,6 +368,10 @@ class LayoutModel:
                              self.rows * (self.cols + 1) - CELLS_PER_COLOR - sum(runs[0] for runs in fewest)),
                             (across_cols + extra_col_runs,
                              self.cols * (self.rows + 1) - CELLS_PER_COLOR - sum(runs[1] for runs in fewest))):
+            if bound < 0:  # the perimeter or run bound's refusal, when the caller skipped them: no layout
+                z = self._new()
+                self.clauses += [[z], [-z]]
+                continue
             encoded = CardEnc.atmost(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
             self.top = max(self.top, encoded.nv)
             self.clauses += encoded.clauses
