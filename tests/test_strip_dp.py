@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -101,15 +102,21 @@ def _empty_edges(short: int, long: int, layout: list[tuple[tuple[int, int], ...]
     return inner + border
 
 
+def random_boards(seed: int, count: int, most_pieces: int) -> Iterator[tuple[tuple[Shape, ...], int, int]]:
+    """``count`` small instances: 2..``most_pieces`` Blokus pieces, and a board (short, long) from the fewest cells
+    that could hold them to 3 columns more."""
+    rng = random.Random(seed)
+    blokus = piece_set("blokus")
+    for _ in range(count):
+        pieces = tuple(rng.sample(blokus, rng.randint(2, most_pieces)))
+        short = rng.choice([2, 3, 3, 4])
+        yield pieces, short, max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+
+
 def test_every_layout_spends_exactly_the_empty_edge_budget() -> None:
     """The budget the DP prunes by, against layouts the brute force found on small piece sets."""
-    rng = random.Random(5)
-    blokus = piece_set("blokus")
     checked = 0
-    for _ in range(60):
-        pieces = tuple(rng.sample(blokus, rng.randint(2, 5)))
-        short = rng.choice([2, 3, 3, 4])
-        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+    for pieces, short, long in random_boards(5, 60, 5):
         covered = a_layout(short, long, pieces)
         if covered is not None:
             transposed = [tuple((c, r) for r, c in covered)]  # rows along the long side, as _empty_edges counts
@@ -119,13 +126,8 @@ def test_every_layout_spends_exactly_the_empty_edge_budget() -> None:
 
 
 def test_never_refutes_a_board_with_a_layout_and_refutes_the_others_here() -> None:
-    rng = random.Random(7)
-    blokus = piece_set("blokus")
     verdicts = []
-    for _ in range(70):
-        pieces = tuple(rng.sample(blokus, rng.randint(2, 5)))
-        short = rng.choice([2, 3, 3, 4])
-        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+    for pieces, short, long in random_boards(7, 70, 5):
         grouped = refute(short, long, pieces, grouped=True).refuted
         verdicts.append((has_layout(short, long, pieces), refute(short, long, pieces).refuted, grouped, long, pieces))
     assert not [v for v in verdicts if v[0] and v[1]], "refuted a board that has a layout"
@@ -165,13 +167,8 @@ def test_stops_when_asked_and_says_so() -> None:
 
 def test_the_guided_search_finds_exactly_the_boards_with_a_layout() -> None:
     """find_layout against the brute force: a layout that follows the rules where one exists, else "impossible"."""
-    rng = random.Random(11)
-    blokus = piece_set("blokus")
     found = 0
-    for _ in range(36):
-        pieces = tuple(rng.sample(blokus, rng.randint(2, 6)))
-        short = rng.choice([2, 3, 3, 4])
-        long = max(short, -(-sum(len(p.cells) for p in pieces) // short) + rng.randint(0, 3))
+    for pieces, short, long in random_boards(11, 36, 6):
         result = find_layout(short, long, pieces)
         if has_layout(short, long, pieces):
             assert result.status == "found" and result.layout is not None
