@@ -77,10 +77,11 @@ def perimeter_bound(cols: int, rows: int) -> bool:
     """True when the perimeter count refuses the board for one color: ``4 * empty + 2 * (cols + rows) < 216``.
 
     Proof: no two pieces share an edge, so each of the pieces' 216 boundary unit edges faces either the
-    board's border (at most ``2 * (cols + rows)`` of them) or an empty cell, and an empty cell has 4 sides.
+    board's border (at most ``2 * (cols + rows)`` of them) or an empty cell, and an empty cell has 4 sides: the
+    same count as :func:`empty_edge_budget`, whose budget is then below zero (the sum is even, so halving it keeps
+    the sign).
     """
-    empty = cols * rows - CELLS_PER_COLOR
-    return 4 * empty + 2 * (cols + rows) < TOTAL_PERIMETER
+    return empty_edge_budget(cols, rows) < 0
 
 
 def empty_edge_budget(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
