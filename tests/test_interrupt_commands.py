@@ -151,6 +151,33 @@ def test_estimate_keeps_the_paths_done() -> None:
     assert 2 <= partial["probes"] < 100_000_000
 
 
+#: Run in the child: the estimate's main thread comes back slowly from each chunk, as on a loaded machine.
+SLOW_RETURN = """
+import sys, time
+import solvers.blokus.tetromino_search as search
+original = search.run_polling
+
+def slow(*args, **kwargs):
+    result = original(*args, **kwargs)
+    print('chunk back', file=sys.stderr, flush=True)
+    time.sleep(5)
+    return result
+
+search.run_polling = slow
+"""
+
+
+def test_estimate_keeps_a_chunk_when_the_ctrl_c_lands_as_it_comes_back() -> None:
+    """Ctrl-C after the first chunk's kernel returned, before the estimate's own next line: the chunk's paths are
+    kept (they are folded in the kernel's thread), not lost to a KeyboardInterrupt between the two."""
+    from solvers.blokus.tetromino_search import PROBE_CHUNK
+
+    child = Child(["blokus", "solitaire", "tetrominoes", "--estimate", "100000000", "--json"], setup=SLOW_RETURN)
+    partial, _ = _interrupt(child, lambda: child.said("chunk back"))
+    assert partial["interrupted"] and "interrupted" in partial["status"]
+    assert partial["probes"] == PROBE_CHUNK
+
+
 #: A SAT tiling search that encodes for about a second, then solves for much longer than a test waits.
 SAT_TILING = ["tile", "20x15", "--pieces", "5*pentominoes", "--backend", "sat", "--json"]
 

@@ -639,35 +639,39 @@ def estimate_canonical(problem, probes: int = 10_000, seed: int = 0, exact_depth
         raise ValueError("the estimate needs at least 2 probes")
     start = time.process_time()
     wall = time.perf_counter()
-    moments = _Moments()
+    folded = {"moments": _Moments()}  # the paths done; rebound only in the kernel's thread, where no Ctrl-C lands
     chunk = 0
     stopped = 0
     last = False  # the time is up before two paths: draw the missing ones without a limit
     try:
-        while moments.n < probes and not stopped:  # chunks of paths (constant memory), each stoppable inside
-            size = 2 - moments.n if last else min(probes - moments.n, PROBE_CHUNK)
+        while folded["moments"].n < probes and not stopped:  # chunks of paths (constant memory), each stoppable inside
+            done = folded["moments"].n
+            size = 2 - done if last else min(probes - done, PROBE_CHUNK)
             left = None if time_limit is None or last else max(0.0, time_limit - (time.perf_counter() - wall))
             out = np.zeros((size, 4), np.float64)
             chunk_seed = (seed * 1_000_003 + chunk) % 2**31
 
             def paths(flag: np.ndarray, size: int = size, out: np.ndarray = out, chunk_seed: int = chunk_seed) -> int:
-                return int(_probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi,
-                                   search.g_shape, search.g_cells, search.g_size, search.bucket, search.n, problem.colors,
-                                   len(problem.shapes), problem.corner_contact, search.sym_perm, size, chunk_seed,
-                                   exact_depth, out, flag))
+                finished = int(_probes(search.m_lo, search.m_hi, search.n_lo, search.n_hi, search.c_lo, search.c_hi,
+                                       search.g_shape, search.g_cells, search.g_size, search.bucket, search.n,
+                                       problem.colors, len(problem.shapes), problem.corner_contact, search.sym_perm, size,
+                                       chunk_seed, exact_depth, out, flag))
+                # folded before the kernel's thread ends: a Ctrl-C that lands just after cannot lose these paths
+                folded["moments"] = folded["moments"].folded(out[:finished])
+                return finished
 
-            finished, stopped = run_polling(paths, left)
-            moments = moments.folded(out[:finished])  # one binding: a Ctrl-C leaves the old or the new, whole
+            _, stopped = run_polling(paths, left)
             chunk += 1
             if progress is not None:
-                progress(moments.n, probes)
-            if stopped == TIME_LIMIT and moments.n < 2:
+                progress(folded["moments"].n, probes)
+            if stopped == TIME_LIMIT and folded["moments"].n < 2:
                 stopped, last = 0, True  # a time limit still waits for the two paths an error needs
             elif last and not stopped:
                 stopped = TIME_LIMIT
     except KeyboardInterrupt:  # Ctrl-C between two chunks, outside the kernel's wait: the paths folded stay
         stopped = INTERRUPTED
     interrupted = stopped == INTERRUPTED
+    moments = folded["moments"]
     if moments.n < 2:
         raise KeyboardInterrupt
     probes_asked, probes = probes, moments.n
