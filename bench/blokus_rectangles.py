@@ -10,25 +10,33 @@ with at least this limit) and tabled in ``bench/results/blokus_rectangles.md``.
 ``--four-colors 21x17``: the 84-piece question instead, with the half turn (blue and yellow searched, red
 and green their images; the centre cell is then the empty one), recorded in the same files.
 
+``--external PATH``: the same SAT model (without the lazy cuts: a relaxation, so its UNSAT is a proof) written as
+DIMACS and handed to a standalone solver such as Kissat or CaDiCaL 2 (built apart, never vendored) under the CPU
+limit; its CPU time is the child's.  A satisfying answer is a layout only when it is connected.
+
 ``--shrink 4x39 [--along rows|cols]``: a large-neighbourhood search from a stored layout instead
 (:func:`~solvers.blokus.solitaire_sat.shrink_layout`: bands of rows re-solved with the other pieces fixed), one
 row or column shorter at a time while it finds layouts; each found is stored and recorded as above, and a band
 search that finds none proves nothing.
 
 Usage: python bench/blokus_rectangles.py [--time-limit 60] [--boards 12x13,11x14] [--max-area 167]
-       [--four-colors 21x17] [--shrink 4x39 [--along cols]]
+       [--four-colors 21x17] [--shrink 4x39 [--along cols]] [--external /path/to/kissat]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import resource
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 from solvers.blokus.solitaire_sat import (
     CELLS_PER_COLOR,
+    LayoutModel,
     LayoutResult,
     check_layout,
     layout_cells,
@@ -97,7 +105,8 @@ def save_layout(result: LayoutResult, command: str, folder: Path = LAYOUTS) -> P
 
 
 STATUS_TEXT = {"unsat": "proved impossible", "found": "found", "time_limit": "unknown at the limit",
-               "interrupted": "unknown (interrupted)", "bands_tried": "unknown (every band tried)"}
+               "interrupted": "unknown (interrupted)", "bands_tried": "unknown (every band tried)",
+               "candidate": "unknown (a disconnected answer of the model without cuts)"}
 
 
 def table(records: dict[str, dict]) -> str:
@@ -170,6 +179,52 @@ def run_board(cols: int, rows: int, colors: int, limit: float, commit: str, fold
         path = save_layout(result, command, folder)
         record["layout_file"] = _shown(path)
     print(result.describe() + (f", {result.cuts} cuts" if result.cuts else ""), flush=True)
+    return record
+
+
+def write_dimacs(clauses: list[list[int]], variables: int, path: Path, comment: str) -> None:
+    """The clauses in DIMACS CNF, with a comment line on top."""
+    with path.open("w") as out:
+        out.write(f"c {comment}\np cnf {variables} {len(clauses)}\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+
+
+def run_external(cols: int, rows: int, colors: int, limit: float, commit: str, binary: Path,
+                 folder: Path = LAYOUTS) -> dict:
+    """The board's SAT model without cuts, solved by a standalone DIMACS solver within ``limit`` CPU seconds
+    (RLIMIT_CPU on the child); its record, with any connected layout stored."""
+    model = LayoutModel(cols, rows, colors, half_turn=colors > 1)
+    clauses = model.build()
+    version = subprocess.run([str(binary), "--version"], capture_output=True, text=True).stdout.strip()
+    result = LayoutResult(cols, rows, colors, proof=f"SAT, {binary.name} {version} (standalone, no cuts)",
+                          limit=limit, variables=model.top, clauses=len(clauses))
+
+    def cpu_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 5))
+
+    with tempfile.TemporaryDirectory() as scratch:
+        cnf = Path(scratch) / f"{cols}x{rows}.cnf"
+        write_dimacs(clauses, model.top, cnf, f"kibitz {commit}: all 21 pieces of {colors} color(s) on {cols}x{rows}")
+        del clauses
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        answer = subprocess.run([str(binary), str(cnf)], capture_output=True, text=True, preexec_fn=cpu_limit)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result.cpu_seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    conflicts = re.search(r"^c conflicts:\s+(\d+)", answer.stdout, re.M)
+    result.conflicts = int(conflicts.group(1)) if conflicts else 0
+    said = re.search(r"^s (\w+)", answer.stdout, re.M)
+    if said and said.group(1) == "UNSATISFIABLE":
+        result.status = "unsat"
+    elif said and said.group(1) == "SATISFIABLE":
+        values = [int(v) for line in answer.stdout.splitlines() if line.startswith("v ") for v in line[2:].split()]
+        layout, cuts = model.layout([v for v in values if v != 0])
+        result.status, result.layout, result.cuts = ("candidate", [], len(cuts)) if cuts else ("found", layout, 0)
+    record = record_of(result, commit)
+    if result.status == "found":
+        command = f"python bench/blokus_rectangles.py --external {binary} --time-limit {limit:g} --boards {cols}x{rows}"
+        record["layout_file"] = _shown(save_layout(result, command, folder))
+    print(result.describe() if result.status != "candidate" else f"{result.board}: {STATUS_TEXT['candidate']}",
+          flush=True)
     return record
 
 
@@ -252,6 +307,8 @@ def main() -> None:
     parser.add_argument("--shrink", default=None, help="a board with a stored layout: shrink it by bands, e.g. 4x39")
     parser.add_argument("--along", choices=("rows", "cols"), default="rows", help="with --shrink: which side shrinks")
     parser.add_argument("--verbose", action="store_true", help="print the SAT solver's progress")
+    parser.add_argument("--external", type=Path, default=None,
+                        help="a standalone DIMACS SAT solver (kissat, cadical) for the model without cuts")
     parser.add_argument("--strip-dp", action="store_true",
                         help="settle the unsettled boards of width <= 6 by the strip DP's search (solvers/blokus/strip_dp.py)")
     args = parser.parse_args()
@@ -281,7 +338,12 @@ def main() -> None:
                 continue
             if settled(load(args.results).get(key), args.time_limit):
                 continue
-            record = run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results), args.verbose)
+            if args.external:
+                record = run_external(cols, rows, colors, args.time_limit, commit, args.external,
+                                      layouts_folder(args.results))
+            else:
+                record = run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results),
+                                   args.verbose)
             save(key, record, args.results)
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)

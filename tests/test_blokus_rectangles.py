@@ -265,3 +265,52 @@ def test_a_trial_run_keeps_its_layouts_beside_its_results(tmp_path: Path) -> Non
     bench = _bench_module()
     assert bench.layouts_folder(bench.RESULTS) == DATA.resolve()
     assert bench.layouts_folder(tmp_path / "trial.json") == tmp_path.resolve()
+
+
+#: A standalone DIMACS solver for the bench's ``--external`` (python-sat's CaDiCaL behind a script), answering as
+#: Kissat and CaDiCaL do; ``ASSUME`` (JSON literals) fixes some variables first.
+STANDALONE_SOLVER = '''
+import json, os, sys
+from pysat.formula import CNF
+from pysat.solvers import Solver
+if sys.argv[1] == "--version":
+    print("0.1")
+    sys.exit(0)
+with Solver(name="cadical195", bootstrap_with=CNF(from_file=sys.argv[1]).clauses) as solver:
+    if solver.solve(assumptions=json.loads(os.environ.get("ASSUME", "[]"))):
+        print("s SATISFIABLE")
+        print("v " + " ".join(map(str, solver.get_model())) + " 0")
+        sys.exit(10)
+    print("s UNSATISFIABLE")
+    sys.exit(20)
+'''
+
+
+def _standalone(tmp_path: Path) -> Path:
+    import stat
+    import sys
+
+    binary = tmp_path / "standalone-sat"
+    binary.write_text(f"#!{sys.executable}\n{STANDALONE_SOLVER}")
+    binary.chmod(binary.stat().st_mode | stat.S_IXUSR)
+    return binary
+
+
+def test_a_standalone_solver_proves_a_board_impossible_from_the_exported_model(tmp_path: Path) -> None:
+    """``--external``: the model written as DIMACS, the solver's "s UNSATISFIABLE" recorded as the proof it is."""
+    record = _bench_module().run_external(7, 19, 1, 60, "test", _standalone(tmp_path), tmp_path)
+    assert record["status"] == "unsat" and record["proof"] == "SAT, standalone-sat 0.1 (standalone, no cuts)"
+    assert record["cpu_seconds"] > 0 and record["variables"] > 0
+
+
+def test_a_standalone_solvers_layout_is_replayed_and_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A satisfying answer read back from the solver's "v" lines is a layout: replayed by the engine, stored."""
+    layout = layout_cells(json.loads((DATA / "blokus_sat_layout_11x15_1c.json").read_text()))
+    model = LayoutModel(11, 15)
+    index = {cells: i for i, cells in enumerate(model.cells)}
+    monkeypatch.setenv("ASSUME", json.dumps([model.x(0, index[tuple(sorted(cells))]) for cells in layout]))
+    record = _bench_module().run_external(11, 15, 1, 60, "test", _standalone(tmp_path), tmp_path)
+    assert record["status"] == "found" and record["cuts"] == 0
+    stored = layout_cells(json.loads(Path(record["layout_file"]).read_text()))
+    assert sorted(map(sorted, stored)) == sorted(map(sorted, layout))
+    check_layout(11, 15, stored)
