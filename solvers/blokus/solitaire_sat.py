@@ -424,16 +424,12 @@ class LayoutModel:
         return [-self.x(s, i) for i in part] + [self.cell_var[(s, q)] for q in touch]
 
     def play_order(self, s: int, chosen: list[int]) -> list[int]:
-        """A legal order of searched color ``s``'s pieces: breadth-first from the piece on its start corner,
-        the monomino last when the other pieces stay connected without it (the perfect score)."""
-        monomino = PIECE_SIZES.index(1)
-        rest = [i for i in chosen if self.pieces[i] != monomino]
-        start = self.starts[s]
-        graph = rest if len(self.components(rest)) == 1 and any(start in self.cells[i] for i in rest) else chosen
-        order = [next(i for i in graph if start in self.cells[i])]
-        for a in order:  # grows while read: breadth-first
-            order += [b for b in graph if b not in order and self.touches(a, b)]
-        return order + [i for i in chosen if i not in order]
+        """A legal order of searched color ``s``'s connected pieces (placement indices), by :func:`play_order`."""
+        index = {self.cells[i]: i for i in chosen}
+        order = play_order([self.cells[i] for i in chosen], self.starts[s])
+        if order is None:
+            raise ValueError("the pieces are not a corner chain from the start corner")
+        return [index[cells] for cells in order]
 
     def layout(self, values: list[int]) -> tuple[list[tuple[int, tuple[Cell, ...]]], list[list[int]]]:
         """The real colors' placements in a legal order (colors take turns), or no placements and the cuts
@@ -450,6 +446,37 @@ class LayoutModel:
             return [], cuts
         return [(k, tuple(sorted(self.maps[k](q) for q in self.cells[orders[self.source[k]][j]])))
                 for j in range(len(PIECES)) for k in range(self.colors)], []
+
+
+def play_order(pieces: Sequence[tuple[Cell, ...]], start: Cell = (0, 0)) -> list[tuple[Cell, ...]] | None:
+    """One color's pieces (cells) in an order where the first covers ``start`` (its start corner) and each later
+    one touches an earlier one at a corner; None when there is none.  The monomino comes last when the others form such a chain without it
+    (the game's bonus for playing it last)."""
+    monomino = [p for p in pieces if len(p) == 1]
+    if len(monomino) == 1 and len(pieces) > 1:
+        order = _corner_chain([p for p in pieces if len(p) > 1], start)
+        (row, col), = monomino[0]
+        corners = {(row + dr, col + dc) for dr in (-1, 1) for dc in (-1, 1)}
+        if order is not None and any(corners.intersection(p) for p in order):
+            return [*order, monomino[0]]
+    return _corner_chain(pieces, start)
+
+
+def _corner_chain(pieces: Sequence[tuple[Cell, ...]], start: Cell) -> list[tuple[Cell, ...]] | None:
+    """The pieces in a corner chain from ``start``, first found; None when there is none."""
+    left = [p for p in pieces if start not in p]
+    order = [p for p in pieces if start in p]
+    if not order:
+        return None
+    corners = set()
+    while left:
+        corners |= {(r + dr, c + dc) for r, c in order[-1] for dr in (-1, 1) for dc in (-1, 1)}
+        following = next((p for p in left if corners.intersection(p)), None)
+        if following is None:
+            return None
+        left.remove(following)
+        order.append(following)
+    return order
 
 
 def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None = 60.0, half_turn: bool = False,

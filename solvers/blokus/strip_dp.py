@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzles.polyomino import Shape, normalize, piece_set
-from solvers.blokus.solitaire_sat import empty_edge_budget
+from solvers.blokus.solitaire_sat import empty_edge_budget, play_order
 
 PIECES = piece_set("blokus")
 Cell = tuple[int, int]
@@ -477,32 +477,3 @@ def _members(keys: np.ndarray, layer: np.ndarray) -> np.ndarray:
     return layer[np.minimum(np.searchsorted(layer, keys), layer.size - 1)] == keys
 
 
-def play_order(pieces: Sequence[tuple[Cell, ...]]) -> list[tuple[Cell, ...]] | None:
-    """The pieces in an order where the first covers (0, 0) and each later one touches an earlier one at a
-    corner; None when there is none.  The monomino comes last when the others form such a chain without it
-    (the game's bonus for playing it last)."""
-    monomino = [p for p in pieces if len(p) == 1]
-    if len(monomino) == 1 and len(pieces) > 1:
-        order = _corner_chain([p for p in pieces if len(p) > 1])
-        (row, col), = monomino[0]
-        corners = {(row + dr, col + dc) for dr in (-1, 1) for dc in (-1, 1)}
-        if order is not None and any(corners.intersection(p) for p in order):
-            return [*order, monomino[0]]
-    return _corner_chain(pieces)
-
-
-def _corner_chain(pieces: Sequence[tuple[Cell, ...]]) -> list[tuple[Cell, ...]] | None:
-    """The pieces in a corner chain from (0, 0), first found; None when there is none."""
-    left = [p for p in pieces if (0, 0) not in p]
-    order = [p for p in pieces if (0, 0) in p]
-    if not order:
-        return None
-    corners = set()
-    while left:
-        corners |= {(r + dr, c + dc) for r, c in order[-1] for dr in (-1, 1) for dc in (-1, 1)}
-        following = next((p for p in left if corners.intersection(p)), None)
-        if following is None:
-            return None
-        left.remove(following)
-        order.append(following)
-    return order
