@@ -22,13 +22,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NINE_MINUS_CENTRE = "/".join("####.####" if r == 4 else "#" * 9 for r in range(9))
 
-#: Run in the child before the CLI: ``announce(owner, name, line, after)`` wraps ``owner.name`` so that each call
-#: writes ``line`` to stderr (after the call returns when ``after``), a "ready" signal for the test to wait on
-#: instead of a fixed delay (which a cold numba cache or a loaded machine can outlast).
+#: Run in the child before the CLI: ``announce(owner, name, line, after, pause)`` wraps ``owner.name`` so that each
+#: call writes ``line`` to stderr (after the call returns when ``after``, then sleeps ``pause`` s), a "ready" signal for
+#: the test to wait on instead of a fixed delay (which a cold numba cache or a loaded machine can outlast).
 ANNOUNCE = """
 import sys
+import time
 
-def announce(owner, name, line, after=False):
+def announce(owner, name, line, after=False, pause=0.0):
     original = getattr(owner, name)
 
     def wrapper(*args, **kwargs):
@@ -37,6 +38,7 @@ def announce(owner, name, line, after=False):
         result = original(*args, **kwargs)
         if after:
             print(line, file=sys.stderr, flush=True)
+            time.sleep(pause)
         return result
 
     setattr(owner, name, wrapper)
@@ -151,28 +153,14 @@ def test_estimate_keeps_the_paths_done() -> None:
     assert 2 <= partial["probes"] < 100_000_000
 
 
-#: Run in the child: the estimate's main thread comes back slowly from each chunk, as on a loaded machine.
-SLOW_RETURN = """
-import sys, time
-import solvers.blokus.tetromino_search as search
-original = search.run_polling
-
-def slow(*args, **kwargs):
-    result = original(*args, **kwargs)
-    print('chunk back', file=sys.stderr, flush=True)
-    time.sleep(5)
-    return result
-
-search.run_polling = slow
-"""
-
-
 def test_estimate_keeps_a_chunk_when_the_ctrl_c_lands_as_it_comes_back() -> None:
     """Ctrl-C after the first chunk's kernel returned, before the estimate's own next line: the chunk's paths are
     kept (they are folded in the kernel's thread), not lost to a KeyboardInterrupt between the two."""
     from solvers.blokus.tetromino_search import PROBE_CHUNK
 
-    child = Child(["blokus", "solitaire", "tetrominoes", "--estimate", "100000000", "--json"], setup=SLOW_RETURN)
+    child = Child(["blokus", "solitaire", "tetrominoes", "--estimate", "100000000", "--json"],
+                  setup="import solvers.blokus.tetromino_search as search\n"  # its main thread slow to come back
+                        "announce(search, 'run_polling', 'chunk back', after=True, pause=5)")
     partial, _ = _interrupt(child, lambda: child.said("chunk back"))
     assert partial["interrupted"] and "interrupted" in partial["status"]
     assert partial["probes"] == PROBE_CHUNK
