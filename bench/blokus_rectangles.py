@@ -1,7 +1,7 @@
 """Bench: the smallest rectangle that takes all 21 pieces of one color, settled board by board.
 
 Every w x h with 3 <= w <= h and area in [89, 167] (12x14, area 168, is the smallest found so far), in
-increasing area: refused by the perimeter bound or the run bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
+increasing area: refused by the perimeter, run or border bound, or the SAT model of ``solvers/blokus/solitaire_sat.py``
 (CaDiCaL 1.9.5, lazy connectivity cuts) proves it UNSAT, finds a layout (replayed through the rule engine
 and stored in ``tests/data/``), or stops at the CPU limit (unknown).  Results are checkpointed after every
 board in ``bench/results/blokus_rectangles.json`` (re-running skips settled boards and boards already tried
@@ -47,7 +47,8 @@ from solvers.blokus.solitaire_sat import (
 from solvers.blokus.strip_dp import find_layout
 
 ROOT = Path(__file__).resolve().parent.parent
-BOUNDS = ("perimeter bound", "run bound")  # the proofs without a solver (solitaire_sat.perimeter_bound, run_bound)
+#: the proofs without a solver (solitaire_sat.perimeter_bound, run_bound, border_bound)
+BOUNDS = ("perimeter bound", "run bound", "border bound")
 STRIP_DP = "strip DP"  # the exhaustive frontier DP of solvers/blokus/strip_dp.py (short side up to 6)
 MOST_KIB = 12 * 2**20  # the strip DP stops past 12 GiB (its layers of states are kept for the search)
 RESULTS = ROOT / "bench" / "results" / "blokus_rectangles.json"

@@ -10,16 +10,22 @@ from pathlib import Path
 import pytest
 
 from puzzles.blokus.engine import BlokusState
+from puzzles.polyomino import Shape
 from solvers.blokus.solitaire_sat import (
     PIECES,
     TOTAL_PERIMETER,
     LayoutModel,
+    border_bound,
+    border_points_need,
     check_layout,
+    corner_counts,
     empty_edge_budget,
+    exposed_corner_count,
     layout_cells,
     min_rows_by_perimeter,
     perimeter_bound,
     piece_runs,
+    point_classes,
     replay_layout,
     run_bound,
     shrink_layout,
@@ -106,6 +112,52 @@ def test_the_empty_edge_budget_proves_7x19_impossible_in_seconds() -> None:
     assert empty_edge_budget(7, 19) == 6 and empty_edge_budget(4, 30) == -12 and perimeter_bound(4, 30)
     result = solve_layout(7, 19, time_limit=60)
     assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
+
+
+def _border_points(cols: int, rows: int, covered: set[tuple[int, int]]) -> int:
+    """``one + 2 * none`` over the board's border lattice points, counted on a layout's covered cells."""
+    total = 0
+    for r, c in {(r, c) for r in (0, rows) for c in range(cols + 1)} | {(r, c) for r in range(rows + 1) for c in (0, cols)}:
+        covered_around = sum(q in covered for q in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)))
+        total += {0: 2, 1: 1}.get(covered_around, 0)
+    return total
+
+
+def test_the_border_bound_settles_the_boards_sat_left_unknown() -> None:
+    """11x13 (17,000 CPU-s of three SAT solvers without an answer) and the 144-cell 12x12, 9x16 and 8x18: the pieces
+    leave 13, 15, 17 and 19 for ``one + 2 * none`` over the lattice points, and the border alone needs 20.  Not on
+    the boards with a layout (3x48 needs 38 of its 69), nor on 6x24 (24 of 27) or 3x45, which SAT refuted."""
+    assert [exposed_corner_count(w, h) for w, h in ((11, 13), (12, 12), (9, 16), (8, 18), (3, 48))] == [13, 15, 17, 19, 69]
+    assert all(border_bound(w, h) and border_bound(h, w) for w, h in ((11, 13), (12, 12), (9, 16), (8, 18)))
+    stored = [tuple(map(int, json.loads(p.read_text())["board"].split("x"))) for p in ONE_COLOR_LAYOUTS]
+    assert not any(border_bound(w, h) for w, h in [*stored, (12, 14), (6, 24), (3, 45)])
+    result = solve_layout(11, 13, time_limit=60)
+    assert (result.status, result.proof, result.layout) == ("unsat", "border bound", [])
+    assert corner_counts() == (29, 2)
+    hook = frozenset({(1, 0), (0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1)})  # its ends meet at a corner
+    with pytest.raises(ValueError, match="touches itself"):
+        corner_counts([Shape(hook)])
+
+
+def test_every_small_layout_has_the_exposed_corner_count_and_the_border_bound_spares_it() -> None:
+    """Brute force on small piece sets (the strip DP's test instances): each layout found has exactly
+    :func:`exposed_corner_count` (so its proof holds beyond the 21 pieces), :func:`border_bound` refuses none of
+    those boards, and it refuses most of the boards the brute force finds empty."""
+    from tests.test_strip_dp import a_layout, random_boards
+
+    with_layout = refused = 0
+    for seed in (5, 7):
+        for pieces, short, long in random_boards(seed, 60, 5):
+            covered = a_layout(short, long, pieces)
+            if covered is None:
+                refused += border_bound(long, short, pieces)
+                continue
+            counts = point_classes(long, short, covered)
+            assert counts["one"] + 2 * counts["none"] == exposed_corner_count(long, short, pieces), (short, long)
+            assert border_points_need(long, short, pieces) <= _border_points(long, short, covered), (short, long)
+            assert not border_bound(long, short, pieces) and not border_bound(short, long, pieces), (short, long)
+            with_layout += 1
+    assert with_layout >= 20 and refused >= 40
 
 
 @pytest.mark.parametrize("board", [pytest.param(b, marks=pytest.mark.slow) if b not in ("3x48", "6x27", "11x15")
@@ -199,6 +251,22 @@ def _holes(grid: list[list[int]], color: int) -> int:
 
 
 @pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
+def test_every_color_has_its_boards_exposed_corner_count(path: Path) -> None:
+    """:func:`exposed_corner_count` exactly, for each color of every stored layout (one color or four: the other
+    colors' cells count as empty): the lattice points with one of its cells around them plus twice those with none;
+    its border points alone at least :func:`border_points_need`; and its concave corners and 2x2 blocks are the
+    pieces' own (29 and 2)."""
+    grid = BlokusState.from_json(json.loads(path.read_text())).grid()
+    rows, cols = len(grid), len(grid[0])
+    for color in {v for row in grid for v in row} - {-1}:
+        covered = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == color}
+        counts = point_classes(cols, rows, covered)
+        assert (counts["three"], counts["four"]) == corner_counts()
+        assert counts["one"] + 2 * counts["none"] == exposed_corner_count(cols, rows), (path.stem, color)
+        assert border_points_need(cols, rows) <= _border_points(cols, rows, covered), (path.stem, color)
+
+
+@pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
 def test_every_color_meets_itself_corner_to_corner_20_times_plus_its_holes(path: Path) -> None:
     """The model's corner-contact bound (``LayoutModel._add_corner_contacts``), exactly: at the lattice points
     where two diagonal cells are of one color and the other two are not, 20 plus the color's holes."""
@@ -213,7 +281,7 @@ def test_every_color_meets_itself_corner_to_corner_20_times_plus_its_holes(path:
 
 def test_results_file_is_consistent() -> None:
     """Every board the bench answered: a found one has its layout stored, and a perimeter refusal is one the
-    bound makes (and a run bound refusal one the run bound makes)."""
+    bound makes (and likewise for the run and border bounds)."""
     records = json.loads(RESULTS.read_text())
     stored = {json.loads(p.read_text())["board"] for p in LAYOUTS}
     for record in records.values():
@@ -224,6 +292,8 @@ def test_results_file_is_consistent() -> None:
             assert perimeter_bound(record["cols"], record["rows"])
         if record["proof"] == "run bound":
             assert run_bound(record["cols"], record["rows"])
+        if record["proof"] == "border bound":
+            assert border_bound(record["cols"], record["rows"])
 
 
 @pytest.mark.slow

@@ -41,7 +41,10 @@ Cheap refusals come first (:func:`perimeter_bound`): the 21 pieces have 216 unit
 faces the board's border or an empty cell (never another piece: no shared edges), and an empty cell has at
 most 4 sides, so ``4 * empty + 2 * (cols + rows) >= 216``.  :func:`run_bound` splits that count into rows
 and columns, with the orientations the pieces can take on the board (it refuses 3x42, which 600 CPU s of
-SAT did not settle).
+SAT did not settle).  :func:`border_bound` counts the board's lattice points by the cells around them: one color's
+pieces fix ``one + 2 * none`` (points with one covered cell, and with none) in every layout
+(:func:`exposed_corner_count`: 13 on 11x13), and the border alone needs more than that on 14 of the 15 boards SAT
+proved impossible (not 3x45) and on 11x13, which SAT left unknown after 17,000 CPU-s.
 """
 
 from __future__ import annotations
@@ -125,6 +128,79 @@ def run_bound(cols: int, rows: int) -> bool:
     return not any(TOTAL_PERIMETER // 2 - total <= most_col_runs for total in row_run_sums)
 
 
+#: The lattice points' classes by the cells around them (outside the board counts as empty): none covered, one,
+#: two side by side, two diagonal, three, four (:func:`point_classes`).
+POINT_CLASSES = ("none", "one", "side", "diagonal", "three", "four")
+
+
+def point_classes(cols: int, rows: int, covered: set[Cell] | frozenset[Cell]) -> dict[str, int]:
+    """How many of the board's ``(cols + 1) * (rows + 1)`` lattice points fall in each of :data:`POINT_CLASSES`,
+    given the covered cells ((row, col)); cells outside the board count as empty."""
+    counts = dict.fromkeys(POINT_CLASSES, 0)
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            on = [q in covered for q in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c))]
+            two = "diagonal" if on[0] == on[3] else "side"
+            counts[("none", "one", two, "three", "four")[sum(on)]] += 1
+    return counts
+
+
+def corner_counts(pieces: Sequence[Shape] = PIECES) -> tuple[int, int]:
+    """(concave corners, 2x2 blocks) summed over the pieces: the lattice points with three, and with four, of a
+    piece's cells around them (29 and 2 for one Blokus color).  ValueError for a piece with two diagonal cells
+    around a point and neither of the other two (none of 5 cells or fewer has one), where
+    :func:`exposed_corner_count` would not hold."""
+    concave = blocks = 0
+    for shape in pieces:
+        cells = frozenset(shape.cells)
+        counts = point_classes(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1, cells)
+        if counts["diagonal"]:
+            raise ValueError("a piece that touches itself at a corner")
+        concave, blocks = concave + counts["three"], blocks + counts["four"]
+    return concave, blocks
+
+
+def exposed_corner_count(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
+    """``one + 2 * none`` over the board's lattice points (:func:`point_classes`), the same in every layout of
+    ``pieces`` (one color): 13 on 11x13.
+
+    Proof.  Two covered cells side by side are one piece (no edge joins two pieces of a color), so a piece's
+    corners and straight boundary points keep their shape in a layout: at a concave corner the fourth cell borders
+    two of its cells, at a convex corner the two cells beside its cell border that cell, and likewise at a point
+    where its boundary goes straight on; none of those cells can hold another piece.  So ``three`` is the pieces'
+    concave corners ``C`` (:func:`corner_counts`), ``four`` their 2x2 blocks, ``one + 2 * diagonal`` their convex
+    corners (a piece has 4 more than concave ones; two diagonal cells are two pieces: none touches itself at a
+    corner), and ``side`` their straight points: perimeter minus corners, 74 for one Blokus color.  Counting
+    (point, unit edge with no covered cell on either side) pairs, ``4 * none + 2 * one + side`` is twice the empty
+    edges (:func:`empty_edge_budget`, the same in every layout) plus the ``2 * (cols + rows) + 4`` edges outside
+    the board that end on its lattice points."""
+    concave, _ = corner_counts(pieces)
+    perimeter = sum(piece_perimeter(tuple(p.cells)) for p in pieces)
+    side = perimeter - (4 * len(pieces) + concave) - concave  # even: perimeters are even, convex + concave too
+    return empty_edge_budget(cols, rows, pieces) + cols + rows + 2 - side // 2
+
+
+def border_points_need(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
+    """The least ``one + 2 * none`` over the board's border lattice points alone (:func:`point_classes`) in any
+    layout of ``pieces`` (one color, both sides at least 2): 20 on 11x13.
+
+    Proof.  The ``ring = 2 * (cols + rows) - 4`` cells along the border form a cycle in which neighbours share an
+    edge, so each run of covered ones lies in one piece: at most ``most`` cells (the largest piece).  With ``e`` of
+    them empty there are at most ``e`` runs, so ``ring - e <= most * e``.  The point between two ring cells is in
+    the class "one" at each change from covered to empty and "none" between two empty ones (``2 * e`` between them,
+    "none" counting twice), and each board corner is "one" or "none": at least ``2 * e + 4``."""
+    ring = 2 * (cols + rows) - 4
+    most = max(p.area for p in pieces)
+    return 2 * -(-ring // (most + 1)) + 4
+
+
+def border_bound(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> bool:
+    """True when the border's lattice points alone need more (:func:`border_points_need`) than all the points have
+    (:func:`exposed_corner_count`): no layout (one color).  It refuses 11x13, 12x12, 9x16 and 8x18, which SAT left
+    unknown, and 14 of the 15 boards SAT proved impossible (not 3x45)."""
+    return min(cols, rows) >= 2 and border_points_need(cols, rows, pieces) > exposed_corner_count(cols, rows, pieces)
+
+
 def min_rows_by_perimeter(cols: int) -> int:
     """The fewest rows a ``cols``-wide board needs to pass :func:`perimeter_bound`."""
     rows = 1
@@ -138,7 +214,7 @@ class LayoutResult:
     """The answer for one board: ``status`` is ``unsat`` (proved: no layout), ``found`` (``layout``: (color,
     cells) per piece in a legal play order), ``time_limit`` (unknown at ``limit`` CPU seconds), ``bands_tried``
     (unknown: a band search, :func:`shrink_layout`, tried every band before its limit) or ``interrupted``;
-    ``proof`` says what decided it (``perimeter bound``, ``run bound`` or the SAT solver)."""
+    ``proof`` says what decided it (``perimeter bound``, ``run bound``, ``border bound`` or the SAT solver)."""
 
     cols: int
     rows: int
@@ -482,7 +558,7 @@ def _corner_chain(pieces: Sequence[tuple[Cell, ...]], start: Cell) -> list[tuple
 def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None = 60.0, half_turn: bool = False,
                  progress: Callable[[str], None] | None = None, counting: bool = True,
                  bounds: bool = True) -> LayoutResult:
-    """Settle one board: the perimeter and run bounds (one color; ``bounds=False`` skips them), else the SAT model
+    """Settle one board: the perimeter, run and border bounds (one color; ``bounds=False`` skips them), else the SAT model
     with lazy connectivity cuts.
 
     ``time_limit`` is in CPU seconds of this process (looked at every :data:`CHUNK_CONFLICTS` conflicts).
@@ -493,6 +569,8 @@ def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None
         return LayoutResult(cols, rows, colors, "unsat", "perimeter bound", time.process_time() - start, time_limit)
     if bounds and colors == 1 and run_bound(cols, rows):
         return LayoutResult(cols, rows, colors, "unsat", "run bound", time.process_time() - start, time_limit)
+    if bounds and colors == 1 and border_bound(cols, rows):
+        return LayoutResult(cols, rows, colors, "unsat", "border bound", time.process_time() - start, time_limit)
     from pysat.solvers import Solver
 
     model = LayoutModel(cols, rows, colors, half_turn, counting)
