@@ -18,7 +18,6 @@ from solvers.blokus.solitaire_sat import (
     border_bound,
     border_points_need,
     check_layout,
-    corner_counts,
     empty_edge_budget,
     exposed_corner_count,
     layout_cells,
@@ -30,6 +29,7 @@ from solvers.blokus.solitaire_sat import (
     run_bound,
     shrink_layout,
     solve_layout,
+    straight_points,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -135,10 +135,9 @@ def test_the_border_bound_settles_the_boards_sat_left_unknown() -> None:
     assert not any(border_bound(w, h) for w, h in [*stored, (12, 14), (6, 24), (3, 45)])
     result = solve_layout(11, 13, time_limit=60)
     assert (result.status, result.proof, result.layout) == ("unsat", "border bound", [])
-    assert corner_counts() == (29, 2)
-    hook = frozenset({(1, 0), (0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1)})  # its ends meet at a corner
-    with pytest.raises(ValueError, match="touches itself"):
-        corner_counts([Shape(hook)])
+    assert straight_points() == 74 == TOTAL_PERIMETER - 2 * 29 - 4 * 21  # perimeter minus convex and concave corners
+    ring = frozenset({(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)})  # 3x3 less its centre
+    assert straight_points([Shape(ring)]) == 8 and straight_points([Shape(frozenset({(0, 0)}))]) == 0
 
 
 def test_every_small_layout_has_the_exposed_corner_count_and_the_border_bound_spares_it() -> None:
@@ -256,14 +255,14 @@ def _holes(grid: list[list[int]], color: int) -> int:
 def test_every_color_has_its_boards_exposed_corner_count(path: Path) -> None:
     """:func:`exposed_corner_count` exactly, for each color of every stored layout (one color or four: the other
     colors' cells count as empty): the lattice points with one of its cells around them plus twice those with none;
-    its border points alone at least :func:`border_points_need`; and its concave corners and 2x2 blocks are the
-    pieces' own (29 and 2)."""
+    its border points alone at least :func:`border_points_need`; and its straight points, concave corners and 2x2
+    blocks are the pieces' own (74, 29 and 2)."""
     grid = BlokusState.from_json(json.loads(path.read_text())).grid()
     rows, cols = len(grid), len(grid[0])
     for color in {v for row in grid for v in row} - {-1}:
         covered = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == color}
         counts = point_classes(cols, rows, covered)
-        assert (counts["three"], counts["four"]) == corner_counts()
+        assert (counts["side"], counts["three"], counts["four"]) == (straight_points(), 29, 2)
         assert counts["one"] + 2 * counts["none"] == exposed_corner_count(cols, rows), (path.stem, color)
         assert border_points_need(cols, rows) <= _border_points(cols, rows, covered), (path.stem, color)
 

@@ -145,38 +145,28 @@ def point_classes(cols: int, rows: int, covered: set[Cell] | frozenset[Cell]) ->
     return counts
 
 
-def corner_counts(pieces: Sequence[Shape] = PIECES) -> tuple[int, int]:
-    """(concave corners, 2x2 blocks) summed over the pieces: the lattice points with three, and with four, of a
-    piece's cells around them (29 and 2 for one Blokus color).  ValueError for a piece with two diagonal cells
-    around a point and neither of the other two (none of 5 cells or fewer has one), where
-    :func:`exposed_corner_count` would not hold."""
-    concave = blocks = 0
+def straight_points(pieces: Sequence[Shape] = PIECES) -> int:
+    """The lattice points where a piece's boundary goes straight on (two of its cells side by side around the point,
+    the other two not its own), summed over the pieces: 74 for one Blokus color."""
+    total = 0
     for shape in pieces:
         cells = frozenset(shape.cells)
-        counts = point_classes(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1, cells)
-        if counts["diagonal"]:
-            raise ValueError("a piece that touches itself at a corner")
-        concave, blocks = concave + counts["three"], blocks + counts["four"]
-    return concave, blocks
+        total += point_classes(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1, cells)["side"]
+    return total
 
 
 def exposed_corner_count(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
     """``one + 2 * none`` over the board's lattice points (:func:`point_classes`), the same in every layout of
     ``pieces`` (one color): 13 on 11x13.
 
-    Proof.  Two covered cells side by side are one piece (no edge joins two pieces of a color), so a piece's
-    corners and straight boundary points keep their shape in a layout: at a concave corner the fourth cell borders
-    two of its cells, at a convex corner the two cells beside its cell border that cell, and likewise at a point
-    where its boundary goes straight on; none of those cells can hold another piece.  So ``three`` is the pieces'
-    concave corners ``C`` (:func:`corner_counts`), ``four`` their 2x2 blocks, ``one + 2 * diagonal`` their convex
-    corners (a piece has 4 more than concave ones; two diagonal cells are two pieces: none touches itself at a
-    corner), and ``side`` their straight points: perimeter minus corners, 74 for one Blokus color.  Counting
-    (point, unit edge with no covered cell on either side) pairs, ``4 * none + 2 * one + side`` is twice the empty
-    edges (:func:`empty_edge_budget`, the same in every layout) plus the ``2 * (cols + rows) + 4`` edges outside
-    the board that end on its lattice points."""
-    concave, _ = corner_counts(pieces)
-    perimeter = sum(piece_perimeter(tuple(p.cells)) for p in pieces)
-    side = perimeter - (4 * len(pieces) + concave) - concave  # even: perimeters are even, convex + concave too
+    Proof.  Two covered cells side by side are one piece (no edge joins two pieces of a color), and the other two
+    cells around a point where a piece's boundary goes straight on border its cells, so no other piece covers them:
+    ``side`` is :func:`straight_points`.  Count (point, unit edge at it with no covered cell on either side) pairs:
+    4 at a point "none", 2 at "one", 1 at "side", 0 at the others.  Each such edge on the board has both ends on
+    its lattice points, and they are the empty edges (:func:`empty_edge_budget`, the same in every layout); the
+    ``2 * (cols + rows) + 4`` edges outside the board that end on its border points have one.  So
+    ``4 * none + 2 * one + side = 2 * budget + 2 * (cols + rows) + 4``."""
+    side = straight_points(pieces)  # even: in each piece, straight points = perimeter - corners, both even
     return empty_edge_budget(cols, rows, pieces) + cols + rows + 2 - side // 2
 
 
