@@ -37,7 +37,9 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             interrupted_before_a_result()
         except Exception as error:
-            if _is_interrupt(error):
+            from solvers.interrupt import is_ctrl_c  # here: numpy stays out of the CLI's start
+
+            if is_ctrl_c(error):
                 interrupted_before_a_result()
             if not isinstance(error, INPUT_ERRORS):
                 raise
@@ -47,9 +49,6 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _is_interrupt(error: BaseException) -> bool:
-    """A C extension's error raised for a Ctrl-C (python-sat's encoders say "Caught keyboard interrupt")."""
-    return "keyboard interrupt" in str(error).lower()
 
 
 def interrupted_before_a_result() -> NoReturn:

@@ -27,6 +27,12 @@ POLL_S = 0.05  # how often the waiting thread looks at the clock
 EXIT_INTERRUPTED = 130
 
 
+def is_ctrl_c(error: BaseException) -> bool:
+    """Whether an error is a Ctrl-C in disguise: a C extension's own error for it (python-sat says "Caught keyboard
+    interrupt" when SIGINT lands inside a solve or an encoder)."""
+    return isinstance(error, KeyboardInterrupt) or "keyboard interrupt" in str(error).lower()
+
+
 def new_flag() -> np.ndarray:
     """A fresh interrupt flag for a kernel: one int64, 0 while it may run on."""
     return np.zeros(1, np.int64)

@@ -49,6 +49,32 @@ def _bench_module():
     return module
 
 
+def test_ctrl_c_inside_the_sat_solver_is_interrupted_not_a_traceback() -> None:
+    """SIGINT while CaDiCaL runs makes python-sat raise its own error ("Caught keyboard interrupt"), not
+    KeyboardInterrupt: the answer is still "interrupted", with its CPU time."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import sys\nfrom pysat.solvers import Solver\nsolve = Solver.solve_limited\n"
+              "def said(self, *args, **kwargs):\n    print('solving', file=sys.stderr, flush=True)\n"
+              "    return solve(self, *args, **kwargs)\n"
+              "Solver.solve_limited = said\nfrom solvers.blokus.solitaire_sat import solve_layout\n"
+              "print(solve_layout(6, 24, time_limit=120).describe(), flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], cwd=RESULTS.parent.parent.parent, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stderr is not None and child.stderr.readline().strip() == "solving"
+        time.sleep(0.3)  # inside the solver's first chunk of conflicts (about a second)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 0 and "Traceback" not in err, err
+    assert out.startswith("6x24 (144 cells): unknown: interrupted, "), out
+
+
 def test_perimeter_bound() -> None:
     assert TOTAL_PERIMETER == 216  # 4 + 6 + 2*8 + 8 + 4*10 + 10 + 11*12
     assert [min_rows_by_perimeter(w) for w in range(3, 13)] == [41, 32, 26, 22, 19, 17, 15, 14, 12, 11]

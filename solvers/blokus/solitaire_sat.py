@@ -579,14 +579,23 @@ def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None
 def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: float,
                      progress: Callable[[str], None] | None, assumptions: Sequence[int] = ()) -> None:
     """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``.
-    The cuts hold for every layout, so a solver keeps them from one set of ``assumptions`` to the next."""
+    The cuts hold for every layout, so a solver keeps them from one set of ``assumptions`` to the next.  A Ctrl-C
+    inside the solver (python-sat's own error for it) comes out as KeyboardInterrupt."""
+    from solvers.interrupt import is_ctrl_c
+
     while result.limit is None or time.process_time() - start < result.limit:
         solver.conf_budget(CHUNK_CONFLICTS)
-        answer = solver.solve_limited(assumptions=list(assumptions))
+        try:
+            answer = solver.solve_limited(assumptions=list(assumptions))
+        except Exception as error:
+            if is_ctrl_c(error):
+                raise KeyboardInterrupt from None
+            raise
+        result.conflicts = int(solver.accum_stats().get("conflicts", 0))
         if answer is None:
             if progress:
-                progress(f"{result.board}: {solver.accum_stats().get('conflicts', 0)} conflicts, "
-                         f"{result.cuts} cuts, {time.process_time() - start:.0f} CPU s")
+                progress(f"{result.board}: {result.conflicts} conflicts, {result.cuts} cuts, "
+                         f"{time.process_time() - start:.0f} CPU s")
             continue
         if answer is False:
             result.status = "unsat"
@@ -635,7 +644,7 @@ def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time
                     band = LayoutResult(cols, rows - 1, limit=min(window_limit, time_limit - (time.process_time() - start)))
                     _solve_with_cuts(solver, model, band, time.process_time(), None,
                                      [model.x(0, index[frozenset(cells)]) for cells in kept])
-                    result.cuts += band.cuts
+                    result.cuts, result.conflicts = result.cuts + band.cuts, band.conflicts
                     if progress:
                         progress(f"{result.board}: band of {width} rows at row {top + 1}: {band.status}")
                     if band.status == "found":
@@ -648,7 +657,10 @@ def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time
 
 
 def _finish(result: LayoutResult, solver, start: float) -> LayoutResult:
-    result.conflicts = int(solver.accum_stats().get("conflicts", 0))
+    """The CPU time and the conflicts (as of the last chunk when interrupted: CaDiCaL stopped by a Ctrl-C inside a
+    solve must not be asked again)."""
+    if result.status != "interrupted":
+        result.conflicts = int(solver.accum_stats().get("conflicts", 0))
     result.cpu_seconds = time.process_time() - start
     return result
 

@@ -1081,7 +1081,7 @@ def _sat_child(problem: ColoredTilingProblem, seed: int, send) -> None:  # type:
     the interrupt), with no traceback of its own."""
     import signal
 
-    from solvers.interrupt import EXIT_INTERRUPTED
+    from solvers.interrupt import EXIT_INTERRUPTED, is_ctrl_c
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -1089,7 +1089,7 @@ def _sat_child(problem: ColoredTilingProblem, seed: int, send) -> None:  # type:
     except KeyboardInterrupt:
         os._exit(EXIT_INTERRUPTED)
     except Exception as error:
-        if "keyboard interrupt" in str(error).lower():
+        if is_ctrl_c(error):
             os._exit(EXIT_INTERRUPTED)
         raise
     send.send(model)
