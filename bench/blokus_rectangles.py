@@ -345,6 +345,8 @@ def main() -> None:
             else:
                 record = run_board(cols, rows, colors, args.time_limit, commit, layouts_folder(args.results),
                                    args.verbose)
+            if record["status"] == "interrupted":  # answers nothing at this limit: not recorded
+                raise KeyboardInterrupt
             save(key, record, args.results)
     except KeyboardInterrupt:
         print("interrupted: the boards done so far are saved", flush=True)
