@@ -105,11 +105,13 @@ def test_sat_stopped_at_its_limit_is_unknown() -> None:
     assert "unknown at the limit of 0.3 CPU s" in result.describe()
 
 
-@pytest.mark.slow
-def test_sat_proves_a_rectangle_impossible() -> None:
-    """8x17 passes the perimeter and run bounds (136 cells, 47 empty; the border bound, skipped here, refuses it); the
-    model refutes it in ~8 CPU-s (172 before the empty-edge budget and the corner-contact count)."""
-    result = solve_layout(8, 17, time_limit=120, bounds=False)
+@pytest.mark.parametrize("board", [(8, 17), (11, 13)])
+def test_sat_proves_a_rectangle_impossible(board: tuple[int, int]) -> None:
+    """With the bounds skipped, the model refutes by search boards that pass the perimeter and run bounds: 8x17 in
+    ~1 CPU-s (172 before the empty-edge budget and the corner-contact count, 8 before the exposed-corner count) and
+    11x13 in ~2 (no answer in 17,000 CPU-s of three solvers before the exposed-corner count): a second proof, by
+    SAT, of what the border bound shows."""
+    result = solve_layout(*board, time_limit=120, bounds=False)
     assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout
     assert "proved impossible" in result.describe()
 
@@ -135,8 +137,8 @@ def test_connectivity_cut_excludes_only_the_closed_component() -> None:
 
 
 def test_the_empty_edge_budget_proves_7x19_impossible_in_seconds() -> None:
-    """7x19 (the border bound, skipped here, refuses it): 433 CPU-s of SAT with the counts alone; with its budget of
-    6 empty edges, about a second."""
+    """7x19 (the border bound, skipped here, refuses it): 433 CPU-s of SAT with the counts alone, about a second
+    with its budget of 6 empty edges, and now none: its exposed-corner count is below zero."""
     assert empty_edge_budget(7, 19) == 6 and empty_edge_budget(4, 30) == -12 and perimeter_bound(4, 30)
     result = solve_layout(7, 19, time_limit=60, bounds=False)
     assert result.status == "unsat" and result.proof.startswith("SAT") and not result.layout

@@ -29,7 +29,10 @@ same identity, counted from the empty side, is a small bound (:func:`empty_edge_
 propagates where the count of 216 does not (7x19, 6 such edges: UNSAT in 1 CPU-s, 433 without it).  Each
 color also meets itself corner to corner at 20 lattice points or more, plus one per empty cell its cells shut in
 (:meth:`LayoutModel._add_corner_contacts`, from the Euler number of a connected color): a consequence of the
-connectivity the local rules and the lazy cuts only reach late (10x14: 87 CPU-s, 167 without it).
+connectivity the local rules and the lazy cuts only reach late (10x14: 87 CPU-s, 167 without it).  And one color's
+lattice points with one covered cell around them, plus twice those with none, number at most
+:func:`exposed_corner_count` (:meth:`LayoutModel._add_exposed_corners`): each empty border cell costs 2 there, which
+the empty-edge budget does not see (10x14: 1.1 CPU-s; 11x13: 1.8, unknown before after 17,000).
 
 Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once" (and
 "every cell covered" where no cell is spare, as on 21x17 with the half turn: all but the centre);
@@ -356,6 +359,7 @@ class LayoutModel:
             self._add_corner_contacts(s)
             if self.colors == 1:
                 self._add_empty_edges()
+                self._add_exposed_corners()
 
     def _add_counts(self, s: int) -> None:
         """Redundant counts of color ``s``: 89 covered cells, and 216 unit edges between a covered cell and
@@ -445,6 +449,32 @@ class LayoutModel:
             encoded = CardEnc.atmost(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
             self.top = max(self.top, encoded.nv)
             self.clauses += encoded.clauses
+
+    def _add_exposed_corners(self) -> None:
+        """One color: the lattice points with one covered cell around them, plus twice those with none, number at
+        most :func:`exposed_corner_count` (exactly, in every layout).  The empty-edge budget says the same in sum,
+        but per point it sees what :func:`border_bound` sees: each empty cell along the border costs 2 (6x24: at
+        most 11 of its 56 border cells are empty, and the pieces that fit there cover at most 46 of them)."""
+        from pysat.card import CardEnc, EncType
+
+        cell = {q: v for (_, q), v in self.cell_var.items()}
+        counted: list[int] = []
+        for r in range(self.rows + 1):
+            for c in range(self.cols + 1):
+                around = [cell[q] for q in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)) if q in cell]
+                none = [self._new(), self._new()]  # twice: true when no cell around the point is covered
+                self.clauses += [[*around, z] for z in none]
+                one = self._new()  # true when exactly one is
+                self.clauses += [[-v, *(w for w in around if w != v), one] for v in around]
+                counted += [*none, one]
+        bound = exposed_corner_count(self.cols, self.rows)
+        if bound < 0:  # no layout (the border bound's refusal, when the caller skipped it)
+            z = self._new()
+            self.clauses += [[z], [-z]]
+            return
+        encoded = CardEnc.atmost(counted, bound, top_id=self.top, encoding=EncType.kmtotalizer)
+        self.top = max(self.top, encoded.nv)
+        self.clauses += encoded.clauses
 
     def _extra_runs(self, fewest: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
         """Unary counters of each piece's row runs and column runs beyond the fewest its orientations have: the
