@@ -421,7 +421,6 @@ class LayoutModel:
         are inside a run of covered cells, at one of a run's two ends, or empty-edged, so the rows' empty edges plus
         the pieces' row runs number ``rows * (cols + 1) - 89`` (columns likewise with column runs).  Each piece's
         runs beyond its fewest count through a few booleans its placements force."""
-        from pysat.card import CardEnc, EncType
 
         across_rows: list[int] = []  # empty edges crossing a row (left-right neighbours, left and right border)
         across_cols: list[int] = []
@@ -442,21 +441,12 @@ class LayoutModel:
                              self.rows * (self.cols + 1) - CELLS_PER_COLOR - sum(runs[0] for runs in fewest)),
                             (across_cols + extra_col_runs,
                              self.cols * (self.rows + 1) - CELLS_PER_COLOR - sum(runs[1] for runs in fewest))):
-            if bound < 0:  # the perimeter or run bound's refusal, when the caller skipped them: no layout
-                z = self._new()
-                self.clauses += [[z], [-z]]
-                continue
-            encoded = CardEnc.atmost(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
-            self.top = max(self.top, encoded.nv)
-            self.clauses += encoded.clauses
+            self._at_most_bound(lits, bound)  # below zero: the perimeter or run bound's refusal
 
     def _add_exposed_corners(self) -> None:
         """One color: the lattice points with one covered cell around them, plus twice those with none, number at
         most :func:`exposed_corner_count` (exactly, in every layout).  The empty-edge budget says the same in sum,
-        but per point it sees what :func:`border_bound` sees: each empty cell along the border costs 2 (6x24: at
-        most 11 of its 56 border cells are empty, and the pieces that fit there cover at most 46 of them)."""
-        from pysat.card import CardEnc, EncType
-
+        but per point it sees what :func:`border_bound` sees: each empty cell along the border costs 2."""
         cell = {q: v for (_, q), v in self.cell_var.items()}
         counted: list[int] = []
         for r in range(self.rows + 1):
@@ -467,12 +457,18 @@ class LayoutModel:
                 one = self._new()  # true when exactly one is
                 self.clauses += [[-v, *(w for w in around if w != v), one] for v in around]
                 counted += [*none, one]
-        bound = exposed_corner_count(self.cols, self.rows)
-        if bound < 0:  # no layout (the border bound's refusal, when the caller skipped it)
+        self._at_most_bound(counted, exposed_corner_count(self.cols, self.rows))
+
+    def _at_most_bound(self, lits: list[int], bound: int) -> None:
+        """At most ``bound`` of ``lits`` true; a bound below zero (a refusal of the bounds, when the caller skipped
+        them) is a contradiction, not an encoding error."""
+        from pysat.card import CardEnc, EncType
+
+        if bound < 0:
             z = self._new()
             self.clauses += [[z], [-z]]
             return
-        encoded = CardEnc.atmost(counted, bound, top_id=self.top, encoding=EncType.kmtotalizer)
+        encoded = CardEnc.atmost(lits, bound, top_id=self.top, encoding=EncType.kmtotalizer)
         self.top = max(self.top, encoded.nv)
         self.clauses += encoded.clauses
 
