@@ -98,8 +98,8 @@ def test_run_bound() -> None:
 
 
 def test_sat_stopped_at_its_limit_is_unknown() -> None:
-    """The SAT path of the default run (6x24 passes every bound and is unknown at 240 CPU-s): encoded, searched,
-    stopped, unknown."""
+    """The SAT path of the default run (6x24 passes every bound, and CaDiCaL 1.9.5 has no answer at 600 CPU-s):
+    encoded, searched, stopped, unknown."""
     result = solve_layout(6, 24, time_limit=0.3)
     assert (result.status, result.layout) == ("time_limit", []) and result.proof.startswith("SAT")
     assert "unknown at the limit of 0.3 CPU s" in result.describe()
