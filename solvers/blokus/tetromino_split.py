@@ -911,9 +911,12 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
     ``left``); memoised.  With the symmetry reduction and anchor 0 placed (``s0`` >= 0, ``bound`` its code
     > 0), only tilings whose anchors k > 0 do not beat ``s0`` (the others are never kept).  ``left`` is
     restored on return; the ``st_*`` arrays are scratch (one slot a level).  ``live_out[0]``: the state's live mask
-    (bit i: placement ``bucket[q0] + i`` leads to completions).  -1 when the interrupt ``flag`` (read every 4,096
-    placements: a cold memo can take seconds) stopped it; the states finished before are kept."""
+    (bit i: placement ``bucket[q0] + i`` leads to completions).  -1 when the interrupt ``flag`` (read on entry and
+    every 4,096 placements: a cold memo can take seconds, and the search calls this at every node, so thousands of
+    short calls pass between its own polls) stopped it; the states finished before are kept."""
     live_out[0] = 0
+    if flag[0] != 0:
+        return np.int64(-1)
     if q0 >= n_cells:
         return np.int64(1)
     key = _guide_key(q0, lo, hi, left, width, count_bits, bound)
