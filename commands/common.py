@@ -49,8 +49,6 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-
-
 def interrupted_before_a_result() -> NoReturn:
     """Ctrl-C that reached no command's own handler: one line, exit status 130, no traceback."""
     context = click.get_current_context(silent=True)

@@ -151,11 +151,7 @@ def point_classes(cols: int, rows: int, covered: set[Cell] | frozenset[Cell]) ->
 def straight_points(pieces: Sequence[Shape] = PIECES) -> int:
     """The lattice points where a piece's boundary goes straight on (two of its cells side by side around the point,
     the other two not its own), summed over the pieces: 74 for one Blokus color."""
-    total = 0
-    for shape in pieces:
-        cells = frozenset(shape.cells)
-        total += point_classes(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1, cells)["side"]
-    return total
+    return sum(point_classes(shape.width, shape.height, shape.cells)["side"] for shape in pieces)
 
 
 def exposed_corner_count(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> int:
