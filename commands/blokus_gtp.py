@@ -52,7 +52,8 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
 @click.option("--knobs", default=None, metavar="NAME=VALUE,...",
               help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus), "
-                   "as kibitz blokus tune.")
+                   "as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame search play when it proves "
+                   "a win or a tie.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,

@@ -37,7 +37,8 @@ TUNE_VARIANTS = ("duo", "two-player")  # SPSA's; an A/B match also takes the mul
 AB_VARIANTS = ("duo", "two-player", "classic", "three-player")
 #: Each knob's range (SPSA works on [0, 1] over it) and its default per variant (the search's constants).
 KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave_weight": (0.0, 1.5),
-                                                "rave_child_max": (100.0, 10000.0), "quality_bonus": (0.0, 1.0)}
+                                                "rave_child_max": (100.0, 10000.0), "quality_bonus": (0.0, 1.0),
+                                                "endgame": (0.0, 1.0)}
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},

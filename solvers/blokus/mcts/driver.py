@@ -21,6 +21,7 @@ from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, Move
 from puzzles.game import GameState
+from solvers.blokus.endgame import EndgameResult, EndgameUnsolved, solve_endgame
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
@@ -208,6 +209,10 @@ class Workspace:
 
 
 BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
+DRIVER_KNOBS = ("endgame",)  # knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search
+ENDGAME_PLACEMENTS = 100  # try the endgame search when both seats' legal placements number at most this
+ENDGAME_SHARE = 0.5  # of a CPU-seconds budget, the most the endgame search may take before MCTS gets the rest
+ENDGAME_NODES_PER_ITERATION = 10  # with an iteration budget: its node limit (deterministic, like the budget)
 
 
 
@@ -220,7 +225,11 @@ class FastMCTSBot:
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
 
     ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
-    constant, the RAVE weight and the RAVE count limit), for ``kibitz blokus tune``.
+    constant, the RAVE weight and the RAVE count limit), for ``kibitz blokus tune``; the driver's own knob
+    ``endgame=1`` (two seats) first tries the exact endgame search (:mod:`solvers.blokus.endgame`) when both seats
+    have at most :data:`ENDGAME_PLACEMENTS` placements left, in :data:`ENDGAME_SHARE` of a CPU budget (or
+    :data:`ENDGAME_NODES_PER_ITERATION` nodes per iteration of an iteration budget), and plays its move when it
+    proves a win or a tie.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -234,9 +243,12 @@ class FastMCTSBot:
         self.local = local
         self.early_end = early_end
         self.knobs = dict(knobs or {})  # search constants that replace the variant's (SEARCH_KNOBS), for tuning
-        unknown = set(self.knobs) - set(SEARCH_KNOBS)
+        unknown = set(self.knobs) - set(SEARCH_KNOBS) - set(DRIVER_KNOBS)
         if unknown:
-            raise ValueError(f"unknown search constants {sorted(unknown)}; choose from {', '.join(SEARCH_KNOBS)}")
+            raise ValueError(f"unknown search constants {sorted(unknown)}; "
+                             f"choose from {', '.join(SEARCH_KNOBS + DRIVER_KNOBS)}")
+        self.endgame = self.knobs.pop("endgame", 0.0) >= 0.5  # a switch: 1 on, 0 off
+        self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
         self.capacity = capacity
@@ -347,11 +359,34 @@ class FastMCTSBot:
         if len(found) == 0:
             return PASS
         seed = rng.getrandbits(32)
+        self.last_endgame = self._endgame(state, found, started) if self.endgame else None
+        if self.last_endgame is not None:
+            return state.tables.moves[self.last_endgame.placement]
         moves, visits, wins = self.search(state, seed, started)
         if len(moves) == 0:
             return state.tables.moves[int(found[0])]
         best = int(np.lexsort((-np.arange(len(moves)), visits, wins))[-1])
         return state.tables.moves[int(moves[best])]
+
+
+    def _endgame(self, state: BlokusState, found: np.ndarray, started: float) -> EndgameResult | None:
+        """The exact endgame search's move when few placements are left and it proves a win or a tie in its share
+        of the budget; else None (MCTS decides: in a lost position it looks for the opponent's mistakes)."""
+        if state.num_players != 2:
+            return None
+        others = sum(len(state.legal_placements(c, ordered=False)) for c in range(state.num_colors)
+                     if c != state.to_move)
+        if len(found) + others > ENDGAME_PLACEMENTS:
+            return None
+        if self.seconds is not None:
+            limits: dict[str, Any] = {"max_nodes": 10**9, "deadline": started + self.seconds * ENDGAME_SHARE}
+        else:
+            limits = {"max_nodes": ENDGAME_NODES_PER_ITERATION * int(self.iterations or 0)}
+        try:
+            result = solve_endgame(state, **limits)
+        except EndgameUnsolved:
+            return None
+        return result if result.margin >= 0 else None
 
 
 _MONOMINO = PIECE_NAMES.index("1")
