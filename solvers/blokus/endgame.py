@@ -7,7 +7,8 @@ forced, since a forced win is a margin above 0.
 
 The search runs on the rule engine itself (``BlokusState``: the compiled move generator, play and undo), with a
 transposition table keyed by a Zobrist hash of the placements made (positions reached by the same placements in
-another order are the same position) and the larger pieces tried first.  It is bounded by a count of nodes and
+another order are the same position, but for a colour that placed all its pieces, whose score depends on whether
+the monomino came last: that adds a key of its own) and the larger pieces tried first.  It is bounded by a count of nodes and
 a CPU deadline; past either it gives up (:class:`EndgameUnsolved`) and the caller searches as before.
 """
 
@@ -21,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from puzzles.blokus.engine import BlokusState
-from puzzles.blokus.tables import PASS
+from puzzles.blokus.tables import MONOMINO, NUM_PIECES, PASS
 from puzzles.game import TERMINAL
 
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry's value is: the value, a lower bound, an upper bound
@@ -80,10 +81,25 @@ class _Search:
         self.keys = _zobrist(state.num_colors, state.tables.num_placements)
         self.sizes = state.tables.pl_size
         self.moves = state.tables.moves
+        # A colour that placed all its pieces scores 5 more if the monomino came last: an order the set of
+        # placements does not show, so such a colour adds its own key.
+        self.finish_keys = [random.Random(f"finish {c}").getrandbits(63) for c in range(state.num_colors)]
         self.hash = 0
         for color, move, _ in state.history:
             if not move.is_pass:
                 self.hash ^= int(self.keys[color, move.index])
+        for color in range(state.num_colors):
+            if state.arrays.placed[color] == NUM_PIECES and state.arrays.last_piece[color] == MONOMINO:
+                self.hash ^= self.finish_keys[color]
+
+    def step_key(self, color: int, m: int) -> int:
+        """What placement ``m`` by ``color``, just played, changes in the hash (a pass: nothing)."""
+        if m == PASS_INDEX:
+            return 0
+        key = int(self.keys[color, m])
+        if self.sizes[m] == 1 and self.state.arrays.placed[color] == NUM_PIECES:
+            key ^= self.finish_keys[color]
+        return key
 
     def margin(self, seat: int) -> int:
         scores = self.state.scores()
@@ -116,7 +132,8 @@ class _Search:
         for m in self.ordered(entry.best if entry else -1) or [PASS_INDEX]:
             color = state.to_move
             state._apply_unchecked(self.moves[m] if m != PASS_INDEX else PASS)
-            self.hash ^= int(self.keys[color, m]) if m != PASS_INDEX else 0
+            step = self.step_key(color, m)
+            self.hash ^= step
             try:
                 nxt = state.current_player()
                 if nxt == TERMINAL:
@@ -126,7 +143,7 @@ class _Search:
                 else:
                     v = -self.value(-beta, -alpha)[0]
             finally:
-                self.hash ^= int(self.keys[color, m]) if m != PASS_INDEX else 0
+                self.hash ^= step
                 state.undo()
             if v > best_value:
                 best_value, best_move = v, m
