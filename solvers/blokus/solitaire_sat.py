@@ -53,7 +53,8 @@ proved impossible (not 3x45) and on 11x13, which SAT left unknown after 17,000 C
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -65,7 +66,7 @@ CELLS_PER_COLOR = sum(PIECE_SIZES)  # 89
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 SOLVER = "cadical195"
-CHUNK_CONFLICTS = 20_000  # the solver stops this often to look at the CPU clock and at Ctrl-C
+CHUNK_CONFLICTS = 20_000  # the solver stops this often to look at the CPU clock and at Ctrl-C (a chunk: up to ~6 s)
 
 Cell = tuple[int, int]
 
@@ -598,6 +599,22 @@ def solve_layout(cols: int, rows: int, colors: int = 1, time_limit: float | None
         return _finish(result, solver, start)
 
 
+@contextmanager
+def _ctrl_c_between_chunks() -> Iterator[None]:
+    """Leave Ctrl-C to Python while a chunk of conflicts runs.  In the main thread python-sat catches SIGINT with
+    a longjmp out of the C++ solver, which can leave its heap corrupt (seen: "free(): invalid pointer" and an
+    abort, or a hang, about 1 run in 6).  Told it is not in the main thread, python-sat installs no handler; the
+    solver finishes its chunk, consistent, and Python raises KeyboardInterrupt as the call returns."""
+    from pysat import solvers as pysat_solvers
+
+    check = pysat_solvers.MainThread.check
+    pysat_solvers.MainThread.check = staticmethod(lambda: False)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        pysat_solvers.MainThread.check = check  # type: ignore[method-assign]
+
+
 def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: float,
                      progress: Callable[[str], None] | None, assumptions: Sequence[int] = ()) -> None:
     """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``.
@@ -608,7 +625,8 @@ def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: fl
     while result.limit is None or time.process_time() - start < result.limit:
         solver.conf_budget(CHUNK_CONFLICTS)
         try:
-            answer = solver.solve_limited(assumptions=list(assumptions))
+            with _ctrl_c_between_chunks():
+                answer = solver.solve_limited(assumptions=list(assumptions))
         except Exception as error:
             if is_ctrl_c(error):
                 raise KeyboardInterrupt from None
