@@ -31,40 +31,22 @@ def ab_row(d: dict[str, Any]) -> str:
 
 
 def combined_row(datas: list[dict[str, Any]]) -> str:
-    """One match row for the games of several match files (the halves of one match run on two cores): the score,
-    interval, counts, margin and seats from the games themselves; CPU per move as the mean of the games' own."""
-    from solvers.playout import wilson_interval
+    """One match row for the games of several match files (the halves of one match run on two cores), summed up
+    by the match's own summary; each game's CPU per move counts as one sample (the files keep only its mean)."""
+    from solvers.blokus.match import GameResult, MatchResult
 
-    games = [g for d in datas for g in d["game_list"]]
     if len({(d["variant"], d["side_a"], d["side_b"]) for d in datas}) != 1:
         raise SystemExit("--combine: the files are not halves of one match (variant or sides differ)")
-    n = len(games)
-    score = sum(g["result"] for g in games)
-    low, high = wilson_interval(score, n)
-
-    def margin(g: dict[str, Any]) -> float:
-        mine = g["seat_scores"][g["seat_a"]]
-        return mine - max(s for i, s in enumerate(g["seat_scores"]) if i != g["seat_a"])
-
-    def mean(xs: list[float]) -> float:
-        return sum(xs) / len(xs) if xs else float("nan")
-
-    seats = sorted({g["seat_a"] for g in games})
+    games = [GameResult(index=g["game"], seed=g["seed"], seat_a=g["seat_a"], result=g["result"],
+                        color_scores=g["color_scores"], seat_scores=g["seat_scores"], plies=g["plies"],
+                        resigned=g["resigned"], final_scores=g["engine_final_scores"], expected_final=g["final_score"],
+                        cpu_a=[g["cpu_per_move_a"]], cpu_b=[g["cpu_per_move_b"]], moves=g["moves"])
+             for d in datas for g in d["game_list"]]
     first = datas[0]
-    summary = {
-        "variant": first["variant"], "side_a": first["side_a"], "side_b": first["side_b"], "games": n,
-        "games_requested": sum(d["games_requested"] for d in datas),
-        "status": "complete" if all(d["status"] == "complete" for d in datas) else "partial",
-        "score": score / n, "win_ci95": [low, high],
-        "wins": sum(1 for g in games if g["result"] == 1.0), "ties": sum(1 for g in games if 0 < g["result"] < 1),
-        "losses": sum(1 for g in games if g["result"] == 0.0), "seat_win_rates": first["seat_win_rates"],
-        "mean_rank_a": mean([g["rank"] for g in games]), "mean_margin_a": mean([margin(g) for g in games]),
-        "cpu_per_move_a": mean([g["cpu_per_move_a"] for g in games]),
-        "cpu_per_move_b": mean([g["cpu_per_move_b"] for g in games]),
-        "final_score_mismatches": sum(1 for g in games if not g["scores_agree"]),
-        "by_seat_a": [{"score": mean([g["result"] for g in games if g["seat_a"] == seat])} for seat in seats],
-    }
-    return match_row(summary)
+    status = next((d["status"] for d in datas if d["status"] != "complete"), "complete")
+    match = MatchResult(first["variant"], first["side_a"], first["side_b"],
+                        sum(d["games_requested"] for d in datas), first["seed"], games, status)
+    return match_row(match.summary())
 
 
 def main(paths: list[str]) -> None:
