@@ -619,18 +619,11 @@ def _solve_with_cuts(solver, model: LayoutModel, result: LayoutResult, start: fl
                      progress: Callable[[str], None] | None, assumptions: Sequence[int] = ()) -> None:
     """Solve in chunks of conflicts, adding a cut per component of each disconnected answer; fills ``result``.
     The cuts hold for every layout, so a solver keeps them from one set of ``assumptions`` to the next.  A Ctrl-C
-    inside the solver (python-sat's own error for it) comes out as KeyboardInterrupt."""
-    from solvers.interrupt import is_ctrl_c
-
+    inside the solver comes out as KeyboardInterrupt when its chunk returns (:func:`_ctrl_c_between_chunks`)."""
     while result.limit is None or time.process_time() - start < result.limit:
         solver.conf_budget(CHUNK_CONFLICTS)
-        try:
-            with _ctrl_c_between_chunks():
-                answer = solver.solve_limited(assumptions=list(assumptions))
-        except Exception as error:
-            if is_ctrl_c(error):
-                raise KeyboardInterrupt from None
-            raise
+        with _ctrl_c_between_chunks():
+            answer = solver.solve_limited(assumptions=list(assumptions))
         result.conflicts = int(solver.accum_stats().get("conflicts", 0))
         if answer is None:
             if progress:
@@ -697,8 +690,8 @@ def shrink_layout(cols: int, rows: int, layout: Sequence[tuple[Cell, ...]], time
 
 
 def _finish(result: LayoutResult, solver, start: float) -> LayoutResult:
-    """The CPU time and the conflicts (as of the last chunk when interrupted: CaDiCaL stopped by a Ctrl-C inside a
-    solve must not be asked again)."""
+    """The CPU time and the conflicts (when interrupted, as counted after the last whole chunk: the solver is not
+    asked again once a Ctrl-C has come)."""
     if result.status != "interrupted":
         result.conflicts = int(solver.accum_stats().get("conflicts", 0))
     result.cpu_seconds = time.process_time() - start
