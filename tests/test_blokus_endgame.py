@@ -110,7 +110,8 @@ def test_bot_with_the_endgame_knob_plays_a_proved_move() -> None:
         return
     assert move.index == proof.placement
     state.apply(move)
-    assert -solve_endgame(state).margin == proof.margin if state.current_player() != seat else True
+    sign = 1 if state.current_player() == seat else -1  # the proof's margin is the seat's, whoever moves next
+    assert sign * solve_endgame(state).margin == proof.margin
     again = FastMCTSBot(iterations=300, knobs={"endgame": 1.0})
     state.undo()
     assert again.choose(state, random.Random(0)) == move  # deterministic with an iteration budget

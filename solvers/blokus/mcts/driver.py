@@ -372,7 +372,7 @@ class FastMCTSBot:
     def _endgame(self, state: BlokusState, found: np.ndarray, started: float) -> EndgameResult | None:
         """The exact endgame search's move when few placements are left and it proves a win or a tie in its share
         of the budget; else None (MCTS decides: in a lost position it looks for the opponent's mistakes)."""
-        if state.num_players != 2:
+        if state.num_players != 2 or len(found) > ENDGAME_PLACEMENTS:
             return None
         others = sum(len(state.legal_placements(c, ordered=False)) for c in range(state.num_colors)
                      if c != state.to_move)
