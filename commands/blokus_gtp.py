@@ -51,9 +51,10 @@ def blokus_gtp(variant, bot_spec, seed):
 @click.option("--bots", "bots", default=None, help="Side A: a kibitz bot spec (name[:budget]).")
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
 @click.option("--knobs", default=None, metavar="NAME=VALUE,...",
-              help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus), "
-                   "as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame search play when it proves "
-                   "a win or a tie.")
+              help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus, "
+                   "lgr), as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame search play when it "
+                   "proves a win or a tie; early_stop=1 ends a search once its move cannot change; pentobi_counts=1 "
+                   "spreads an iteration budget over the game as Pentobi's levels do.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,
@@ -185,14 +186,21 @@ def _knobs(text: str, option: str) -> dict[str, float]:
               help="Side A's search constants, e.g. exploration=0.6,rave_weight=0.5 (the rest: the variant's).")
 @click.option("--b", "knobs_b", default="default", show_default=True, help="Side B's search constants.")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
+@click.option("--budget-b", "budget_b", default=None,
+              help="Side B's budget when it differs from --budget (e.g. A an iteration budget spread with "
+                   "pentobi_counts=1, B CPU seconds: compare the CPU per move of both).")
 @_tune_options
 @friendly_errors
-def blokus_tune_ab(knobs_a, knobs_b, games, variant, budget, seed, workers, scheduler, checkpoint, as_json, quiet):
+def blokus_tune_ab(knobs_a, knobs_b, games, budget_b, variant, budget, seed, workers, scheduler, checkpoint, as_json,
+                   quiet):
     """An interleaved A/B match at a fixed budget: A's score with its Wilson 95% interval (seats alternate)."""
     from solvers.blokus.tune import ab_match
     from solvers.warmup import ensure_compiled
 
     _check_budget(budget)
+    if budget_b is not None:
+        _check_budget(budget_b)
+        budget = f"{budget}/{budget_b}"
     a, b = _knobs(knobs_a, "--a"), _knobs(knobs_b, "--b")
     ensure_compiled("blokus")
     progress = ProgressReporter(games, "games", enabled=not quiet, delay=0.0)

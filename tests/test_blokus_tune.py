@@ -136,3 +136,18 @@ def test_ab_match_with_four_seats_puts_a_in_each_seat_and_spsa_refuses_it(run_cl
     assert [g["seat_a"] for g in match.games] == [0, 1, 2, 3] and s["fair_share"] == 0.25 and s["games"] == 4
     bad = run_cli("blokus", "tune", "spsa", "--variant", "classic", "--steps", "1")
     assert bad.exit_code == 2 and "SPSA tunes in duo or two-player" in bad.output
+
+
+def test_ab_match_sides_may_have_different_budgets(run_cli) -> None:
+    from solvers.blokus import tune
+
+    tune._BOTS.clear()
+    result = run_cli("blokus", "tune", "ab", "--budget", "12", "--budget-b", "30", "--a", "pentobi_counts=1",
+                     "--games", "2", "--seed", "1", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["budget"] == "12/30"
+    bots = {key: bot for key, bot in tune._BOTS.items()}
+    assert bots[("12", "pentobi_counts=1@0")].iterations == 12 and bots[("12", "pentobi_counts=1@0")].pentobi_counts
+    assert bots[("30", "default@0")].iterations == 30
+    wrong = run_cli("blokus", "tune", "ab", "--budget-b", "soon", "--games", "1", "--quiet")
+    assert wrong.exit_code != 0 and "--budget" in wrong.output

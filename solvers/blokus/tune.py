@@ -38,7 +38,8 @@ AB_VARIANTS = ("duo", "two-player", "classic", "three-player")
 #: Each knob's range (SPSA works on [0, 1] over it) and its default per variant (the search's constants).
 KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave_weight": (0.0, 1.5),
                                                 "rave_child_max": (100.0, 10000.0), "quality_bonus": (0.0, 1.0),
-                                                "endgame": (0.0, 1.0)}
+                                                "endgame": (0.0, 1.0), "lgr": (0.0, 1.0),
+                                                "early_stop": (0.0, 1.0), "pentobi_counts": (0.0, 1.0)}
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},
@@ -48,7 +49,8 @@ DEFAULT_KNOBS: dict[str, dict[str, float]] = {
 COMPLETE, INTERRUPTED = "complete", "interrupted"
 
 Knobs = dict[str, float]
-#: One game to play: (variant, budget text, knobs of A, knobs of B, game index, match seed).
+#: One game to play: (variant, budget text, knobs of A, knobs of B, game index, match seed); the budget text is
+#: both sides' budget, or ``A/B`` (an A/B match whose sides have different budgets).
 Task = tuple[str, str, Knobs, Knobs, int, int]
 
 
@@ -121,8 +123,11 @@ def play_task(task: Task) -> dict[str, Any]:
     from solvers.blokus.match import LocalSide, SeatSides, play_match_game
 
     variant, budget, knobs_a, knobs_b, index, seed = task
-    a = LocalSide(f"mcts-rave:{budget}", bot=_bot(budget, knobs_a))
-    b_seats = [LocalSide(f"mcts-rave:{budget}", bot=_bot(budget, knobs_b, seat)) for seat in range(SEATS[variant] - 1)]
+    budget_a, _, budget_b = budget.partition("/")
+    budget_b = budget_b or budget_a
+    a = LocalSide(f"mcts-rave:{budget_a}", bot=_bot(budget_a, knobs_a))
+    b_seats = [LocalSide(f"mcts-rave:{budget_b}", bot=_bot(budget_b, knobs_b, seat))
+               for seat in range(SEATS[variant] - 1)]
     b = SeatSides(b_seats) if len(b_seats) > 1 else b_seats[0]
     g = play_match_game(a, b, variant, index, seed)
     margin = g.seat_scores[g.seat_a] - max(s for i, s in enumerate(g.seat_scores) if i != g.seat_a)

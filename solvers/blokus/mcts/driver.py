@@ -31,6 +31,7 @@ from solvers.blokus.mcts.tree import (
     SEARCH_KNOBS,
     Tree,
     copy_subtree,
+    mover,
     new_tree,
     run_iterations,
 )
@@ -40,6 +41,8 @@ TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and
 INITIAL_CAPACITY = 1 << 18
 CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
+LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
+LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
 
 class Params:
@@ -92,6 +95,7 @@ class Params:
         # four-player Classic, where paired matches against level-5 Pentobi showed it (rank score 0.313 against
         # 0.217 on 80 seeds); off in three-player, where they did not (0.309 both): bench/results/blokus_vs_pentobi.md
         self.quality_bonus = 1.0 if v == "classic" else 0.0
+        self.lgr = 0.0  # 1: the last good reply in playouts (Pentobi's use_lgr)
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
@@ -166,6 +170,9 @@ class Workspace:
         self.cache = (np.zeros(capacity, dtype=np.int32), np.zeros(CACHE_POOL, dtype=np.uint16),
                       np.zeros((CACHE_SLOTS, 4, nc), dtype=np.int32), np.zeros(3, dtype=np.int64),
                       np.zeros(CACHE_SLOTS, dtype=np.int32), np.zeros(nc, dtype=np.int32))
+        # the last good replies (playout.lgr_update): to one move, to two moves (hash slots), the moves' hash keys
+        keys = np.random.default_rng(LGR_HASH_SEED).integers(0, 2**63, size=(2, n_pl + 1), dtype=np.uint64)
+        self.lgr = (np.zeros((nc, n_pl + 1), dtype=np.int32), np.zeros((nc, LGR_SLOTS), dtype=np.int32), keys[0], keys[1])
         self.spare: Tree | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
         self.capacity = capacity
@@ -209,11 +216,26 @@ class Workspace:
 
 
 BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
-DRIVER_KNOBS = ("endgame",)  # knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search
+#: knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search; early_stop=1 ends a
+#: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
+#: over the game as Pentobi's levels do (:func:`pentobi_count_weight`)
+DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts")
+EARLY_STOP_AFTER = 0.1  # CPU seconds of search before the early stop is checked (Pentobi: rates are unsure before)
+EARLY_STOP_EVERY = 256  # with an iteration budget, the early stop is checked after each this many iterations,
+EARLY_STOP_CHECKS = 32  # or this many times in the move's budget when that is more (each check costs a call)
 ENDGAME_PLACEMENTS = 100  # try the endgame search when both seats' legal placements number at most this
 ENDGAME_SHARE = 0.5  # of a CPU-seconds budget, the most the endgame search may take before MCTS gets the rest
 ENDGAME_NODES_PER_ITERATION = 10  # with an iteration budget: its node limit (deterministic, like the budget)
 
+
+def pentobi_count_weight(variant: str, own_pieces: int) -> float:
+    """The share of a level's simulation count Pentobi spends on a colour's move after it placed ``own_pieces``
+    (``Player::m_weight_max_count_*``: ``0.7 exp(0.1 i)``, less for the first moves, where pruning narrows the
+    choice: x0.6 for Duo's first; x0.2, x0.2, x0.3 for Classic's first three)."""
+    weight = 0.7 * math.exp(0.1 * own_pieces)
+    if variant == "duo":
+        return weight * (0.6 if own_pieces == 0 else 1.0)
+    return weight * {0: 0.2, 1: 0.2, 2: 0.3}.get(own_pieces, 1.0)
 
 
 class FastMCTSBot:
@@ -225,11 +247,14 @@ class FastMCTSBot:
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
 
     ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
-    constant, the RAVE weight and the RAVE count limit), for ``kibitz blokus tune``; the driver's own knob
+    constant, the RAVE weight and the RAVE count limit, Pentobi's quality bonus, the last good reply), for
+    ``kibitz blokus tune``; the driver's own knob
     ``endgame=1`` (two seats) first tries the exact endgame search (:mod:`solvers.blokus.endgame`) when both seats
     have at most :data:`ENDGAME_PLACEMENTS` placements left, in :data:`ENDGAME_SHARE` of a CPU budget (or
     :data:`ENDGAME_NODES_PER_ITERATION` nodes per iteration of an iteration budget), and plays its move when it
-    proves a win or a tie.
+    proves a win or a tie; ``early_stop=1`` ends a search as soon as its move cannot change
+    (:func:`move_cannot_change`), saving the rest of the budget, as Pentobi does; ``pentobi_counts=1`` spreads an
+    iteration budget over the game as Pentobi's levels spread their simulation counts (:meth:`_move_iterations`).
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -248,6 +273,8 @@ class FastMCTSBot:
             raise ValueError(f"unknown search constants {sorted(unknown)}; "
                              f"choose from {', '.join(SEARCH_KNOBS + DRIVER_KNOBS)}")
         self.endgame = self.knobs.pop("endgame", 0.0) >= 0.5  # a switch: 1 on, 0 off
+        self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5
+        self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
         self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
@@ -301,6 +328,9 @@ class FastMCTSBot:
             tree.visits[0] = 0
         work.history = history
         work.play[-1][...] = 0.0  # the quality bonus's statistics start afresh with each search, as Pentobi's
+        if params.lgr >= 0.5 and not self.reused:  # the replies last while the tree is reused, as Pentobi's
+            work.lgr[0].fill(0)
+            work.lgr[1].fill(0)
         reset_cache(work.cache)
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
@@ -314,14 +344,19 @@ class FastMCTSBot:
         # plain tuples for the kernel (run_iterations)
         tables, root_arrays, work_arrays = tuple(state.ktables), tuple(work.root.arrays), tuple(work.work.arrays)
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
+        seat = int(mover.py_func(state.to_move, params.player_of, state.arrays.placed))  # the seat choosing now
         K.seed_rng(seed & 0xFFFFFFFF)
         # 2% of the budget is kept for what follows the search (the answer, tree growth, a last chunk)
         deadline = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE)
         searching = time.process_time()
         done = 0
         chunk = 16
+        target = self._move_iterations(state, int(tree.visits[0]) if self.reused else 0)
+        every = max(EARLY_STOP_EVERY, (target or 0) // EARLY_STOP_CHECKS)
         while True:
-            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
+            want = chunk if target is None else min(chunk, target - done)
+            if target is not None and self.early_stop:
+                want = min(want, every - done % every)  # checks at fixed counts: deterministic
             before = time.process_time()
             if deadline is not None and done:
                 per_iteration = (before - searching) / done
@@ -332,7 +367,7 @@ class FastMCTSBot:
             done += run_iterations(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, nonboard,
                                    state.to_move, P, (params.wtab, params.pl_weight), params.player_of,
                                    params.num_players, state.tables.piece_sizes, _MONOMINO, work.scratch, work.play,
-                                   root_stats, early, work.cache, grow)
+                                   root_stats, early, work.cache, grow, work.lgr)
             if tree.size[1]:  # out of room
                 tree.size[1] = 0
                 if not grow:
@@ -341,6 +376,10 @@ class FastMCTSBot:
                 tree = work.tree
             now = time.process_time()
             if deadline is not None and now >= deadline:
+                break
+            if self.early_stop and move_cannot_change(tree, root_stats[:, seat],
+                                                      remaining_simulations(target, done, every, deadline,
+                                                                            now - searching)):
                 break
             if now - before < 0.001 and chunk < 4096:
                 chunk *= 2  # short iterations (late in the game): fewer calls from Python
@@ -369,6 +408,18 @@ class FastMCTSBot:
         return state.tables.moves[int(moves[best])]
 
 
+    def _move_iterations(self, state: BlokusState, reused_visits: int) -> int | None:
+        """This move's iteration budget: the budget, or with ``pentobi_counts`` Pentobi's count for the move (the
+        budget times :func:`pentobi_count_weight`) less the visits the reused tree brings (at least 1); None for a
+        CPU-seconds budget."""
+        if self.iterations is None:
+            return None
+        if not self.pentobi_counts:
+            return self.iterations
+        own = int(state.arrays.placed[state.to_move])
+        count = math.ceil(self.iterations * pentobi_count_weight(state.variant.name, own))
+        return max(1, count - reused_visits)
+
     def _endgame(self, state: BlokusState, found: np.ndarray, started: float) -> EndgameResult | None:
         """The exact endgame search's move when few placements are left and it proves a win or a tie in its share
         of the budget; else None (MCTS decides: in a lost position it looks for the opponent's mistakes)."""
@@ -390,6 +441,31 @@ class FastMCTSBot:
 
 
 _MONOMINO = PIECE_NAMES.index("1")
+
+
+def remaining_simulations(target: int | None, done: int, every: int, deadline: float | None, searched: float) -> float:
+    """How many more simulations this search may run, for the early stop (infinite where it is not checked): the
+    iterations left after each ``every`` iterations of an iteration budget, else after :data:`EARLY_STOP_AFTER`
+    CPU seconds the time left at the rate so far (``searched``: CPU seconds of this search)."""
+    if target is not None:
+        return float(target - done) if done % every == 0 else math.inf
+    if deadline is None or searched < EARLY_STOP_AFTER or done == 0:
+        return math.inf
+    return (deadline - time.process_time()) * done / searched
+
+
+def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float) -> bool:
+    """Whether the move chosen (most wins: value x value count) stays the same whatever the ``remaining``
+    simulations give (Pentobi's ``check_cannot_change``): the lead over the second move is at least the
+    remaining simulations times the mover's mean result so far (``root_result`` = (sum, count); at least 0.1,
+    and 1 before 100 results)."""
+    first, n = int(tree.first[0]), int(tree.nchild[0])
+    if n < 2:
+        return n == 1
+    wins = np.sort(tree.value[first:first + n] * tree.value_count[first:first + n])
+    total, count = float(root_result[0]), float(root_result[1])
+    rate = max(total / count, 0.1) if count > 100 else 1.0
+    return bool(wins[-1] - wins[-2] >= rate * remaining)
 
 def fast_mcts_bot(budget: Budget | None = None) -> FastMCTSBot:
     """``mcts-rave[:budget]``: a count is iterations per move, ``Ns`` CPU seconds per move (default 2000 iterations)."""

@@ -4,12 +4,17 @@ A move is drawn with weight ``5^size`` (Classic) or ``3^size * 1.8^(attach point
 times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the attach points of the
 opponents' last three moves and their edge neighbours, 2 when also our attach point; ``1e24`` for
 4, ``1e25`` beyond), so playouts answer the opponent locally; the result is win/tie/loss (shared
-by rank with more than two players) plus a quality bonus: 0.1 of a squashed margin, or with more than
-two players and the search knob ``quality_bonus`` set (on by default in four-player Classic only: paired matches against Pentobi showed it there)
+by rank with more than two players) plus a quality bonus: 0.1 of a squashed margin, or with the search knob ``quality_bonus`` set (on by
+default in four-player Classic only: paired matches against Pentobi showed it there)
 Pentobi's ``State::get_quality_bonus`` (0.3 of the squashed z-score of the seat's points
 minus the others' mean, and -0.12 (result - 0.5) of the squashed z-score of the game length, both
 against the running statistics of the current search).  Every move of a simulation is logged for
 RAVE (:func:`mark_played`).
+
+With the search knob ``lgr`` (Pentobi's ``use_lgr``), a colour first tries the last good reply
+(LGRF-2, Baier and Drake 2010): the move that last won a simulation for it in answer to the
+simulation's last two moves, else to its last move (:func:`lgr_reply`), if that move is legal now;
+after each simulation the winners' replies are stored and the losers' forgotten (:func:`lgr_update`).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
 @K.hot
 def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, pool, meta, slot, recent,
-            second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino):
+            second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino, lgr, use_lgr):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the deepest tree node on the path that
@@ -33,6 +38,7 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
     which weighs each move ``wtab[pieces on board][class] * glocal[local points covered]`` as it goes.
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
+    With ``use_lgr`` a colour plays its last good reply (:func:`lgr_reply`) when it has a legal one.
     """
     feat, mark, inited, processed, mstamp = pw
     stamp = K.next_stamp(mark, mstamp)
@@ -45,29 +51,27 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
     last_row = wtab.shape[0] - 1
     area = forbidden.shape[1]
     width = np.int64(np.sqrt(area) + 0.5)
+    log_move, nlog = played[0], played[3][0]
+    last = log_move[nlog - 1] if nlog >= 1 else -1  # the simulation's last two moves, for the last good reply
+    second_last = log_move[nlog - 2] if nlog >= 2 else -1
     while c >= 0:
+        if use_lgr:
+            m = lgr_reply(c, last, second_last, lgr, tables, arrays, player_of)
+            if m >= 0:
+                K.place(c, m, tables, arrays)
+                push_recent(recent, c, m)
+                on_board += 1
+                mark_played(played, c, m, ply)
+                second_last = last
+                last = m
+                ply += 1
+                c = K.next_color(c, done)
+                continue
         L = lists[c]
         f = forbidden[c]
         K.set_features(f, left[c], feat)
         if use_local:
-            # local points (Pentobi's PlayoutFeatures): the opponents' last moves' attach points and
-            # their edge neighbours, worth 2 when they are our attach points too
-            nl = 0
-            sc = second[c]
-            for r3 in range(3):
-                k = recent[r3, 0]
-                mv = recent[r3, 1]
-                if k < 0 or mv < 0 or k == c or k == sc:  # noqa: SIM109 (numba: no `in` on mixed tuples)
-                    continue
-                fk = forbidden[k]
-                for j in range(geo[mv, K.GEO_NCORNERS]):
-                    q = np.int64(geo[mv, K.GEO_CORNERS + j])
-                    if fk[q] or f[q]:
-                        continue
-                    for nb in (q, q - width, q + 1, q + width, q - 1):
-                        if feat[nb] == 0 and nl < 256:
-                            feat[nb] = 1 + is_attach[c, nb]
-                            nl += 1
+            mark_local_points(c, second[c], recent, forbidden, is_attach, geo, width, feat)
         wt = wtab[min(on_board, last_row)]
         start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
         n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
@@ -86,9 +90,107 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
             push_recent(recent, c, m)
             on_board += 1
             mark_played(played, c, m, ply)
+            second_last = last
+            last = m
         ply += 1
         c = K.next_color(c, done)
     return ply
+
+
+@K.hot_inline
+def mark_local_points(c, sc, recent, forbidden, is_attach, geo, width, feat):
+    """Mark colour ``c``'s local points in its feature grid (Pentobi's ``PlayoutFeatures``): the attach points of
+    the opponents' last moves (not partner ``sc``'s) and their edge neighbours, 2 when also ``c``'s attach points."""
+    f = forbidden[c]
+    nl = 0
+    for r3 in range(3):
+        k = recent[r3, 0]
+        mv = recent[r3, 1]
+        if k < 0 or mv < 0 or k == c or k == sc:  # noqa: SIM109 (numba: no `in` on mixed tuples)
+            continue
+        fk = forbidden[k]
+        for j in range(geo[mv, K.GEO_NCORNERS]):
+            q = np.int64(geo[mv, K.GEO_CORNERS + j])
+            if fk[q] or f[q]:
+                continue
+            for nb in (q, q - width, q + 1, q + width, q - 1):
+                if feat[nb] == 0 and nl < 256:
+                    feat[nb] = 1 + is_attach[c, nb]
+                    nl += 1
+
+
+@K.hot_inline
+def lgr_slot(lgr, last, second_last):
+    """The reply table's slot for the moves ``second_last``, ``last`` (-1: none; Pentobi's hash of the pair)."""
+    h1, h2 = lgr[2], lgr[3]
+    return (h1[last + 1] ^ h2[second_last + 1]) & np.uint64(lgr[1].shape[1] - 1)
+
+
+@K.hot_inline
+def lgr_legal(c, m, tables, arrays):
+    """Whether placement ``m`` is legal for colour ``c``, which has placed a piece (Pentobi's ``check_lgr``)."""
+    geo = tables.geo
+    if arrays.left[c, geo[m, K.GEO_PIECE]] == 0:
+        return False
+    f = arrays.forbidden[c]
+    att = arrays.is_attach[c]
+    touches = 0
+    for j in range(geo[m, K.GEO_SIZE]):
+        q = geo[m, K.GEO_CELLS + j]
+        if f[q]:
+            return False
+        touches |= att[q]
+    return touches != 0
+
+
+@K.hot_inline
+def lgr_reply(c, last, second_last, lgr, tables, arrays, player_of):
+    """Colour ``c``'s last good reply to the moves ``second_last``, ``last`` if legal, else to ``last`` alone
+    if legal, else -1 (none for a colour before its first piece or without a seat of its own)."""
+    if arrays.placed[c] == 0 or player_of[c] < 0:
+        return -1
+    r = lgr[1][c, lgr_slot(lgr, last, second_last)]
+    if r > 0 and lgr_legal(c, r - 1, tables, arrays):
+        return r - 1
+    r = lgr[0][c, last + 1]
+    if r > 0 and lgr_legal(c, r - 1, tables, arrays):
+        return r - 1
+    return -1
+
+
+@K.hot_inline
+def lgr_update(lgr, played, res, player_of):
+    """After a simulation (LGRF-2, Pentobi's ``update_lgr``): each move of a colour whose value is the best (a tie
+    counts as a win) becomes its reply to the two moves before it; a losing colour's move is forgotten there.
+
+    ``lgr`` = (replies to one move, [colours, placements + 1]; replies to two moves, [colours, hash slots];
+    the two moves' hash keys), replies stored as placement + 1 (0: none).
+    """
+    moves, colors, nlog = played[0], played[1], played[3][0]
+    if nlog == 0:
+        return
+    best = -1e300
+    for c in range(res.shape[0]):
+        if player_of[c] >= 0 and res[c] > best:
+            best = res[c]
+    one, two = lgr[0], lgr[1]
+    last = moves[0]
+    second_last = -1
+    for e in range(1, nlog):
+        c = colors[e]
+        m = moves[e]
+        if player_of[c] >= 0:
+            slot = lgr_slot(lgr, last, second_last)
+            if res[c] >= best:
+                two[c, slot] = m + 1
+                one[c, last + 1] = m + 1
+            else:
+                if two[c, slot] == m + 1:
+                    two[c, slot] = 0
+                if one[c, last + 1] == m + 1:
+                    one[c, last + 1] = 0
+        second_last = last
+        last = m
 
 
 @K.hot_inline
@@ -154,8 +256,9 @@ def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val
     quality bonus of the module docstring).
 
     ``seat_val`` is work space (2 x players); ``stats`` (players + 1 rows) the search's running statistics
-    of each seat's relative points and of the game length (used with more than two players, unless
-    ``pentobi_bonus`` is false: then every seat count gets the two-player bonus, as before).
+    of each seat's relative points and of the game length (used with ``pentobi_bonus``, the knob
+    ``quality_bonus``; without it every seat count gets 0.1 of the squashed margin).  With two seats
+    Pentobi's bonus is its ``evaluate_twocolor``: the margin's z-score, and the two values still sum to 1.
     """
     nc = arrays.forbidden.shape[0]
     seat = seat_val[0]
@@ -179,11 +282,11 @@ def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val
             if seat[q] > best_other:
                 best_other = seat[q]
         win = below / (num_players - 1)
-        if num_players == 2 or not pentobi_bonus:
-            val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
-        else:
+        if pentobi_bonus:
             val[p] = win
-    if num_players > 2 and pentobi_bonus:
+        else:
+            val[p] = 0.9 * win + 0.1 * (0.5 + 0.5 * np.tanh((seat[p] - best_other) / 20.0))
+    if pentobi_bonus:
         _quality_bonus(arrays.placed, seat, val, num_players, stats)
     for c in range(nc):
         p = player_of[c]

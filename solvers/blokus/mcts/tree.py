@@ -23,7 +23,7 @@ from numba.extending import intrinsic
 
 from puzzles.blokus import kernel as K
 from solvers.blokus.mcts.lists import cache_lists, cache_root
-from solvers.blokus.mcts.playout import clear_played, mark_played, playout, push_recent, results
+from solvers.blokus.mcts.playout import clear_played, lgr_update, mark_played, playout, push_recent, results
 from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_considered
 
 EXPAND_THRESHOLD = 1.0  # a node is expanded once its real visits exceed this (the root: at once) ...
@@ -32,7 +32,7 @@ CHILD_MIN_COUNT = 3.0
 RAVE_WEIGHT = 0.7  # the defaults; the search reads them from the gamma array (see SEARCH_KNOBS) so tuning needs no
 RAVE_CHILD_MAX = 2000.0  # recompilation
 #: The search constants kept after the gammas in the gamma array, in this order (index N_GAMMAS + i).
-SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus")
+SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus", "lgr")
 
 
 class Tree(NamedTuple):
@@ -214,7 +214,7 @@ def mover(c, player_of, placed):
 @K.hot
 def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_owner, root_recent,  # noqa: C901
                    root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino, scratch,
-                   play_scratch, root_stats, early, cache, grow):
+                   play_scratch, root_stats, early, cache, grow, lgr):
     """``count`` MCTS iterations from the root position into ``tree``; returns the number done.
 
     The kernel tables, the root's and the work position's arrays and the tree come as plain tuples
@@ -227,6 +227,8 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     cannot be expanded.
 
     ``cache`` keeps the legal-move lists of the colours at expanded nodes (:func:`cache_lists`).
+
+    ``lgr`` holds the last good replies (:func:`~solvers.blokus.mcts.playout.lgr_update`), used with the knob ``lgr``.
 
     ``weights`` is (playout weight by pieces on board and move class, weight by placement);
     nothing is allocated per iteration (``play_scratch`` holds the work copies of the position).
@@ -250,7 +252,8 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     wt0 = wtab[0]
     rave_weight = gammas[N_GAMMAS + 1]
     rave_child_max = gammas[N_GAMMAS + 2]
-    pentobi_bonus = gammas[N_GAMMAS + 3] != 0.0  # with 3+ seats: Pentobi's quality bonus (else 0.1 of the margin)
+    pentobi_bonus = gammas[N_GAMMAS + 3] != 0.0  # Pentobi's quality bonus (else 0.1 of the margin)
+    use_lgr = gammas[N_GAMMAS + 4] >= 0.5  # the last good reply in playouts
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -297,10 +300,12 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
         if c >= 0:
             end = playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, pool, meta, slot,
                            work_recent, second, glocal, use_local, scratch[2], pw, early, player_of, piece_sizes,
-                           monomino)
+                           monomino, lgr, use_lgr)
         else:
             end = depth
         results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val, result_stats, pentobi_bonus)
+        if use_lgr:
+            lgr_update(lgr, played, res, player_of)
         for p in range(num_players):
             for c2 in range(nc):
                 if player_of[c2] == p:
