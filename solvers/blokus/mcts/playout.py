@@ -55,37 +55,27 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
     last = log_move[nlog - 1] if nlog >= 1 else -1  # the simulation's last two moves, for the last good reply
     second_last = log_move[nlog - 2] if nlog >= 2 else -1
     while c >= 0:
-        if use_lgr:
-            m = lgr_reply(c, last, second_last, lgr, tables, arrays, player_of)
-            if m >= 0:
-                K.place(c, m, tables, arrays)
-                push_recent(recent, c, m)
-                on_board += 1
-                mark_played(played, c, m, ply)
-                second_last = last
-                last = m
-                ply += 1
-                c = K.next_color(c, done)
-                continue
-        L = lists[c]
-        f = forbidden[c]
-        K.set_features(f, left[c], feat)
-        if use_local:
-            mark_local_points(c, second[c], recent, forbidden, is_attach, geo, width, feat)
-        wt = wtab[min(on_board, last_row)]
-        start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
-        n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
-                                glocal, wbuf)
-        if n == 0:
-            done[c] = 1
-            if early and done[second[c]] and player_behind(c, arrays, player_of, piece_sizes, monomino):
-                break
-        else:
-            if total <= 0.0:
-                for i in range(n):
-                    total += pl_weight[L[i]]
-                    wbuf[i] = total
-            m = K.draw(L, wbuf, n, total)
+        m = lgr_reply(c, last, second_last, lgr, tables, arrays, player_of) if use_lgr else -1
+        if m < 0:  # no good reply: draw from the weighted legal moves
+            L = lists[c]
+            K.set_features(forbidden[c], left[c], feat)
+            if use_local:
+                mark_local_points(c, second[c], recent, forbidden, is_attach, geo, width, feat)
+            wt = wtab[min(on_board, last_row)]
+            start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
+            n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
+                                    glocal, wbuf)
+            if n == 0:
+                done[c] = 1
+                if early and done[second[c]] and player_behind(c, arrays, player_of, piece_sizes, monomino):
+                    break
+            else:
+                if total <= 0.0:
+                    for i in range(n):
+                        total += pl_weight[L[i]]
+                        wbuf[i] = total
+                m = K.draw(L, wbuf, n, total)
+        if m >= 0:
             K.place(c, m, tables, arrays)
             push_recent(recent, c, m)
             on_board += 1
