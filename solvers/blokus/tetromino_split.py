@@ -912,8 +912,9 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
     > 0), only tilings whose anchors k > 0 do not beat ``s0`` (the others are never kept).  ``left`` is
     restored on return; the ``st_*`` arrays are scratch (one slot a level).  ``live_out[0]``: the state's live mask
     (bit i: placement ``bucket[q0] + i`` leads to completions).  -1 when the interrupt ``flag`` (read on entry and
-    every 4,096 placements: a cold memo can take seconds, and the search calls this at every node, so thousands of
-    short calls pass between its own polls) stopped it; the states finished before are kept."""
+    every 16 steps: a cold memo can take seconds, each step may first touch a page of the memo, which took
+    milliseconds on this machine, and the search calls this at every node, so thousands of short calls pass between
+    its own polls) stopped it; the states finished before are kept."""
     live_out[0] = 0
     if flag[0] != 0:
         return np.int64(-1)
@@ -933,7 +934,7 @@ def _completions(q0, lo, hi, left, m_lo, m_hi, g_shape, bucket, n_cells, width, 
     steps = 0
     while True:
         steps += 1
-        if (steps & 4095) == 0 and flag[0] != 0:
+        if (steps & 15) == 0 and flag[0] != 0:  # often: a step may fault in a fresh page of the memo (ms here)
             while level > 0:  # put the board and the copies back as they came
                 level -= 1
                 u = st_g[level]
