@@ -33,14 +33,17 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float) -> 
               help="classic, two-player, three-player, duo (or Pentobi's ids classic_2, classic_3).")
 @click.option("--bot", "bot_spec", default="greedy", show_default=True, help="The bot that answers genmove (name[:budget]).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (GTP set_random_seed changes it).")
+@click.option("--knobs", default=None, metavar="NAME=VALUE,...",
+              help="The mcts-rave bot's search constants, as for blokus match, e.g. threads=2: two search threads "
+                   "share the move's budget, so a CPU-seconds budget takes about half the wall time.")
 @friendly_errors
-def blokus_gtp(variant, bot_spec, seed):
+def blokus_gtp(variant, bot_spec, seed, knobs):
     """Speak GTP (Pentobi's dialect) on stdin/stdout, e.g. for twogtp or `kibitz blokus match`."""
     from solvers.blokus.gtp import GtpEngine
     from solvers.warmup import ensure_compiled
 
     ensure_compiled("blokus")  # on stderr: stdout speaks GTP
-    engine = GtpEngine(variant, bot_spec, seed)
+    engine = GtpEngine(variant, bot_spec, seed, knobs)
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         engine.run(sys.stdin, sys.stdout)
 
@@ -54,7 +57,8 @@ def blokus_gtp(variant, bot_spec, seed):
               help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus, "
                    "lgr), as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame search play when it "
                    "proves a win or a tie; early_stop=1 ends a search once its move cannot change; pentobi_counts=1 "
-                   "spreads an iteration budget over the game as Pentobi's levels do.")
+                   "spreads an iteration budget over the game as Pentobi's levels do; threads=N searches N trees at "
+                   "once, each with 1/N of the budget.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,

@@ -293,7 +293,7 @@ def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node()
             root.apply(root.string_to_action(text))
         bot = FastMCTSBot(iterations=400)
         bot.search(root, 3)
-        work = next(iter(bot._work.values()))
+        work = next(iter(bot._work.values()))[0]
         t_move, t_color, t_first, t_nchild = work.tree[:4]
         t_cache, pool, meta = work.cache[:3]
         checked, stack = 0, [(0, [])]
@@ -325,11 +325,60 @@ def test_mcts_rave_tree_growth_leaves_the_search_unchanged(monkeypatch: pytest.M
     monkeypatch.setattr(driver, "INITIAL_CAPACITY", 64)
     bot = driver.FastMCTSBot(iterations=600)
     grown = bot.search(state, 4)
-    work = next(iter(bot._work.values()))
+    work = next(iter(bot._work.values()))[0]
     assert work.capacity > 64 and work.tree.size[0] > 64  # it did grow
     assert all(np.array_equal(x, y) for x, y in zip(big, grown))
     capped = driver.FastMCTSBot(iterations=600, capacity=2000)
     moves, visits, _ = capped.search(state, 4)
     assert capped.last_iterations == 600 and visits.sum() == 600
-    assert 1000 < next(iter(capped._work.values())).tree.size[0] <= 2000  # full, and it went on
+    assert 1000 < next(iter(capped._work.values()))[0].tree.size[0] <= 2000  # full, and it went on
     assert all(state.illegal_reason(state.tables.moves[int(m)]) is None for m in moves)
+
+
+def test_mcts_rave_threads_split_the_budget_and_are_deterministic() -> None:
+    """``threads=2``: two trees searched at once, each with half the iterations and seeds of its own; their roots'
+    children are summed, and a seed gives the same answer however the threads are scheduled."""
+    from solvers.blokus.mcts import FastMCTSBot
+
+    state = BlokusState("duo")
+    state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
+    one = FastMCTSBot(iterations=301).search(state, 9)
+    runs = []
+    for _ in range(2):
+        bot = FastMCTSBot(iterations=301, knobs={"threads": 2})
+        runs.append(bot.search(state, 9))
+        assert bot.last_iterations == 301 and runs[-1][1].sum() == 301
+        first = [work.tree for work in next(iter(bot._work.values()))]
+        assert [int(tree.visits[0]) for tree in first] == [151, 150]  # the halves sum to the budget
+        assert np.array_equal(first[0].move[first[0].first[0]:][:first[0].nchild[0]],
+                              first[1].move[first[1].first[0]:][:first[1].nchild[0]])  # the same root children
+    assert all(np.array_equal(x, y) for x, y in zip(*runs))
+    assert np.array_equal(runs[0][0], one[0]) and not np.array_equal(runs[0][1], one[1])  # other trees, same moves
+    with pytest.raises(ValueError, match="threads"):
+        FastMCTSBot(knobs={"threads": 0})
+
+
+def test_mcts_rave_threads_share_a_cpu_budget_and_stop_on_ctrl_c() -> None:
+    """A CPU-seconds budget is the whole move's, over both threads; Ctrl-C in the waiting thread stops both soon."""
+    import _thread
+    import threading
+    import time
+
+    from solvers.blokus.mcts import FastMCTSBot
+
+    state = BlokusState("duo")
+    state.apply(state.string_to_action("e10,f10,e9,e11,d10"))
+    bot = FastMCTSBot(iterations=None, seconds=0.4, knobs={"threads": 2})
+    bot.search(state, 1)  # compiles
+    bot.reset()
+    cpu = time.process_time()
+    bot.search(state, 2)
+    assert time.process_time() - cpu < 0.4 and 0.2 < bot.last_seconds < 0.4
+    long = FastMCTSBot(iterations=10**8, knobs={"threads": 2})
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        long.search(state, 3)
+    assert time.perf_counter() - started < 3.0
+    assert not any(t.name.startswith("mcts-rave-") for t in threading.enumerate())

@@ -136,3 +136,19 @@ def test_run_reads_bytes_with_bounded_lines() -> None:
                                        f"? line too long (over {MAX_LINE_BYTES} bytes)\n\n=3 kibitz\n\n=4 0.1.0\n\n= \n\n")
     assert preprocess("1\tplay  b\x07 e10 # c") == ["1", "play", "b", "e10"] and preprocess(" # x") == []
     assert shorten("x" * 100) == "x" * 77 + "..." and shorten("abc") == "abc"
+
+
+def test_engine_takes_mcts_rave_knobs_such_as_two_threads() -> None:
+    """``kibitz blokus gtp --knobs threads=2``: the mcts-rave bot searches two trees; knobs need mcts-rave."""
+    import pytest
+
+    engine = GtpEngine("duo", "mcts-rave:300", knobs="threads=2")
+    assert engine.bot.threads == 2  # type: ignore[attr-defined]
+    out = talk(engine, "play b e10,f10,e9,e11,d10", "genmove w")
+    assert out[1].startswith("= ")
+    move = engine.state.history[-1][1]
+    assert engine.state.history[-1][0] == 1 and move.size >= 4 and engine.bot.last_iterations == 300  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="mcts-rave"):
+        GtpEngine("duo", "greedy", knobs="threads=2")
+    with pytest.raises(ValueError, match="whole number"):
+        GtpEngine("duo", "mcts-rave:300", knobs="threads=1.5")

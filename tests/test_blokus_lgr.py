@@ -89,7 +89,7 @@ def test_the_knob_changes_the_search_which_stays_deterministic_and_starts_afresh
     assert not np.array_equal(default, with_lgr)
     bot = FastMCTSBot(iterations=400, knobs={"lgr": 1.0})
     assert np.array_equal(root_visits(bot, state), with_lgr)
-    assert np.count_nonzero(bot._setup(state)[1].lgr[0]) > 0  # replies were stored
+    assert np.count_nonzero(bot._setup(state)[1][0].lgr[0]) > 0  # replies were stored
     bot.reset()  # a new game: the replies of the last are forgotten
     assert np.array_equal(root_visits(bot, state), with_lgr)
 
@@ -152,6 +152,9 @@ def test_pentobi_counts_spread_an_iteration_budget_as_pentobis_levels_and_reused
     assert bot._move_iterations(state, 0) == int(np.ceil(1000 * 0.7 * np.exp(0.5)))
     assert bot._move_iterations(state, 500) == int(np.ceil(1000 * 0.7 * np.exp(0.5))) - 500
     assert bot._move_iterations(state, 10**6) == 1
+    # with two search threads each tree gets its part of the count, less the visits its own reused tree brings
+    assert sum(bot._move_iterations(state, 0, k, 2) for k in range(2)) == int(np.ceil(1000 * 0.7 * np.exp(0.5)))
+    assert bot._move_iterations(state, 100, 1, 2) == int(np.ceil(1000 * 0.7 * np.exp(0.5))) // 2 - 100
     assert FastMCTSBot(iterations=1000)._move_iterations(state, 500) == 1000
     assert FastMCTSBot(iterations=None, seconds=1.0, knobs={"pentobi_counts": 1.0})._move_iterations(state, 0) is None
 

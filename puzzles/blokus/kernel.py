@@ -38,6 +38,8 @@ NUM_PIECES = 21
 #: (``place``, ``turn_moves``); functions that allocate keep the default ``njit(cache=True)``.
 hot = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: numba option missing from its stubs
 hot_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+#: a search entry point that releases the GIL, so that search threads run at once
+hot_nogil = njit(cache=True, _nrt=False, nogil=True)  # type: ignore[call-overload]
 
 
 #: Columns of :func:`move_geometry`'s rows: size, edge neighbours, corner points, piece, then the lists.

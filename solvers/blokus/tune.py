@@ -39,7 +39,8 @@ AB_VARIANTS = ("duo", "two-player", "classic", "three-player")
 KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave_weight": (0.0, 1.5),
                                                 "rave_child_max": (100.0, 10000.0), "quality_bonus": (0.0, 1.0),
                                                 "endgame": (0.0, 1.0), "lgr": (0.0, 1.0),
-                                                "early_stop": (0.0, 1.0), "pentobi_counts": (0.0, 1.0)}
+                                                "early_stop": (0.0, 1.0), "pentobi_counts": (0.0, 1.0),
+                                                "threads": (1.0, 16.0)}
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},
@@ -80,21 +81,27 @@ def knobs_text(knobs: Knobs) -> str:
     return ",".join(f"{k}={v:.4g}" for k, v in sorted(knobs.items())) or "default"
 
 
-def knob_side(spec: str, knobs: str) -> Any:
-    """A match side playing the ``mcts-rave`` bot ``spec`` with the search constants ``knobs`` (``name=value,...``),
-    e.g. for an A/B match against a GTP engine (``kibitz blokus match --knobs``)."""
-    from solvers.blokus.match import LocalSide
+def knob_bot(spec: str, knobs: str) -> Any:
+    """The ``mcts-rave`` bot ``spec`` with the search constants ``knobs`` (``name=value,...``); ValueError for
+    another bot."""
     from solvers.blokus.mcts import FastMCTSBot
     from solvers.bots import split_spec
 
     name, budget = split_spec(spec)
     if name != "mcts-rave":
-        raise ValueError(f"--knobs sets mcts-rave's search constants; side A is {name!r}")
+        raise ValueError(f"--knobs sets mcts-rave's search constants; the bot is {name!r}")
     parsed = parse_knobs(knobs)
-    bot = (FastMCTSBot(knobs=parsed) if budget is None
-           else FastMCTSBot(iterations=budget.count, seconds=budget.seconds, knobs=parsed, name=spec))
-    side = LocalSide(spec, bot=bot)
-    side.label = f"kibitz {spec} ({knobs_text(parsed)})"
+    return (FastMCTSBot(knobs=parsed) if budget is None
+            else FastMCTSBot(iterations=budget.count, seconds=budget.seconds, knobs=parsed, name=spec))
+
+
+def knob_side(spec: str, knobs: str) -> Any:
+    """A match side playing the ``mcts-rave`` bot ``spec`` with the search constants ``knobs`` (:func:`knob_bot`),
+    e.g. for an A/B match against a GTP engine (``kibitz blokus match --knobs``)."""
+    from solvers.blokus.match import LocalSide
+
+    side = LocalSide(spec, bot=knob_bot(spec, knobs))
+    side.label = f"kibitz {spec} ({knobs_text(parse_knobs(knobs))})"
     return side
 
 

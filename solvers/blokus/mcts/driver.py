@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +44,9 @@ INITIAL_CAPACITY = 1 << 18
 CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
+MAX_THREADS = 16  # the most search threads (knob ``threads``)
+SEED_STEP = 0x9E3779B9
+THREAD_POLL_S = 0.05  # how often the thread waiting for the search threads wakes (to see a Ctrl-C)  # search thread k seeds its random numbers with seed + k * SEED_STEP
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
 
@@ -215,11 +220,75 @@ class Workspace:
         return True
 
 
+class _SearchSetup(NamedTuple):
+    """What every tree's search of one move shares: the position, the variant's parameters and kernel tuple,
+    pieces on the board, whether playouts end early, the seat choosing now."""
+
+    state: BlokusState
+    params: Params
+    kernel: tuple[Any, ...]
+    nonboard: int
+    early: bool
+    seat: int
+
+
+def _start_tree(work: Workspace, history: list[tuple[int, int]], reused: bool, params: Params, state: BlokusState,
+                recent: np.ndarray) -> None:
+    """Make ``work`` ready to search ``state``: a fresh root unless its tree was ``reused``, the quality bonus's
+    statistics and (with a new tree) the last good replies afresh, as Pentobi's, an empty list cache, the root position."""
+    tree = work.tree
+    if not reused:
+        tree.size[0] = 1  # the root alone
+        tree.move[0] = -1
+        tree.color[0] = -1
+        tree.first[0] = -1
+        tree.nchild[0] = -1
+        tree.value[0] = 0.5
+        tree.value_count[0] = 0.0
+        tree.prior[0] = 1.0
+        tree.visits[0] = 0
+        if params.lgr >= 0.5:
+            work.lgr[0].fill(0)
+            work.lgr[1].fill(0)
+    work.history = history
+    work.play[-1][...] = 0.0
+    reset_cache(work.cache)
+    work.root.load(state, recent)
+
+
+def _wait_all(events: list[threading.Event]) -> None:
+    """Wait until every event is set, waking often: a Ctrl-C (KeyboardInterrupt) arrives in this thread only while
+    it runs Python code, and a signal may land in another thread."""
+    for event in events:
+        while not event.wait(THREAD_POLL_S):
+            pass
+
+
+def _root_children(trees: list[Tree]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(moves, real visits, wins = value x value count) of the root's children, summed over ``trees`` by move (their
+    roots have the same children, sorted by move, unless one could not expand its root)."""
+    first, n = int(trees[0].first[0]), int(trees[0].nchild[0])
+    sl = slice(first, first + n)
+    moves = trees[0].move[sl].copy()
+    visits = trees[0].visits[sl].astype(np.int64)
+    wins = trees[0].value[sl] * trees[0].value_count[sl]
+    for tree in trees[1:]:
+        f, k = int(tree.first[0]), int(tree.nchild[0])
+        if k <= 0:
+            continue
+        other = tree.move[f:f + k]
+        at = np.searchsorted(moves, other)
+        hit = (at < len(moves)) & (moves[np.minimum(at, len(moves) - 1)] == other)
+        np.add.at(visits, at[hit], tree.visits[f:f + k][hit])
+        np.add.at(wins, at[hit], (tree.value[f:f + k] * tree.value_count[f:f + k])[hit])
+    return moves, visits, wins
+
+
 BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
 #: knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search; early_stop=1 ends a
 #: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
 #: over the game as Pentobi's levels do (:func:`pentobi_count_weight`)
-DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts")
+DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads")
 EARLY_STOP_AFTER = 0.1  # CPU seconds of search before the early stop is checked (Pentobi: rates are unsure before)
 EARLY_STOP_EVERY = 256  # with an iteration budget, the early stop is checked after each this many iterations,
 EARLY_STOP_CHECKS = 32  # or this many times in the move's budget when that is more (each check costs a call)
@@ -254,7 +323,9 @@ class FastMCTSBot:
     :data:`ENDGAME_NODES_PER_ITERATION` nodes per iteration of an iteration budget), and plays its move when it
     proves a win or a tie; ``early_stop=1`` ends a search as soon as its move cannot change
     (:func:`move_cannot_change`), saving the rest of the budget, as Pentobi does; ``pentobi_counts=1`` spreads an
-    iteration budget over the game as Pentobi's levels spread their simulation counts (:meth:`_move_iterations`).
+    iteration budget over the game as Pentobi's levels spread their simulation counts (:meth:`_move_iterations`);
+    ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
+    roots' children: the same CPU per move in about 1/N of the wall time on N free cores.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -275,23 +346,29 @@ class FastMCTSBot:
         self.endgame = self.knobs.pop("endgame", 0.0) >= 0.5  # a switch: 1 on, 0 off
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
+        threads = self.knobs.pop("threads", 1.0)
+        if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
+        self.threads = int(threads)
+        self._stop = threading.Event()  # set by Ctrl-C: the search threads stop between chunks
         self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
         self.capacity = capacity
         self._params: dict[tuple[str, int], Params] = {}
-        self._work: dict[tuple[str, int], Workspace] = {}
+        self._work: dict[tuple[str, int], list[Workspace]] = {}  # one per thread
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._last_seed = 0
 
     def reset(self) -> None:
         """Forget the previous search (a new game)."""
-        for work in self._work.values():
-            work.tree.size[0] = 0
-            work.history = None
+        for works in self._work.values():
+            for work in works:
+                work.tree.size[0] = 0
+                work.history = None
 
-    def _setup(self, state: BlokusState) -> tuple[Params, Workspace, tuple[Any, ...]]:
+    def _setup(self, state: BlokusState) -> tuple[Params, list[Workspace], tuple[Any, ...]]:
         key = (state.variant.name, state.tables.size)
         if key not in self._params:
             params = self._params[key] = Params(state)
@@ -302,36 +379,21 @@ class FastMCTSBot:
             gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
                              params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local)
-            self._work[key] = Workspace(state, min(self.capacity, INITIAL_CAPACITY))
+            self._work[key] = [Workspace(state, min(self.capacity, INITIAL_CAPACITY)) for _ in range(self.threads)]
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 
     def search(self, state: BlokusState, seed: int,
                started: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Run the search; (child moves, child real visits, child values) of the root.
+        """Run the search; (child moves, child real visits, child wins = value x value count) of the root.
 
-        A CPU-seconds budget counts from ``started`` (a ``time.process_time()``; default: now).
+        A CPU-seconds budget counts from ``started`` (a ``time.process_time()``; default: now).  With
+        ``threads`` > 1 each thread searches a tree of its own with its share of the budget (root
+        parallelisation: the same total CPU in about 1/threads of the wall time), and the roots' children
+        are summed.
         """
         start = time.process_time() if started is None else started
-        params, work, P = self._setup(state)
+        params, works, P = self._setup(state)
         history = [(c, m.index) for c, m, _ in state.history]
-        self.reused = self.reuse_tree and work.reuse(history)
-        tree = work.tree
-        if not self.reused:
-            tree.size[0] = 1  # the root alone
-            tree.move[0] = -1
-            tree.color[0] = -1
-            tree.first[0] = -1
-            tree.nchild[0] = -1
-            tree.value[0] = 0.5
-            tree.value_count[0] = 0.0
-            tree.prior[0] = 1.0
-            tree.visits[0] = 0
-        work.history = history
-        work.play[-1][...] = 0.0  # the quality bonus's statistics start afresh with each search, as Pentobi's
-        if params.lgr >= 0.5 and not self.reused:  # the replies last while the tree is reused, as Pentobi's
-            work.lgr[0].fill(0)
-            work.lgr[1].fill(0)
-        reset_cache(work.cache)
         recent = np.full((3, 2), -1, dtype=np.int64)
         placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
         for i, (c, m) in enumerate(placed[-3:]):
@@ -339,55 +401,102 @@ class FastMCTSBot:
         nonboard = len(placed)
         # Pentobi's early termination of playouts, in two-player games before 10 moves per colour
         early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
-        work.root.load(state, recent)
+        reused = [self.reuse_tree and work.reuse(history) for work in works]
+        self.reused = reused[0]
+        for work, kept in zip(works, reused):
+            _start_tree(work, history, kept, params, state, recent)
+        setup = _SearchSetup(state, params, P, nonboard, early,
+                             int(mover.py_func(state.to_move, params.player_of, state.arrays.placed)))
+        # 2% of the budget is kept for what follows the search (the answer, tree growth, a last chunk)
+        left = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE) - time.process_time()
+        if len(works) == 1:
+            self.last_iterations, self.last_seconds = self._search_tree(setup, works[0], seed, left, reused[0],
+                                                                        time.process_time)
+        else:
+            self.last_iterations, self.last_seconds = self._search_threads(setup, works, seed, left, reused)
+        return _root_children([work.tree for work in works])
+
+    def _search_threads(self, setup: _SearchSetup, works: list[Workspace], seed: int, left: float | None,
+                        reused: list[bool]) -> tuple[int, float]:
+        """One search per workspace, each in a thread of its own (the kernel releases the GIL) with 1/threads of the
+        budget in its own CPU time; thread k seeds its random numbers with ``seed + k * SEED_STEP`` (its own numba
+        state, so a count budget gives the same trees whatever the scheduling).  Ctrl-C stops them between chunks."""
+        share = None if left is None else left / len(works)
+        out: list[tuple[int, float] | BaseException | None] = [None] * len(works)
+
+        finished = [threading.Event() for _ in works]
+
+        def run(k: int) -> None:
+            try:
+                out[k] = self._search_tree(setup, works[k], (seed + k * SEED_STEP) & 0xFFFFFFFF, share, reused[k],
+                                           time.thread_time, k, len(works))
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+                out[k] = error
+            finally:
+                finished[k].set()
+
+        self._stop.clear()
+        for k in range(len(works)):
+            threading.Thread(target=run, args=(k,), name=f"mcts-rave-{k}", daemon=True).start()
+        try:
+            _wait_all(finished)
+        except KeyboardInterrupt:
+            self._stop.set()
+            _wait_all(finished)
+            raise
+        for result in out:
+            if isinstance(result, BaseException):
+                raise result
+        done = [r for r in out if isinstance(r, tuple)]
+        return sum(n for n, _ in done), sum(s for _, s in done)
+
+    def _search_tree(self, setup: _SearchSetup, work: Workspace, seed: int, left: float | None, reused: bool,
+                     clock: Callable[[], float], share: int = 0, shares: int = 1) -> tuple[int, float]:
+        """Iterations into ``work``'s tree until the budget is spent: ``left`` CPU seconds on ``clock`` (None: an
+        iteration budget, of which this tree runs its ``share`` of ``shares``); (iterations, CPU seconds)."""
+        state, params, P = setup.state, setup.params, setup.kernel
+        tree = work.tree
         owner, recent = work.root.owner, work.root.recent
-        # plain tuples for the kernel (run_iterations)
         tables, root_arrays, work_arrays = tuple(state.ktables), tuple(work.root.arrays), tuple(work.work.arrays)
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
-        seat = int(mover.py_func(state.to_move, params.player_of, state.arrays.placed))  # the seat choosing now
         K.seed_rng(seed & 0xFFFFFFFF)
-        # 2% of the budget is kept for what follows the search (the answer, tree growth, a last chunk)
-        deadline = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE)
-        searching = time.process_time()
+        searching = clock()
+        deadline = None if left is None else searching + left
         done = 0
         chunk = 16
-        target = self._move_iterations(state, int(tree.visits[0]) if self.reused else 0)
+        target = self._move_iterations(state, int(tree.visits[0]) if reused else 0, share, shares)
         every = max(EARLY_STOP_EVERY, (target or 0) // EARLY_STOP_CHECKS)
-        while True:
+        while not self._stop.is_set():
             want = chunk if target is None else min(chunk, target - done)
             if target is not None and self.early_stop:
                 want = min(want, every - done % every)  # checks at fixed counts: deterministic
-            before = time.process_time()
+            before = clock()
             if deadline is not None and done:
                 per_iteration = (before - searching) / done
                 want = min(want, max(1, int((deadline - before) / per_iteration)))  # fit the time left
             if want <= 0:
                 break
             grow = work.capacity < self.capacity
-            done += run_iterations(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, nonboard,
+            done += run_iterations(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, setup.nonboard,
                                    state.to_move, P, (params.wtab, params.pl_weight), params.player_of,
                                    params.num_players, state.tables.piece_sizes, _MONOMINO, work.scratch, work.play,
-                                   root_stats, early, work.cache, grow, work.lgr)
+                                   root_stats, setup.early, work.cache, grow, work.lgr)
             if tree.size[1]:  # out of room
                 tree.size[1] = 0
                 if not grow:
                     break  # not even for the root's children
                 work.grow(self.capacity)
                 tree = work.tree
-            now = time.process_time()
+            now = clock()
             if deadline is not None and now >= deadline:
                 break
-            if self.early_stop and move_cannot_change(tree, root_stats[:, seat],
+            if self.early_stop and move_cannot_change(tree, root_stats[:, setup.seat],
                                                       remaining_simulations(target, done, every, deadline,
-                                                                            now - searching)):
+                                                                            now - searching, clock)):
                 break
             if now - before < 0.001 and chunk < 4096:
                 chunk *= 2  # short iterations (late in the game): fewer calls from Python
-        self.last_iterations = done
-        self.last_seconds = time.process_time() - searching  # the search loop alone
-        first, n = int(tree.first[0]), int(tree.nchild[0])
-        sl = slice(first, first + n)
-        return tree.move[sl].copy(), tree.visits[sl].copy(), tree.value[sl].copy() * tree.value_count[sl]
+        return done, clock() - searching  # the search loop alone
 
     def choose(self, game: GameState[Any], rng: random.Random) -> Move:
         started = time.process_time()
@@ -408,17 +517,17 @@ class FastMCTSBot:
         return state.tables.moves[int(moves[best])]
 
 
-    def _move_iterations(self, state: BlokusState, reused_visits: int) -> int | None:
-        """This move's iteration budget: the budget, or with ``pentobi_counts`` Pentobi's count for the move (the
-        budget times :func:`pentobi_count_weight`) less the visits the reused tree brings (at least 1); None for a
-        CPU-seconds budget."""
+    def _move_iterations(self, state: BlokusState, reused_visits: int, share: int = 0, shares: int = 1) -> int | None:
+        """This move's iteration budget for the ``share``-th of ``shares`` trees (threads): its part of the budget, or
+        with ``pentobi_counts`` of Pentobi's count for the move (the budget times :func:`pentobi_count_weight`), less
+        the visits the reused tree brings (at least 1); None for a CPU-seconds budget.  The parts sum to the whole."""
         if self.iterations is None:
             return None
         if not self.pentobi_counts:
-            return self.iterations
+            return max(1, (self.iterations + shares - 1 - share) // shares)
         own = int(state.arrays.placed[state.to_move])
         count = math.ceil(self.iterations * pentobi_count_weight(state.variant.name, own))
-        return max(1, count - reused_visits)
+        return max(1, (count + shares - 1 - share) // shares - reused_visits)
 
     def _endgame(self, state: BlokusState, found: np.ndarray, started: float) -> EndgameResult | None:
         """The exact endgame search's move when few placements are left and it proves a win or a tie in its share
@@ -443,15 +552,16 @@ class FastMCTSBot:
 _MONOMINO = PIECE_NAMES.index("1")
 
 
-def remaining_simulations(target: int | None, done: int, every: int, deadline: float | None, searched: float) -> float:
+def remaining_simulations(target: int | None, done: int, every: int, deadline: float | None, searched: float,
+                          clock: Callable[[], float] = time.process_time) -> float:
     """How many more simulations this search may run, for the early stop (infinite where it is not checked): the
     iterations left after each ``every`` iterations of an iteration budget, else after :data:`EARLY_STOP_AFTER`
-    CPU seconds the time left at the rate so far (``searched``: CPU seconds of this search)."""
+    CPU seconds the time left at the rate so far (``searched``: CPU seconds of this search on ``clock``)."""
     if target is not None:
         return float(target - done) if done % every == 0 else math.inf
     if deadline is None or searched < EARLY_STOP_AFTER or done == 0:
         return math.inf
-    return (deadline - time.process_time()) * done / searched
+    return (deadline - clock()) * done / searched
 
 
 def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float) -> bool:

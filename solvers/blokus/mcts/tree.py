@@ -211,7 +211,7 @@ def mover(c, player_of, placed):
     return p if p >= 0 else placed[c] % 3
 
 
-@K.hot
+@K.hot_nogil
 def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_owner, root_recent,  # noqa: C901
                    root_nonboard, root_to_move, P, weights, player_of, num_players, piece_sizes, monomino, scratch,
                    play_scratch, root_stats, early, cache, grow, lgr):
