@@ -40,10 +40,12 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float) -> 
 def blokus_gtp(variant, bot_spec, seed, knobs):
     """Speak GTP (Pentobi's dialect) on stdin/stdout, e.g. for twogtp or `kibitz blokus match`."""
     from solvers.blokus.gtp import GtpEngine
+    from solvers.blokus.tune import knob_bot
     from solvers.warmup import ensure_compiled
 
+    bot = None if knobs is None else knob_bot(bot_spec, knobs)  # a bad knob fails before the compile notice
     ensure_compiled("blokus")  # on stderr: stdout speaks GTP
-    engine = GtpEngine(variant, bot_spec, seed, knobs)
+    engine = GtpEngine(variant, bot_spec, seed, bot)
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         engine.run(sys.stdin, sys.stdout)
 

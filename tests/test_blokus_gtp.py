@@ -139,16 +139,19 @@ def test_run_reads_bytes_with_bounded_lines() -> None:
 
 
 def test_engine_takes_mcts_rave_knobs_such_as_two_threads() -> None:
-    """``kibitz blokus gtp --knobs threads=2``: the mcts-rave bot searches two trees; knobs need mcts-rave."""
+    """``kibitz blokus gtp --knobs threads=2`` (the command builds the bot with knob_bot): the mcts-rave bot searches two
+    trees; knobs need mcts-rave."""
     import pytest
 
-    engine = GtpEngine("duo", "mcts-rave:300", knobs="threads=2")
+    from solvers.blokus.tune import knob_bot
+
+    engine = GtpEngine("duo", "mcts-rave:300", bot=knob_bot("mcts-rave:300", "threads=2"))
     assert engine.bot.threads == 2  # type: ignore[attr-defined]
     out = talk(engine, "play b e10,f10,e9,e11,d10", "genmove w")
     assert out[1].startswith("= ")
     move = engine.state.history[-1][1]
     assert engine.state.history[-1][0] == 1 and move.size >= 4 and engine.bot.last_iterations == 300  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="mcts-rave"):
-        GtpEngine("duo", "greedy", knobs="threads=2")
+        knob_bot("greedy", "threads=2")
     with pytest.raises(ValueError, match="whole number"):
-        GtpEngine("duo", "mcts-rave:300", knobs="threads=1.5")
+        knob_bot("mcts-rave:300", "threads=1.5")

@@ -188,16 +188,15 @@ def format_response(text: str) -> str:
 
 
 class GtpEngine:
-    """One GTP session: a Blokus position and a bot (``bot_spec`` as for ``make_bot``; ``knobs``: mcts-rave's
-    search constants, as ``kibitz blokus tune``)."""
+    """One GTP session: a Blokus position and a bot (``bot_spec`` as for ``make_bot``, or ``bot`` built already, e.g.
+    mcts-rave with search constants by :func:`solvers.blokus.tune.knob_bot`)."""
 
-    def __init__(self, variant: str = "classic", bot_spec: str = "greedy", seed: int = 0, knobs: str | None = None) -> None:
-        from solvers.blokus.tune import knob_bot
+    def __init__(self, variant: str = "classic", bot_spec: str = "greedy", seed: int = 0, bot: Any = None) -> None:
         from solvers.bots import make_bot
 
         self.state = BlokusState(variant_name(variant))
         self.bot_spec = bot_spec
-        self.bot = make_bot("blokus", bot_spec) if knobs is None else knob_bot(bot_spec, knobs)
+        self.bot = make_bot("blokus", bot_spec) if bot is None else bot
         self.seed = seed
         self.quit = False
         self.handlers: dict[str, Callable[[list[str]], str]] = {
