@@ -38,6 +38,7 @@ from solvers.blokus.mcts.tree import (
     run_iterations,
 )
 from solvers.bots import Budget
+from solvers.interrupt import INTERRUPTED, RUNNING, new_flag, run_polling
 
 TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
 INITIAL_CAPACITY = 1 << 18
@@ -45,8 +46,7 @@ CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only a
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
 MAX_THREADS = 16  # the most search threads (knob ``threads``)
-SEED_STEP = 0x9E3779B9
-THREAD_POLL_S = 0.05  # how often the thread waiting for the search threads wakes (to see a Ctrl-C)  # search thread k seeds its random numbers with seed + k * SEED_STEP
+SEED_STEP = 0x9E3779B9  # search thread k seeds its random numbers with seed + k * SEED_STEP
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
 
@@ -256,14 +256,6 @@ def _start_tree(work: Workspace, history: list[tuple[int, int]], reused: bool, p
     work.root.load(state, recent)
 
 
-def _wait_all(events: list[threading.Event]) -> None:
-    """Wait until every event is set, waking often: a Ctrl-C (KeyboardInterrupt) arrives in this thread only while
-    it runs Python code, and a signal may land in another thread."""
-    for event in events:
-        while not event.wait(THREAD_POLL_S):
-            pass
-
-
 def _root_children(trees: list[Tree]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(moves, real visits, wins = value x value count) of the root's children, summed over ``trees`` by move (their
     roots have the same children, sorted by move, unless one could not expand its root)."""
@@ -350,7 +342,6 @@ class FastMCTSBot:
         if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
         self.threads = int(threads)
-        self._stop = threading.Event()  # set by Ctrl-C: the search threads stop between chunks
         self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
@@ -411,7 +402,7 @@ class FastMCTSBot:
         left = None if self.seconds is None else start + self.seconds * (1 - BUDGET_RESERVE) - time.process_time()
         if len(works) == 1:
             self.last_iterations, self.last_seconds = self._search_tree(setup, works[0], seed, left, reused[0],
-                                                                        time.process_time)
+                                                                        time.process_time, new_flag())
         else:
             self.last_iterations, self.last_seconds = self._search_threads(setup, works, seed, left, reused)
         return _root_children([work.tree for work in works])
@@ -420,30 +411,30 @@ class FastMCTSBot:
                         reused: list[bool]) -> tuple[int, float]:
         """One search per workspace, each in a thread of its own (the kernel releases the GIL) with 1/threads of the
         budget in its own CPU time; thread k seeds its random numbers with ``seed + k * SEED_STEP`` (its own numba
-        state, so a count budget gives the same trees whatever the scheduling).  Ctrl-C stops them between chunks."""
+        state, so a count budget gives the same trees whatever the scheduling).  The threads run under
+        :func:`~solvers.interrupt.run_polling`: Ctrl-C sets its flag, which every thread reads between chunks."""
         share = None if left is None else left / len(works)
         out: list[tuple[int, float] | BaseException | None] = [None] * len(works)
 
-        finished = [threading.Event() for _ in works]
-
-        def run(k: int) -> None:
+        def run(k: int, flag: np.ndarray) -> None:
             try:
                 out[k] = self._search_tree(setup, works[k], (seed + k * SEED_STEP) & 0xFFFFFFFF, share, reused[k],
-                                           time.thread_time, k, len(works))
+                                           time.thread_time, flag, k, len(works))
             except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
                 out[k] = error
-            finally:
-                finished[k].set()
 
-        self._stop.clear()
-        for k in range(len(works)):
-            threading.Thread(target=run, args=(k,), name=f"mcts-rave-{k}", daemon=True).start()
-        try:
-            _wait_all(finished)
-        except KeyboardInterrupt:
-            self._stop.set()
-            _wait_all(finished)
-            raise
+        def run_all(flag: np.ndarray) -> None:
+            others = [threading.Thread(target=run, args=(k, flag), name=f"mcts-rave-{k}", daemon=True)
+                      for k in range(1, len(works))]
+            for thread in others:
+                thread.start()
+            run(0, flag)
+            for thread in others:
+                thread.join()
+
+        _, status = run_polling(run_all)
+        if status == INTERRUPTED:
+            raise KeyboardInterrupt
         for result in out:
             if isinstance(result, BaseException):
                 raise result
@@ -451,12 +442,14 @@ class FastMCTSBot:
         return sum(n for n, _ in done), sum(s for _, s in done)
 
     def _search_tree(self, setup: _SearchSetup, work: Workspace, seed: int, left: float | None, reused: bool,
-                     clock: Callable[[], float], share: int = 0, shares: int = 1) -> tuple[int, float]:
+                     clock: Callable[[], float], flag: np.ndarray, share: int = 0, shares: int = 1) -> tuple[int, float]:
         """Iterations into ``work``'s tree until the budget is spent: ``left`` CPU seconds on ``clock`` (None: an
-        iteration budget, of which this tree runs its ``share`` of ``shares``); (iterations, CPU seconds)."""
+        iteration budget, of which this tree runs its ``share`` of ``shares``), or until the interrupt ``flag`` is set
+        (read between chunks); (iterations, CPU seconds)."""
         state, params, P = setup.state, setup.params, setup.kernel
         tree = work.tree
         owner, recent = work.root.owner, work.root.recent
+        # plain tuples for the kernel (run_iterations)
         tables, root_arrays, work_arrays = tuple(state.ktables), tuple(work.root.arrays), tuple(work.work.arrays)
         root_stats = np.zeros((2, state.num_players), dtype=np.float64)
         K.seed_rng(seed & 0xFFFFFFFF)
@@ -466,7 +459,7 @@ class FastMCTSBot:
         chunk = 16
         target = self._move_iterations(state, int(tree.visits[0]) if reused else 0, share, shares)
         every = max(EARLY_STOP_EVERY, (target or 0) // EARLY_STOP_CHECKS)
-        while not self._stop.is_set():
+        while flag[0] == RUNNING:
             want = chunk if target is None else min(chunk, target - done)
             if target is not None and self.early_stop:
                 want = min(want, every - done % every)  # checks at fixed counts: deterministic
