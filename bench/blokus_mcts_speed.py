@@ -26,6 +26,7 @@ from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.records import to_sgf
 from solvers.blokus.gtp import PENTOBI_GAME_OF, gtp_colors
 from solvers.blokus.mcts import FastMCTSBot
+from solvers.blokus.tune import parse_knobs
 
 POSITIONS = [("classic", 0), ("classic", 24), ("classic", 48), ("duo", 0), ("duo", 12), ("duo", 24)]
 
@@ -45,9 +46,10 @@ def position(variant: str, plies: int, seed: int) -> BlokusState:
     return state
 
 
-def kibitz_rate(state: BlokusState, iterations: int, repeat: int) -> tuple[int, float]:
-    """(iterations, CPU seconds) of the median-rate search among ``repeat`` fresh searches."""
-    bot = FastMCTSBot(iterations=iterations)
+def kibitz_rate(state: BlokusState, iterations: int, repeat: int, knobs: str = "") -> tuple[int, float]:
+    """(iterations, CPU seconds) of the median-rate search among ``repeat`` fresh searches (search constants
+    ``knobs``, ``name=value,...``)."""
+    bot = FastMCTSBot(iterations=iterations, knobs=parse_knobs(knobs))
     bot.search(state, 1)  # compile / warm up
     runs = []
     for r in range(repeat):
@@ -85,6 +87,7 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--runs", type=int, default=1, help="whole tables in a row (then the range of each ratio)")
+    parser.add_argument("--knobs", default="", help="kibitz's search constants, e.g. lgr=1,quality_bonus=1")
     parser.add_argument("--only", default="", help="positions to run, e.g. duo:12,classic:0 (default: all six)")
     args = parser.parse_args()
     wanted = [(v, int(p)) for v, p in (spec.split(":") for spec in args.only.split(",") if spec)] or POSITIONS
@@ -95,7 +98,7 @@ def main() -> None:
         for variant, plies in wanted:
             state = position(variant, plies, args.seed)
             ps, pt = pentobi_rate(args.pentobi, state, args.level) if os.path.exists(args.pentobi) else (0, float("nan"))
-            ks, kt = kibitz_rate(state, max(args.iterations, ps), args.repeat)
+            ks, kt = kibitz_rate(state, max(args.iterations, ps), args.repeat, args.knobs)
             kr = ks / kt if kt > 0 else float("nan")
             pr = ps / pt if pt > 0 else float("nan")
             ratios[(variant, plies)].append(kr / pr)
