@@ -256,6 +256,7 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
     """
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     pieces = np.uint32(f.shape[0] + 1)
+    words = rec.view(np.uint64)  # a record as two 64-bit words: its six feature cells, then its class
     n = 0
     total = 0.0
     # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
@@ -264,9 +265,11 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
     # call, so the compiler drops the test from the loop
     for i in range(nsrc):
         m = np.uint32(src[s0 + i])
-        s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]] + feat[rec[m, 4]]
-             + feat[rec[m, 5]])
-        total += wt[rec[m, 6]] * glocal[s]
+        a = words[m, 0]
+        b = words[m, 1]
+        s = (np.uint32(feat[a & 0xFFFF]) + feat[(a >> 16) & 0xFFFF] + feat[(a >> 32) & 0xFFFF] + feat[a >> 48]
+             + feat[b & 0xFFFF] + feat[(b >> 16) & 0xFFFF])
+        total += wt[(b >> 32) & 0xFFFF] * glocal[s]
         out[n] = m
         wbuf[n] = total
         if fresh:
@@ -283,9 +286,11 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
             key = base + p
             for k in range(np.uint32(cp_start[key]), np.uint32(cp_start[key + 1])):
                 m = np.uint32(cp_list[k])
-                s = (np.uint32(feat[rec[m, 0]]) + feat[rec[m, 1]] + feat[rec[m, 2]] + feat[rec[m, 3]]
-                     + feat[rec[m, 4]]) | (np.uint32(mk[m] == stamp) << 6)  # >= 64: illegal, or listed already
-                total += wt[rec[m, 6]] * glocal[s]
+                a = words[m, 0]
+                b = words[m, 1]
+                s = (np.uint32(feat[a & 0xFFFF]) + feat[(a >> 16) & 0xFFFF] + feat[(a >> 32) & 0xFFFF] + feat[a >> 48]
+                     + feat[b & 0xFFFF]) | (np.uint32(mk[m] == stamp) << 6)  # >= 64: illegal, or listed already
+                total += wt[(b >> 32) & 0xFFFF] * glocal[s]
                 out[n] = m
                 wbuf[n] = total
                 mk[m] = stamp  # listed now, or illegal

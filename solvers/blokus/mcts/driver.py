@@ -76,7 +76,7 @@ class Params:
             by_class = 5.0 ** class_size
         if not np.array_equal(by_class[rec[:, 6]], self.pl_weight):
             raise AssertionError("move classes do not reproduce the playout weights")
-        self.wtab = np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0)
+        self.wtab = np.ascontiguousarray(np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0))
         n, w = t.size, t.width
         centre = 0.5 * n - 0.5
         dist = np.full(t.area, 1e9, dtype=np.float64)
@@ -167,7 +167,7 @@ class Workspace:
                      self.root.blob, self.work.blob, self.work.owner, self.work.recent,
                      np.zeros(200, dtype=np.int32),  # the seat that chose each move of the path
                      np.zeros((state.num_players + 1, 3), dtype=np.float64))  # running result statistics
-        if n_pl > np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
+        if n_pl >= np.iinfo(np.uint16).max or nc * n_pl > CACHE_POOL:
             raise ValueError("the list cache keeps placements as uint16, and the root's lists must fit its pool")
         # the legal-move lists kept at tree nodes (run_iterations' cache): node -> slot + 1 (0: none), the pool of moves,
         # per slot and colour (offset, count, attach points processed, kind), (pool used, slots used, full),
@@ -175,9 +175,11 @@ class Workspace:
         self.cache = (np.zeros(capacity, dtype=np.int32), np.zeros(CACHE_POOL, dtype=np.uint16),
                       np.zeros((CACHE_SLOTS, 4, nc), dtype=np.int32), np.zeros(3, dtype=np.int64),
                       np.zeros(CACHE_SLOTS, dtype=np.int32), np.zeros(nc, dtype=np.int32))
-        # the last good replies (playout.lgr_update): to one move, to two moves (hash slots), the moves' hash keys
+        # the last good replies (playout.lgr_update): to one move, to two moves (hash slots), the moves' hash keys;
+        # replies as uint16 (placement + 1, checked above), so that the big table is half the memory a lookup misses in
         keys = np.random.default_rng(LGR_HASH_SEED).integers(0, 2**63, size=(2, n_pl + 1), dtype=np.uint64)
-        self.lgr = (np.zeros((nc, n_pl + 1), dtype=np.int32), np.zeros((nc, LGR_SLOTS), dtype=np.int32), keys[0], keys[1])
+        self.lgr = (np.zeros((nc, n_pl + 1), dtype=np.uint16), np.zeros((nc, LGR_SLOTS), dtype=np.uint16), keys[0],
+                    keys[1])
         self.spare: Tree | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
         self.capacity = capacity
