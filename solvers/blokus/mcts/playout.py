@@ -20,6 +20,10 @@ after each simulation the winners' replies are stored and the losers' forgotten 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from puzzles.blokus import kernel as K
 
@@ -76,6 +80,9 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
                         wbuf[i] = total
                 m = K.draw(L, wbuf, n, total)
         if m >= 0:
+            if use_lgr:  # the next colour's reply lookup misses the caches: ask for its line now, before placing
+                nxt = c + 1 if c + 1 < nc else 0
+                _prefetch(lgr[1][nxt], lgr_slot(lgr, m, last))
             K.place(c, m, tables, arrays)
             push_recent(recent, c, m)
             on_board += 1
@@ -85,6 +92,23 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
         ply += 1
         c = K.next_color(c, done)
     return ply
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
+    """Ask the CPU to bring ``array[index]`` into its caches (LLVM's ``prefetch``: a read, kept close); no result."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        array_type = signature.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, data, [args[1]], wraparound=False)
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(pointer, byte_pointer), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.none(array, index), codegen
 
 
 @K.hot_inline
