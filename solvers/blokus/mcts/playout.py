@@ -82,7 +82,7 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
         if m >= 0:
             if use_lgr:  # the next colour's reply lookup misses the caches: ask for its line now, before placing
                 nxt = c + 1 if c + 1 < nc else 0
-                _prefetch(lgr[1][nxt], lgr_slot(lgr, m, last))
+                prefetch(lgr[1][nxt], lgr_slot(lgr, m, last))
             K.place(c, m, tables, arrays)
             push_recent(recent, c, m)
             on_board += 1
@@ -95,7 +95,7 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
 
 
 @intrinsic
-def _prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
+def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
     """Ask the CPU to bring ``array[index]`` into its caches (LLVM's ``prefetch``: a read, kept close); no result."""
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         array_type = signature.args[0]

@@ -23,7 +23,15 @@ from numba.extending import intrinsic
 
 from puzzles.blokus import kernel as K
 from solvers.blokus.mcts.lists import cache_lists, cache_root
-from solvers.blokus.mcts.playout import clear_played, lgr_update, mark_played, playout, push_recent, results
+from solvers.blokus.mcts.playout import (
+    clear_played,
+    lgr_update,
+    mark_played,
+    playout,
+    prefetch,
+    push_recent,
+    results,
+)
 from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_considered
 
 EXPAND_THRESHOLD = 1.0  # a node is expanded once its real visits exceed this (the root: at once) ...
@@ -178,14 +186,40 @@ def select_child(node, tree, expl):
         return t_first[node]  # a forced move or pass: no scores to compute
     parent = t_visits[node]
     factor = expl * np.sqrt(parent) * np.log(parent + 1.0)
-    best = -1
-    best_value = -1e300
+    # the first child of the highest score, found in four interleaved lanes (children k, k + 1, k + 2, k + 3), so
+    # that the running maximum is four short dependency chains instead of one long one; each lane keeps its first
+    # best child, and the lanes are merged by score, then by child number: the same child as one plain scan
     first = np.uint32(t_first[node])  # unsigned indices: numba checks signed ones for wraparound
-    for k in range(first, first + np.uint32(t_nchild[node])):
-        v = t_value[k] + t_prior[k] * factor  # t_prior[k]: the prior / the value count
-        if v > best_value:
-            best_value = v
-            best = np.int64(k)
+    stop = first + np.uint32(t_nchild[node])
+    b0 = b1 = b2 = b3 = -1e300
+    i0 = i1 = i2 = i3 = np.int64(-1)
+    k = first
+    while k + np.uint32(4) <= stop:
+        v0 = t_value[k] + t_prior[k] * factor  # t_prior[k]: the prior / the value count
+        v1 = t_value[k + 1] + t_prior[k + 1] * factor
+        v2 = t_value[k + 2] + t_prior[k + 2] * factor
+        v3 = t_value[k + 3] + t_prior[k + 3] * factor
+        if v0 > b0:
+            b0, i0 = v0, np.int64(k)
+        if v1 > b1:
+            b1, i1 = v1, np.int64(k + 1)
+        if v2 > b2:
+            b2, i2 = v2, np.int64(k + 2)
+        if v3 > b3:
+            b3, i3 = v3, np.int64(k + 3)
+        k += np.uint32(4)
+    while k < stop:
+        v0 = t_value[k] + t_prior[k] * factor
+        if v0 > b0:
+            b0, i0 = v0, np.int64(k)
+        k += np.uint32(1)
+    best, best_value = i0, b0
+    if i1 >= 0 and (b1 > best_value or (b1 == best_value and i1 < best)):
+        best, best_value = i1, b1
+    if i2 >= 0 and (b2 > best_value or (b2 == best_value and i2 < best)):
+        best, best_value = i2, b2
+    if i3 >= 0 and (b3 > best_value or (b3 == best_value and i3 < best)):
+        best, best_value = i3, b3
     return best
 
 
@@ -282,6 +316,11 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                     full = True
                     break
             child = select_child(node, tree, gammas[N_GAMMAS])
+            # the child's entries are read at the next step down: ask for their lines before the move is placed
+            prefetch(t_nchild, child)
+            prefetch(t_visits, child)
+            prefetch(t_cache, child)
+            prefetch(t_first, child)
             path_seat[depth + 1] = mover(c, player_of, arrays.placed)
             m = t_move[child]
             if m < 0:
