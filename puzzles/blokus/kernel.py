@@ -24,6 +24,7 @@ lists with one upkeep, :func:`turn_moves` / :func:`refresh_moves`.
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any, NamedTuple
 
@@ -86,6 +87,8 @@ class BlokusArrays(NamedTuple):
 def kernel_tables(t: Any) -> KernelTables:
     """The :class:`KernelTables` of a :class:`~puzzles.blokus.tables.BoardTables`; the two packed copies
     (:func:`move_records`, :func:`move_geometry`) are made here once per board."""
+    if sys.byteorder != "little":
+        raise RuntimeError("the playout kernels read move records as little-endian 64-bit words (refresh_moves)")
     derived = _DERIVED.get(t)
     if derived is None:
         n = t.pl_piece.shape[0]
@@ -256,7 +259,7 @@ def refresh_moves(rec, cp_start, cp_list, f, mk, stamp, feat, src, s0, nsrc, fre
     """
     width = np.int64(np.sqrt(f.shape[0]) + 0.5)
     pieces = np.uint32(f.shape[0] + 1)
-    words = rec.view(np.uint64)  # a record as two 64-bit words: its six feature cells, then its class
+    words = rec.view(np.uint64)  # a record as two little-endian 64-bit words: six feature cells, then the class
     n = 0
     total = 0.0
     # unsigned indices (numba checks signed ones for wraparound), no row views, and no branch on whether a
