@@ -71,12 +71,14 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "kernel.o")
-        code = RUN.format(bench=str(Path(__file__).parent), variant=args.variant, plies=args.plies, knobs=args.knobs,
-                          obj=obj, iterations=args.iterations)
+        def script(iterations: int) -> str:
+            return RUN.format(bench=str(Path(__file__).parent), variant=args.variant, plies=args.plies,
+                              knobs=args.knobs, obj=obj, iterations=iterations)
+
+        code = script(args.iterations)
         env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
         print("compiling the search into a fresh cache (under a minute) ...", file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, "-c", code.replace(f"iterations={args.iterations}", "iterations=1")],
-                       env=env, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-c", script(1)], env=env, check=True, capture_output=True)
         data = os.path.join(tmp, "perf.data")
         started = time.time()
         out = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-o", data, sys.executable, "-c",

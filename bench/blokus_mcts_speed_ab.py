@@ -1,8 +1,8 @@
 """Simulations per CPU second of mcts-rave in two checkouts, interleaved: did a change make the search faster?
 
 Each run is a fresh process per checkout and position (``PYTHONPATH`` set to the checkout, so it imports that
-code; its numba cache is its own): a warm-up search, then five fresh searches of ``ITERATIONS`` iterations, their
-median rate.  The checkouts alternate run by run (A B, then B A, ...), and the table gives the median over
+code; its numba cache is its own): the speed bench's :func:`blokus_mcts_speed.kibitz_rate` there (a warm-up
+search, then five fresh searches of ``ITERATIONS`` iterations, the median rate).  The checkouts alternate run by run (A B, then B A, ...), and the table gives the median over
 ``--rounds`` runs with every run's figure: noise on a shared machine is a few percent, so a gain below that is none.
 The positions are the speed bench's (:func:`blokus_mcts_speed.position`).
 
@@ -22,21 +22,11 @@ from pathlib import Path
 POSITIONS = ["duo 0 30000", "duo 4 50000", "duo 12 150000", "classic 0 8000", "classic 24 30000", "classic 48 100000"]
 
 RUN = """
-import sys, time
+import sys
 sys.path.insert(0, {bench!r})
-from blokus_mcts_speed import position
-from solvers.blokus.mcts import FastMCTSBot
-from solvers.blokus.tune import parse_knobs
-state = position({variant!r}, {plies}, 11)
-FastMCTSBot(iterations=1000, knobs=parse_knobs({knobs!r})).search(state, 1)
-bot = FastMCTSBot(iterations={iterations}, knobs=parse_knobs({knobs!r}))
-rates = []
-for r in range(5):
-    bot.reset()
-    started = time.process_time()
-    bot.search(state, 2 + r)
-    rates.append({iterations} / (time.process_time() - started))
-print(sorted(rates)[2])
+from blokus_mcts_speed import kibitz_rate, position
+sims, seconds = kibitz_rate(position({variant!r}, {plies}, 11), {iterations}, 5, {knobs!r})
+print(sims / seconds)
 """
 
 
