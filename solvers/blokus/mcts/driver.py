@@ -279,6 +279,7 @@ def _root_children(trees: list[Tree]) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
+CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (each call from Python costs ~0.1 ms)
 #: knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search; early_stop=1 ends a
 #: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
 #: over the game as Pentobi's levels do (:func:`pentobi_count_weight`)
@@ -305,8 +306,8 @@ class FastMCTSBot:
     """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
 
     Budget: ``iterations`` per move, or ``seconds`` of CPU time per move, counted from the start of
-    ``choose`` (checked between chunks of 16 iterations, more when iterations take under a millisecond
-    together; the last chunk is cut to the iterations the time left allows at the rate measured so far,
+    ``choose`` (checked between chunks of 16 iterations, doubled while a chunk takes under
+    :data:`CHUNK_SECONDS`; the last chunk is cut to the iterations the time left allows at the rate measured so far,
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
 
     ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
@@ -489,8 +490,8 @@ class FastMCTSBot:
                                                       remaining_simulations(target, done, every, deadline,
                                                                             now - searching, clock)):
                 break
-            if now - before < 0.001 and chunk < 4096:
-                chunk *= 2  # short iterations (late in the game): fewer calls from Python
+            if now - before < CHUNK_SECONDS and chunk < 65536:
+                chunk *= 2  # short iterations: fewer calls from Python
         return done, clock() - searching  # the search loop alone
 
     def choose(self, game: GameState[Any], rng: random.Random) -> Move:
@@ -567,6 +568,8 @@ def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float) ->
     first, n = int(tree.first[0]), int(tree.nchild[0])
     if n < 2:
         return n == 1
+    if remaining == math.inf:  # not a checking point (no sort of the root's children)
+        return False
     wins = np.sort(tree.value[first:first + n] * tree.value_count[first:first + n])
     total, count = float(root_result[0]), float(root_result[1])
     rate = max(total / count, 0.1) if count > 100 else 1.0
