@@ -283,3 +283,25 @@ def test_match_knobs_set_side_a_search_constants(run_cli) -> None:
     bad = run_cli("blokus", "match", "--bots", "mcts-rave:60", "--knobs", "warmth=2", "--opponent-bot", "random",
                   "--games", "1")
     assert bad.exit_code == 1 and "bad knob" in bad.output
+
+
+def test_match_table_pools_matches_whose_budgets_differ_and_refuses_to_combine_them() -> None:
+    """`bench/blokus_match_table.py --pool` sums the committed Duo matches at 150,000 and 165,000: its row's games,
+    W-T-L and score are the files' own game results added up; `--combine` refuses them (the sides differ)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("match_table", ROOT / "bench" / "blokus_match_table.py")
+    assert spec is not None and spec.loader is not None
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    names = ["blokus_duo_l7_allknobs150k_s9.json", "blokus_duo_l7_allknobs165k_s11.json"]
+    datas = [json.loads((ROOT / "bench" / "results" / name).read_text()) for name in names]
+    results = [g["result"] for d in datas for g in d["game_list"]]
+    wins, ties = results.count(1.0), sum(1 for r in results if 0.0 < r < 1.0)
+    row = table.combined_row(datas, pool=True)
+    assert f"| {len(results)}/{len(results)} (complete) |" in row
+    assert f"| **{sum(results) / len(results):.3f}** [" in row
+    assert f"| {wins}-{ties}-{len(results) - wins - ties} |" in row
+    assert "pooled: kibitz mcts-rave:150000" in row and "kibitz mcts-rave:165000" in row
+    with pytest.raises(SystemExit, match="not halves of one match"):
+        table.combined_row(datas)

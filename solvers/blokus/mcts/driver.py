@@ -279,7 +279,7 @@ def _root_children(trees: list[Tree]) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 BUDGET_RESERVE = 0.02  # the share of a CPU-seconds budget the search leaves for the rest of the move
-CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (each call from Python costs ~0.1 ms)
+CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (fewer calls from Python)
 #: knobs of the driver, not the kernel: endgame=1 (>= 0.5) tries the exact endgame search; early_stop=1 ends a
 #: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
 #: over the game as Pentobi's levels do (:func:`pentobi_count_weight`)
