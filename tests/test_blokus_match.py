@@ -22,6 +22,7 @@ from solvers.blokus.match import (
     seat_rank,
     seat_sides,
 )
+from tests.bench_scripts import bench_module
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Pentobi's GTP engine, built outside the repository (bench/blokus_vs_pentobi.sh says how); tests that need it skip
@@ -288,12 +289,7 @@ def test_match_knobs_set_side_a_search_constants(run_cli) -> None:
 def test_match_table_pools_matches_whose_budgets_differ_and_refuses_to_combine_them() -> None:
     """`bench/blokus_match_table.py --pool` sums the committed Duo matches at 150,000 and 165,000: its row's games,
     W-T-L and score are the files' own game results added up; `--combine` refuses them (the sides differ)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("match_table", ROOT / "bench" / "blokus_match_table.py")
-    assert spec is not None and spec.loader is not None
-    table = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(table)
+    table = bench_module("blokus_match_table")
     names = ["blokus_duo_l7_allknobs150k_s9.json", "blokus_duo_l7_allknobs165k_s11.json"]
     datas = [json.loads((ROOT / "bench" / "results" / name).read_text()) for name in names]
     results = [g["result"] for d in datas for g in d["game_list"]]

@@ -31,22 +31,12 @@ from solvers.blokus.solitaire_sat import (
     solve_layout,
     straight_points,
 )
+from tests.bench_scripts import bench_module
 
 DATA = Path(__file__).parent / "data"
 LAYOUTS = sorted(DATA.glob("blokus_sat_layout_*.json"))
 ENGINE_LAYOUTS = [p for p in LAYOUTS if json.loads(p.read_text())["format"] == "kibitz-blokus"]
 RESULTS = Path(__file__).parent.parent / "bench" / "results" / "blokus_rectangles.json"
-
-
-def _bench_module():
-    """``bench/blokus_rectangles.py`` as a module (bench/ is not a package)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("blokus_rectangles_bench", RESULTS.parent.parent / "blokus_rectangles.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_ctrl_c_inside_the_sat_solver_is_interrupted_not_a_traceback() -> None:
@@ -362,7 +352,7 @@ def test_a_band_search_that_runs_out_of_bands_says_so() -> None:
 
 def test_a_trial_run_keeps_its_layouts_beside_its_results(tmp_path: Path) -> None:
     """Layouts go to tests/data only for the committed results file; a trial's go beside its --results."""
-    bench = _bench_module()
+    bench = bench_module("blokus_rectangles")
     assert bench.layouts_folder(bench.RESULTS) == DATA.resolve()
     assert bench.layouts_folder(tmp_path / "trial.json") == tmp_path.resolve()
 
@@ -398,7 +388,7 @@ def _standalone(tmp_path: Path) -> Path:
 
 def test_a_standalone_solver_proves_a_board_impossible_from_the_exported_model(tmp_path: Path) -> None:
     """``--external``: the model written as DIMACS, the solver's "s UNSATISFIABLE" recorded as the proof it is."""
-    record = _bench_module().run_external(7, 19, 1, 60, "test", _standalone(tmp_path), tmp_path)
+    record = bench_module("blokus_rectangles").run_external(7, 19, 1, 60, "test", _standalone(tmp_path), tmp_path)
     assert record["status"] == "unsat" and record["proof"] == "SAT, standalone-sat 0.1 (standalone, no cuts)"
     assert record["cpu_seconds"] > 0 and record["variables"] > 0
 
@@ -409,7 +399,7 @@ def test_a_standalone_solvers_layout_is_replayed_and_stored(tmp_path: Path, monk
     model = LayoutModel(11, 15)
     index = {cells: i for i, cells in enumerate(model.cells)}
     monkeypatch.setenv("ASSUME", json.dumps([model.x(0, index[tuple(sorted(cells))]) for cells in layout]))
-    record = _bench_module().run_external(11, 15, 1, 60, "test", _standalone(tmp_path), tmp_path)
+    record = bench_module("blokus_rectangles").run_external(11, 15, 1, 60, "test", _standalone(tmp_path), tmp_path)
     assert record["status"] == "found" and record["cuts"] == 0
     stored = layout_cells(json.loads(Path(record["layout_file"]).read_text()))
     assert sorted(map(sorted, stored)) == sorted(map(sorted, layout))
