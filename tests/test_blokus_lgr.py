@@ -134,6 +134,17 @@ def test_the_move_cannot_change_once_its_lead_exceeds_what_the_remaining_simulat
     assert move_cannot_change(tree, many, 140.0) and not move_cannot_change(tree, many, 141.0)  # rate 0.5
     assert move_cannot_change(tree, np.array([1.0, 200.0]), 700.0)  # rate 0.005 counts as 0.1
     assert not move_cannot_change(tree, np.array([1.0, 200.0]), 701.0)
+    # as Pentobi's loop measures it: the best (120, the 2nd child) leads the maximum before it (50) by 70, as above;
+    # with the best first, the lead is over nothing before it: 120 (the later 50 is missed)
+    assert move_cannot_change(tree, few, 70.0, as_pentobi=True)
+    assert not move_cannot_change(tree, few, 70.5, as_pentobi=True)
+    tree.value[1:4], tree.value_count[1:4] = [0.6, 0.5, 0.4], [200.0, 100.0, 50.0]
+    assert not move_cannot_change(tree, few, 70.5)
+    assert move_cannot_change(tree, few, 120.0, as_pentobi=True)
+    assert not move_cannot_change(tree, few, 120.5, as_pentobi=True)
+    tree.value[3], tree.value_count[3] = 0.6, 200.0  # wins 120, 50, 120: a tie for the best; Pentobi keeps the first, whose lead is 120
+    assert move_cannot_change(tree, few, 120.0, as_pentobi=True) and not move_cannot_change(tree, few, 0.5)
+    assert FastMCTSBot(knobs={"pentobi_stop": 1.0}).early_stop  # Pentobi's measure implies the early stop
     tree.nchild[0] = 1
     assert move_cannot_change(tree, few, 1e9)  # a single move
     with pytest.raises(ValueError, match="early_stop"):
