@@ -178,3 +178,15 @@ def test_an_early_stopped_iteration_search_is_deterministic_and_stops_at_a_check
         runs.append(bot.search(state, seed=3)[1])
         assert bot.last_iterations % 625 == 0 and bot.last_iterations < 20000  # 20000 / 32 per check
     assert np.array_equal(runs[0], runs[1])
+
+
+def test_pentobis_measure_of_the_lead_stops_a_search_no_later_and_as_deterministically() -> None:
+    """Its lead is never smaller than the lead over the true second move, so it stops at the same check or sooner."""
+    state = random_position("duo", 0, 9)
+    counts = []
+    for knobs in ({"early_stop": 1.0}, {"pentobi_stop": 1.0}, {"pentobi_stop": 1.0}):
+        bot = FastMCTSBot(iterations=20000, reuse=False, knobs=knobs)
+        bot.search(state, seed=3)
+        counts.append(bot.last_iterations)
+    assert counts[1] == counts[2] and counts[1] % 625 == 0
+    assert counts[1] < counts[0]  # here it stops sooner (16,250 iterations against 18,125)
