@@ -15,20 +15,18 @@ import argparse
 import re
 import subprocess
 
-from solvers.blokus.gtp import PENTOBI_GAME_OF
-
-#: GTP colours in play order, by Pentobi game id
-COLORS = {"duo": ["b", "w"], "classic_2": ["1", "2", "3", "4"], "classic": ["1", "2", "3", "4"],
-          "classic_3": ["1", "2", "3"]}
-MOVES = {"duo": 21 * 2, "classic_2": 21 * 4, "classic": 21 * 4, "classic_3": 21 * 4}  # genmoves asked at most
+from puzzles.blokus.engine import BlokusState
+from puzzles.blokus.tables import NUM_PIECES
+from solvers.blokus.gtp import PENTOBI_GAME_OF, gtp_colors
 
 
-def search_log(binary: str, game: str, level: int) -> tuple[list[str], str]:
-    """The GTP answers and the log of one self-play game (every colour asked in turn until all pass)."""
-    colors = COLORS[game]
-    script = "".join(f"cputime\ngenmove {colors[i % len(colors)]}\n" for i in range(MOVES[game])) + "cputime\nquit\n"
-    run = subprocess.run([binary, "--game", game, "--level", str(level), "--nobook", "--noresign"], input=script,
-                         capture_output=True, text=True, check=True)
+def search_log(binary: str, variant: str, level: int) -> tuple[list[str], str]:
+    """The GTP answers and the log of one self-play game: every colour asked in turn, once per piece it has."""
+    colors = gtp_colors(BlokusState(variant))
+    asks = NUM_PIECES * len(colors)  # no game has more moves; a colour that cannot move answers pass
+    script = "".join(f"cputime\ngenmove {colors[i % len(colors)]}\n" for i in range(asks)) + "cputime\nquit\n"
+    run = subprocess.run([binary, "--game", PENTOBI_GAME_OF[variant], "--level", str(level), "--nobook", "--noresign"],
+                         input=script, capture_output=True, text=True, check=True)
     answers = [block.strip()[1:].strip() for block in run.stdout.split("\n\n") if block.strip().startswith("=")]
     return answers, run.stderr
 
@@ -39,7 +37,7 @@ def main() -> None:
     parser.add_argument("--variant", default="duo", choices=sorted(PENTOBI_GAME_OF))
     parser.add_argument("--level", type=int, default=7)
     args = parser.parse_args()
-    answers, log = search_log(args.pentobi, PENTOBI_GAME_OF[args.variant], args.level)
+    answers, log = search_log(args.pentobi, args.variant, args.level)
     times = [float(a) for a in answers[0::2]]
     moves = answers[1::2]
     searches = log.split("MaxCnt ")[1:]  # one block per search (a pass asks no search)
@@ -50,13 +48,13 @@ def main() -> None:
     for k, block in enumerate(searches):
         i = played[k]
         max_count = int(block.split()[0])
-        visits, sims = (re.search(pattern, block) for pattern in (r"Vst (\d+)", r"\bSim (\d+)"))
+        visits, sims = (int(found.group(1)) if (found := re.search(pattern, block)) else 0
+                        for pattern in (r"Vst (\d+)", r"\bSim (\d+)"))  # none when the root had one child
         early = "Move will not change" in block
         stop = "early" if early else "count" if "Maximum count" in block else "no search (one move)"
         stopped += early
-        total_sims += int(sims.group(1)) if sims else 0
-        print(f"| {k + 1} | {max_count:,} | {int(visits.group(1)) if visits else 0:,} | "
-              f"{int(sims.group(1)) if sims else 0:,} | {times[i + 1] - times[i]:.2f} | {stop} |")
+        total_sims += sims
+        print(f"| {k + 1} | {max_count:,} | {visits:,} | {sims:,} | {times[i + 1] - times[i]:.2f} | {stop} |")
     cpu = times[-1] - times[0]
     print(f"\n{len(searches)} searches; the early stop ended {stopped}; {total_sims:,} simulations in {cpu:.1f} CPU s "
           f"({total_sims / cpu:,.0f} a CPU second)")
