@@ -182,11 +182,43 @@ def test_an_early_stopped_iteration_search_is_deterministic_and_stops_at_a_check
 
 def test_pentobis_measure_of_the_lead_stops_a_search_no_later_and_as_deterministically() -> None:
     """Its lead is never smaller than the lead over the true second move, so it stops at the same check or sooner."""
-    state = random_position("duo", 0, 9)
+    state = random_position("duo", 6, 5)
     counts = []
     for knobs in ({"early_stop": 1.0}, {"pentobi_stop": 1.0}, {"pentobi_stop": 1.0}):
         bot = FastMCTSBot(iterations=20000, reuse=False, knobs=knobs)
         bot.search(state, seed=3)
         counts.append(bot.last_iterations)
     assert counts[1] == counts[2] and counts[1] % 625 == 0
-    assert counts[1] < counts[0]  # here it stops sooner (16,250 iterations against 18,125)
+    assert counts[1] < counts[0]  # here it stops sooner (16,875 iterations; the true lead runs all 20,000)
+
+
+def test_the_early_stop_reads_the_roots_children_in_pentobis_order() -> None:
+    """Pentobi's loop over the root's children follows its move generator: by the colour's attach points in the
+    order they were made, then by its list of pieces left (Pentobi's piece order, a placed piece swapped with the
+    last), then by placement number."""
+    from puzzles.blokus.tables import PIECE_NAMES
+    from solvers.blokus.mcts.driver import PENTOBI_PIECE_ORDER, pentobi_root_order
+
+    state = BlokusState("duo")
+    pl_piece = state.tables.pl_piece
+    moves = np.array(state.legal_placements())
+    listed = moves[pentobi_root_order(state, moves)]
+    keys = [(PENTOBI_PIECE_ORDER.index(PIECE_NAMES[pl_piece[m]]), int(m)) for m in listed]
+    assert keys == sorted(keys) and PIECE_NAMES[pl_piece[listed[0]]] == "V5"  # no attach point yet: one group
+    v5 = next(m for m in state.legal_actions() if m.piece == "V5")
+    state.apply(v5)
+    state.apply(state.legal_actions()[0])
+    color, arrays = state.to_move, state.arrays
+    points = [int(q) for q in arrays.attach[color, :arrays.attach_len[color]] if not arrays.forbidden[color, q]]
+    moves = np.array(state.legal_placements())
+    listed = moves[pentobi_root_order(state, moves)]
+    cells = state.tables.pl_cells
+    groups = [min(points.index(int(q)) for q in cells[m] if int(q) in points) for m in listed]
+    assert groups == sorted(groups) and len(set(groups)) > 1
+    left = list(PENTOBI_PIECE_ORDER)
+    left[0] = left.pop()  # V5 placed: the monomino, last in the list, takes its place
+    for g in set(groups):
+        in_group = [m for m, k in zip(listed, groups) if k == g]
+        keys = [(left.index(PIECE_NAMES[pl_piece[m]]), int(m)) for m in in_group]
+        assert keys == sorted(keys)
+    assert PIECE_NAMES[pl_piece[listed[0]]] == "1"

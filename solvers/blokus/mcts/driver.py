@@ -1,9 +1,11 @@
 """mcts-rave's Python driver: the bot, its budget, and the preallocated tree and work arrays.
 
 The driver copies the position into the kernel's arrays, runs the iterations in chunks (so a CPU
-time budget can be checked between chunks) and reads the root's children.  The tree starts small
-and doubles when full (an iteration that finds no room is redone after the growth, so the search
-does not depend on it), up to ``capacity`` nodes; beyond that it stops growing.  Tree reuse: the
+time budget can be checked between chunks) and reads the root's children.  The tree's arrays are
+made for ``capacity`` nodes at once (zeroed memory is only mapped when first written, so the nodes a
+search never uses cost nothing); a tree made smaller doubles when full (an iteration that finds no
+room is redone after the growth, so the search does not depend on it), up to ``capacity`` nodes;
+beyond that it stops growing.  Tree reuse: the
 subtree of the position reached by the moves since the last search is kept (its statistics
 re-rooted) when the bot is asked again.
 """
@@ -40,8 +42,10 @@ from solvers.blokus.mcts.tree import (
 from solvers.bots import Budget
 from solvers.interrupt import INTERRUPTED, RUNNING, new_flag, run_polling
 
-TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold (it starts smaller and doubles when full)
-INITIAL_CAPACITY = 1 << 18
+TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold
+#: nodes a new tree has room for: all of them, since untouched zero pages cost nothing, while doubling from a small
+#: tree made a bot's first big search cost about a quarter more CPU than the next (copies, and pages mapped twice)
+INITIAL_CAPACITY = TREE_CAPACITY
 CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
@@ -464,6 +468,7 @@ class FastMCTSBot:
         chunk = 16
         target = self._move_iterations(state, int(tree.visits[0]) if reused else 0, share, shares)
         every = max(EARLY_STOP_EVERY, (target or 0) // EARLY_STOP_CHECKS)
+        order: np.ndarray | None = None  # the root's children in Pentobi's order (pentobi_stop), once it has them
         while flag[0] == RUNNING:
             want = chunk if target is None else min(chunk, target - done)
             if target is not None and self.early_stop:
@@ -488,10 +493,13 @@ class FastMCTSBot:
             now = clock()
             if deadline is not None and now >= deadline:
                 break
+            if self.pentobi_stop and order is None and tree.nchild[0] >= 2:
+                first = int(tree.first[0])
+                order = pentobi_root_order(state, tree.move[first:first + int(tree.nchild[0])])
             if self.early_stop and move_cannot_change(tree, root_stats[:, setup.seat],
                                                       remaining_simulations(target, done, every, deadline,
                                                                             now - searching, clock),
-                                                      self.pentobi_stop):
+                                                      self.pentobi_stop, order):
                 break
             if now - before < CHUNK_SECONDS and chunk < 65536:
                 chunk *= 2  # short iterations: fewer calls from Python
@@ -563,16 +571,51 @@ def remaining_simulations(target: int | None, done: int, every: int, deadline: f
     return (deadline - clock()) * done / searched
 
 
-def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float, as_pentobi: bool = False) -> bool:
+#: Pentobi's piece order (``BoardConst::create_pieces_classic``), the order of its lists of pieces left
+PENTOBI_PIECE_ORDER = ("V5", "L5", "Z5", "N", "W", "X", "F", "I5", "T5", "Y", "P", "U", "L4", "I4", "T4", "Z4", "O4",
+                       "V3", "I3", "2", "1")
+
+
+def pentobi_root_order(state: BlokusState, moves: np.ndarray) -> np.ndarray:
+    """The positions of the root's children ``moves`` (placements of the colour to move) in the order Pentobi's move
+    generator lists them (``State::init_moves_without_gamma``), which its early stop's loop follows: by the first of
+    the colour's attach points the move covers, in the order they were made (skipping forbidden ones), then by the
+    piece's place in the colour's list of pieces left (Pentobi's piece order, each placed piece swapped with the
+    last: ``remove_fast``), then by placement number."""
+    color, tables, arrays = state.to_move, state.tables, state.arrays
+    left = list(PENTOBI_PIECE_ORDER)
+    for c, move, _ in state.history:
+        if c == color and move.index >= 0:
+            k = left.index(move.piece)
+            left[k] = left[-1]
+            left.pop()
+    piece_rank = np.full(len(PIECE_NAMES), len(left), dtype=np.int64)
+    for k, name in enumerate(left):
+        piece_rank[PIECE_NAMES.index(name)] = k
+    area = arrays.forbidden.shape[1]
+    cell_rank = np.full(area + 1, area, dtype=np.int64)  # area: not an attach point (a first move: one group)
+    rank = 0
+    for q in arrays.attach[color, :arrays.attach_len[color]]:
+        if not arrays.forbidden[color, q]:
+            cell_rank[q] = rank
+            rank += 1
+    cells = tables.pl_cells[moves]  # padded with a move's first cell, which changes no minimum
+    group = cell_rank[cells].min(axis=1)
+    return np.lexsort((moves, piece_rank[tables.pl_piece[moves]], group))
+
+
+def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float, as_pentobi: bool = False,
+                       order: np.ndarray | None = None) -> bool:
     """Whether the move chosen (most wins: value x value count) stays the same whatever the ``remaining``
     simulations give (Pentobi's ``check_cannot_change``): the lead over the second move is at least the
     remaining simulations times the mover's mean result so far (``root_result`` = (sum, count); at least 0.1,
     and 1 before 100 results).
 
     The lead is over the true second move, or ``as_pentobi`` as Pentobi's loop measures it: over the running
-    maximum just before the loop over the children (in their order) reached the best, and at least 0.  Pentobi's
-    loop never raises its second-best without a new best, so a second move listed after the best is missed and
-    its searches stop sooner: at level 7 in Duo it stops most moves well before their count.
+    maximum just before the loop over the children reached the best, and at least 0.  Pentobi's loop never raises
+    its second-best without a new best, so a second move listed after the best is missed and its searches stop
+    sooner: at level 7 in Duo it stops most moves well before their count.  The loop goes over the children in
+    ``order`` (positions among them, :func:`pentobi_root_order`), or in the tree's order (placement number).
     """
     first, n = int(tree.first[0]), int(tree.nchild[0])
     if n < 2:
@@ -580,6 +623,8 @@ def move_cannot_change(tree: Tree, root_result: np.ndarray, remaining: float, as
     if remaining == math.inf:  # not a checking point (no sort of the root's children)
         return False
     wins = tree.value[first:first + n] * tree.value_count[first:first + n]
+    if order is not None:
+        wins = wins[order]
     if as_pentobi:
         best = int(np.argmax(wins))  # the first of the best, as Pentobi's strict comparison keeps it
         lead = max(float(wins[best]), 0.0) - max(float(wins[:best].max(initial=0.0)), 0.0)
