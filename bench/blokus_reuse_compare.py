@@ -52,10 +52,11 @@ def pentobi_searches(text: str) -> list[tuple[int, int]]:
     return [(int(sim), int(vst)) for vst, sim in re.findall(r"Vst (\d+), Sim (\d+)", text)]
 
 
-def share(searches: list[tuple[int, int]]) -> str:
+def share(searches: list[tuple[int, int]], cpu: float) -> str:
     sims = sum(s for s, _ in searches)
     root = sum(r for _, r in searches)
-    return f"{len(searches)} searches, {sims:,} new simulations, {root - sims:,} reused visits ({(root - sims) / root:.1%} of root visits)"
+    return (f"{len(searches)} searches, {sims:,} new simulations, {root - sims:,} reused visits ({(root - sims) / root:.1%}"
+            f" of root visits); {cpu:.1f} CPU s for its moves, {sims / cpu:,.0f} simulations a CPU second")
 
 
 def main() -> None:
@@ -85,15 +86,18 @@ def main() -> None:
         mine.searches.clear()
         if args.self_play:
             other.searches.clear()
+        cpu = [0.0, 0.0]
         for game in range(args.games):
             result = play_match_game(a, b, args.variant, game, args.seed)
+            cpu[0] += sum(result.cpu_a)
+            cpu[1] += sum(result.cpu_b)
             print(f"game {game}: kibitz in seat {result.seat_a + 1}, result {result.result}", flush=True)
         b.close()
-    print(f"kibitz ({spec}, {args.knobs}): {share(mine.searches)}")
+    print(f"kibitz ({spec}, {args.knobs}): {share(mine.searches, cpu[0])}")
     if args.self_play:
-        print(f"its opponent, the same bot: {share(other.searches)}")
+        print(f"its opponent, the same bot: {share(other.searches, cpu[1])}")
     else:
-        print(f"Pentobi level {args.level}: {share(pentobi_searches(log.read_text()))}")
+        print(f"Pentobi level {args.level}: {share(pentobi_searches(log.read_text()), cpu[1])}")
 
 
 if __name__ == "__main__":
