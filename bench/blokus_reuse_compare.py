@@ -20,12 +20,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from blokus_search_compare import FIVE_KNOBS, TWO_SEATS
+
 from puzzles.blokus.engine import BlokusState
+from solvers.blokus.gtp import PENTOBI_GAME_OF
 from solvers.blokus.match import GtpSide, LocalSide, play_match_game
 from solvers.blokus.tune import knob_bot
-
-FIVE_KNOBS = "pentobi_counts=1,early_stop=1,lgr=1,quality_bonus=1,pentobi_stop=1"
-GAMES = {"duo": "duo", "two-player": "classic_2"}
 
 
 class Recorder:
@@ -61,7 +61,7 @@ def share(searches: list[tuple[int, int]], cpu: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", choices=sorted(GAMES), default="duo")
+    parser.add_argument("--variant", choices=TWO_SEATS, default="duo")
     parser.add_argument("--pentobi", default="/tmp/pentobi/build/pentobi_gtp/pentobi-gtp")
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--count", type=int, default=221867, help="kibitz's budget (default: level 7's Duo count)")
@@ -81,7 +81,7 @@ def main() -> None:
             b: Any = LocalSide(spec, bot=other)
             b.warm_up(args.variant)
         else:
-            b = GtpSide(f"{args.pentobi} --game {GAMES[args.variant]} --level {args.level} --nobook --noresign",
+            b = GtpSide(f"{args.pentobi} --game {PENTOBI_GAME_OF[args.variant]} --level {args.level} --nobook --noresign",
                         stderr=err)
         mine.searches.clear()
         if args.self_play:

@@ -26,11 +26,12 @@ import numpy as np
 import solvers.blokus.mcts.driver as driver
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import PASS
-from solvers.blokus.gtp import GtpClient, gtp_colors
+from solvers.blokus.gtp import PENTOBI_GAME_OF, GtpClient, gtp_colors
 from solvers.blokus.tune import knob_bot
 
+#: Pentobi's features as kibitz's knobs (bench/blokus_vs_pentobi.sh KNOBS=...); blokus_reuse_compare.py reads it too
 FIVE_KNOBS = "pentobi_counts=1,early_stop=1,lgr=1,quality_bonus=1,pentobi_stop=1"
-GAMES = {"duo": "duo", "two-player": "classic_2"}
+TWO_SEATS = ("duo", "two-player")  # the variants whose Pentobi log has one search a move for the seat asked
 
 
 def position(variant: str, moves: list[str], ply: int) -> BlokusState:
@@ -81,12 +82,12 @@ def main() -> None:
         data = json.loads(Path(name).read_text())
         variant = data["variant"]
         games += data["game_list"]
-    assert variant in GAMES, f"a Duo or two-player record, not {variant}"
+    assert variant in TWO_SEATS, f"a Duo or two-player record, not {variant}"
     bot = knob_bot(f"mcts-rave:{args.count}", args.knobs)
     bot.choose(BlokusState(variant), random.Random(1))  # grows the tree's arrays before the first measured search
     log = Path(tempfile.mkdtemp()) / "pentobi.log"
     with log.open("w") as err:
-        client = GtpClient(f"{args.pentobi} --game {GAMES[variant]} --level {args.level} --nobook --noresign",
+        client = GtpClient(f"{args.pentobi} --game {PENTOBI_GAME_OF[variant]} --level {args.level} --nobook --noresign",
                            stderr=err)
         print("| ply | game | kibitz sims | kibitz CPU s | Pentobi sims | Pentobi CPU s |\n|---|---|---|---|---|---|")
         totals = np.zeros(4)
