@@ -30,6 +30,10 @@ from solvers.blokus.solitaire_sat import (
     shrink_layout,
     solve_layout,
     straight_points,
+    tiling_junction_bound,
+    tiling_point_weight,
+    tiling_weight,
+    tiling_weight_bound,
 )
 from tests.bench_scripts import bench_module
 
@@ -297,6 +301,129 @@ def test_every_color_meets_itself_corner_to_corner_20_times_plus_its_holes(path:
                        + (grid[r + 1][c + 1] == color) == 2
                        for r in range(len(grid) - 1) for c in range(len(grid[0]) - 1))
         assert contacts == 20 + _holes(grid, color), (path.stem, color)
+
+
+def _empty_regions(grid: list[list[int]]) -> int:
+    """The 4-connected regions of empty cells."""
+    rows, cols = len(grid), len(grid[0])
+    seen: set[tuple[int, int]] = set()
+    regions = 0
+    for start in ((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == -1):
+        if start in seen:
+            continue
+        regions += 1
+        seen.add(start)
+        todo = [start]
+        while todo:
+            r, c = todo.pop()
+            for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if 0 <= q[0] < rows and 0 <= q[1] < cols and grid[q[0]][q[1]] == -1 and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+    return regions
+
+
+def test_a_points_weight_counts_its_boundary_edges_and_corner_contacts() -> None:
+    """:func:`tiling_point_weight` by hand: (g, d) for the cells north-west, north-east, south-west, south-east."""
+    assert tiling_point_weight([0, 1, 1, 0]) == (2, 2)  # two colors crossing: both diagonals meet
+    assert tiling_point_weight([0, 1, 2, 0]) == (2, 1)
+    assert tiling_point_weight([0, 1, 2, 3]) == (2, 0)
+    assert tiling_point_weight([0, 0, 1, 2]) == (1, 0)  # three pieces meet
+    assert tiling_point_weight([0, 0, 0, 1]) == (0, 0)  # a concave corner
+    assert tiling_point_weight([0, 0, 1, 1]) == (0, 0)  # straight on
+    assert tiling_point_weight([None, None, 0, 1]) == (1, 0)  # two pieces meet at the border
+    assert tiling_point_weight([None, None, None, 0]) == (0, 0)  # a board corner
+    assert tiling_point_weight([-1, 0, 1, 1]) == (1, 0)  # beside the empty cell
+    assert tiling_point_weight([-1, 0, 0, 1]) == (2, 1)  # a contact across the empty cell's corner
+    assert tiling_point_weight([-1, 0, 1, -1]) == (2, 0)  # two empty cells never meet as a color
+
+
+@pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
+def test_every_layout_has_the_tiling_weight_of_its_regions_and_holes(path: Path) -> None:
+    """:func:`tiling_weight` of every stored layout is ``22 * colors - 2 + 2 * (empty regions) - holes`` (Euler's
+    formula less the corner contacts), so at most :func:`tiling_weight_bound`; 19x19 meets the bound."""
+    grid = BlokusState.from_json(json.loads(path.read_text())).grid()
+    colors = len({v for row in grid for v in row} - {-1})
+    holes = sum(_holes(grid, color) for color in range(colors))
+    weight = tiling_weight(grid)
+    assert weight == 22 * colors - 2 + 2 * _empty_regions(grid) - holes
+    assert weight <= tiling_weight_bound(len(grid[0]), len(grid), colors)
+    assert (weight == tiling_weight_bound(19, 19, 4)) == (path.stem == "blokus_all_pieces_19x19_4c")
+
+
+def _own_pieces(grid: list[list[int]], color: int) -> list[tuple[tuple[int, int], ...]]:
+    """The pieces of ``color`` in a stored layout's grid, as sorted cells (a color's cells side by side are one)."""
+    cells = {(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == color}
+    pieces = []
+    while cells:
+        part, todo = {cells.pop()}, []
+        todo.extend(part)
+        while todo:
+            r, c = todo.pop()
+            for q in {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & cells:
+                cells.discard(q)
+                part.add(q)
+                todo.append(q)
+        pieces.append(tuple(sorted(part)))
+    return pieces
+
+
+@pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
+def test_every_layouts_junctions_meet_eulers_formula(path: Path) -> None:
+    """``sum(g)`` over the lattice points is ``2 * (pieces + empty regions - 1)`` in every stored layout (its boundary
+    graph is connected), so at most :func:`tiling_junction_bound`; 18x20 and 19x19 (every empty cell alone) meet it."""
+    grid = BlokusState.from_json(json.loads(path.read_text())).grid()
+    rows, cols = len(grid), len(grid[0])
+    colors = len({v for row in grid for v in row} - {-1})
+
+    def label(r: int, c: int) -> int | None:
+        return grid[r][c] if 0 <= r < rows and 0 <= c < cols else None
+
+    junctions = sum(tiling_point_weight([label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)])[0]
+                    for r in range(rows + 1) for c in range(cols + 1))
+    assert junctions == 2 * (21 * colors + _empty_regions(grid) - 1)
+    assert junctions <= tiling_junction_bound(cols, rows, colors)
+    assert (junctions == tiling_junction_bound(cols, rows, colors)) == (colors == 4)
+
+
+def test_a_points_junction_booleans_are_its_weight_exactly() -> None:
+    """``LayoutModel._junctions`` on four free edge booleans: for each of the 16 assignments the two booleans are
+    forced to ``[3 or 4 edges, 4 edges]``; with a constant edge (the border) likewise."""
+    from pysat.solvers import Solver
+
+    model = LayoutModel(5, 18, colors=1)
+    model.clauses = []
+    edges = [model._new() for _ in range(4)]
+    booleans = model._junctions(list(edges))
+    border = model._junctions([True, False, edges[0], edges[1]])  # a border point: one edge always, one never
+    with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
+        for bits in range(16):
+            on = [bits >> j & 1 for j in range(4)]
+            assumed = [e if b else -e for e, b in zip(edges, on)]
+            assert solver.solve(assumptions=assumed)
+            values = {abs(v): v > 0 for v in solver.get_model()}
+            assert [values[b] for b in booleans] == [sum(on) >= 3, sum(on) == 4]
+            assert [values[b] for b in border] == [on[0] + on[1] == 2, False]
+
+
+def test_the_four_color_model_counts_the_tiling_weight_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The half-turn model of 19x19 holds the stored layout (weight 96 and junctions 176, both bounds met), and
+    refuses it when either bound is 2 less: the model's booleans count every point, none is left free."""
+    from pysat.solvers import Solver
+
+    from solvers.blokus import solitaire_sat
+
+    grid = BlokusState.from_json(json.loads((DATA / "blokus_all_pieces_19x19_4c.json").read_text())).grid()
+    for name, slack, holds in (("tiling_weight_bound", 0, True), ("tiling_weight_bound", 2, False),
+                               ("tiling_junction_bound", 2, False)):
+        bound = getattr(solitaire_sat, name)
+        monkeypatch.setattr(solitaire_sat, name, lambda c, r, k, s=slack, f=bound: f(c, r, k) - s)
+        model = LayoutModel(19, 19, colors=4, half_turn=True)
+        index = {cells: i for i, cells in enumerate(model.cells)}
+        with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
+            layout = [model.x(s, index[cells]) for s in range(2) for cells in _own_pieces(grid, s)]
+            assert len(layout) == 42 and solver.solve(assumptions=layout) is holds
+        monkeypatch.setattr(solitaire_sat, name, bound)
 
 
 def test_results_file_is_consistent() -> None:

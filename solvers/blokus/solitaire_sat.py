@@ -34,8 +34,11 @@ lattice points with one covered cell around them, plus twice those with none, nu
 :func:`exposed_corner_count` (:meth:`LayoutModel._add_exposed_corners`): each empty border cell costs 2 there, which
 the empty-edge budget does not see (10x14: 1.1 CPU-s; 11x13: 1.8, unknown before after 17,000).
 
-Several colors (:class:`LayoutModel`): one such model per color, coupled only by "each cell at most once" (and
-"every cell covered" where no cell is spare, as on 21x17 with the half turn: all but the centre);
+Several colors (:class:`LayoutModel`): one such model per color, coupled by "each cell at most once" (and
+"every cell covered" where no cell is spare, as on 21x17 with the half turn: all but the centre) and by two counts
+over the lattice points: the junctions where three or four regions meet (:func:`tiling_junction_bound`, Euler's formula
+with the pieces as faces: exactly 168 on 21x17) and the same less the colors' corner contacts
+(:func:`tiling_weight_bound`: at most 88 on 21x17);
 with ``half_turn`` red and green are the images of blue and yellow (the searched colors), which halves the
 model and forces the centre cell of an odd board empty.  UNSAT there proves only that no half-turn
 symmetric layout exists.
@@ -191,6 +194,62 @@ def border_bound(cols: int, rows: int, pieces: Sequence[Shape] = PIECES) -> bool
     return min(cols, rows) >= 2 and border_points_need(cols, rows, pieces) > exposed_corner_count(cols, rows, pieces)
 
 
+def tiling_point_weight(labels: Sequence[int | None]) -> tuple[int, int]:
+    """``(g, d)`` at one lattice point of a layout of several colors, from the labels of the four cells around it,
+    in the order north-west, north-east, south-west, south-east: a color (0, 1, ...), -1 for an empty cell, None for
+    outside the board.
+
+    Two cells side by side with different labels are split by a boundary edge (two cells of one color side by side
+    are one piece; two outside cells are not split), and ``g = max(0, edges - 2)`` over the point's four edges (1 where
+    three regions meet, 2 where four do).  ``d`` counts the colors whose two cells diagonal at the point meet corner
+    to corner: the color on both, on neither of the other two."""
+    nw, ne, sw, se = labels
+    edges = sum(a != b and not (a is None and b is None) for a, b in ((nw, ne), (sw, se), (nw, sw), (ne, se)))
+    d = sum(a is not None and a >= 0 and a == b and a not in (c, e) for a, b, c, e in ((nw, se, ne, sw), (ne, sw, nw, se)))
+    return max(0, edges - 2), d
+
+
+def tiling_weight(grid: Sequence[Sequence[int]]) -> int:
+    """``sum(g - d)`` of :func:`tiling_point_weight` over the board's lattice points; ``grid[r][c]`` is a color or -1."""
+    rows, cols = len(grid), len(grid[0])
+
+    def label(r: int, c: int) -> int | None:
+        return grid[r][c] if 0 <= r < rows and 0 <= c < cols else None
+
+    total = 0
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            g, d = tiling_point_weight([label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)])
+            total += g - d
+    return total
+
+
+def tiling_weight_bound(cols: int, rows: int, colors: int) -> int:
+    """The most :func:`tiling_weight` any layout of all ``colors`` x 21 pieces on the board can have:
+    ``22 * colors - 2 + 2 * spare`` (``spare`` = the empty cells), 88 for all 84 pieces on 21x17.
+
+    Proof.  The boundary edges (between cells of different labels, or a cell and the outside) form a plane graph
+    whose faces are the pieces (two cells of one color side by side are one piece), the empty regions (``e`` of them,
+    at most ``spare``) and the outside.  At a lattice point ``edges - 2`` is what the point adds to ``2 * (E - V)``,
+    so Euler's formula, ``V - E + F = 1 + components``, gives ``sum(g) <= 2 * (F - 2) = 2 * (21 * colors + e - 1)``.
+    Each color's pieces meet corner to corner at exactly ``20 + holes`` points
+    (:meth:`LayoutModel._add_corner_contacts`), so ``sum(d) >= 20 * colors``.  The difference is the bound, with
+    equality when the graph is connected, every empty cell is a region of its own and no color has a hole."""
+    spare = cols * rows - colors * CELLS_PER_COLOR
+    return 22 * colors - 2 + 2 * spare
+
+
+def tiling_junction_bound(cols: int, rows: int, colors: int) -> int:
+    """The most ``sum(g)`` (:func:`tiling_point_weight`) any layout of all ``colors`` x 21 pieces on the board can have,
+    ``2 * (21 * colors + spare - 1)``: 168 for all 84 pieces on 21x17, and there exactly.
+
+    Proof: :func:`tiling_weight_bound`'s Euler formula.  With one empty cell the faces are the pieces, the cell and the
+    outside, and the graph is connected, since no face has a hole (no piece has one, and one cell cannot enclose a
+    piece), so the sum is exactly the bound."""
+    spare = cols * rows - colors * CELLS_PER_COLOR
+    return 2 * (len(PIECES) * colors + spare - 1)
+
+
 def min_rows_by_perimeter(cols: int) -> int:
     """The fewest rows a ``cols``-wide board needs to pass :func:`perimeter_bound`."""
     rows = 1
@@ -318,6 +377,8 @@ class LayoutModel:
         forced_empty = self.cols * self.rows - len(covers)
         if self.counting and self.cols * self.rows - self.colors * CELLS_PER_COLOR == forced_empty:
             self.clauses += list(covers.values())
+        if self.counting and self.colors > 1:
+            self._add_tiling_points()
         return self.clauses
 
     def _at_most_one(self, lits: list[int]) -> None:
@@ -455,6 +516,106 @@ class LayoutModel:
                 self.clauses += [[-v, *(w for w in around if w != v), one] for v in around]
                 counted += [*none, one]
         self._at_most_bound(counted, exposed_corner_count(self.cols, self.rows))
+
+    def label_literal(self, k: int, q: Cell) -> int:
+        """True when real color ``k`` covers cell ``q`` (under the half turn, a searched color covers its image)."""
+        return self.cell_var[(self.source[k], self.maps[k](q))]
+
+    def _add_tiling_points(self) -> None:
+        """Several colors: at most :func:`tiling_weight_bound` of ``g - d`` (:func:`tiling_point_weight`) summed over
+        the lattice points.  Each point gets two booleans that count its weight: the first is forced when three or
+        four of its edges are boundaries, unless both diagonals are contacts; the second when all four are and
+        neither diagonal is.  A boundary boolean is forced when the two cells' labels differ, and it implies that
+        they do; a diagonal's boolean when its two cells share a color, and it implies that they do.  With the
+        half turn and no point its own image, each pair of image points is counted once, against half the bound."""
+        sep: dict[tuple[Cell, Cell], int] = {}
+        colors = range(self.colors)
+
+        def boundary(a: Cell, b: Cell) -> int | bool:
+            if not self.inside(a) or not self.inside(b):
+                return self.inside(a) or self.inside(b)
+            key = (min(a, b), max(a, b))
+            if key not in sep:
+                z = sep[key] = self._new()
+                for k in colors:
+                    la, lb = self.label_literal(k, a), self.label_literal(k, b)
+                    self.clauses += [[-la, lb, z], [la, -lb, z], [-z, -la, -lb]]
+                self.clauses.append([-z, *(self.label_literal(k, a) for k in colors),
+                                     *(self.label_literal(k, b) for k in colors)])
+            return sep[key]
+
+        def same_color(a: Cell, b: Cell) -> int | bool:
+            if not self.inside(a) or not self.inside(b):
+                return False
+            z, both = self._new(), []
+            for k in colors:
+                m, la, lb = self._new(), self.label_literal(k, a), self.label_literal(k, b)
+                self.clauses += [[-m, la], [-m, lb], [m, -la, -lb], [z, -m]]
+                both.append(m)
+            self.clauses.append([-z, *both])
+            return z
+
+        points = [(r, c) for r in range(self.rows + 1) for c in range(self.cols + 1)]
+        paired = self.searched < self.colors and all((self.rows - r, self.cols - c) != (r, c) for r, c in points)
+        if paired:
+            points = [p for p in points if p <= (self.rows - p[0], self.cols - p[1])]
+        counted: list[int] = []
+        junctions: list[int] = []
+        for r, c in points:
+            nw, ne, sw, se = (r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)
+            edges = [boundary(nw, ne), boundary(sw, se), boundary(nw, sw), boundary(ne, se)]
+            diagonals = [same_color(nw, se), same_color(ne, sw)]
+            if sum(e is not False for e in edges) < 3:
+                continue
+            u1, u2 = self._new(), self._new()
+            for skip in range(5):  # the four triples of edges (skip one), then all four
+                chosen = [e for j, e in enumerate(edges) if j != skip]
+                if False in chosen:
+                    continue
+                lits = [-e for e in chosen if e is not True]
+                if skip < 4:
+                    self.clauses += [[*lits, *([dg] if dg is not False else []), u1] for dg in diagonals]
+                else:
+                    self.clauses.append([*lits, *(dg for dg in diagonals if dg is not False), u2])
+            counted += [u1, u2]
+            junctions += self._junctions(edges)
+        bound = tiling_weight_bound(self.cols, self.rows, self.colors)
+        self._at_most_bound(counted, bound // 2 if paired else bound)
+        euler = tiling_junction_bound(self.cols, self.rows, self.colors)
+        if self.cols * self.rows - self.colors * CELLS_PER_COLOR == 1:  # exactly, with one empty cell
+            self._exactly(junctions, euler // 2 if paired else euler)
+        else:
+            self._at_most_bound(junctions, euler // 2 if paired else euler)
+
+    def _junctions(self, edges: list[int | bool]) -> list[int]:
+        """Two booleans equal to a point's ``g`` (:func:`tiling_point_weight`) in sum: three or more of its ``edges``
+        (boundary literals, or constants) are boundaries; all four are."""
+        if False in edges and sum(e is not False for e in edges) < 3:
+            return []
+        three, four = self._new(), self._new()
+        lits = [e for e in edges if e is not True]
+        for i, e in enumerate(edges):  # three or more: no two of them false
+            for f in edges[i + 1:]:
+                pair = [x for x in (e, f) if x is not False]
+                if True not in pair:
+                    self.clauses.append([-three, *pair])  # type: ignore[list-item]
+        for skip in range(4):
+            chosen = [e for j, e in enumerate(edges) if j != skip]
+            if False not in chosen:
+                self.clauses.append([*(-e for e in chosen if e is not True), three])  # type: ignore[operator]
+        if False in edges:
+            self.clauses.append([-four])
+        else:
+            self.clauses += [[-four, e] for e in lits]  # type: ignore[list-item]
+            self.clauses.append([*(-e for e in lits), four])  # type: ignore[operator]
+        return [three, four]
+
+    def _exactly(self, lits: list[int], count: int) -> None:
+        from pysat.card import CardEnc, EncType
+
+        encoded = CardEnc.equals(lits, count, top_id=self.top, encoding=EncType.kmtotalizer)
+        self.top = max(self.top, encoded.nv)
+        self.clauses += encoded.clauses
 
     def _at_most_bound(self, lits: list[int], bound: int) -> None:
         """At most ``bound`` of ``lits`` true; a bound below zero (a refusal of the bounds, when the caller skipped
