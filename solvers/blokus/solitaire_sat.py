@@ -60,6 +60,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import combinations
 
 from puzzles.polyomino import Region, Shape, piece_set
 
@@ -523,9 +524,10 @@ class LayoutModel:
 
     def _add_tiling_points(self) -> None:
         """Several colors: at most :func:`tiling_weight_bound` of ``g - d`` (:func:`tiling_point_weight`) summed over
-        the lattice points.  Each point gets two booleans that count its weight: the first is forced when three or
-        four of its edges are boundaries, unless both diagonals are contacts; the second when all four are and
-        neither diagonal is.  A boundary boolean is forced when the two cells' labels differ, and it implies that
+        the lattice points, and :func:`tiling_junction_bound` of ``g`` (exactly, with one empty cell).  Each point gets
+        two booleans that count its weight: the first is forced when three or four of its edges are boundaries,
+        unless both diagonals are contacts; the second when all four are and neither diagonal is; and two equal to
+        its ``g`` (:meth:`_junctions`).  A boundary boolean is forced when the two cells' labels differ, and it implies that
         they do; a diagonal's boolean when its two cells share a color, and it implies that they do.  With the
         half turn and no point its own image, each pair of image points is counted once, against half the bound."""
         sep: dict[tuple[Cell, Cell], int] = {}
@@ -589,25 +591,18 @@ class LayoutModel:
 
     def _junctions(self, edges: list[int | bool]) -> list[int]:
         """Two booleans equal to a point's ``g`` (:func:`tiling_point_weight`) in sum: three or more of its ``edges``
-        (boundary literals, or constants) are boundaries; all four are."""
-        if False in edges and sum(e is not False for e in edges) < 3:
+        (boundary literals, or True and False for edges along or outside the border) are boundaries; all four are."""
+        free = [e for e in edges if not isinstance(e, bool)]
+        always, never = sum(e is True for e in edges), sum(e is False for e in edges)
+        if never > 1:
             return []
         three, four = self._new(), self._new()
-        lits = [e for e in edges if e is not True]
-        for i, e in enumerate(edges):  # three or more: no two of them false
-            for f in edges[i + 1:]:
-                pair = [x for x in (e, f) if x is not False]
-                if True not in pair:
-                    self.clauses.append([-three, *pair])  # type: ignore[list-item]
-        for skip in range(4):
-            chosen = [e for j, e in enumerate(edges) if j != skip]
-            if False not in chosen:
-                self.clauses.append([*(-e for e in chosen if e is not True), three])  # type: ignore[operator]
-        if False in edges:
-            self.clauses.append([-four])
-        else:
-            self.clauses += [[-four, e] for e in lits]  # type: ignore[list-item]
-            self.clauses.append([*(-e for e in lits), four])  # type: ignore[operator]
+        if never:  # three: every other edge a boundary; four: never
+            self.clauses += [[-three, e] for e in free] + [[-four]]
+        else:  # three: no two edges that are not boundaries; four: all
+            self.clauses += [[-three, a, b] for a, b in combinations(free, 2)]
+            self.clauses += [[-four, e] for e in free] + [[*(-e for e in free), four]]
+        self.clauses += [[*(-e for e in chosen), three] for chosen in combinations(free, max(0, 3 - always))]
         return [three, four]
 
     def _exactly(self, lits: list[int], count: int) -> None:
