@@ -5,6 +5,7 @@ through the rule engine (``tests/data/blokus_sat_layout_*.json``, written by ``b
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ from solvers.blokus.solitaire_sat import (
     straight_points,
     tiling_junction_bound,
     tiling_point_weight,
-    tiling_weight,
+    tiling_sums,
     tiling_weight_bound,
 )
 from tests.bench_scripts import bench_module
@@ -253,25 +254,29 @@ def test_stored_layout_keeps_the_rules_by_the_second_checker(path: Path) -> None
 ALL_LAYOUTS = sorted(DATA.glob("blokus_sat_layout_*.json")) + sorted(DATA.glob("blokus_all_pieces_*.json"))
 
 
+def _regions(grid: list[list[int]], member: Callable[[int], bool]) -> list[set[tuple[int, int]]]:
+    """The 4-connected regions of the cells whose value ``member`` accepts."""
+    rows, cols = len(grid), len(grid[0])
+    left = {(r, c) for r in range(rows) for c in range(cols) if member(grid[r][c])}
+    regions = []
+    while left:
+        todo = [left.pop()]
+        region = set(todo)
+        while todo:
+            r, c = todo.pop()
+            for q in {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & left:
+                left.discard(q)
+                region.add(q)
+                todo.append(q)
+        regions.append(region)
+    return regions
+
+
 def _holes(grid: list[list[int]], color: int) -> int:
     """Regions of cells not of ``color`` (4-connected) that do not reach the board's edge."""
     rows, cols = len(grid), len(grid[0])
-    seen: set[tuple[int, int]] = set()
-    holes = 0
-    for start in ((r, c) for r in range(rows) for c in range(cols) if grid[r][c] != color):
-        if start in seen:
-            continue
-        seen.add(start)
-        todo, edge = [start], False
-        while todo:
-            r, c = todo.pop()
-            edge |= r in (0, rows - 1) or c in (0, cols - 1)
-            for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if 0 <= q[0] < rows and 0 <= q[1] < cols and grid[q[0]][q[1]] != color and q not in seen:
-                    seen.add(q)
-                    todo.append(q)
-        holes += not edge
-    return holes
+    return sum(not any(r in (0, rows - 1) or c in (0, cols - 1) for r, c in region)
+               for region in _regions(grid, lambda v: v != color))
 
 
 @pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
@@ -303,26 +308,6 @@ def test_every_color_meets_itself_corner_to_corner_20_times_plus_its_holes(path:
         assert contacts == 20 + _holes(grid, color), (path.stem, color)
 
 
-def _empty_regions(grid: list[list[int]]) -> int:
-    """The 4-connected regions of empty cells."""
-    rows, cols = len(grid), len(grid[0])
-    seen: set[tuple[int, int]] = set()
-    regions = 0
-    for start in ((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == -1):
-        if start in seen:
-            continue
-        regions += 1
-        seen.add(start)
-        todo = [start]
-        while todo:
-            r, c = todo.pop()
-            for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if 0 <= q[0] < rows and 0 <= q[1] < cols and grid[q[0]][q[1]] == -1 and q not in seen:
-                    seen.add(q)
-                    todo.append(q)
-    return regions
-
-
 def test_a_points_weight_counts_its_boundary_edges_and_corner_contacts() -> None:
     """:func:`tiling_point_weight` by hand: (g, d) for the cells north-west, north-east, south-west, south-east."""
     assert tiling_point_weight([0, 1, 1, 0]) == (2, 2)  # two colors crossing: both diagonals meet
@@ -340,32 +325,16 @@ def test_a_points_weight_counts_its_boundary_edges_and_corner_contacts() -> None
 
 @pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
 def test_every_layout_has_the_tiling_weight_of_its_regions_and_holes(path: Path) -> None:
-    """:func:`tiling_weight` of every stored layout is ``22 * colors - 2 + 2 * (empty regions) - holes`` (Euler's
-    formula less the corner contacts), so at most :func:`tiling_weight_bound`; 19x19 meets the bound."""
+    """``sum(g - d)`` (:func:`tiling_sums`) of every stored layout is ``22 * colors - 2 + 2 * (empty regions) - holes``
+    (Euler's formula less the corner contacts), so at most :func:`tiling_weight_bound`; 19x19 meets the bound."""
     grid = BlokusState.from_json(json.loads(path.read_text())).grid()
     colors = len({v for row in grid for v in row} - {-1})
     holes = sum(_holes(grid, color) for color in range(colors))
-    weight = tiling_weight(grid)
-    assert weight == 22 * colors - 2 + 2 * _empty_regions(grid) - holes
+    junctions, contacts = tiling_sums(grid)
+    weight = junctions - contacts
+    assert weight == 22 * colors - 2 + 2 * len(_regions(grid, lambda v: v == -1)) - holes
     assert weight <= tiling_weight_bound(len(grid[0]), len(grid), colors)
     assert (weight == tiling_weight_bound(19, 19, 4)) == (path.stem == "blokus_all_pieces_19x19_4c")
-
-
-def _own_pieces(grid: list[list[int]], color: int) -> list[tuple[tuple[int, int], ...]]:
-    """The pieces of ``color`` in a stored layout's grid, as sorted cells (a color's cells side by side are one)."""
-    cells = {(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == color}
-    pieces = []
-    while cells:
-        part, todo = {cells.pop()}, []
-        todo.extend(part)
-        while todo:
-            r, c = todo.pop()
-            for q in {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & cells:
-                cells.discard(q)
-                part.add(q)
-                todo.append(q)
-        pieces.append(tuple(sorted(part)))
-    return pieces
 
 
 @pytest.mark.parametrize("path", ALL_LAYOUTS, ids=[p.stem for p in ALL_LAYOUTS])
@@ -375,13 +344,8 @@ def test_every_layouts_junctions_meet_eulers_formula(path: Path) -> None:
     grid = BlokusState.from_json(json.loads(path.read_text())).grid()
     rows, cols = len(grid), len(grid[0])
     colors = len({v for row in grid for v in row} - {-1})
-
-    def label(r: int, c: int) -> int | None:
-        return grid[r][c] if 0 <= r < rows and 0 <= c < cols else None
-
-    junctions = sum(tiling_point_weight([label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)])[0]
-                    for r in range(rows + 1) for c in range(cols + 1))
-    assert junctions == 2 * (21 * colors + _empty_regions(grid) - 1)
+    junctions = tiling_sums(grid)[0]
+    assert junctions == 2 * (21 * colors + len(_regions(grid, lambda v: v == -1)) - 1)
     assert junctions <= tiling_junction_bound(cols, rows, colors)
     assert (junctions == tiling_junction_bound(cols, rows, colors)) == (colors == 4)
 
@@ -421,7 +385,8 @@ def test_the_four_color_model_counts_the_tiling_weight_exactly(monkeypatch: pyte
         model = LayoutModel(19, 19, colors=4, half_turn=True)
         index = {cells: i for i, cells in enumerate(model.cells)}
         with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
-            layout = [model.x(s, index[cells]) for s in range(2) for cells in _own_pieces(grid, s)]
+            pieces = [(s, tuple(sorted(piece))) for s in range(2) for piece in _regions(grid, lambda v, s=s: v == s)]
+            layout = [model.x(s, index[cells]) for s, cells in pieces]
             assert len(layout) == 42 and solver.solve(assumptions=layout) is holds
         monkeypatch.setattr(solitaire_sat, name, bound)
 

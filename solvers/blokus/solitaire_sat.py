@@ -210,23 +210,25 @@ def tiling_point_weight(labels: Sequence[int | None]) -> tuple[int, int]:
     return max(0, edges - 2), d
 
 
-def tiling_weight(grid: Sequence[Sequence[int]]) -> int:
-    """``sum(g - d)`` of :func:`tiling_point_weight` over the board's lattice points; ``grid[r][c]`` is a color or -1."""
+def tiling_sums(grid: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """``(sum(g), sum(d))`` of :func:`tiling_point_weight` over the board's lattice points; ``grid[r][c]`` is a color
+    or -1."""
     rows, cols = len(grid), len(grid[0])
 
     def label(r: int, c: int) -> int | None:
         return grid[r][c] if 0 <= r < rows and 0 <= c < cols else None
 
-    total = 0
+    junctions = contacts = 0
     for r in range(rows + 1):
         for c in range(cols + 1):
             g, d = tiling_point_weight([label(r - 1, c - 1), label(r - 1, c), label(r, c - 1), label(r, c)])
-            total += g - d
-    return total
+            junctions += g
+            contacts += d
+    return junctions, contacts
 
 
 def tiling_weight_bound(cols: int, rows: int, colors: int) -> int:
-    """The most :func:`tiling_weight` any layout of all ``colors`` x 21 pieces on the board can have:
+    """The most ``sum(g - d)`` (:func:`tiling_sums`) any layout of all ``colors`` x 21 pieces on the board can have:
     ``22 * colors - 2 + 2 * spare`` (``spare`` = the empty cells), 88 for all 84 pieces on 21x17.
 
     Proof.  The boundary edges (between cells of different labels, or a cell and the outside) form a plane graph
@@ -525,9 +527,9 @@ class LayoutModel:
     def _add_tiling_points(self) -> None:
         """Several colors: at most :func:`tiling_weight_bound` of ``g - d`` (:func:`tiling_point_weight`) summed over
         the lattice points, and :func:`tiling_junction_bound` of ``g`` (exactly, with one empty cell).  Each point gets
-        two booleans that count its weight: the first is forced when three or four of its edges are boundaries,
-        unless both diagonals are contacts; the second when all four are and neither diagonal is; and two equal to
-        its ``g`` (:meth:`_junctions`).  A boundary boolean is forced when the two cells' labels differ, and it implies that
+        two booleans equal to its ``g`` (:meth:`_junctions`: three or more of its edges are boundaries; all four are)
+        and two that count its weight: the first is forced by the first of those unless both diagonals are contacts,
+        the second by the second unless one is.  A boundary boolean is forced when the two cells' labels differ, and it implies that
         they do; a diagonal's boolean when its two cells share a color, and it implies that they do.  With the
         half turn and no point its own image, each pair of image points is counted once, against half the bound."""
         sep: dict[tuple[Cell, Cell], int] = {}
@@ -565,22 +567,17 @@ class LayoutModel:
         junctions: list[int] = []
         for r, c in points:
             nw, ne, sw, se = (r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)
-            edges = [boundary(nw, ne), boundary(sw, se), boundary(nw, sw), boundary(ne, se)]
-            diagonals = [same_color(nw, se), same_color(ne, sw)]
-            if sum(e is not False for e in edges) < 3:
-                continue
+            point = self._junctions([boundary(nw, ne), boundary(sw, se), boundary(nw, sw), boundary(ne, se)])
+            if not point:
+                continue  # two edges or fewer can be boundaries: g = 0
+            three, four = point
+            diagonals = [dg for dg in (same_color(nw, se), same_color(ne, sw)) if not isinstance(dg, bool)]
             u1, u2 = self._new(), self._new()
-            for skip in range(5):  # the four triples of edges (skip one), then all four
-                chosen = [e for j, e in enumerate(edges) if j != skip]
-                if False in chosen:
-                    continue
-                lits = [-e for e in chosen if e is not True]
-                if skip < 4:
-                    self.clauses += [[*lits, *([dg] if dg is not False else []), u1] for dg in diagonals]
-                else:
-                    self.clauses.append([*lits, *(dg for dg in diagonals if dg is not False), u2])
+            if len(diagonals) < 2:  # on the border no diagonal can be a contact
+                self.clauses.append([-three, u1])
+            self.clauses += [[-three, dg, u1] for dg in diagonals] + [[-four, *diagonals, u2]]
             counted += [u1, u2]
-            junctions += self._junctions(edges)
+            junctions += point
         bound = tiling_weight_bound(self.cols, self.rows, self.colors)
         self._at_most_bound(counted, bound // 2 if paired else bound)
         euler = tiling_junction_bound(self.cols, self.rows, self.colors)
