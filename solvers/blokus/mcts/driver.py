@@ -1,11 +1,9 @@
 """mcts-rave's Python driver: the bot, its budget, and the preallocated tree and work arrays.
 
 The driver copies the position into the kernel's arrays, runs the iterations in chunks (so a CPU
-time budget can be checked between chunks) and reads the root's children.  The tree's arrays are
-made for ``capacity`` nodes at once (zeroed memory is only mapped when first written, so the nodes a
-search never uses cost nothing); a tree made smaller doubles when full (an iteration that finds no
-room is redone after the growth, so the search does not depend on it), up to ``capacity`` nodes;
-beyond that it stops growing.  Tree reuse: the
+time budget can be checked between chunks) and reads the root's children.  The tree starts small
+and doubles when full (an iteration that finds no room is redone after the growth, so the search
+does not depend on it), up to ``capacity`` nodes; beyond that it stops growing.  Tree reuse: the
 subtree of the position reached by the moves since the last search is kept (its statistics
 re-rooted) when the bot is asked again.
 """
@@ -43,9 +41,10 @@ from solvers.bots import Budget
 from solvers.interrupt import INTERRUPTED, RUNNING, new_flag, run_polling
 
 TREE_CAPACITY = 1 << 23  # the most nodes a tree may hold
-#: nodes a new tree has room for: all of them, since untouched zero pages cost nothing, while doubling from a small
-#: tree made a bot's first big search cost about a quarter more CPU than the next (copies, and pages mapped twice)
-INITIAL_CAPACITY = TREE_CAPACITY
+#: nodes a new tree has room for; it doubles when full.  Room for all of them at once made a new bot's first big search
+#: about 12% cheaper (no copies), but the pages it touched first cost kernel time in bursts the CPU budget's last chunk
+#: cannot foresee: two threads at 0.4 s overshot to 0.399-0.403 s of process CPU, against 0.394-0.395 s from this size
+INITIAL_CAPACITY = 1 << 18
 CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only as used)
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
