@@ -63,20 +63,18 @@ class Params:
         nc = state.num_colors
         self.gammas = gamma_table(self.duo)
         self.consider = considered_pieces(v, nc)
-        sizes = t.pl_size.astype(np.float64)
-        if self.duo:
-            self.pl_weight = 3.0 ** sizes * 1.8 ** (t.pl_ncorners.astype(np.float64) - 1.0)
-        else:
-            self.pl_weight = 5.0 ** sizes
+        # a piece's playout weight (Pentobi's State::init_gamma): 5^size in Classic, 3^size * 1.8^(attach points - 1)
+        # in Duo, with the piece's most attach points in any placement (its count away from the board's edges)
+        piece_attach = np.zeros(NUM_PIECES, dtype=np.float64)
+        np.maximum.at(piece_attach, t.pl_piece, t.pl_ncorners.astype(np.float64))
+        size = np.array(PIECE_SIZES, dtype=np.float64)
+        by_piece = 3.0 ** size * 1.8 ** (piece_attach - 1.0) if self.duo else 5.0 ** size
+        self.pl_weight = by_piece[t.pl_piece]
         # the same weights by move class (piece * 16 + corner points, kernel.move_records), one row per
         # number of pieces on board with the pieces Pentobi does not consider yet at 0
         rec = state.ktables.rec
-        piece, corners = np.divmod(np.arange(NUM_PIECES * 16), 16)
-        class_size = np.array(PIECE_SIZES, dtype=np.float64)[piece]
-        if self.duo:
-            by_class = 3.0 ** class_size * 1.8 ** (corners.astype(np.float64) - 1.0)
-        else:
-            by_class = 5.0 ** class_size
+        piece = np.arange(NUM_PIECES * 16) // 16
+        by_class = by_piece[piece]
         if not np.array_equal(by_class[rec[:, 6]], self.pl_weight):
             raise AssertionError("move classes do not reproduce the playout weights")
         self.wtab = np.ascontiguousarray(np.where(self.consider[:, piece] != 0, by_class[None, :], 0.0))
@@ -185,6 +183,7 @@ class Workspace:
                     keys[1])
         self.spare: Tree | None = None  # second tree for re-rooting (allocated on first reuse)
         self.history: list[tuple[int, int]] | None = None  # the root position of the tree (moves, passes as -1)
+        self.root_stats: np.ndarray | None = None  # the last search's (sum, count) of results per seat
         self.capacity = capacity
 
     def grow(self, limit: int) -> None:
@@ -502,6 +501,7 @@ class FastMCTSBot:
                 break
             if now - before < CHUNK_SECONDS and chunk < 65536:
                 chunk *= 2  # short iterations: fewer calls from Python
+        work.root_stats = root_stats  # each seat's (sum, count) of results: its mean is Pentobi's "Val"
         return done, clock() - searching  # the search loop alone
 
     def choose(self, game: GameState[Any], rng: random.Random) -> Move:

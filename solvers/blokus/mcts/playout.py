@@ -1,9 +1,10 @@
 """mcts-rave's playouts (Pentobi's ``State``): finish the game with the weighted policy, then score it.
 
-A move is drawn with weight ``5^size`` (Classic) or ``3^size * 1.8^(attach points - 1)`` (Duo),
-times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the attach points of the
-opponents' last three moves and their edge neighbours, 2 when also our attach point; ``1e24`` for
-4, ``1e25`` beyond), so playouts answer the opponent locally; the result is win/tie/loss (shared
+A move is drawn with weight ``5^size`` (Classic) or ``3^size * 1.8^(the piece's attach points - 1)``
+(Duo), times ``1e6`` per local point it covers (Pentobi's ``PlayoutFeatures``: the attach points of the
+opponents' last three moves that they may still use and those points' edge neighbours that they may
+still use, 2 when also our attach point; ``1e24`` for 4, ``1e25`` beyond), so playouts answer the
+opponent locally; the result is win/tie/loss (shared
 by rank with more than two players) plus a quality bonus: 0.1 of a squashed margin, or with the search knob ``quality_bonus`` set (on by
 default in four-player Classic only: paired matches against Pentobi showed it there)
 Pentobi's ``State::get_quality_bonus`` (0.3 of the squashed z-score of the seat's points
@@ -113,9 +114,10 @@ def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
 
 @K.hot_inline
 def mark_local_points(c, sc, recent, forbidden, is_attach, geo, width, feat):
-    """Mark colour ``c``'s local points in its feature grid (Pentobi's ``PlayoutFeatures``): the attach points of
-    the opponents' last moves (not partner ``sc``'s) and their edge neighbours, 2 when also ``c``'s attach points."""
-    f = forbidden[c]
+    """Mark colour ``c``'s local points in its feature grid (Pentobi's ``PlayoutFeatures::set_local``): the attach
+    points of the opponents' last moves (not partner ``sc``'s) that the opponent may still use, and their edge
+    neighbours that the opponent may still use, 2 when also ``c``'s attach points; cells ``c`` may not use are
+    never local (their grid value is already set)."""
     nl = 0
     for r3 in range(3):
         k = recent[r3, 0]
@@ -125,10 +127,10 @@ def mark_local_points(c, sc, recent, forbidden, is_attach, geo, width, feat):
         fk = forbidden[k]
         for j in range(geo[mv, K.GEO_NCORNERS]):
             q = np.int64(geo[mv, K.GEO_CORNERS + j])
-            if fk[q] or f[q]:
+            if fk[q]:
                 continue
             for nb in (q, q - width, q + 1, q + width, q - 1):
-                if feat[nb] == 0 and nl < 256:
+                if fk[nb] == 0 and feat[nb] == 0 and nl < 256:
                     feat[nb] = 1 + is_attach[c, nb]
                     nl += 1
 
