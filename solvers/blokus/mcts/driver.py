@@ -88,7 +88,10 @@ class Params:
         self.dist = dist
         self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
         self.connect_pieces = 14 if v == "two-player" else -1
-        self.second = np.array([(c + 2) % 4 if v == "two-player" else c for c in range(nc)], dtype=np.int32)
+        # each colour's second colour (Pentobi's get_second_color): the partner colour in two-player, else itself;
+        # -1 for the three-player green, whose second colour is that of the seat moving it now (tree.second_colour)
+        self.second = np.array([(c + 2) % 4 if v == "two-player" else -1 if v == "three-player" and c == 3 else c
+                                for c in range(nc)], dtype=np.int32)
         # the seat of each colour; -1: the three-player green, whose score counts for nobody and whose moves the
         # seat whose turn it is chooses (tree.mover)
         self.player_of = np.array([-1 if v == "three-player" and c == 3 else state.player_of_color(c)

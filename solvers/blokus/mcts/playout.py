@@ -27,6 +27,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from puzzles.blokus import kernel as K
+from solvers.blokus.mcts.priors import second_colour
 
 #: Playout weight factor by the local points a move covers (Pentobi's State::init_gamma, Classic and Duo).
 LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
@@ -65,7 +66,7 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
             L = lists[c]
             K.set_features(forbidden[c], left[c], feat)
             if use_local:
-                mark_local_points(c, second[c], recent, forbidden, is_attach, geo, width, feat)
+                mark_local_points(c, second_colour(c, second, arrays.placed), recent, forbidden, is_attach, geo, width, feat)
             wt = wtab[min(on_board, last_row)]
             start = (pool, meta[slot, 0, c], meta[slot, 1, c], meta[slot, 2, c], meta[slot, 3, c])
             n, total = K.turn_moves(c, tables, arrays, feat, mark, stamp, lists, nlist, inited, processed, start, wt,
@@ -115,9 +116,9 @@ def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
 @K.hot_inline
 def mark_local_points(c, sc, recent, forbidden, is_attach, geo, width, feat):
     """Mark colour ``c``'s local points in its feature grid (Pentobi's ``PlayoutFeatures::set_local``): the attach
-    points of the opponents' last moves (not partner ``sc``'s) that the opponent may still use, and their edge
-    neighbours that the opponent may still use, 2 when also ``c``'s attach points; cells ``c`` may not use are
-    never local (their grid value is already set)."""
+    points of the opponents' last moves (not those of ``sc``: the partner colour, or the colour of the seat that
+    moves the three-player green) that the opponent may still use, and their edge neighbours that the opponent may
+    still use, 2 when also ``c``'s attach points; cells ``c`` may not use are never local (already set)."""
     nl = 0
     for r3 in range(3):
         k = recent[r3, 0]

@@ -93,6 +93,15 @@ def considered_pieces(variant: str, num_colors: int) -> np.ndarray:
     return mask
 
 
+@K.hot_inline
+def second_colour(c, second, placed):
+    """Colour ``c``'s second colour (Pentobi's ``get_second_color``): its partner in two-player, else ``c``
+    itself; for the three-player green (``second[c] == -1``) the colour of the seat moving it now
+    (Pentobi's ``get_alt_player``: pieces green placed % 3), whose own moves are not an opponent's."""
+    s = second[c]
+    return s if s >= 0 else placed[c] % 3
+
+
 @K.hot
 def filter_considered(moves, n, pl_piece, consider, nonboard):
     """Keep the moves of pieces Pentobi considers at this stage (all of them when that leaves none)."""
@@ -123,7 +132,8 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     forbidden, is_attach, attach, attach_len = arrays.forbidden, arrays.is_attach, arrays.attach, arrays.attach_len
     nc = forbidden.shape[0]
     area = forbidden.shape[1]
-    sc = second[c]
+    sc = second_colour(c, second, arrays.placed)
+    cc = c if second[c] < 0 else sc  # the colour to connect to: none for the three-player green (as Pentobi)
     f = forbidden[c]
     gpt = grids[0]
     gatt = grids[1]
@@ -134,7 +144,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
         if f[q]:
             s = owner[q]
             gatt[q] = gammas[G_ATT_TO_PLAY] if s == c else gammas[G_ATT_FORB_OTHER]
-            if s >= 0 and s == sc and sc != c:
+            if s >= 0 and s == cc and cc != c:
                 gadj[q] = gammas[G_ADJ_CONNECT]
             elif s >= 0:
                 gadj[q] = gammas[G_ADJ_OCC_OTHER]
