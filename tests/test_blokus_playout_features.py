@@ -15,7 +15,7 @@ import pytest
 
 from puzzles.blokus import kernel as K
 from puzzles.blokus.engine import BlokusState
-from solvers.blokus.mcts.driver import Params
+from solvers.blokus.mcts.driver import Params, recent_placements
 from solvers.blokus.mcts.playout import mark_local_points
 from solvers.blokus.mcts.priors import second_colour
 
@@ -62,10 +62,7 @@ def kernel_local_points(state: BlokusState, c: int) -> dict[int, int]:
     """The local points ``mark_local_points`` writes into colour ``c``'s feature grid."""
     arrays = state.arrays
     params = Params(state)
-    recent = np.full((3, 2), -1, dtype=np.int64)
-    placements = [(k, move.index) for k, move, _ in state.history if not move.is_pass][-3:]
-    for i, (k, m) in enumerate(placements):
-        recent[3 - len(placements) + i] = (k, m)
+    recent = recent_placements(state)
     area = arrays.forbidden.shape[1]
     feat = np.zeros(area + 1 + K.NUM_PIECES, dtype=np.int64)
     K.set_features(arrays.forbidden[c], arrays.left[c], feat)

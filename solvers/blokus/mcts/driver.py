@@ -53,6 +53,16 @@ SEED_STEP = 0x9E3779B9  # search thread k seeds its random numbers with seed + k
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
 
+def recent_placements(state: BlokusState) -> np.ndarray:
+    """The last three placements (colour, placement), oldest first, rows of -1 before the third: the moves whose
+    attach points are local points (Pentobi's ``PlayoutFeatures::set_local``, ``PriorKnowledge``)."""
+    recent = np.full((3, 2), -1, dtype=np.int64)
+    placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass][-3:]
+    for i, (c, m) in enumerate(placed):
+        recent[3 - len(placed) + i] = (c, m)
+    return recent
+
+
 class Params:
     """Everything the kernel needs about a variant (built once per variant and board)."""
 
@@ -89,7 +99,7 @@ class Params:
         self.check_dist_pieces = -1 if self.duo else (10 if v == "three-player" else 12)
         self.connect_pieces = 14 if v == "two-player" else -1
         # each colour's second colour (Pentobi's get_second_color): the partner colour in two-player, else itself;
-        # -1 for the three-player green, whose second colour is that of the seat moving it now (tree.second_colour)
+        # -1 for the three-player green, whose second colour is that of the seat moving it now (priors.second_colour)
         self.second = np.array([(c + 2) % 4 if v == "two-player" else -1 if v == "three-player" and c == 3 else c
                                 for c in range(nc)], dtype=np.int32)
         # the seat of each colour; -1: the three-player green, whose score counts for nobody and whose moves the
@@ -395,11 +405,8 @@ class FastMCTSBot:
         start = time.process_time() if started is None else started
         params, works, P = self._setup(state)
         history = [(c, m.index) for c, m, _ in state.history]
-        recent = np.full((3, 2), -1, dtype=np.int64)
-        placed = [(c, m.index) for c, m, _ in state.history if not m.is_pass]
-        for i, (c, m) in enumerate(placed[-3:]):
-            recent[3 - len(placed[-3:]) + i] = (c, m)
-        nonboard = len(placed)
+        recent = recent_placements(state)
+        nonboard = sum(not m.is_pass for _, m, _ in state.history)
         # Pentobi's early termination of playouts, in two-player games before 10 moves per colour
         early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
         reused = [self.reuse_tree and work.reuse(history) for work in works]

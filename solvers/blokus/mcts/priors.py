@@ -133,7 +133,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     nc = forbidden.shape[0]
     area = forbidden.shape[1]
     sc = second_colour(c, second, arrays.placed)
-    cc = c if second[c] < 0 else sc  # the colour to connect to: none for the three-player green (as Pentobi)
+    cc = second[c]  # the colour to connect to: -1 (none) for the three-player green, as Pentobi
     f = forbidden[c]
     gpt = grids[0]
     gatt = grids[1]
