@@ -171,7 +171,8 @@ class Workspace:
         self.work = SearchPosition(state)
         self.play = (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32),
                      (np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(nc * NUM_PIECES, dtype=np.int32),
-                      np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(1, dtype=np.int64)),  # the RAVE log
+                      np.zeros(nc * NUM_PIECES, dtype=np.int32), np.zeros(1, dtype=np.int64),  # the RAVE log
+                      np.full((nc, n_pl), -1, dtype=np.int32)),  # and by colour and move, the ply (-1: not played)
                      np.zeros(200, dtype=np.int32), np.zeros(nc, dtype=np.float64),
                      (np.zeros((nc, n_pl), dtype=np.int32), np.zeros(nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
                       np.zeros(nc, dtype=np.int32)),

@@ -313,7 +313,7 @@ def results(arrays, piece_sizes, monomino, player_of, num_players, out, seat_val
 @K.hot_inline
 def mark_played(played, c, m, ply):
     """Note that colour ``c`` played move ``m`` at ``ply`` of this simulation (for RAVE), in a log in play order."""
-    moves, colors, plies, nlog = played
+    moves, colors, plies, nlog = played[0], played[1], played[2], played[3]
     i = nlog[0]
     moves[i] = m
     colors[i] = c

@@ -278,7 +278,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     (lists, nlist, played, path, res, roots, pw, nonboard, seat_val, root_blob, work_blob, work_owner,
      work_recent, path_seat, result_stats) = play_scratch
     nc = root_arrays.forbidden.shape[0]
-    log_move, log_color, log_ply, nlog = played
+    log_move, log_color, log_ply, nlog, first_ply = played
     t_cache, pool, meta = cache[0], cache[1], cache[2]
     if t_cache[0] == 0:
         K.root_moves(tables, root_arrays, marker, stamp, roots)
@@ -351,36 +351,35 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
                     root_stats[0, p] += res[c2]
                     root_stats[1, p] += 1.0
                     break
-        e0 = 0
+        for e in range(nlog[0]):  # each (colour, move) of the simulation: the ply it was played at, for RAVE
+            first_ply[log_color[e], log_move[e]] = log_ply[e]
         for d in range(depth + 1):
             nd = path[d]
             t_visits[nd] += 1
             if d > 0:
                 r = seat_val[1, path_seat[d]]  # the value of the seat that chose the move (res[t_color[nd]] but
                 add_value(nd, r, 1.0, t_value, t_count, t_prior)  # for the three-player green)
-            # RAVE: the children of this node whose move their colour played later in this simulation (the
-            # moves of the log after ply d; a node's children are moves of one colour, sorted, see expand_node;
-            # the path's own child, played at ply d, had its real visit above)
-            while e0 < nlog[0] and log_ply[e0] <= d:
-                e0 += 1
+            # RAVE: the children of this node whose move their colour played later in this simulation (after ply
+            # d; a node's children are moves of one colour; the path's own child, played at ply d, had its real
+            # visit above), found by one pass over the children (Pentobi's ``update_rave``)
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
                 step = rave_weight / (end - d + 1.0)
                 first = np.uint32(t_first[nd])
                 stop = first + np.uint32(t_nchild[nd])
-                ck = t_color[first]
+                played_at = first_ply[t_color[first]]
                 rk = seat_val[1, path_seat[d + 1]]  # the seat that chose among these children
-                for e in range(np.uint32(e0), np.uint32(nlog[0])):
-                    if log_color[e] != ck:
+                for k in range(first, stop):
+                    m = t_move[k]
+                    if m < 0:
+                        continue  # a pass
+                    p = played_at[np.uint32(m)]
+                    if p <= d or t_count[k] >= rave_child_max:
                         continue
-                    m = log_move[e]
-                    k = first  # its place among the sorted children: a count (vectorised; a binary search mispredicts)
-                    for j in range(first, stop):
-                        k += np.uint32(t_move[j] < m)
-                    if k == stop or t_move[k] != m or t_count[k] >= rave_child_max:
-                        continue
-                    w = rave_weight - (log_ply[e] - d) * step
+                    w = rave_weight - (p - d) * step
                     if w > 0.0:
                         add_value(k, rk, w, t_value, t_count, t_prior)
+        for e in range(nlog[0]):
+            first_ply[log_color[e], log_move[e]] = -1
         clear_played(played)
         done_count += 1
     return done_count
