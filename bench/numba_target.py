@@ -1,6 +1,6 @@
 """mcts-rave's simulations per CPU second compiled with LLVM's tuning for the host CPU, and with generic x86-64 tuning.
 
-Both builds use the host's instructions (``NUMBA_CPU_FEATURES`` = the host's features); they differ in
+Both builds use the host's instructions (numba takes the host's features); they differ in
 ``NUMBA_CPU_NAME``: the host's model (numba's default, e.g. ``znver3``) or ``x86-64``, which
 :mod:`puzzles.numba_target` now chooses.  Each run is a fresh process with its own compile cache (a temporary
 folder, compiled on the first round, not timed), the speed bench's :func:`blokus_mcts_speed.kibitz_rate` at
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from puzzles.numba_target import GENERIC_X86, host_features  # noqa: E402
+from puzzles.numba_target import GENERIC_X86  # noqa: E402
 
 POSITIONS = ["duo 0 30000", "duo 4 50000", "duo 12 150000", "duo 24 300000", "classic 0 8000", "classic 24 30000",
              "classic 48 100000"]
@@ -47,8 +47,8 @@ def host_name() -> str:
 
 def rates(cpu: str, cache: str, positions: list[str], knobs: str) -> dict[str, float]:
     """One fresh process's rate at each position, compiled for ``cpu`` with the host's features."""
-    env = dict(os.environ, NUMBA_CPU_NAME=cpu, NUMBA_CPU_FEATURES=host_features(), NUMBA_CACHE_DIR=cache,
-               PYTHONPATH=str(ROOT))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CPU_FEATURES"}
+    env.update(NUMBA_CPU_NAME=cpu, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
     code = RUN.format(bench=str(ROOT / "bench"), positions=positions, knobs=knobs)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     found = {}
