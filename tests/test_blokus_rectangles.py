@@ -370,7 +370,14 @@ def test_a_points_junction_booleans_are_its_weight_exactly() -> None:
             assert [values[b] for b in border] == [on[0] + on[1] == 2, False]
 
 
-def test_the_four_color_model_counts_the_tiling_weight_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("name, slack, holds", [
+    ("tiling_weight_bound", 0, True),
+    pytest.param("tiling_weight_bound", 2, False, marks=pytest.mark.slow),  # 7 CPU-s each: the slow suite
+    pytest.param("tiling_junction_bound", 2, False, marks=pytest.mark.slow),
+])
+def test_the_four_color_model_counts_the_tiling_weight_exactly(
+    monkeypatch: pytest.MonkeyPatch, name: str, slack: int, holds: bool
+) -> None:
     """The half-turn model of 19x19 holds the stored layout (weight 96 and junctions 176, both bounds met), and
     refuses it when either bound is 2 less: the model's booleans count every point, none is left free."""
     from pysat.solvers import Solver
@@ -378,17 +385,14 @@ def test_the_four_color_model_counts_the_tiling_weight_exactly(monkeypatch: pyte
     from solvers.blokus import solitaire_sat
 
     grid = BlokusState.from_json(json.loads((DATA / "blokus_all_pieces_19x19_4c.json").read_text())).grid()
-    for name, slack, holds in (("tiling_weight_bound", 0, True), ("tiling_weight_bound", 2, False),
-                               ("tiling_junction_bound", 2, False)):
-        bound = getattr(solitaire_sat, name)
-        monkeypatch.setattr(solitaire_sat, name, lambda c, r, k, s=slack, f=bound: f(c, r, k) - s)
-        model = LayoutModel(19, 19, colors=4, half_turn=True)
-        index = {cells: i for i, cells in enumerate(model.cells)}
-        with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
-            pieces = [(s, tuple(sorted(piece))) for s in range(2) for piece in _regions(grid, lambda v, s=s: v == s)]
-            layout = [model.x(s, index[cells]) for s, cells in pieces]
-            assert len(layout) == 42 and solver.solve(assumptions=layout) is holds
-        monkeypatch.setattr(solitaire_sat, name, bound)
+    bound = getattr(solitaire_sat, name)
+    monkeypatch.setattr(solitaire_sat, name, lambda c, r, k: bound(c, r, k) - slack)
+    model = LayoutModel(19, 19, colors=4, half_turn=True)
+    index = {cells: i for i, cells in enumerate(model.cells)}
+    with Solver(name="cadical195", bootstrap_with=model.build()) as solver:
+        pieces = [(s, tuple(sorted(piece))) for s in range(2) for piece in _regions(grid, lambda v, s=s: v == s)]
+        layout = [model.x(s, index[cells]) for s, cells in pieces]
+        assert len(layout) == 42 and solver.solve(assumptions=layout) is holds
 
 
 def test_results_file_is_consistent() -> None:
