@@ -65,7 +65,8 @@ def main() -> None:
     parser.add_argument("--only", default="", help="positions, e.g. 'duo 0 30000,classic 24 30000'")
     args = parser.parse_args()
     positions = [p.strip() for p in args.only.split(",") if p.strip()] or POSITIONS
-    builds = {f"host tuning ({host_name()})": host_name(), f"generic tuning ({GENERIC_X86})": GENERIC_X86}
+    host = host_name()
+    builds = {f"host tuning ({host})": host, f"generic tuning ({GENERIC_X86})": GENERIC_X86}
     runs: dict[str, dict[str, list[float]]] = {name: {p: [] for p in positions} for name in builds}
     with tempfile.TemporaryDirectory() as scratch:
         for cpu in builds.values():
@@ -77,11 +78,11 @@ def main() -> None:
                 print(f"round {r + 1}/{args.rounds}: {name} ...", flush=True)
                 for p, rate in rates(cpu, os.path.join(scratch, cpu), positions, args.knobs).items():
                     runs[name][p].append(rate)
-    host, generic = list(builds)
-    print(f"| position (iterations) | {host} sims/CPU-s | {generic} sims/CPU-s | generic / host |")
+    host_build, generic_build = list(builds)
+    print(f"| position (iterations) | {host_build} sims/CPU-s | {generic_build} sims/CPU-s | generic / host |")
     print("|---|---|---|---|")
     for p in positions:
-        a, b = statistics.median(runs[host][p]), statistics.median(runs[generic][p])
+        a, b = statistics.median(runs[host_build][p]), statistics.median(runs[generic_build][p])
         print(f"| {p} | {a:,.0f} | {b:,.0f} | {b / a:.3f} |")
 
 

@@ -23,12 +23,13 @@ import sys
 
 #: LLVM's name of the generic x86-64 CPU (its tuning; the instructions come from the host's features).
 GENERIC_X86 = "x86-64"
-_X86_MACHINES = ("x86_64", "amd64")
+#: ``platform.machine()`` of the x86-64 hosts (lower case).
+X86_MACHINES = ("x86_64", "amd64")
 
 
 def use_generic_tuning() -> bool:
     """Compile for the host's features with generic x86-64 tuning (see the module); True when set here."""
-    if platform.machine().lower() not in _X86_MACHINES:
+    if platform.machine().lower() not in X86_MACHINES:
         return False
     if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
         return False  # the user's (or a parent process's) choice
