@@ -115,6 +115,8 @@ class Params:
         # 0.217 on 80 seeds); off in three-player, where they did not (0.309 both): bench/results/blokus_vs_pentobi.md
         self.quality_bonus = 1.0 if v == "classic" else 0.0
         self.lgr = 0.0  # 1: the last good reply in playouts (Pentobi's use_lgr)
+        self.rave_dist = 0.0  # 1: Pentobi's RAVE distance weights (playout passes are no plies; see tree.run_iterations)
+        self.prior_all = 0.0  # 1: priors and first values scaled by the gammas of all moves, pruned ones too (Pentobi)
         self.rave_parent_max = 25000 if self.duo else 50000  # no RAVE updates of the children of busier nodes
         self.width = w
 
@@ -328,7 +330,8 @@ class FastMCTSBot:
     and the search stops :data:`BUDGET_RESERVE` of the budget early so the whole move fits it).
 
     ``knobs`` replaces search constants (:data:`~solvers.blokus.mcts.tree.SEARCH_KNOBS`: the exploration
-    constant, the RAVE weight and the RAVE count limit, Pentobi's quality bonus, the last good reply), for
+    constant, the RAVE weight and the RAVE count limit, Pentobi's quality bonus, the last good reply, Pentobi's RAVE
+    distance weights ``rave_dist`` and its prior scale ``prior_all``), for
     ``kibitz blokus tune``; the driver's own knob
     ``endgame=1`` (two seats) first tries the exact endgame search (:mod:`solvers.blokus.endgame`) when both seats
     have at most :data:`ENDGAME_PLACEMENTS` placements left, in :data:`ENDGAME_SHARE` of a CPU budget (or

@@ -35,7 +35,7 @@ LOCAL_GAMMAS = np.array([1.0, 1e6, 1e12, 1e18, 1e24, 1e25])
 
 @K.hot
 def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, ply, pool, meta, slot, recent,
-            second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino, lgr, use_lgr):
+            second, glocal, use_local, wbuf, pw, early, player_of, piece_sizes, monomino, lgr, use_lgr, pass_plies):
     """Finish the game from colour ``c`` with the weighted policy; record each (colour, move) for RAVE.
 
     Each colour's legal-move list starts from its list at the deepest tree node on the path that
@@ -45,6 +45,7 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
     With ``early`` (two players), the playout stops when a player can move no more while behind
     (Pentobi's early termination: the loss is decided; the margin is then the current one).
     With ``use_lgr`` a colour plays its last good reply (:func:`lgr_reply`) when it has a legal one.
+    Returns the ply after the last move; a colour's pass counts as a ply with ``pass_plies`` (Pentobi's do not).
     """
     feat, mark, inited, processed, mstamp = pw
     stamp = K.next_stamp(mark, mstamp)
@@ -91,7 +92,9 @@ def playout(c, tables, arrays, nonboard, wtab, pl_weight, lists, nlist, played, 
             mark_played(played, c, m, ply)
             second_last = last
             last = m
-        ply += 1
+            ply += 1
+        elif pass_plies:
+            ply += 1
         c = K.next_color(c, done)
     return ply
 

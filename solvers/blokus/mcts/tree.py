@@ -40,7 +40,7 @@ CHILD_MIN_COUNT = 3.0
 RAVE_WEIGHT = 0.7  # the defaults; the search reads them from the gamma array (see SEARCH_KNOBS) so tuning needs no
 RAVE_CHILD_MAX = 2000.0  # recompilation
 #: The search constants kept after the gammas in the gamma array, in this order (index N_GAMMAS + i).
-SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus", "lgr")
+SEARCH_KNOBS = ("exploration", "rave_weight", "rave_child_max", "quality_bonus", "lgr", "rave_dist", "prior_all")
 
 
 class Tree(NamedTuple):
@@ -131,8 +131,9 @@ def expand_node(node, c, tables, arrays, owner, recent, nonboard, P, tree, scrat
         return False
     max_g = 0.0
     sum_g = 0.0
+    every = gammas[N_GAMMAS + 6] >= 0.5  # Pentobi's: the sum and maximum over all moves, the pruned ones too
     for i in range(n):
-        if keep[i]:
+        if keep[i] or every:
             sum_g += gam[i]
             if gam[i] > max_g:
                 max_g = gam[i]
@@ -177,6 +178,17 @@ def add_value(k, r, w, t_value, t_count, t_prior):
     t_count[k] = old + w
     t_value[k] += w * (r - t_value[k]) * inv
     t_prior[k] *= old * inv
+
+
+@K.hot_inline
+def rave_step(rave_weight, d, end, pad):
+    """How much a RAVE result's weight falls per ply below ply ``d``: ``rave_weight / (end - d + pad)``.
+
+    ``end`` is the simulation's last ply + 1.  With ``pad`` 0 (the knob ``rave_dist``; the playouts then count no
+    plies for passes) this is Pentobi's ``update_rave``: a move ``k`` plies below weighs ``rave_weight * (1 - k /
+    (moves from ply d to the end))``; with ``pad`` 1, kibitz's first weighting, a little more.
+    """
+    return rave_weight / (end - d + pad)
 
 
 @K.hot_inline
@@ -288,6 +300,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     rave_child_max = gammas[N_GAMMAS + 2]
     pentobi_bonus = gammas[N_GAMMAS + 3] != 0.0  # Pentobi's quality bonus (else 0.1 of the margin)
     use_lgr = gammas[N_GAMMAS + 4] >= 0.5  # the last good reply in playouts
+    rave_pad = 0.0 if gammas[N_GAMMAS + 5] >= 0.5 else 1.0  # Pentobi's RAVE distance weights (rave_step)
     done_count = 0
     for _ in range(count):
         _copy_position(root_blob, work_blob, root_arrays, arrays)
@@ -339,7 +352,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
         if c >= 0:
             end = playout(c, tables, arrays, nonboard[0], wtab, pl_weight, lists, nlist, played, depth, pool, meta, slot,
                            work_recent, second, glocal, use_local, scratch[2], pw, early, player_of, piece_sizes,
-                           monomino, lgr, use_lgr)
+                           monomino, lgr, use_lgr, rave_pad == 1.0)
         else:
             end = depth
         results(arrays, piece_sizes, monomino, player_of, num_players, res, seat_val, result_stats, pentobi_bonus)
@@ -363,7 +376,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
             # d; a node's children are moves of one colour; the path's own child, played at ply d, had its real
             # visit above), found by one pass over the children (Pentobi's ``update_rave``)
             if t_nchild[nd] > 0 and t_visits[nd] <= rave_parent_max:
-                step = rave_weight / (end - d + 1.0)
+                step = rave_step(rave_weight, d, end, rave_pad)
                 first = np.uint32(t_first[nd])
                 stop = first + np.uint32(t_nchild[nd])
                 played_at = first_ply[t_color[first]]

@@ -1,0 +1,76 @@
+"""mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights) and ``prior_all`` (Pentobi's prior scale)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from puzzles.blokus.engine import BlokusState
+from solvers.blokus.mcts import FastMCTSBot
+from solvers.blokus.mcts.tree import Tree, rave_step
+from tests.test_blokus_lgr import random_position
+
+
+def searched_tree(knobs: dict[str, float], state: BlokusState, iterations: int, seed: int = 5) -> Tree:
+    bot = FastMCTSBot(iterations=iterations, reuse=False, knobs=knobs)
+    bot.search(state, seed=seed)
+    return bot._setup(state)[1][0].tree
+
+
+def same_tree(a: Tree, b: Tree) -> bool:
+    size = int(a.size[0])
+    return size == int(b.size[0]) and all(np.array_equal(getattr(a, f)[:size], getattr(b, f)[:size])
+                                          for f in ("move", "first", "nchild", "visits", "value", "value_count"))
+
+
+@pytest.mark.parametrize(("first_ply", "node_ply", "moves"), [(1, 0, 10), (5, 2, 10), (9, 2, 10), (30, 12, 41)])
+def test_rave_dist_weights_a_later_move_as_pentobis_update_rave(first_ply: int, node_ply: int, moves: int) -> None:
+    """Pentobi: weight = rave_weight * (1 - (first - i) / (nu_moves - i)); kibitz's first weighting padded the
+    denominator by one ply (a little more weight for later moves)."""
+    step = rave_step.py_func(0.7, node_ply, moves, 0.0)
+    assert 0.7 - (first_ply - node_ply) * step == pytest.approx(0.7 * (1 - (first_ply - node_ply) / (moves - node_ply)))
+    padded = rave_step.py_func(0.7, node_ply, moves, 1.0)
+    assert 0.7 - (first_ply - node_ply) * padded > 0.7 - (first_ply - node_ply) * step
+
+
+def test_rave_dist_changes_the_search_and_keeps_it_deterministic() -> None:
+    state = random_position("duo", 8, 6)
+    default = searched_tree({}, state, 400)
+    off = searched_tree({"rave_dist": 0.0}, state, 400)
+    assert same_tree(default, off)
+    on = searched_tree({"rave_dist": 1.0}, state, 400)
+    assert not same_tree(default, on)
+    assert same_tree(on, searched_tree({"rave_dist": 1.0}, state, 400))
+
+
+def root_priors_and_values(tree: Tree) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The root's children that no simulation reached yet: (moves, priors, first values)."""
+    first, n = int(tree.first[0]), int(tree.nchild[0])
+    sl = slice(first, first + n)
+    fresh = tree.visits[sl] == 0
+    prior = (tree.prior[sl] * tree.value_count[sl])[fresh]
+    return tree.move[sl][fresh], prior, tree.value[sl][fresh]
+
+
+def test_prior_all_scales_the_kept_moves_by_the_gammas_of_all_moves_as_pentobi() -> None:
+    """Two-player's first move prunes the moves far from the centre.  Pentobi still sums and maximises the gammas
+    over all moves: the kept children's priors then sum to less than 1, by one factor for every child, and their first
+    values fall by one factor too (``root_val * sqrt(gamma / max gamma)``); without the knob the priors sum to 1."""
+    state = BlokusState("two-player")
+    default = searched_tree({}, state, 1)
+    pentobi = searched_tree({"prior_all": 1.0}, state, 1)
+    moves_d, prior_d, value_d = root_priors_and_values(default)
+    moves_p, prior_p, value_p = root_priors_and_values(pentobi)
+    assert np.array_equal(moves_d, moves_p) and len(moves_d) >= 2
+    n = int(default.nchild[0])
+    first = int(default.first[0])
+    assert float(np.sum(default.prior[first:first + n] * default.value_count[first:first + n])) == pytest.approx(1.0)
+    share = prior_p / prior_d
+    assert np.allclose(share, share[0]) and 0.0 < share[0] < 0.99
+    scale = value_p / value_d
+    assert np.allclose(scale, scale[0]) and 0.0 < scale[0] <= 1.0
+
+
+def test_prior_all_changes_nothing_in_duo_where_nothing_is_pruned() -> None:
+    state = random_position("duo", 4, 2)
+    assert same_tree(searched_tree({}, state, 300), searched_tree({"prior_all": 1.0}, state, 300))
