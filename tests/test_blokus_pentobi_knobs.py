@@ -74,3 +74,48 @@ def test_prior_all_scales_the_kept_moves_by_the_gammas_of_all_moves_as_pentobi()
 def test_prior_all_changes_nothing_in_duo_where_nothing_is_pruned() -> None:
     state = random_position("duo", 4, 2)
     assert same_tree(searched_tree({}, state, 300), searched_tree({"prior_all": 1.0}, state, 300))
+
+
+def test_a_pruned_copy_keeps_the_children_of_the_nodes_with_enough_visits_only() -> None:
+    """Pentobi's pruning: below the root, a node keeps its children (with their values) only with at least
+    ``min_visits`` real visits; the others become unexpanded, and every kept node is the source's."""
+    from solvers.blokus.mcts.tree import copy_subtree, new_tree
+
+    state = random_position("duo", 6, 3)
+    src = searched_tree({}, state, 3000)
+    dst = new_tree(int(src.size[0]))
+    kept = int(copy_subtree(src, 0, dst, 8))
+    assert 1 + int(src.nchild[0]) < kept < int(src.size[0])
+    stack = [(0, 0)]  # (source node, copied node)
+    seen = 0
+    while stack:
+        s, d = stack.pop()
+        seen += 1
+        for field in ("move", "visits", "value", "value_count", "prior"):
+            assert getattr(dst, field)[d] == getattr(src, field)[s]
+        expanded = src.nchild[s] > 0 and (s == 0 or src.visits[s] >= 8)
+        assert (dst.nchild[d] == src.nchild[s]) if expanded else (dst.nchild[d] == -1 and dst.first[d] == -1)
+        if expanded:
+            stack += [(int(src.first[s]) + j, int(dst.first[d]) + j) for j in range(int(src.nchild[s]))]
+    assert seen == kept
+
+
+def test_prune_lets_a_full_tree_expand_again_and_the_search_stays_deterministic() -> None:
+    """With a small cap the tree fills: without the knob the search goes on without expanding, with it the tree is
+    pruned (as Pentobi's) and expands again; both run every iteration, and ``prune`` gives the same search twice."""
+    state = random_position("duo", 4, 2)
+
+    def search(knobs: dict[str, float]) -> tuple[np.ndarray, FastMCTSBot]:
+        bot = FastMCTSBot(iterations=3000, reuse=False, capacity=6000, knobs=knobs)
+        visits = bot.search(state, seed=5)[1]
+        assert bot.last_iterations == 3000 and visits.sum() == 3000
+        return visits, bot
+
+    _, plain = search({})
+    plain_work = plain._setup(state)[1][0]
+    assert plain_work.spare is None and int(plain_work.tree.size[0]) > 5000  # full, never pruned
+    first, bot = search({"prune": 1.0})
+    work = bot._setup(state)[1][0]
+    assert work.spare is not None and int(work.tree.size[0]) <= 6000  # pruned at least once
+    again, _ = search({"prune": 1.0})
+    assert np.array_equal(first, again)

@@ -217,6 +217,17 @@ class Workspace:
         self.cache = (t_cache,) + self.cache[1:]
         self.spare = None
 
+    def prune(self, min_visits: int) -> int:
+        """Keep the children of the nodes with at least ``min_visits`` real visits (and the root's), as Pentobi prunes
+        a full tree; the rest become unexpanded.  The list cache is forgotten (node numbers change).  Returns the
+        nodes kept."""
+        if self.spare is None:
+            self.spare = new_tree(self.capacity)
+        kept = int(copy_subtree(self.tree, 0, self.spare, min_visits))
+        self.tree, self.spare = self.spare, self.tree
+        reset_cache(self.cache)
+        return kept
+
     def reuse(self, history: list[tuple[int, int]]) -> bool:
         """Re-root the tree at the position reached by ``history`` when it continues the tree's root; True if kept."""
         old = self.history
@@ -235,7 +246,7 @@ class Workspace:
         if node != 0:
             if self.spare is None:
                 self.spare = new_tree(self.capacity)
-            copy_subtree(tree, node, self.spare)
+            copy_subtree(tree, node, self.spare, 0)
             self.tree, self.spare = self.spare, tree
         return True
 
@@ -302,7 +313,11 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
 #: over the game as Pentobi's levels do (:func:`pentobi_count_weight`); pentobi_stop=1 is the early stop with the lead
 #: measured as Pentobi's check measures it (``as_pentobi`` of :func:`move_cannot_change`)
-DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop")
+#: prune=1 prunes a full tree at its largest size as Pentobi does (:meth:`Workspace.prune`) instead of searching on
+#: without expanding
+DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune")
+PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
+PRUNE_KEEP = 0.5  # ... and the next one twice as many while a pruning keeps more than this share of the nodes
 EARLY_STOP_AFTER = 0.1  # CPU seconds of search before the early stop is checked (Pentobi: rates are unsure before)
 EARLY_STOP_EVERY = 256  # with an iteration budget, the early stop is checked after each this many iterations,
 EARLY_STOP_CHECKS = 32  # or this many times in the move's budget when that is more (each check costs a call)
@@ -340,7 +355,9 @@ class FastMCTSBot:
     (:func:`move_cannot_change`), saving the rest of the budget, as Pentobi does; ``pentobi_counts=1`` spreads an
     iteration budget over the game as Pentobi's levels spread their simulation counts (:meth:`_move_iterations`);
     ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
-    roots' children: the same CPU per move in about 1/N of the wall time on N free cores.
+    roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` prunes a tree
+    that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`) instead of searching on without
+    expanding.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -362,6 +379,7 @@ class FastMCTSBot:
         self.pentobi_stop = self.knobs.pop("pentobi_stop", 0.0) >= 0.5
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
+        self.prune = self.knobs.pop("prune", 0.0) >= 0.5
         threads = self.knobs.pop("threads", 1.0)
         if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
@@ -481,6 +499,7 @@ class FastMCTSBot:
         target = self._move_iterations(state, int(tree.visits[0]) if reused else 0, share, shares)
         every = max(EARLY_STOP_EVERY, (target or 0) // EARLY_STOP_CHECKS)
         order: np.ndarray | None = None  # the root's children in Pentobi's order (pentobi_stop), once it has them
+        prune_visits = PRUNE_START
         while flag[0] == RUNNING:
             want = chunk if target is None else min(chunk, target - done)
             if target is not None and self.early_stop:
@@ -491,7 +510,7 @@ class FastMCTSBot:
                 want = min(want, max(1, int((deadline - before) / per_iteration)))  # fit the time left
             if want <= 0:
                 break
-            grow = work.capacity < self.capacity
+            grow = work.capacity < self.capacity or self.prune
             done += run_iterations(want, tables, root_arrays, work_arrays, tuple(tree), owner, recent, setup.nonboard,
                                    state.to_move, P, (params.wtab, params.pl_weight), params.player_of,
                                    params.num_players, state.tables.piece_sizes, _MONOMINO, work.scratch, work.play,
@@ -500,7 +519,13 @@ class FastMCTSBot:
                 tree.size[1] = 0
                 if not grow:
                     break  # not even for the root's children
-                work.grow(self.capacity)
+                if work.capacity < self.capacity:
+                    work.grow(self.capacity)
+                else:
+                    if work.prune(prune_visits) > PRUNE_KEEP * work.capacity:
+                        prune_visits *= 2
+                    if tree.nchild[0] > 0 and work.tree.size[0] >= work.capacity:
+                        break  # no room even after pruning
                 tree = work.tree
             now = clock()
             if deadline is not None and now >= deadline:

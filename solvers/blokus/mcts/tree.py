@@ -7,8 +7,8 @@ and its prior ``gamma / sum`` scales the exploration term ``c * sqrt(N) * log(N 
 RAVE: a child whose move the same colour played later in the simulation gets the result with
 weight 0.7 (falling with distance) while it has fewer than 2,000 value counts and its parent at
 most 25,000 (Duo) or 50,000 visits.  When the tree has no room, :func:`run_iterations` stops and
-the driver doubles it (:class:`~solvers.blokus.mcts.driver.Workspace`); :func:`copy_subtree`
-re-roots it for tree reuse.
+the driver doubles it (:class:`~solvers.blokus.mcts.driver.Workspace`), or at its largest prunes it (knob ``prune``);
+:func:`copy_subtree` re-roots it for tree reuse and prunes it.
 """
 
 from __future__ import annotations
@@ -399,8 +399,11 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
 
 
 @K.hot
-def copy_subtree(src, root, dst):
-    """Copy the subtree of ``src`` under node ``root`` into ``dst`` (as its node 0), children kept contiguous."""
+def copy_subtree(src, root, dst, min_visits):
+    """Copy the subtree of ``src`` under node ``root`` into ``dst`` (as its node 0), children kept contiguous.
+
+    The children of a node below the root are copied only when it has at least ``min_visits`` real visits (0: all);
+    a node whose children are left out is unexpanded in the copy (Pentobi's ``Tree::copy_subtree``, its pruning)."""
     s_move, s_color, s_first, s_nchild, s_value, s_count, s_prior, s_visits, s_size = src
     d_move, d_color, d_first, d_nchild, d_value, d_count, d_prior, d_visits, d_size = dst
     cap = d_move.shape[0]
@@ -417,7 +420,7 @@ def copy_subtree(src, root, dst):
     while head < size:
         sn = d_first[head]
         nch = s_nchild[sn]
-        if nch > 0 and size + nch <= cap:
+        if nch > 0 and size + nch <= cap and (head == 0 or s_visits[sn] >= min_visits):
             base = size
             for j in range(nch):
                 sc = s_first[sn] + j
