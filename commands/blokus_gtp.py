@@ -57,8 +57,8 @@ def blokus_gtp(variant, bot_spec, seed, knobs):
 @click.option("--engine", "engine", default=None, help="Side A as a GTP engine command instead of --bots.")
 @click.option("--knobs", default=None, metavar="NAME=VALUE,...",
               help="Side A's mcts-rave search constants (exploration, rave_weight, rave_child_max, quality_bonus, "
-                   "lgr, rave_dist, prior_all), as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame search play when it "
-                   "proves a win or a tie; early_stop=1 ends a search once its move cannot change; pentobi_stop=1 "
+                   "lgr, rave_dist, prior_all), as kibitz blokus tune; endgame=1 (two seats) lets an exact endgame "
+                   "search play when it proves a win or a tie; early_stop=1 ends a search once its move cannot change; pentobi_stop=1 "
                    "does so with the lead measured as Pentobi's check measures it; pentobi_counts=1 spreads an "
                    "iteration budget over the game as Pentobi's levels do; threads=N searches N trees at once, "
                    "each with 1/N of the budget; prune=1 prunes a full tree as Pentobi does.")

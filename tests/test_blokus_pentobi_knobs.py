@@ -1,4 +1,5 @@
-"""mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights) and ``prior_all`` (Pentobi's prior scale)."""
+"""mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights), ``prior_all`` (Pentobi's prior scale) and
+``prune`` (Pentobi's pruning of a full tree)."""
 
 from __future__ import annotations
 

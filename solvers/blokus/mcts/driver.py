@@ -217,14 +217,20 @@ class Workspace:
         self.cache = (t_cache,) + self.cache[1:]
         self.spare = None
 
+    def _copy_to_spare(self, node: int, min_visits: int) -> int:
+        """Make the subtree under ``node`` the tree (:func:`copy_subtree` into the spare tree, then swap them);
+        returns its nodes."""
+        if self.spare is None:
+            self.spare = new_tree(self.capacity)
+        kept = int(copy_subtree(self.tree, node, self.spare, min_visits))
+        self.tree, self.spare = self.spare, self.tree
+        return kept
+
     def prune(self, min_visits: int) -> int:
         """Keep the children of the nodes with at least ``min_visits`` real visits (and the root's), as Pentobi prunes
         a full tree; the rest become unexpanded.  The list cache is forgotten (node numbers change).  Returns the
         nodes kept."""
-        if self.spare is None:
-            self.spare = new_tree(self.capacity)
-        kept = int(copy_subtree(self.tree, 0, self.spare, min_visits))
-        self.tree, self.spare = self.spare, self.tree
+        kept = self._copy_to_spare(0, min_visits)
         reset_cache(self.cache)
         return kept
 
@@ -244,10 +250,7 @@ class Workspace:
                 return False
             node = first + int(hits[0])
         if node != 0:
-            if self.spare is None:
-                self.spare = new_tree(self.capacity)
-            copy_subtree(tree, node, self.spare, 0)
-            self.tree, self.spare = self.spare, tree
+            self._copy_to_spare(node, 0)
         return True
 
 
@@ -522,10 +525,11 @@ class FastMCTSBot:
                 if work.capacity < self.capacity:
                     work.grow(self.capacity)
                 else:
-                    if work.prune(prune_visits) > PRUNE_KEEP * work.capacity:
+                    kept = work.prune(prune_visits)
+                    if kept >= work.capacity:
+                        break  # the root's children alone fill the tree
+                    if kept > PRUNE_KEEP * work.capacity:
                         prune_visits *= 2
-                    if tree.nchild[0] > 0 and work.tree.size[0] >= work.capacity:
-                        break  # no room even after pruning
                 tree = work.tree
             now = clock()
             if deadline is not None and now >= deadline:
