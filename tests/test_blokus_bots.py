@@ -316,7 +316,8 @@ def test_mcts_rave_list_cache_holds_the_legal_moves_of_each_colour_at_its_node()
 
 def test_mcts_rave_tree_growth_leaves_the_search_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree starts small and doubles when full; an iteration that found no room is redone, so the
-    search is the one a big tree gives.  With a hard cap it stops growing and goes on without expanding."""
+    search is the one a big tree gives.  With a hard cap and ``prune=0`` it stops growing and goes on without
+    expanding."""
     from solvers.blokus.mcts import driver
 
     state = BlokusState("duo")
@@ -328,7 +329,7 @@ def test_mcts_rave_tree_growth_leaves_the_search_unchanged(monkeypatch: pytest.M
     work = next(iter(bot._work.values()))[0]
     assert work.capacity > 64 and work.tree.size[0] > 64  # it did grow
     assert all(np.array_equal(x, y) for x, y in zip(big, grown))
-    capped = driver.FastMCTSBot(iterations=600, capacity=2000)
+    capped = driver.FastMCTSBot(iterations=600, capacity=2000, knobs={"prune": 0.0})
     moves, visits, _ = capped.search(state, 4)
     assert capped.last_iterations == 600 and visits.sum() == 600
     assert 1000 < next(iter(capped._work.values()))[0].tree.size[0] <= 2000  # full, and it went on

@@ -102,8 +102,8 @@ def test_a_pruned_copy_keeps_the_children_of_the_nodes_with_enough_visits_only()
 
 
 def test_prune_lets_a_full_tree_expand_again_and_the_search_stays_deterministic() -> None:
-    """With a small cap the tree fills: without the knob the search goes on without expanding, with it the tree is
-    pruned (as Pentobi's) and expands again; both run every iteration, and ``prune`` gives the same search twice."""
+    """With a small cap the tree fills: with ``prune=0`` the search goes on without expanding; by default the tree is
+    pruned (as Pentobi's) and expands again; both run every iteration, and pruning gives the same search twice."""
     state = random_position("duo", 4, 2)
 
     def search(knobs: dict[str, float]) -> tuple[np.ndarray, FastMCTSBot]:
@@ -112,10 +112,10 @@ def test_prune_lets_a_full_tree_expand_again_and_the_search_stays_deterministic(
         assert bot.last_iterations == 3000 and visits.sum() == 3000
         return visits, bot
 
-    _, plain = search({})
+    _, plain = search({"prune": 0.0})
     plain_work = plain._setup(state)[1][0]
     assert plain_work.spare is None and int(plain_work.tree.size[0]) > 5000  # full, never pruned
-    first, bot = search({"prune": 1.0})
+    first, bot = search({})
     work = bot._setup(state)[1][0]
     assert work.spare is not None and int(work.tree.size[0]) <= 6000  # pruned at least once
     again, _ = search({"prune": 1.0})

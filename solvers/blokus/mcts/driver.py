@@ -316,8 +316,8 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: search once its move cannot change (:func:`move_cannot_change`); pentobi_counts=1 spreads an iteration budget
 #: over the game as Pentobi's levels do (:func:`pentobi_count_weight`); pentobi_stop=1 is the early stop with the lead
 #: measured as Pentobi's check measures it (``as_pentobi`` of :func:`move_cannot_change`)
-#: prune=1 prunes a full tree at its largest size as Pentobi does (:meth:`Workspace.prune`) instead of searching on
-#: without expanding
+#: prune=1 (the default) prunes a full tree at its largest size as Pentobi does (:meth:`Workspace.prune`); prune=0
+#: searches on without expanding
 DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune")
 PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
 PRUNE_KEEP = 0.5  # ... and the next one twice as many while a pruning keeps more than this share of the nodes
@@ -358,9 +358,9 @@ class FastMCTSBot:
     (:func:`move_cannot_change`), saving the rest of the budget, as Pentobi does; ``pentobi_counts=1`` spreads an
     iteration budget over the game as Pentobi's levels spread their simulation counts (:meth:`_move_iterations`);
     ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
-    roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` prunes a tree
-    that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`) instead of searching on without
-    expanding.
+    roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` (the default)
+    prunes a tree that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`); ``prune=0`` searches on
+    without expanding.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -382,7 +382,7 @@ class FastMCTSBot:
         self.pentobi_stop = self.knobs.pop("pentobi_stop", 0.0) >= 0.5
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
-        self.prune = self.knobs.pop("prune", 0.0) >= 0.5
+        self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: a full tree stops expanding
         threads = self.knobs.pop("threads", 1.0)
         if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
