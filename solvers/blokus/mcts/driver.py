@@ -3,7 +3,8 @@
 The driver copies the position into the kernel's arrays, runs the iterations in chunks (so a CPU
 time budget can be checked between chunks) and reads the root's children.  The tree starts small
 and doubles when full (an iteration that finds no room is redone after the growth, so the search
-does not depend on it), up to ``capacity`` nodes; beyond that it stops growing.  Tree reuse: the
+does not depend on it), up to ``capacity`` nodes; a tree full at that size is pruned as Pentobi prunes
+it (knob ``prune``, on by default) and the search expands again.  Tree reuse: the
 subtree of the position reached by the moves since the last search is kept (its statistics
 re-rooted) when the bot is asked again.
 """
