@@ -62,7 +62,7 @@ def blokus_gtp(variant, bot_spec, seed, knobs):
                    "does so with the lead measured as Pentobi's check measures it; pentobi_counts=1 spreads an "
                    "iteration budget over the game as Pentobi's levels do; threads=N searches N trees at once, "
                    "each with 1/N of the budget; prune=0 keeps a full tree as it is (by default it is pruned as "
-                   "Pentobi prunes it).")
+                   "Pentobi prunes it); tree_log2=N caps the tree at 2^N nodes (12 to 23, default 23).")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,

@@ -120,3 +120,18 @@ def test_prune_lets_a_full_tree_expand_again_and_the_search_stays_deterministic(
     assert work.spare is not None and int(work.tree.size[0]) <= 6000  # pruned at least once
     again, _ = search({"prune": 1.0})
     assert np.array_equal(first, again)
+
+
+def test_tree_log2_caps_the_tree_which_is_then_pruned_and_rejects_other_sizes() -> None:
+    """``tree_log2=12``: the tree never holds more than 2^12 nodes, it is pruned when full and the search runs its
+    whole budget; sizes outside 12..23 or not whole are refused with a one-line error."""
+    state = random_position("duo", 4, 2)
+    bot = FastMCTSBot(iterations=3000, reuse=False, knobs={"tree_log2": 12.0})
+    assert bot.capacity == 1 << 12
+    visits = bot.search(state, seed=5)[1]
+    work = bot._setup(state)[1][0]
+    assert bot.last_iterations == 3000 and visits.sum() == 3000
+    assert work.capacity == 1 << 12 and work.spare is not None and int(work.tree.size[0]) <= 1 << 12
+    for bad in (11.0, 24.0, 12.5):
+        with pytest.raises(ValueError, match="tree_log2 must be a whole number from 12 to 23"):
+            FastMCTSBot(iterations=10, knobs={"tree_log2": bad})

@@ -42,7 +42,7 @@ KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave
                                                 "early_stop": (0.0, 1.0), "pentobi_counts": (0.0, 1.0),
                                                 "threads": (1.0, 16.0), "pentobi_stop": (0.0, 1.0),
                                                 "rave_dist": (0.0, 1.0), "prior_all": (0.0, 1.0),
-                                                "prune": (0.0, 1.0)}
+                                                "prune": (0.0, 1.0), "tree_log2": (12.0, 23.0)}
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},

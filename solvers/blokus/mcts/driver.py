@@ -50,6 +50,7 @@ CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only a
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
 MAX_THREADS = 16  # the most search threads (knob ``threads``)
+MIN_TREE_LOG2 = 12  # the smallest tree the knob ``tree_log2`` may ask for: 2^12 nodes
 SEED_STEP = 0x9E3779B9  # search thread k seeds its random numbers with seed + k * SEED_STEP
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
@@ -319,7 +320,9 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: measured as Pentobi's check measures it (``as_pentobi`` of :func:`move_cannot_change`)
 #: prune=1 (the default) prunes a full tree at its largest size as Pentobi does (:meth:`Workspace.prune`); prune=0
 #: searches on without expanding
-DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune")
+#: tree_log2=N caps the tree at 2^N nodes (12 to 23; a smaller tree is pruned sooner, as Pentobi's memory is scaled by
+#: its level)
+DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune", "tree_log2")
 PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
 PRUNE_KEEP = 0.5  # ... and the next one twice as many while a pruning keeps more than this share of the nodes
 EARLY_STOP_AFTER = 0.1  # CPU seconds of search before the early stop is checked (Pentobi: rates are unsure before)
@@ -388,6 +391,12 @@ class FastMCTSBot:
         if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
         self.threads = int(threads)
+        tree_log2 = self.knobs.pop("tree_log2", 0.0)  # 0: the capacity given
+        if tree_log2:
+            if tree_log2 != int(tree_log2) or not MIN_TREE_LOG2 <= tree_log2 <= TREE_CAPACITY.bit_length() - 1:
+                raise ValueError(f"tree_log2 must be a whole number from {MIN_TREE_LOG2} to "
+                                 f"{TREE_CAPACITY.bit_length() - 1}, not {tree_log2:g}")
+            capacity = 1 << int(tree_log2)
         self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
