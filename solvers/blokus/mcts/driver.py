@@ -50,7 +50,8 @@ CACHE_POOL = 1 << 25  # moves in the list cache (64 MB of uint16, touched only a
 CACHE_SLOTS = 1 << 19  # nodes with cached lists
 LGR_SLOTS = 1 << 20  # per colour, the replies to two moves (Pentobi: 2^21 per player)
 MAX_THREADS = 16  # the most search threads (knob ``threads``)
-MIN_TREE_LOG2 = 12  # the smallest tree the knob ``tree_log2`` may ask for: 2^12 nodes
+MIN_TREE_LOG2 = 12  # the smallest tree the knob ``tree_log2`` may ask for: 2^12 nodes, ...
+MAX_TREE_LOG2 = TREE_CAPACITY.bit_length() - 1  # ... and the largest, the default's
 SEED_STEP = 0x9E3779B9  # search thread k seeds its random numbers with seed + k * SEED_STEP
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
@@ -343,6 +344,13 @@ def pentobi_count_weight(variant: str, own_pieces: int) -> float:
     return weight * {0: 0.2, 1: 0.2, 2: 0.3}.get(own_pieces, 1.0)
 
 
+def whole_knob(name: str, value: float, low: int, high: int) -> int:
+    """A knob that must be a whole number from ``low`` to ``high``, as an int; ValueError (one line) otherwise."""
+    if value != int(value) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value:g}")
+    return int(value)
+
+
 class FastMCTSBot:
     """Pentobi-style MCTS in numba (priors, pruning, weighted playouts, RAVE, tree reuse).
 
@@ -386,17 +394,11 @@ class FastMCTSBot:
         self.pentobi_stop = self.knobs.pop("pentobi_stop", 0.0) >= 0.5
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
-        self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: a full tree stops expanding
-        threads = self.knobs.pop("threads", 1.0)
-        if threads != int(threads) or not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads:g}")
-        self.threads = int(threads)
+        self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: without it a full tree stops expanding
+        self.threads = whole_knob("threads", self.knobs.pop("threads", 1.0), 1, MAX_THREADS)
         tree_log2 = self.knobs.pop("tree_log2", 0.0)  # 0: the capacity given
         if tree_log2:
-            if tree_log2 != int(tree_log2) or not MIN_TREE_LOG2 <= tree_log2 <= TREE_CAPACITY.bit_length() - 1:
-                raise ValueError(f"tree_log2 must be a whole number from {MIN_TREE_LOG2} to "
-                                 f"{TREE_CAPACITY.bit_length() - 1}, not {tree_log2:g}")
-            capacity = 1 << int(tree_log2)
+            capacity = 1 << whole_knob("tree_log2", tree_log2, MIN_TREE_LOG2, MAX_TREE_LOG2)
         self.last_endgame: EndgameResult | None = None  # the last move's proof, when the endgame search made it
         self.reused = False
         self.name = name
