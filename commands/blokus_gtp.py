@@ -250,7 +250,7 @@ def blokus_tune_ab(knobs_a, knobs_b, games, budget_b, variant, budget, seed, wor
 def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, workers, scheduler, checkpoint, as_json,
                      quiet):
     """SPSA over mcts-rave's search constants: each step plays x + c_k d against x - c_k d and moves x."""
-    from solvers.blokus.tune import spsa
+    from solvers.blokus.tune import spsa, spsa_refusal
     from solvers.warmup import ensure_compiled
 
     _check_budget(budget)
@@ -259,6 +259,8 @@ def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, 
     knobs = _knobs(start, "--start")
     if not knobs:
         raise click.BadParameter("name the constants to tune", param_hint="--start")
+    if spsa_refusal(knobs):
+        raise click.BadParameter(str(spsa_refusal(knobs)), param_hint="--start")
     if games_per_step % 2:
         raise click.BadParameter("must be even (both sides take both seats)", param_hint="--games-per-step")
     ensure_compiled("blokus")

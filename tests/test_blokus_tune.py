@@ -85,6 +85,8 @@ def test_spsa_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     assert step["plus"]["exploration"] != step["minus"]["exploration"]
     assert [g["seat_a"] for g in step["games"]] == [0, 1]
     assert whole.summary()["trace"][1]["after"] == knobs_text(whole.knobs)
+    with pytest.raises(ValueError, match="tree_log2 takes whole numbers"):
+        spsa("duo", BUDGET, {"tree_log2": 20.0}, 1, 2)  # refused before any game (its steps are continuous)
 
 
 def test_tune_commands(run_cli) -> None:
@@ -98,6 +100,8 @@ def test_tune_commands(run_cli) -> None:
     assert text.stdout.startswith("SPSA, duo at 12: 1 of 1 steps (complete), 2 games each; from exploration=0.5 to ")
     bad = run_cli("blokus", "tune", "ab", "--a", "speed=2", "--games", "1")
     assert bad.exit_code == 2 and "bad knob 'speed=2'" in bad.output
+    whole = run_cli("blokus", "tune", "spsa", "--start", "exploration=0.5,threads=2", "--steps", "1")
+    assert whole.exit_code == 2 and "threads takes whole numbers" in whole.output and "tune ab" in whole.output
     odd = run_cli("blokus", "tune", "spsa", "--games-per-step", "3", "--steps", "1")
     assert odd.exit_code == 2 and "must be even" in odd.output
     lost = run_cli("blokus", "tune", "ab", "--games", "2", "--budget", BUDGET, "--scheduler", "garbage", "--quiet")

@@ -43,6 +43,9 @@ KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave
                                                 "threads": (1.0, 16.0), "pentobi_stop": (0.0, 1.0),
                                                 "rave_dist": (0.0, 1.0), "prior_all": (0.0, 1.0),
                                                 "prune": (0.0, 1.0), "tree_log2": (12.0, 23.0)}
+#: Knobs that take whole numbers only (the driver refuses others): SPSA's steps are continuous, so it leaves them to
+#: an A/B match of their values.
+WHOLE_KNOBS = ("threads", "tree_log2")
 DEFAULT_KNOBS: dict[str, dict[str, float]] = {
     "duo": {"exploration": 0.5, "rave_weight": 0.7, "rave_child_max": 2000.0},
     "two-player": {"exploration": 0.4, "rave_weight": 0.7, "rave_child_max": 2000.0},
@@ -275,6 +278,16 @@ def from_unit(x: dict[str, float]) -> Knobs:
     return {k: KNOB_RANGES[k][0] + min(1.0, max(0.0, v)) * (KNOB_RANGES[k][1] - KNOB_RANGES[k][0]) for k, v in x.items()}
 
 
+def spsa_refusal(knobs: Knobs) -> str | None:
+    """Why SPSA cannot tune ``knobs`` (whole-number knobs among them), or None."""
+    whole = [name for name in knobs if name in WHOLE_KNOBS]
+    if not whole:
+        return None
+    verb = "take" if len(whole) > 1 else "takes"
+    return (f"SPSA tunes continuous knobs; {' and '.join(whole)} {verb} whole numbers: compare their values with "
+            "`kibitz blokus tune ab`")
+
+
 def spsa_gains(step: int, steps: int, a: float, c: float) -> tuple[float, float]:
     """Spall's gains (a_k, c_k) at ``step`` (from 0) of ``steps``."""
     return a / (step + 1 + 0.1 * steps) ** 0.602, c / (step + 1) ** 0.101
@@ -321,6 +334,9 @@ def spsa(variant: str, budget: str, start: Knobs, steps: int, games_per_step: in
     _check(variant, games_per_step)
     if not start:
         raise ValueError("give the knobs to tune with their starting values")
+    problem = spsa_refusal(start)
+    if problem:
+        raise ValueError(problem)
     if games_per_step % 2:
         raise ValueError("games per step must be even (both sides take both seats)")
     header = {"kind": "spsa", "variant": variant, "budget": budget, "start": knobs_text(start), "steps": steps,
@@ -367,6 +383,6 @@ def wilson_text(score: float, games: int) -> str:
     return f"{score:.3f} [{low:.2f}, {high:.2f}]" if games and not math.isnan(score) else "-"
 
 
-__all__ = ["AB_VARIANTS", "DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "ABResult", "SpsaResult", "ab_match", "from_unit",
-           "knobs_text", "parse_knobs", "play_task", "play_games", "spsa", "spsa_gains", "spsa_update", "to_unit",
+__all__ = ["AB_VARIANTS", "DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "WHOLE_KNOBS", "ABResult", "SpsaResult", "ab_match", "from_unit",
+           "knobs_text", "parse_knobs", "play_task", "play_games", "spsa", "spsa_gains", "spsa_refusal", "spsa_update", "to_unit",
            "wilson_text"]
