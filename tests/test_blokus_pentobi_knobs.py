@@ -1,5 +1,5 @@
-"""mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights), ``prior_all`` (Pentobi's prior scale) and
-``prune`` (Pentobi's pruning of a full tree)."""
+"""mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights), ``prior_all`` (Pentobi's prior scale),
+``prune`` (Pentobi's pruning of a full tree) and ``fitted_priors`` (Duo priors refitted to recorded strong moves)."""
 
 from __future__ import annotations
 
@@ -135,3 +135,42 @@ def test_tree_log2_caps_the_tree_which_is_then_pruned_and_rejects_other_sizes() 
     for bad in (11.0, 24.0, 12.5):
         with pytest.raises(ValueError, match="tree_log2 must be a whole number from 12 to 23"):
             FastMCTSBot(iterations=10, knobs={"tree_log2": bad})
+
+
+def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> None:
+    """``compute_gammas``' piece factor: with the fitted table each kept move's gamma is the base gamma (ones) times
+    the factor of its piece in the row of the pieces on the board, and the table's rows follow ``fitted.STAGES``."""
+    from solvers.blokus.mcts import fitted
+    from solvers.blokus.mcts.driver import Params, fitted_gammas, recent_placements
+    from solvers.blokus.mcts.priors import compute_gammas, filter_considered
+
+    gammas, pieces = fitted_gammas()
+    assert pieces.shape == (fitted.STAGES[-1] + 1, 21)
+    assert np.allclose(np.log(pieces[fitted.STAGES[0] - 1]), fitted.LOG_PIECE_GAMMAS[0])
+    assert np.allclose(np.log(pieces[fitted.STAGES[0]]), fitted.LOG_PIECE_GAMMAS[1])
+    assert np.allclose(np.log(pieces[-1]), fitted.LOG_PIECE_GAMMAS[2])
+    for plies in (2, 12):
+        state = random_position("duo", plies, 3)
+        params, t, c = Params(state), state.tables, state.to_move
+        nonboard = sum(not m.is_pass for _, m, _ in state.history)
+        moves = state.legal_placements(c).astype(np.int32)
+        n = filter_considered(moves, len(moves), t.pl_piece, params.consider, nonboard)
+        out = []
+        for table in (np.ones((1, 21)), pieces):
+            gam, keep = np.zeros(n), np.zeros(n, dtype=np.int32)
+            compute_gammas(c, moves, n, state.ktables, state.arrays, state.owner, recent_placements(state), nonboard,
+                           gammas, params.second, params.dist, params.check_dist_pieces, params.connect_pieces,
+                           params.width, gam, keep, np.zeros((5, max(n, t.area))), table)
+            out.append(gam)
+        row = pieces[min(nonboard, len(pieces) - 1)]
+        assert np.allclose(out[1], out[0] * row[t.pl_piece[moves[:n]]], rtol=1e-12)
+
+
+def test_fitted_priors_change_duo_searches_only_and_keep_them_deterministic() -> None:
+    duo = random_position("duo", 6, 4)
+    default = searched_tree({}, duo, 400)
+    fitted_tree = searched_tree({"fitted_priors": 1.0}, duo, 400)
+    assert not same_tree(default, fitted_tree)
+    assert same_tree(fitted_tree, searched_tree({"fitted_priors": 1.0}, duo, 400))
+    classic = random_position("classic", 8, 4)  # fitted to Duo games: other variants keep Pentobi's priors
+    assert same_tree(searched_tree({}, classic, 300), searched_tree({"fitted_priors": 1.0}, classic, 300))

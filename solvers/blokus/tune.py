@@ -42,7 +42,8 @@ KNOB_RANGES: dict[str, tuple[float, float]] = {"exploration": (0.05, 1.5), "rave
                                                 "early_stop": (0.0, 1.0), "pentobi_counts": (0.0, 1.0),
                                                 "threads": (1.0, 16.0), "pentobi_stop": (0.0, 1.0),
                                                 "rave_dist": (0.0, 1.0), "prior_all": (0.0, 1.0),
-                                                "prune": (0.0, 1.0), "tree_log2": (12.0, 23.0)}
+                                                "prune": (0.0, 1.0), "tree_log2": (12.0, 23.0),
+                                                "fitted_priors": (0.0, 1.0)}
 #: Knobs that take whole numbers only (the driver refuses others): SPSA's steps are continuous, so it leaves them to
 #: an A/B match of their values.
 WHOLE_KNOBS = ("threads", "tree_log2")

@@ -25,6 +25,7 @@ from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, Move
 from puzzles.game import GameState
 from solvers.blokus.endgame import EndgameResult, EndgameUnsolved, solve_endgame
+from solvers.blokus.mcts import fitted
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
@@ -75,6 +76,7 @@ class Params:
         self.duo = v == "duo"
         nc = state.num_colors
         self.gammas = gamma_table(self.duo)
+        self.piece_gamma = np.ones((1, NUM_PIECES), dtype=np.float64)  # a factor by stage and piece: none
         self.consider = considered_pieces(v, nc)
         # a piece's playout weight (Pentobi's State::init_gamma): 5^size in Classic, 3^size * 1.8^(attach points - 1)
         # in Duo, with the piece's most attach points in any placement (its count away from the board's edges)
@@ -323,7 +325,9 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: searches on without expanding
 #: tree_log2=N caps the tree at 2^N nodes (12 to 23; a smaller tree is pruned sooner, as Pentobi's memory is scaled by
 #: its level)
-DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune", "tree_log2")
+#: fitted_priors=1 (Duo) weighs new children with the priors refitted to recorded strong moves (:mod:`.fitted`)
+DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune", "tree_log2",
+                "fitted_priors")
 PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
 PRUNE_KEEP = 0.5  # ... and the next one twice as many while a pruning keeps more than this share of the nodes
 EARLY_STOP_AFTER = 0.1  # CPU seconds of search before the early stop is checked (Pentobi: rates are unsure before)
@@ -332,6 +336,13 @@ EARLY_STOP_CHECKS = 32  # or this many times in the move's budget when that is m
 ENDGAME_PLACEMENTS = 100  # try the endgame search when both seats' legal placements number at most this
 ENDGAME_SHARE = 0.5  # of a CPU-seconds budget, the most the endgame search may take before MCTS gets the rest
 ENDGAME_NODES_PER_ITERATION = 10  # with an iteration budget: its node limit (deterministic, like the budget)
+
+
+def fitted_gammas() -> tuple[np.ndarray, np.ndarray]:
+    """The fitted Duo priors (:mod:`.fitted`): the gamma table, and the piece factors by pieces on the board."""
+    rows = np.exp(np.array(fitted.LOG_PIECE_GAMMAS, dtype=np.float64))
+    stage = np.searchsorted(np.array(fitted.STAGES), np.arange(fitted.STAGES[-1] + 1), side="right")
+    return np.exp(np.array(fitted.LOG_GAMMAS, dtype=np.float64)), np.ascontiguousarray(rows[stage])
 
 
 def pentobi_count_weight(variant: str, own_pieces: int) -> float:
@@ -372,7 +383,8 @@ class FastMCTSBot:
     ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
     roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` (the default)
     prunes a tree that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`); ``prune=0`` searches on
-    without expanding.
+    without expanding; ``fitted_priors=1`` (Duo) weighs new children with priors refitted to recorded strong moves
+    (:func:`fitted_gammas`).
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -395,6 +407,7 @@ class FastMCTSBot:
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
         self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: without it a full tree stops expanding
+        self.fitted_priors = self.knobs.pop("fitted_priors", 0.0) >= 0.5
         self.threads = whole_knob("threads", self.knobs.pop("threads", 1.0), 1, MAX_THREADS)
         tree_log2 = self.knobs.pop("tree_log2", 0.0)  # 0: the capacity given
         if tree_log2:
@@ -422,11 +435,14 @@ class FastMCTSBot:
             params = self._params[key] = Params(state)
             for knob, value in self.knobs.items():
                 setattr(params, knob, float(value))
+            if self.fitted_priors and params.duo:
+                params.gammas, params.piece_gamma = fitted_gammas()
             gam = np.concatenate([params.gammas, [getattr(params, knob) for knob in SEARCH_KNOBS]])
             # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
             gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
-                             params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local)
+                             params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local,
+                             params.piece_gamma)
             self._work[key] = [Workspace(state, min(self.capacity, INITIAL_CAPACITY)) for _ in range(self.threads)]
         return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
 

@@ -8,6 +8,8 @@ pieces of size >= 5 / 4 / 3 in the first 4 / 6 / 10 placements; Classic V5 or Z5
 big pieces; Classic early moves must stay within 0.3 of the smallest distance to the centre (12
 placements); two-player Classic moves must connect to the partner colour when one can (14
 placements).  The piece filter applies in the playouts too.  Rules: ``docs/rules/blokus.md``.
+With the knob ``fitted_priors`` (Duo), the gammas are refitted to recorded strong moves and a factor per piece and
+stage of the game multiplies them (:mod:`.fitted`, ``bench/blokus_prior_fit.py``).
 """
 
 from __future__ import annotations
@@ -123,8 +125,11 @@ def filter_considered(moves, n, pl_piece, consider, nonboard):
 
 @K.hot
 def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas, second, dist,  # noqa: C901
-                   check_dist_pieces, connect_pieces, width, gam_out, keep_out, grids):
+                   check_dist_pieces, connect_pieces, width, gam_out, keep_out, grids, piece_gamma):
     """Pentobi's prior ``gamma`` of each of ``moves[:n]`` for colour ``c``; ``keep_out[i]`` = 0 for pruned moves.
+
+    ``piece_gamma[pieces on board, piece]`` (its last row for later stages) multiplies each move's gamma: ones but
+    with the fitted Duo priors (``driver.fitted_gammas``, knob ``fitted_priors``).
 
     Returns the number of moves kept.
     """
@@ -192,6 +197,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     min_dist = 1e18
     has_connect = False
     geo = tables.geo  # one cache line per move (kernel.move_geometry)
+    piece_row = piece_gamma[min(nonboard, piece_gamma.shape[0] - 1)]
     for i in range(n):
         m = np.uint32(moves[i])  # unsigned indices: no wraparound checks
         g = 1.0
@@ -215,7 +221,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
             g *= gadj[q]
             if owner[q] == sc and sc != c:
                 conn = True
-        g *= gammas[G_PIECE + size]
+        g *= gammas[G_PIECE + size] * piece_row[geo[m, K.GEO_PIECE]]
         gam_out[i] = g
         grids[4, i] = d
         keep_out[i] = 2 if conn else 1

@@ -93,7 +93,7 @@ def expand_node(node, c, tables, arrays, owner, recent, nonboard, P, tree, scrat
 
     The moves come from the node's cached lists (:func:`cache_lists`) when it has them.
     """
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max, local = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, gloc, rave_parent_max, local, piece_gamma = P
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
     marker, moves, gam, keep, grids, stamp, bitmap, pos = scratch
     t_cache, pool, meta = cache[0], cache[1], cache[2]
@@ -126,7 +126,7 @@ def expand_node(node, c, tables, arrays, owner, recent, nonboard, P, tree, scrat
     if first + n > t_move.shape[0]:
         return False  # the tree is full (checked before the priors are computed: a full tree fails often)
     kept = compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard[0], gammas, second, dist,
-                          check_dist_pieces, connect_pieces, width, gam, keep, grids)
+                          check_dist_pieces, connect_pieces, width, gam, keep, grids, piece_gamma)
     if first + kept > t_move.shape[0]:
         return False
     max_g = 0.0
@@ -283,7 +283,7 @@ def run_iterations(count, kernel_tables, root_fields, work_fields, tree, root_ow
     root_arrays = K.BlokusArrays(*root_fields)
     arrays = K.BlokusArrays(*work_fields)
     t_move, t_color, t_first, t_nchild, t_value, t_count, t_prior, t_visits, t_size = tree
-    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max, use_local = P
+    gammas, consider, second, dist, check_dist_pieces, connect_pieces, width, glocal, rave_parent_max, use_local, _ = P
     wtab, pl_weight = weights
     marker = scratch[0]
     stamp = scratch[5]
