@@ -18,7 +18,7 @@ from puzzles.polyomino import Region, piece
 from solvers.blokus.tetromino_dp import TetrominoDP, dp_count, prefix_starts
 from solvers.blokus.tetromino_split import SplitSearch, timed_split_count
 from solvers.blokus.tetrominoes import ColoredTilingProblem
-from tests.test_tetromino_split import COUNT_DEPTH, IRREGULAR, RESULTS
+from tests.test_tetromino_split import COUNT_DEPTH, IRREGULAR, IRREGULAR_CASES, RESULTS
 
 
 @pytest.mark.parametrize("size,expected", [((8, 5), (99_392, 24_848, 12_528)), ((10, 4), (57_472, 14_368, 7_184))])
@@ -35,7 +35,7 @@ def test_shape_tilings(size, tilings):
     assert TetrominoDP(problem, shapes_only=True).run().raw == tilings
 
 
-@pytest.mark.parametrize("art,colors,raw", IRREGULAR)
+@pytest.mark.parametrize("art,colors,raw", IRREGULAR_CASES)
 def test_irregular_regions_seed_rule(art, colors, raw):
     problem = ColoredTilingProblem(Region.from_spec(art), colors)
     result = dp_count(problem)

@@ -42,6 +42,9 @@ IRREGULAR = [  # (ASCII art, colours, raw tilings)
     (".##.###..#./.#.####.##./.###.######/.#.#.#..###/##..###.###/##.#.####../########.##/###.#######/"
      "#.##...##../###....###./#...####.#.", 4, 46_464),
 ]
+#: The same, the 4-colour region (about 9 CPU-s for the direct search, as much for the DP) in the slow suite only:
+#: the default suite checks 4 colours on the 10x8 parts (test_seed_rule_parts_equal_direct).
+IRREGULAR_CASES = [*IRREGULAR[:2], pytest.param(*IRREGULAR[2], marks=pytest.mark.slow)]
 
 
 def direct_over_shape_prefix(problem: ColoredTilingProblem, prefix: tuple[int, ...]) -> tuple[int, int, int]:
@@ -99,7 +102,7 @@ def test_other_piece_sets_three_units_equal_direct(region, colors, shapes, corne
     assert counts == direct and (totals.fix_any, totals.fix_id) == (canonical.fix_any, canonical.fix_id)
 
 
-@pytest.mark.parametrize("art,colors,raw", IRREGULAR)
+@pytest.mark.parametrize("art,colors,raw", IRREGULAR_CASES)
 def test_irregular_regions_seed_rule_equal_direct(art, colors, raw):
     problem = ColoredTilingProblem(Region.from_spec(art), colors)
     (split_raw, split_sym, split_col), totals, _ = timed_split_count(problem)
