@@ -6,11 +6,12 @@ is linear in the move's feature counts: ``log gamma = w . x``.  A prior is then 
 (L2-regularised, Newton's method) is the "learned move priors" of issue 32 in its smallest form.
 
 Data: the moves of recorded Duo matches against Pentobi (``bench/results/*.json``, both sides: level 7 to 9 and kibitz
-at their CPU; not the matches kibitz played with the fitted priors), replayed through the rules.  The feature counts come from ``compute_gammas`` itself, called once per
-feature with that feature's weight set to e and the others to 1 (so no second copy of the feature code).  Games are
-split into halves by their number (even: fit, odd: test); the table gives each weight set's mean log-likelihood and
-top-1 / top-5 agreement on both halves, and the fitted weights (divided by Pentobi's temperature 0.84 as
-``gamma_table`` reads them).
+at their CPU; not the matches kibitz played with the fitted priors), replayed through the rules.  The feature counts
+come from ``compute_gammas`` itself, called once per feature with that feature's weight set to e and the others to 1
+(so no second copy of the feature code); ``--pieces`` adds a weight per piece and stage of the game.  Games are split
+into halves by their number (even: fit, odd: test); the table gives each weight set's mean log-likelihood and top-1 /
+top-5 agreement on both halves.  ``--module`` writes the fitted weights as ``solvers/blokus/mcts/fitted.py`` (the knob
+``fitted_priors``), ``--json`` as numbers.
 
     python bench/blokus_prior_fit.py bench/results/blokus_duo_l[789]*.json --pieces --module solvers/blokus/mcts/fitted.py
 """
@@ -30,13 +31,13 @@ from puzzles.blokus.tables import NUM_PIECES
 from solvers.blokus.mcts.driver import Params, recent_placements
 from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_considered
 
-TEMPERATURE = 0.84
-EXTRA = False  # --pieces: a weight per piece and stage of the game (pieces on the board before STAGES[i]) too
-STAGES = (8, 20)  # gamma = exp(w / 0.84) (gamma_table)
+TEMPERATURE = 0.84  # gamma_table: gamma = exp(w / 0.84)
+STAGES = (8, 20)  # --pieces: a weight per piece in each stage (pieces on the board before 8, before 20, from 20)
 
 
-def feature_counts(state: BlokusState, params: Params) -> tuple[np.ndarray, np.ndarray] | None:
-    """(moves kept, their feature counts [moves, N_GAMMAS]) for the colour to move, or None when it must pass."""
+def feature_counts(state: BlokusState, params: Params, pieces: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """(moves kept, their feature counts [moves, N_GAMMAS], then with ``pieces`` one-hot piece-by-stage columns) for
+    the colour to move, or None when it must pass."""
     c = state.to_move
     t = state.tables
     moves = state.legal_placements(c).astype(np.int32)
@@ -59,7 +60,7 @@ def feature_counts(state: BlokusState, params: Params) -> tuple[np.ndarray, np.n
         counts[:, f] = np.log(gam[:n])
     kept = keep[:n] != 0
     counts = np.rint(counts * 1e6) / 1e6
-    if EXTRA:
+    if pieces:
         stage = np.searchsorted(STAGES, nonboard, side="right")
         extra = np.zeros((n, NUM_PIECES * (len(STAGES) + 1)), dtype=np.float64)
         extra[np.arange(n), stage * NUM_PIECES + t.pl_piece[moves]] = 1.0  # the piece, by stage of the game
@@ -67,7 +68,7 @@ def feature_counts(state: BlokusState, params: Params) -> tuple[np.ndarray, np.n
     return moves[kept], counts[kept]
 
 
-def positions(paths: list[str]) -> list[tuple[int, np.ndarray, int]]:
+def positions(paths: list[str], pieces: bool) -> list[tuple[int, np.ndarray, int]]:
     """(game key, feature counts, index of the move played) for every move of every Duo game in ``paths``."""
     out: list[tuple[int, np.ndarray, int]] = []
     params: Params | None = None
@@ -83,7 +84,7 @@ def positions(paths: list[str]) -> list[tuple[int, np.ndarray, int]]:
                     state.apply(state.legal_actions()[0])  # a pass (the records list placements only)
                 move = state.string_to_action(text)
                 if not move.is_pass:
-                    found = feature_counts(state, params)
+                    found = feature_counts(state, params, pieces)
                     if found is not None:
                         at = np.flatnonzero(found[0] == move.index)
                         if len(at) and len(found[0]) > 1:
@@ -159,9 +160,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--pieces", action="store_true", help="add a weight per piece and stage of the game")
     parser.add_argument("--module", help="with --pieces: write the fitted weights as a module (solvers/blokus/mcts/fitted.py)")
     args = parser.parse_args(argv)
-    global EXTRA
-    EXTRA = args.pieces
-    data = positions(args.files)
+    data = positions(args.files, args.pieces)
     train = [d for d in data if d[0] % 2 == 0]
     test = [d for d in data if d[0] % 2 == 1]
     pentobi = np.log(Params(BlokusState("duo")).gammas)
