@@ -259,8 +259,9 @@ def blokus_tune_spsa(start, steps, games_per_step, a, c, variant, budget, seed, 
     knobs = _knobs(start, "--start")
     if not knobs:
         raise click.BadParameter("name the constants to tune", param_hint="--start")
-    if spsa_refusal(knobs):
-        raise click.BadParameter(str(spsa_refusal(knobs)), param_hint="--start")
+    refusal = spsa_refusal(knobs)
+    if refusal:
+        raise click.BadParameter(refusal, param_hint="--start")
     if games_per_step % 2:
         raise click.BadParameter("must be even (both sides take both seats)", param_hint="--games-per-step")
     ensure_compiled("blokus")
