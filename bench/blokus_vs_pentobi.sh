@@ -5,7 +5,7 @@
 #   cmake .. -DPENTOBI_BUILD_GUI=OFF -DPENTOBI_BUILD_GTP=ON && nice make -j1 pentobi-gtp
 # Usage: [PER_SEAT=1] [KNOBS=...] [SEED=1] [MOVE_TIMEOUT=60] bench/blokus_vs_pentobi.sh VARIANT LEVEL BUDGET GAMES [PENTOBI] > result.json
 #   PER_SEAT=1: one Pentobi process per seat it holds (classic, three-player), else one plays them all
-#   KNOBS: mcts-rave's knobs (blokus match --knobs), e.g. KNOBS=pentobi_counts=1,early_stop=1 with BUDGET 110000
+#   KNOBS: mcts-rave's knobs (blokus match --knobs), e.g. KNOBS=pentobi,fitted_priors=1 (the preset pentobi: five knobs)
 #   MOVE_TIMEOUT: seconds Pentobi may take for one move (default 60; level 9 needs more, e.g. 600)
 #   SEED: the match seed (game g plays seed game_seed(SEED, g)); run halves on two cores with SEED=1 and SEED=2
 #   e.g. bench/blokus_vs_pentobi.sh duo 1 0.05s 40

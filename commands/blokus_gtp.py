@@ -62,7 +62,10 @@ def blokus_gtp(variant, bot_spec, seed, knobs):
                    "does so with the lead measured as Pentobi's check measures it; pentobi_counts=1 spreads an "
                    "iteration budget over the game as Pentobi's levels do; threads=N searches N trees at once, "
                    "each with 1/N of the budget; prune=0 keeps a full tree as it is (by default it is pruned as "
-                   "Pentobi prunes it); tree_log2=N caps the tree at 2^N nodes (12 to 23, default 23).")
+                   "Pentobi prunes it); tree_log2=N caps the tree at 2^N nodes (12 to 23, default 23); "
+                   "fitted_priors=1 (Duo) uses priors refitted to strong players' moves. The preset pentobi stands for "
+                   "pentobi_counts=1,early_stop=1,lgr=1,quality_bonus=1,pentobi_stop=1 (the matches against Pentobi); "
+                   "later knobs override it, e.g. pentobi,fitted_priors=1.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")
 @click.option("--opponent-bot", "opponent_bot", default=None, help="Side B as a kibitz bot in this process (no GTP).")
 @click.option("--opponent-per-seat", "per_seat", is_flag=True,
@@ -191,7 +194,8 @@ def _knobs(text: str, option: str) -> dict[str, float]:
 
 @blokus_tune.command("ab")
 @click.option("--a", "knobs_a", default="default", show_default=True,
-              help="Side A's search constants, e.g. exploration=0.6,rave_weight=0.5 (the rest: the variant's).")
+              help="Side A's search constants, e.g. exploration=0.6,rave_weight=0.5 or the preset pentobi (the rest: "
+                   "the variant's).")
 @click.option("--b", "knobs_b", default="default", show_default=True, help="Side B's search constants.")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
 @click.option("--budget-b", "budget_b", default=None,

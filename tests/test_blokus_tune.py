@@ -155,3 +155,16 @@ def test_ab_match_sides_may_have_different_budgets(run_cli) -> None:
     assert bots[("30", "default@0")].iterations == 30
     wrong = run_cli("blokus", "tune", "ab", "--budget-b", "soon", "--games", "1", "--quiet")
     assert wrong.exit_code != 0 and "--budget" in wrong.output
+
+
+def test_knob_preset_expands_and_later_knobs_override() -> None:
+    from solvers.blokus.tune import KNOB_PRESETS
+
+    five = {"pentobi_counts": 1.0, "early_stop": 1.0, "lgr": 1.0, "quality_bonus": 1.0, "pentobi_stop": 1.0}
+    assert KNOB_PRESETS["pentobi"] == five
+    assert parse_knobs("pentobi") == five
+    assert parse_knobs("pentobi, fitted_priors=1") == {**five, "fitted_priors": 1.0}
+    assert parse_knobs("pentobi,lgr=0") == {**five, "lgr": 0.0}
+    assert parse_knobs("exploration=0.3,pentobi") == {"exploration": 0.3, **five}
+    with pytest.raises(ValueError, match="preset"):
+        parse_knobs("pentobbi")

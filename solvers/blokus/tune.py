@@ -61,16 +61,27 @@ Knobs = dict[str, float]
 Task = tuple[str, str, Knobs, Knobs, int, int]
 
 
+#: Named sets of knobs (``--knobs pentobi``, ``--knobs pentobi,fitted_priors=1``): ``pentobi`` is the five knobs that
+#: follow Pentobi's search, those of the recent matches against Pentobi (``bench/results/blokus_vs_pentobi.md``).
+KNOB_PRESETS: dict[str, Knobs] = {"pentobi": {"pentobi_counts": 1.0, "early_stop": 1.0, "lgr": 1.0,
+                                              "quality_bonus": 1.0, "pentobi_stop": 1.0}}
+
+
 def parse_knobs(text: str) -> Knobs:
-    """``"exploration=0.6,rave_weight=0.5"`` -> a dict; ``""`` or ``"default"`` -> {}; ValueError otherwise."""
+    """``"exploration=0.6,rave_weight=0.5"`` -> a dict; ``""`` or ``"default"`` -> {}; a preset's name
+    (:data:`KNOB_PRESETS`) stands for its knobs, and a later ``name=value`` overrides them; ValueError otherwise."""
     if text.strip() in ("", "default"):
         return {}
     knobs: Knobs = {}
     for part in text.split(","):
+        if part.strip() in KNOB_PRESETS:
+            knobs.update(KNOB_PRESETS[part.strip()])
+            continue
         name, sep, value = part.partition("=")
         name = name.strip()
         if not sep or name not in KNOB_RANGES:
-            raise ValueError(f"bad knob {part.strip()!r}: give name=value with a name from {', '.join(KNOB_RANGES)}")
+            raise ValueError(f"bad knob {part.strip()!r}: give name=value with a name from {', '.join(KNOB_RANGES)}, "
+                             f"or a preset ({', '.join(KNOB_PRESETS)})")
         try:
             number = float(value)
         except ValueError:
@@ -385,5 +396,5 @@ def wilson_text(score: float, games: int) -> str:
 
 
 __all__ = ["AB_VARIANTS", "DEFAULT_KNOBS", "KNOB_RANGES", "TUNE_VARIANTS", "WHOLE_KNOBS", "ABResult", "SpsaResult", "ab_match", "from_unit",
-           "knobs_text", "parse_knobs", "play_task", "play_games", "spsa", "spsa_gains", "spsa_refusal", "spsa_update", "to_unit",
+           "knobs_text", "KNOB_PRESETS", "parse_knobs", "play_task", "play_games", "spsa", "spsa_gains", "spsa_refusal", "spsa_update", "to_unit",
            "wilson_text"]
