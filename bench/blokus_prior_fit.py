@@ -14,6 +14,10 @@ top-5 agreement on both halves.  ``--module`` writes the fitted weights as ``sol
 ``fitted_priors``), ``--json`` as numbers.
 
     python bench/blokus_prior_fit.py bench/results/blokus_duo_l[789]*.json --pieces --module solvers/blokus/mcts/fitted.py
+
+A file whose kibitz side names ``fitted_priors`` in its knobs is skipped.  The fitted priors are mcts-rave's default in
+Duo since 2026-12-06 (commit after ``e83db69``), so a Duo match recorded later without naming the knob used them too:
+to reproduce ``fitted.py`` byte for byte, run the command on the files of ``e83db69``.
 """
 
 from __future__ import annotations

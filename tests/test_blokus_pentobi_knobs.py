@@ -166,11 +166,13 @@ def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> 
         assert np.allclose(out[1], out[0] * row[t.pl_piece[moves[:n]]], rtol=1e-12)
 
 
-def test_fitted_priors_change_duo_searches_only_and_keep_them_deterministic() -> None:
+def test_fitted_priors_change_duo_searches_only_are_the_default_and_keep_them_deterministic() -> None:
     duo = random_position("duo", 6, 4)
-    default = searched_tree({}, duo, 400)
+    pentobis = searched_tree({"fitted_priors": 0.0}, duo, 400)
     fitted_tree = searched_tree({"fitted_priors": 1.0}, duo, 400)
-    assert not same_tree(default, fitted_tree)
+    assert not same_tree(pentobis, fitted_tree)
     assert same_tree(fitted_tree, searched_tree({"fitted_priors": 1.0}, duo, 400))
+    assert same_tree(fitted_tree, searched_tree({}, duo, 400))  # on by default in Duo
     classic = random_position("classic", 8, 4)  # fitted to Duo games: other variants keep Pentobi's priors
     assert same_tree(searched_tree({}, classic, 300), searched_tree({"fitted_priors": 1.0}, classic, 300))
+    assert same_tree(searched_tree({}, classic, 300), searched_tree({"fitted_priors": 0.0}, classic, 300))

@@ -61,7 +61,7 @@ Knobs = dict[str, float]
 Task = tuple[str, str, Knobs, Knobs, int, int]
 
 
-#: Named sets of knobs (``--knobs pentobi``, ``--knobs pentobi,fitted_priors=1``): ``pentobi`` is the five knobs that
+#: Named sets of knobs (``--knobs pentobi``, ``--knobs pentobi,lgr=0``): ``pentobi`` is the five knobs that
 #: follow Pentobi's search, those of the recent matches against Pentobi (``bench/results/blokus_vs_pentobi.md``).
 KNOB_PRESETS: dict[str, Knobs] = {"pentobi": {"pentobi_counts": 1.0, "early_stop": 1.0, "lgr": 1.0,
                                               "quality_bonus": 1.0, "pentobi_stop": 1.0}}

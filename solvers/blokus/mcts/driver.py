@@ -325,7 +325,8 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: searches on without expanding
 #: tree_log2=N caps the tree at 2^N nodes (12 to 23; a smaller tree is pruned sooner, as Pentobi's memory is scaled by
 #: its level)
-#: fitted_priors=1 (Duo) weighs new children with the priors refitted to recorded strong moves (:mod:`.fitted`)
+#: fitted_priors=1 (Duo; the default) weighs new children with the priors refitted to recorded strong moves (:mod:`.fitted`),
+#: fitted_priors=0 with Pentobi's
 DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune", "tree_log2",
                 "fitted_priors")
 PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
@@ -383,8 +384,8 @@ class FastMCTSBot:
     ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
     roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` (the default)
     prunes a tree that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`); ``prune=0`` searches on
-    without expanding; ``fitted_priors=1`` (Duo) weighs new children with priors refitted to recorded strong moves
-    (:func:`fitted_gammas`).
+    without expanding; ``fitted_priors=1`` (the default; Duo only) weighs new children with priors refitted to
+    recorded strong moves (:func:`fitted_gammas`), ``fitted_priors=0`` with Pentobi's.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -407,7 +408,8 @@ class FastMCTSBot:
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
         self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: without it a full tree stops expanding
-        self.fitted_priors = self.knobs.pop("fitted_priors", 0.0) >= 0.5
+        # on by default in Duo (an 800-game A/B showed it: bench/results/blokus_vs_pentobi.md); no other variant has them
+        self.fitted_priors = self.knobs.pop("fitted_priors", 1.0) >= 0.5
         self.threads = whole_knob("threads", self.knobs.pop("threads", 1.0), 1, MAX_THREADS)
         tree_log2 = self.knobs.pop("tree_log2", 0.0)  # 0: the capacity given
         if tree_log2:

@@ -8,7 +8,7 @@ pieces of size >= 5 / 4 / 3 in the first 4 / 6 / 10 placements; Classic V5 or Z5
 big pieces; Classic early moves must stay within 0.3 of the smallest distance to the centre (12
 placements); two-player Classic moves must connect to the partner colour when one can (14
 placements).  The piece filter applies in the playouts too.  Rules: ``docs/rules/blokus.md``.
-With the knob ``fitted_priors`` (Duo), the gammas are refitted to recorded strong moves and a factor per piece and
+In Duo (knob ``fitted_priors``, on by default there), the gammas are refitted to recorded strong moves and a factor per piece and
 stage of the game multiplies them (:mod:`.fitted`, ``bench/blokus_prior_fit.py``).
 """
 
