@@ -32,10 +32,9 @@ import numpy as np
 
 from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import NUM_PIECES
-from solvers.blokus.mcts.driver import Params, recent_placements
-from solvers.blokus.mcts.priors import N_GAMMAS, compute_gammas, filter_considered
+from solvers.blokus.mcts.driver import Params, pieces_on_board, recent_placements
+from solvers.blokus.mcts.priors import GAMMA_TEMPERATURE, N_GAMMAS, compute_gammas, filter_considered
 
-TEMPERATURE = 0.84  # gamma_table: gamma = exp(w / 0.84)
 STAGES = (8, 20)  # --pieces: a weight per piece in each stage (pieces on the board before 8, before 20, from 20)
 
 
@@ -47,7 +46,7 @@ def feature_counts(state: BlokusState, params: Params, pieces: bool) -> tuple[np
     moves = state.legal_placements(c).astype(np.int32)
     if len(moves) == 0:
         return None
-    nonboard = sum(not m.is_pass for _, m, _ in state.history)
+    nonboard = pieces_on_board(state)
     n = filter_considered(moves, len(moves), t.pl_piece, params.consider, nonboard)
     moves = moves[:n].copy()
     recent = recent_placements(state)
@@ -181,7 +180,7 @@ def main(argv: list[str]) -> None:
         Path(args.module).write_text(module_text(fitted, len(train), len(test)))
     if args.json:
         Path(args.json).write_text(json.dumps({"log_gamma": fitted.tolist(), "pentobi": pentobi.tolist(),
-                                               "w": (fitted * TEMPERATURE).tolist()}, indent=1))
+                                               "w": (fitted * GAMMA_TEMPERATURE).tolist()}, indent=1))
 
 
 if __name__ == "__main__":

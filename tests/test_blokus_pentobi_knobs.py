@@ -141,7 +141,7 @@ def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> 
     """``compute_gammas``' piece factor: with the fitted table each kept move's gamma is the base gamma (ones) times
     the factor of its piece in the row of the pieces on the board, and the table's rows follow ``fitted.STAGES``."""
     from solvers.blokus.mcts import fitted
-    from solvers.blokus.mcts.driver import Params, fitted_gammas, recent_placements
+    from solvers.blokus.mcts.driver import Params, fitted_gammas, pieces_on_board, recent_placements
     from solvers.blokus.mcts.priors import compute_gammas, filter_considered
 
     gammas, pieces = fitted_gammas()
@@ -152,7 +152,7 @@ def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> 
     for plies in (2, 12):
         state = random_position("duo", plies, 3)
         params, t, c = Params(state), state.tables, state.to_move
-        nonboard = sum(not m.is_pass for _, m, _ in state.history)
+        nonboard = pieces_on_board(state)
         moves = state.legal_placements(c).astype(np.int32)
         n = filter_considered(moves, len(moves), t.pl_piece, params.consider, nonboard)
         out = []

@@ -57,6 +57,11 @@ SEED_STEP = 0x9E3779B9  # search thread k seeds its random numbers with seed + k
 LGR_HASH_SEED = 20101  # the hash keys of the last-good-reply table (fixed: searches are deterministic)
 
 
+def pieces_on_board(state: BlokusState) -> int:
+    """The placements made so far (passes not counted): the stage of the game the priors and piece filters read."""
+    return sum(not m.is_pass for _, m, _ in state.history)
+
+
 def recent_placements(state: BlokusState) -> np.ndarray:
     """The last three placements (colour, placement), oldest first, rows of -1 before the third: the moves whose
     attach points are local points (Pentobi's ``PlayoutFeatures::set_local``, ``PriorKnowledge``)."""
@@ -461,7 +466,7 @@ class FastMCTSBot:
         params, works, P = self._setup(state)
         history = [(c, m.index) for c, m, _ in state.history]
         recent = recent_placements(state)
-        nonboard = sum(not m.is_pass for _, m, _ in state.history)
+        nonboard = pieces_on_board(state)
         # Pentobi's early termination of playouts, in two-player games before 10 moves per colour
         early = self.early_end and params.num_players == 2 and nonboard < 10 * state.num_colors
         reused = [self.reuse_tree and work.reuse(history) for work in works]

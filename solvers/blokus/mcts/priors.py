@@ -42,10 +42,14 @@ _CLASSIC: dict[str, Any] = dict(point_other=0.137, point_opp=0.898, point_second
 
 
 
+#: Pentobi's learnt weights w become gammas ``exp(w / GAMMA_TEMPERATURE)``.
+GAMMA_TEMPERATURE = 0.84
+
+
 def gamma_table(duo: bool) -> np.ndarray:
     """Pentobi's learnt feature weights, ``exp(w / 0.84)``, in the kernel's layout."""
     w = _DUO if duo else _CLASSIC
-    t = 0.84
+    t = GAMMA_TEMPERATURE
     g = np.ones(N_GAMMAS, dtype=np.float64)
     for index, key in ((G_POINT_OTHER, "point_other"), (G_POINT_OPP, "point_opp"), (G_POINT_SECOND, "point_second"),
                        (G_ADJ_CONNECT, "adj_connect"), (G_ADJ_OCC_OTHER, "adj_occ_other"),
