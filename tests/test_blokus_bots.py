@@ -374,7 +374,10 @@ def test_mcts_rave_threads_share_a_cpu_budget_and_stop_on_ctrl_c() -> None:
     bot.reset()
     cpu = time.process_time()
     bot.search(state, 2)
-    assert time.process_time() - cpu < 0.4 and 0.2 < bot.last_seconds < 0.4
+    used = time.process_time() - cpu
+    # shared, not per thread: 0.4 s in each thread would be 0.8 s.  On an idle machine the 2% reserve holds the whole
+    # move under 0.4 s; on a loaded one (CI runs two test workers on two cores) a last chunk may overrun it a little.
+    assert used < 0.5 and 0.2 < bot.last_seconds < 0.5
     long = FastMCTSBot(iterations=10**8, knobs={"threads": 2})
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
