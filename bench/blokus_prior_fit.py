@@ -15,9 +15,11 @@ top-5 agreement on both halves.  ``--module`` writes the fitted weights as ``sol
 
     python bench/blokus_prior_fit.py bench/results/blokus_duo_l[789]*.json --pieces --module solvers/blokus/mcts/fitted.py
 
-A file whose kibitz side names ``fitted_priors`` in its knobs is skipped.  The fitted priors are mcts-rave's default in
-Duo since 2026-12-06 (commit after ``e83db69``), so a Duo match recorded later without naming the knob used them too:
-to reproduce ``fitted.py`` byte for byte, run the command on the files of ``e83db69``.
+A file whose kibitz side played with the fitted priors is skipped: its recorded knobs in effect (``settings_a``) say
+``fitted_priors=1``, or, in a file recorded before matches recorded them, its label names the knob.  The fitted priors
+are mcts-rave's default in Duo since 2026-12-06 (``20fe1f4``); the two level-8 files played with that default before
+matches recorded their settings (``blokus_duo_l8_default1100k_s114``, ``_s115``) had their ``settings_a`` added after
+the fact.  To reproduce ``fitted.py`` byte for byte, run the command on the files of ``e83db69``.
 """
 
 from __future__ import annotations
@@ -71,13 +73,19 @@ def feature_counts(state: BlokusState, params: Params, pieces: bool) -> tuple[np
     return moves[kept], counts[kept]
 
 
+def played_fitted(match: dict) -> bool:
+    """Whether side A of a recorded match played with the fitted priors (its knobs in effect, or its label)."""
+    knobs = (match.get("settings_a") or {}).get("knobs", {})
+    return knobs.get("fitted_priors") == 1.0 or "fitted_priors=1" in str(match.get("side_a", ""))
+
+
 def positions(paths: list[str], pieces: bool) -> list[tuple[int, np.ndarray, int]]:
     """(game key, feature counts, index of the move played) for every move of every Duo game in ``paths``."""
     out: list[tuple[int, np.ndarray, int]] = []
     params: Params | None = None
     for p, path in enumerate(paths):
         data = json.loads(Path(path).read_text())
-        if data.get("variant") != "duo" or "fitted_priors" in str(data.get("side_a", "")):
+        if data.get("variant") != "duo" or played_fitted(data):
             continue  # Duo only, and not the games played with the fitted priors themselves
         for g, game in enumerate(data.get("game_list", [])):
             state = BlokusState("duo")
@@ -164,6 +172,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--module", help="with --pieces: write the fitted weights as a module (solvers/blokus/mcts/fitted.py)")
     args = parser.parse_args(argv)
     data = positions(args.files, args.pieces)
+    if not data:
+        sys.exit("no Duo games to fit in these files (those played with the fitted priors are skipped)")
     train = [d for d in data if d[0] % 2 == 0]
     test = [d for d in data if d[0] % 2 == 1]
     pentobi = np.log(Params(BlokusState("duo")).gammas)

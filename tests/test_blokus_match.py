@@ -267,15 +267,25 @@ def test_match_command_one_engine_per_seat(run_cli) -> None:
 
 
 def test_match_knobs_set_side_a_search_constants(run_cli) -> None:
-    """--knobs reaches side A's mcts-rave: the defaults spelt out play the same games, another constant other games."""
+    """--knobs reaches side A's mcts-rave: the defaults spelt out play the same games, another constant other games;
+    the match records every knob in effect, and those read back through --knobs play the same games."""
+    from solvers.blokus.tune import knobs_text
+
+    recorded: list[dict] = []
+
     def moves(*knobs: str) -> list:
         result = run_cli("blokus", "match", "--variant", "duo", "--bots", "mcts-rave:300", *knobs, "--opponent-bot",
                          "random", "--games", "1", "--seed", "4", "--json", "--quiet")
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
+        recorded.append(data["settings_a"])
         return [g["moves"] for g in data["game_list"]]
 
     default = moves()
+    settings = recorded[0]
+    assert settings["bot"] == "mcts-rave:300" and settings["iterations"] == 300 and settings["seconds"] is None
+    assert settings["knobs"]["fitted_priors"] == 1.0 and settings["knobs"]["exploration"] == 0.5  # Duo's defaults
+    assert moves("--knobs", knobs_text(settings["knobs"])) == default and recorded[-1]["knobs"] == settings["knobs"]
     assert moves("--knobs", "exploration=0.5,rave_weight=0.7") == default
     assert moves("--knobs", "exploration=1.5,rave_weight=0") != default
     wrong = run_cli("blokus", "match", "--bots", "greedy", "--knobs", "rave_weight=0", "--opponent-bot", "random",
@@ -301,3 +311,18 @@ def test_match_table_pools_matches_whose_budgets_differ_and_refuses_to_combine_t
     assert "pooled: kibitz mcts-rave:150000" in row and "kibitz mcts-rave:165000" in row
     with pytest.raises(SystemExit, match="not halves of one match"):
         table.combined_row(datas)
+
+
+def test_prior_fit_skips_the_matches_played_with_the_fitted_priors() -> None:
+    """`bench/blokus_prior_fit.py` reads a match's recorded knobs in effect (settings_a), or in an older file its label;
+    a match played with Pentobi's priors is kept."""
+    fit = bench_module("blokus_prior_fit")
+    results = ROOT / "bench" / "results"
+
+    def played(name: str) -> bool:
+        return fit.played_fitted(json.loads((results / name).read_text()))
+
+    assert played("blokus_duo_l8_default1100k_s114.json")  # the default, its settings recorded
+    assert played("blokus_duo_l7_fitted200k_s96.json")  # named on the command line
+    assert not played("blokus_duo_l7_allknobs150k_s9.json")
+    assert not fit.played_fitted({"side_a": "kibitz mcts-rave:9", "settings_a": {"knobs": {"fitted_priors": 0.0}}})

@@ -138,6 +138,10 @@ def test_ab_match_with_four_seats_puts_a_in_each_seat_and_spsa_refuses_it(run_cl
     match = ab_match("classic", "4", {"quality_bonus": 1.0}, {}, 4, seed=2)
     s = match.summary()
     assert [g["seat_a"] for g in match.games] == [0, 1, 2, 3] and s["fair_share"] == 0.25 and s["games"] == 4
+    # the summary spells out every knob in effect: Pentobi's quality bonus is Classic's default, so A and B search
+    # alike here; Classic's exploration constant, and no fitted priors outside Duo
+    assert s["knobs_in_effect_a"] == s["knobs_in_effect_b"]
+    assert all(f"{knob}," in s["knobs_in_effect_a"] for knob in ("quality_bonus=1", "exploration=0.4", "fitted_priors=0"))
     bad = run_cli("blokus", "tune", "spsa", "--variant", "classic", "--steps", "1")
     assert bad.exit_code == 2 and "SPSA tunes in duo or two-player" in bad.output
 

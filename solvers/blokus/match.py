@@ -103,6 +103,11 @@ class LocalSide:
         if callable(reset):
             reset()
 
+    def settings(self, variant: str) -> dict[str, Any]:
+        """What this side plays with: the bot's spec, and its budget and knobs in effect where it reports them."""
+        report = getattr(self.bot, "settings", None)
+        return {"bot": self.spec, **(report(variant) if callable(report) else {})}
+
     def close(self) -> None:
         pass
 
@@ -180,6 +185,10 @@ class GtpSide:
     def warm_up(self, variant: str) -> None:
         pass
 
+    def settings(self, variant: str) -> dict[str, Any]:
+        """What this side plays with: its command line."""
+        return {"engine": self.command}
+
     def close(self) -> None:
         self.client.close()
 
@@ -191,6 +200,10 @@ class SeatSides:
     def __init__(self, sides: Sequence[LocalSide | GtpSide]) -> None:
         self.sides = list(sides)
         self.label = f"{sides[0].label} x{len(sides)}"
+
+    def settings(self, variant: str) -> dict[str, Any]:
+        """Its engines' settings (the same for every seat), and how many there are."""
+        return {**self.sides[0].settings(variant), "per_seat": len(self.sides)}
 
     def close(self) -> None:
         for side in self.sides:
@@ -334,6 +347,8 @@ class MatchResult:
     games: list[GameResult] = field(default_factory=list)
     status: str = "complete"  # or "interrupted" (Ctrl-C), or ENGINE_FAILED
     error: str | None = None  # why a side failed (status ENGINE_FAILED)
+    settings_a: dict[str, Any] | None = None  # what each side played with (LocalSide.settings: knobs in effect)
+    settings_b: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, Any]:
         """The keys of every ``playout`` (game, status, interrupted, seed, games, games_requested, bots,
@@ -359,7 +374,7 @@ class MatchResult:
             "mean_rank_a": _mean([g.rank for g in self.games]),
             "by_seat_a": _by_seat(self.games),
             "final_score_mismatches": sum(1 for g in self.games if not g.scores_agree),
-            "error": self.error,
+            "error": self.error, "settings_a": self.settings_a, "settings_b": self.settings_b,
         }
 
     def to_json(self, with_games: bool = True) -> dict[str, Any]:
@@ -428,6 +443,7 @@ def run_match(a: Side, b: AnySide, variant: str, games: int, seed: int = 0,
     try:
         for _, side in engines(a, b):
             side.warm_up(variant)
+        out.settings_a, out.settings_b = a.settings(variant), b.settings(variant)
         for index in range(games):
             result = play_match_game(a, b, variant, index, seed)
             out.games.append(result)

@@ -23,6 +23,7 @@ and keeps what finished.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -236,7 +237,21 @@ class ABResult:
                 "fair_share": 1.0 / SEATS[self.variant],
                 "mean_margin_a": _mean([g["margin"] for g in self.games]),
                 "cpu_per_move_a": _mean([g["cpu_a"] for g in self.games]),
-                "cpu_per_move_b": _mean([g["cpu_b"] for g in self.games])}
+                "cpu_per_move_b": _mean([g["cpu_b"] for g in self.games]),
+                "knobs_in_effect_a": knobs_in_effect(self.variant, self.knobs_a),
+                "knobs_in_effect_b": knobs_in_effect(self.variant, self.knobs_b)}
+
+
+@functools.lru_cache(maxsize=16)
+def _knobs_in_effect(variant: str, text: str) -> str:
+    from solvers.blokus.mcts import FastMCTSBot
+
+    return knobs_text(FastMCTSBot(knobs=parse_knobs(text)).settings(variant)["knobs"])
+
+
+def knobs_in_effect(variant: str, knobs: Knobs) -> str:
+    """Every knob a side with ``knobs`` searches ``variant`` with, the defaults included (``name=value,...``)."""
+    return _knobs_in_effect(variant, knobs_text(knobs))
 
 
 def _mean(xs: list[float]) -> float:

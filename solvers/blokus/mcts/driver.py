@@ -429,6 +429,19 @@ class FastMCTSBot:
         self.last_seconds = 0.0
         self._last_seed = 0
 
+    def settings(self, variant: str) -> dict[str, Any]:
+        """The budget and every knob this bot searches ``variant`` with, the defaults included (a match records these,
+        not only the knobs named on its command line); the knobs read back through ``--knobs``."""
+        params = self._setup(BlokusState(variant))[0]
+        knobs = {knob: float(getattr(params, knob)) for knob in SEARCH_KNOBS}
+        switches = {"endgame": self.endgame, "early_stop": self.early_stop, "pentobi_counts": self.pentobi_counts,
+                    "pentobi_stop": self.pentobi_stop, "prune": self.prune, "fitted_priors": self.fitted_priors and params.duo}
+        knobs.update({name: float(on) for name, on in switches.items()})
+        knobs["threads"] = float(self.threads)
+        if self.capacity & (self.capacity - 1) == 0 and MIN_TREE_LOG2 < self.capacity.bit_length() <= MAX_TREE_LOG2 + 1:
+            knobs["tree_log2"] = float(self.capacity.bit_length() - 1)
+        return {"iterations": self.iterations, "seconds": self.seconds, "tree_capacity": self.capacity, "knobs": knobs}
+
     def reset(self) -> None:
         """Forget the previous search (a new game)."""
         for works in self._work.values():
