@@ -360,6 +360,11 @@ class LayoutModel:
         diag = {(r + dr, c + dc) for r, c in own for dr, dc in DIAGONALS} - own - near
         return sorted(q for q in diag if self.inside(q))
 
+    @cached_property
+    def _neighbourhoods(self) -> list[tuple[list[Cell], list[Cell]]]:
+        """Each placement's :meth:`halo` and :meth:`corners`, computed once for every color."""
+        return [(self.halo(i), self.corners(i)) for i in range(len(self.cells))]
+
     def build(self) -> list[list[int]]:
         """All clauses: pieces, cells, halos, corner contacts, start corners (and the counts).
 
@@ -411,9 +416,11 @@ class LayoutModel:
         for q, ys in per_cell.items():
             self.clauses.append([-self.cell_var[(s, q)], *ys])
             self._at_most_one(ys)
-        for i in range(len(self.cells)):
-            self.clauses += [[-self.x(s, i), -self.cell_var[(s, q)]] for q in self.halo(i)]
-            self.clauses.append([-self.x(s, i), *(self.cell_var[(s, q)] for q in self.corners(i))])
+        var = {q: v for (t, q), v in self.cell_var.items() if t == s}
+        for i, (halo, corners) in enumerate(self._neighbourhoods):
+            x = self.x(s, i)
+            self.clauses += [[-x, -var[q]] for q in halo]
+            self.clauses.append([-x, *(var[q] for q in corners)])
         self.clauses.append([self.cell_var[(s, self.starts[s])]])
         if self.counting:
             self._add_counts(s)
@@ -638,7 +645,7 @@ class LayoutModel:
 
     @cached_property
     def corner_sets(self) -> list[set[Cell]]:
-        return [set(self.corners(i)) for i in range(len(self.cells))]
+        return [set(corners) for _, corners in self._neighbourhoods]
 
     def touches(self, a: int, b: int) -> bool:
         """Placement ``b`` covers a corner cell of placement ``a``."""
