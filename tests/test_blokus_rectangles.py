@@ -62,7 +62,7 @@ def test_ctrl_c_inside_the_sat_solver_is_interrupted_not_a_traceback() -> None:
                              stderr=subprocess.PIPE, text=True)
     try:
         assert child.stderr is not None and child.stderr.readline().strip() == "solving"
-        time.sleep(0.3)  # inside the solver's first chunk of conflicts (about a second)
+        time.sleep(0.3)  # inside the solver's first chunk of conflicts (about 1.5 s)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
     finally:
@@ -200,6 +200,7 @@ def test_a_stored_layout_satisfies_the_whole_model(board: str) -> None:
         assert solver.solve(assumptions=[model.x(0, index[tuple(sorted(cells))]) for cells in layout])
 
 
+@pytest.mark.slow  # 7 CPU-s: the 21x17 model's build and load
 def test_21x17_model_covers_every_cell_but_the_centre() -> None:
     """All 84 pieces on 21x17 leave one cell empty, and the half turn forces it to be the centre: the model
     says every other cell is covered, so leaving one empty (it and its image) fails by propagation alone."""
@@ -370,10 +371,12 @@ def test_a_points_junction_booleans_are_its_weight_exactly() -> None:
             assert [values[b] for b in border] == [on[0] + on[1] == 2, False]
 
 
+@pytest.mark.slow  # 7 to 9 CPU-s each (the 19x19 model's build and load); the one-color model's clauses hold on real
+# layouts in the default suite (test_a_stored_layout_satisfies_the_whole_model)
 @pytest.mark.parametrize("name, slack, holds", [
     ("tiling_weight_bound", 0, True),
-    pytest.param("tiling_weight_bound", 2, False, marks=pytest.mark.slow),  # 7 CPU-s each: the slow suite
-    pytest.param("tiling_junction_bound", 2, False, marks=pytest.mark.slow),
+    ("tiling_weight_bound", 2, False),
+    ("tiling_junction_bound", 2, False),
 ])
 def test_the_four_color_model_counts_the_tiling_weight_exactly(
     monkeypatch: pytest.MonkeyPatch, name: str, slack: int, holds: bool

@@ -70,7 +70,8 @@ CELLS_PER_COLOR = sum(PIECE_SIZES)  # 89
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 SOLVER = "cadical195"
-CHUNK_CONFLICTS = 20_000  # the solver stops this often to look at the CPU clock and at Ctrl-C (a chunk: up to ~6 s)
+CHUNK_CONFLICTS = 5_000  # the solver stops this often to look at the CPU clock and at Ctrl-C (6x24: a chunk takes
+# about 1.5 s, and costs 3% of the conflicts a second of 20,000-conflict chunks, which took 6 s: Ctrl-C waited that long)
 
 Cell = tuple[int, int]
 
