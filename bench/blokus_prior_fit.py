@@ -6,7 +6,8 @@ is linear in the move's feature counts: ``log gamma = w . x``.  A prior is then 
 (L2-regularised, Newton's method) is the "learned move priors" of issue 32 in its smallest form.
 
 Data: the moves of recorded Duo matches against Pentobi (``bench/results/*.json``, both sides: level 7 to 9 and kibitz
-at their CPU; not the matches kibitz played with the fitted priors), replayed through the rules.  The feature counts
+at their CPU; not the matches kibitz played with the fitted priors), replayed through the rules; with ``--variant
+classic``, the Classic matches against level 7 (all four seats), stages of the game at twice Duo's piece counts.  The feature counts
 come from ``compute_gammas`` itself, called once per feature with that feature's weight set to e and the others to 1
 (so no second copy of the feature code); ``--pieces`` adds a weight per piece and stage of the game.  Games are split
 into halves by their number (even: fit, odd: test); the table gives each weight set's mean log-likelihood and top-1 /
@@ -14,6 +15,8 @@ top-5 agreement on both halves.  ``--module`` writes the fitted weights as ``sol
 ``fitted_priors``), ``--json`` as numbers.
 
     python bench/blokus_prior_fit.py bench/results/blokus_duo_l[789]*.json --pieces --module solvers/blokus/mcts/fitted.py
+    python bench/blokus_prior_fit.py bench/results/blokus_classic_l7*.json --variant classic --pieces \
+        --module solvers/blokus/mcts/fitted_classic.py
 
 A file whose kibitz side played with the fitted priors is skipped: its recorded knobs in effect (``settings_a``) say
 ``fitted_priors=1``, or, in a file recorded before matches recorded them, its label names the knob.  The fitted priors
@@ -37,10 +40,13 @@ from puzzles.blokus.tables import NUM_PIECES
 from solvers.blokus.mcts.driver import Params, pieces_on_board, recent_placements
 from solvers.blokus.mcts.priors import GAMMA_TEMPERATURE, N_GAMMAS, compute_gammas, filter_considered
 
-STAGES = (8, 20)  # --pieces: a weight per piece in each stage (pieces on the board before 8, before 20, from 20)
+# --pieces: a weight per piece in each stage (Duo: pieces on the board before 8, before 20, from 20; Classic: twice that)
+STAGES_BY_VARIANT = {"duo": (8, 20), "classic": (16, 40)}
+STAGES = STAGES_BY_VARIANT["duo"]
 
 
-def feature_counts(state: BlokusState, params: Params, pieces: bool) -> tuple[np.ndarray, np.ndarray] | None:
+def feature_counts(state: BlokusState, params: Params, pieces: bool,
+                   stages: tuple[int, ...] = STAGES) -> tuple[np.ndarray, np.ndarray] | None:
     """(moves kept, their feature counts [moves, N_GAMMAS], then with ``pieces`` one-hot piece-by-stage columns) for
     the colour to move, or None when it must pass."""
     c = state.to_move
@@ -66,8 +72,8 @@ def feature_counts(state: BlokusState, params: Params, pieces: bool) -> tuple[np
     kept = keep[:n] != 0
     counts = np.rint(counts * 1e6) / 1e6
     if pieces:
-        stage = np.searchsorted(STAGES, nonboard, side="right")
-        extra = np.zeros((n, NUM_PIECES * (len(STAGES) + 1)), dtype=np.float64)
+        stage = np.searchsorted(stages, nonboard, side="right")
+        extra = np.zeros((n, NUM_PIECES * (len(stages) + 1)), dtype=np.float64)
         extra[np.arange(n), stage * NUM_PIECES + t.pl_piece[moves]] = 1.0  # the piece, by stage of the game
         counts = np.hstack([counts, extra])
     return moves[kept], counts[kept]
@@ -79,23 +85,23 @@ def played_fitted(match: dict) -> bool:
     return knobs.get("fitted_priors") == 1.0 or "fitted_priors=1" in str(match.get("side_a", ""))
 
 
-def positions(paths: list[str], pieces: bool) -> list[tuple[int, np.ndarray, int]]:
-    """(game key, feature counts, index of the move played) for every move of every Duo game in ``paths``."""
+def positions(paths: list[str], pieces: bool, variant: str = "duo") -> list[tuple[int, np.ndarray, int]]:
+    """(game key, feature counts, index of the move played) for every move of every ``variant`` game in ``paths``."""
     out: list[tuple[int, np.ndarray, int]] = []
     params: Params | None = None
     for p, path in enumerate(paths):
         data = json.loads(Path(path).read_text())
-        if data.get("variant") != "duo" or played_fitted(data):
-            continue  # Duo only, and not the games played with the fitted priors themselves
+        if data.get("variant") != variant or played_fitted(data):
+            continue  # the variant's only, and not the games played with the fitted priors themselves
         for g, game in enumerate(data.get("game_list", [])):
-            state = BlokusState("duo")
+            state = BlokusState(variant)
             params = params or Params(state)
             for text in game["moves"]:
                 while not state.is_terminal() and len(state.legal_placements()) == 0:
                     state.apply(state.legal_actions()[0])  # a pass (the records list placements only)
                 move = state.string_to_action(text)
                 if not move.is_pass:
-                    found = feature_counts(state, params, pieces)
+                    found = feature_counts(state, params, pieces, STAGES_BY_VARIANT[variant])
                     if found is not None:
                         at = np.flatnonzero(found[0] == move.index)
                         if len(at) and len(found[0]) > 1:
@@ -141,21 +147,32 @@ def fit(data: list[tuple[int, np.ndarray, int]], start: np.ndarray, l2: float, s
     return w
 
 
-def module_text(w: np.ndarray, fitted: int, held_out: int) -> str:
-    """The fitted weights as the source of ``solvers/blokus/mcts/fitted.py``."""
+MODULE_SOURCE = {  # variant -> (its name in text, the data, the command's files, the module, Pentobi's table)
+    "duo": ("Duo", "Duo matches against Pentobi levels 7 to 9", "bench/results/blokus_duo_l[789]*.json",
+            "solvers/blokus/mcts/fitted.py", "_DUO"),
+    "classic": ("Classic", "Classic matches against Pentobi level 7", "bench/results/blokus_classic_l7*.json",
+                "solvers/blokus/mcts/fitted_classic.py", "_CLASSIC"),
+}
+
+
+def module_text(w: np.ndarray, fitted: int, held_out: int, variant: str = "duo") -> str:
+    """The fitted weights as the source of ``solvers/blokus/mcts/fitted.py`` (Duo) or ``fitted_classic.py``."""
+    name, data, files, module, table = MODULE_SOURCE[variant]
+    stages = STAGES_BY_VARIANT[variant]
+    option = "" if variant == "duo" else f" --variant {variant}"
     base = ", ".join(f"{x:.4f}" for x in w[:N_GAMMAS])
     rows = "\n".join("    (" + ", ".join(f"{x:.4f}" for x in row) + "),"
-                     for row in w[N_GAMMAS:].reshape(len(STAGES) + 1, NUM_PIECES))
-    return f'''"""mcts-rave's fitted Duo priors (knob ``fitted_priors=1``): the log-gammas of :mod:`.priors` refitted, and a weight per
-piece and stage of the game, by maximum likelihood on the recorded moves of Duo matches against Pentobi levels 7 to 9
-(both sides; written by ``python bench/blokus_prior_fit.py bench/results/blokus_duo_l[789]*.json --pieces --module
-solvers/blokus/mcts/fitted.py``: {fitted:,} positions fitted, {held_out:,} held out).
+                     for row in w[N_GAMMAS:].reshape(len(stages) + 1, NUM_PIECES))
+    return f'''"""mcts-rave's fitted {name} priors (knob ``fitted_priors=1``): the log-gammas of :mod:`.priors` refitted, and a weight per
+piece and stage of the game, by maximum likelihood on the recorded moves of {data}
+(both sides; written by ``python bench/blokus_prior_fit.py {files}{option} --pieces --module
+{module}``: {fitted:,} positions fitted, {held_out:,} held out).
 Natural logs: a move's gamma is ``exp`` of the sum of its features' weights."""
 
-#: The 23 log-gammas in :mod:`.priors`' layout (Pentobi's are ``w / 0.84`` of ``priors._DUO``).
+#: The 23 log-gammas in :mod:`.priors`' layout (Pentobi's are ``w / 0.84`` of ``priors.{table}``).
 LOG_GAMMAS = ({base})
 #: Pieces on the board before which each later row of :data:`LOG_PIECE_GAMMAS` applies.
-STAGES = {STAGES}
+STAGES = {stages}
 #: The log-weight of each piece (``tables.PIECE_NAMES`` order), one row per stage.
 LOG_PIECE_GAMMAS = (
 {rows}
@@ -166,17 +183,18 @@ LOG_PIECE_GAMMAS = (
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+")
+    parser.add_argument("--variant", choices=sorted(STAGES_BY_VARIANT), default="duo", help="the games to fit (default duo)")
     parser.add_argument("--l2", type=float, default=1.0, help="L2 weight towards Pentobi's weights (default 1)")
     parser.add_argument("--json", help="write the fitted gammas' weights (w, as gamma_table's) here")
     parser.add_argument("--pieces", action="store_true", help="add a weight per piece and stage of the game")
     parser.add_argument("--module", help="with --pieces: write the fitted weights as a module (solvers/blokus/mcts/fitted.py)")
     args = parser.parse_args(argv)
-    data = positions(args.files, args.pieces)
+    data = positions(args.files, args.pieces, args.variant)
     if not data:
-        sys.exit("no Duo games to fit in these files (those played with the fitted priors are skipped)")
+        sys.exit(f"no {args.variant} games to fit in these files (those played with the fitted priors are skipped)")
     train = [d for d in data if d[0] % 2 == 0]
     test = [d for d in data if d[0] % 2 == 1]
-    pentobi = np.log(Params(BlokusState("duo")).gammas)
+    pentobi = np.log(Params(BlokusState(args.variant)).gammas)
     pentobi = np.concatenate([pentobi, np.zeros(data[0][1].shape[1] - len(pentobi))])
     fitted = fit(train, pentobi, args.l2)
     print(f"{len(data)} positions ({len(train)} fit, {len(test)} test), "
@@ -187,7 +205,7 @@ def main(argv: list[str]) -> None:
         a, b = log_likelihood(w, train), log_likelihood(w, test)
         print(f"| {name} | {a[0]:.3f}, {a[1]:.3f}, {a[2]:.3f} | {b[0]:.3f}, {b[1]:.3f}, {b[2]:.3f} |")
     if args.module and args.pieces:
-        Path(args.module).write_text(module_text(fitted, len(train), len(test)))
+        Path(args.module).write_text(module_text(fitted, len(train), len(test), args.variant))
     if args.json:
         Path(args.json).write_text(json.dumps({"log_gamma": fitted.tolist(), "pentobi": pentobi.tolist(),
                                                "w": (fitted * GAMMA_TEMPERATURE).tolist()}, indent=1))

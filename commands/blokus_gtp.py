@@ -63,7 +63,8 @@ def blokus_gtp(variant, bot_spec, seed, knobs):
                    "iteration budget over the game as Pentobi's levels do; threads=N searches N trees at once, "
                    "each with 1/N of the budget; prune=0 keeps a full tree as it is (by default it is pruned as "
                    "Pentobi prunes it); tree_log2=N caps the tree at 2^N nodes (12 to 23, default 23); "
-                   "fitted_priors=0 (Duo) uses Pentobi's priors instead of the default ones refitted to strong players' moves. "
+                   "fitted_priors=0 (Duo) uses Pentobi's priors instead of the default ones refitted to strong players' moves; "
+                   "fitted_priors=1 uses Classic's own refit there (not the default: an A/B did not show it). "
                    "The preset pentobi stands for pentobi_counts=1,early_stop=1,lgr=1,quality_bonus=1,pentobi_stop=1 "
                    "(the matches against Pentobi); later knobs override it, e.g. pentobi,lgr=0.")
 @click.option("--opponent", default=None, help="Side B: a GTP engine command, e.g. \"pentobi-gtp --game duo --level 1 --nobook\".")

@@ -1,5 +1,5 @@
 """mcts-rave's knobs ``rave_dist`` (Pentobi's RAVE distance weights), ``prior_all`` (Pentobi's prior scale),
-``prune`` (Pentobi's pruning of a full tree) and ``fitted_priors`` (Duo priors refitted to recorded strong moves)."""
+``prune`` (Pentobi's pruning of a full tree) and ``fitted_priors`` (Duo and Classic priors refitted to recorded strong moves)."""
 
 from __future__ import annotations
 
@@ -137,20 +137,21 @@ def test_tree_log2_caps_the_tree_which_is_then_pruned_and_rejects_other_sizes() 
             FastMCTSBot(iterations=10, knobs={"tree_log2": bad})
 
 
-def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> None:
+@pytest.mark.parametrize("variant", ["duo", "classic"])
+def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage(variant: str) -> None:
     """``compute_gammas``' piece factor: with the fitted table each kept move's gamma is the base gamma (ones) times
-    the factor of its piece in the row of the pieces on the board, and the table's rows follow ``fitted.STAGES``."""
-    from solvers.blokus.mcts import fitted
-    from solvers.blokus.mcts.driver import Params, fitted_gammas, pieces_on_board, recent_placements
+    the factor of its piece in the row of the pieces on the board, and the table's rows follow the fit's ``STAGES``."""
+    from solvers.blokus.mcts.driver import FITTED_PRIORS, Params, fitted_gammas, pieces_on_board, recent_placements
     from solvers.blokus.mcts.priors import compute_gammas, filter_considered
 
-    gammas, pieces = fitted_gammas()
+    fitted = FITTED_PRIORS[variant]
+    gammas, pieces = fitted_gammas(variant)
     assert pieces.shape == (fitted.STAGES[-1] + 1, 21)
     assert np.allclose(np.log(pieces[fitted.STAGES[0] - 1]), fitted.LOG_PIECE_GAMMAS[0])
     assert np.allclose(np.log(pieces[fitted.STAGES[0]]), fitted.LOG_PIECE_GAMMAS[1])
     assert np.allclose(np.log(pieces[-1]), fitted.LOG_PIECE_GAMMAS[2])
-    for plies in (2, 12):
-        state = random_position("duo", plies, 3)
+    for plies in (2, 12, 50):
+        state = random_position(variant, plies, 3)
         params, t, c = Params(state), state.tables, state.to_move
         nonboard = pieces_on_board(state)
         moves = state.legal_placements(c).astype(np.int32)
@@ -166,13 +167,15 @@ def test_fitted_priors_multiply_each_moves_gamma_by_its_piece_at_the_stage() -> 
         assert np.allclose(out[1], out[0] * row[t.pl_piece[moves[:n]]], rtol=1e-12)
 
 
-def test_fitted_priors_change_duo_searches_only_are_the_default_and_keep_them_deterministic() -> None:
+def test_fitted_priors_change_duo_and_classic_searches_are_duos_default_and_keep_them_deterministic() -> None:
     duo = random_position("duo", 6, 4)
     pentobis = searched_tree({"fitted_priors": 0.0}, duo, 400)
     fitted_tree = searched_tree({"fitted_priors": 1.0}, duo, 400)
     assert not same_tree(pentobis, fitted_tree)
     assert same_tree(fitted_tree, searched_tree({"fitted_priors": 1.0}, duo, 400))
     assert same_tree(fitted_tree, searched_tree({}, duo, 400))  # on by default in Duo
-    classic = random_position("classic", 8, 4)  # fitted to Duo games: other variants keep Pentobi's priors
-    assert same_tree(searched_tree({}, classic, 300), searched_tree({"fitted_priors": 1.0}, classic, 300))
+    classic = random_position("classic", 8, 4)  # a fit of its own, not the default
+    assert not same_tree(searched_tree({"fitted_priors": 1.0}, classic, 300), searched_tree({}, classic, 300))
     assert same_tree(searched_tree({}, classic, 300), searched_tree({"fitted_priors": 0.0}, classic, 300))
+    two = random_position("two-player", 8, 4)  # no fit: Pentobi's priors whatever the knob says
+    assert same_tree(searched_tree({}, two, 300), searched_tree({"fitted_priors": 1.0}, two, 300))

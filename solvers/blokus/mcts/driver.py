@@ -25,7 +25,7 @@ from puzzles.blokus.engine import BlokusState
 from puzzles.blokus.tables import NUM_PIECES, PASS, PIECE_NAMES, PIECE_SIZES, Move
 from puzzles.game import GameState
 from solvers.blokus.endgame import EndgameResult, EndgameUnsolved, solve_endgame
-from solvers.blokus.mcts import fitted
+from solvers.blokus.mcts import fitted, fitted_classic
 from solvers.blokus.mcts.lists import reset_cache
 from solvers.blokus.mcts.playout import LOCAL_GAMMAS
 from solvers.blokus.mcts.priors import considered_pieces, gamma_table
@@ -330,8 +330,8 @@ CHUNK_SECONDS = 0.005  # chunks of iterations double until one takes this long (
 #: searches on without expanding
 #: tree_log2=N caps the tree at 2^N nodes (12 to 23; a smaller tree is pruned sooner, as Pentobi's memory is scaled by
 #: its level)
-#: fitted_priors=1 (Duo; the default) weighs new children with the priors refitted to recorded strong moves (:mod:`.fitted`),
-#: fitted_priors=0 with Pentobi's
+#: fitted_priors=1 weighs new children with the priors refitted to recorded strong moves (:data:`FITTED_PRIORS`: Duo and
+#: Classic; the default where :data:`FITTED_BY_DEFAULT` says so), fitted_priors=0 with Pentobi's
 DRIVER_KNOBS = ("endgame", "early_stop", "pentobi_counts", "threads", "pentobi_stop", "prune", "tree_log2",
                 "fitted_priors")
 PRUNE_START = 16  # Pentobi's prune_count_start: the first pruning of a search keeps nodes with this many visits, ...
@@ -344,11 +344,17 @@ ENDGAME_SHARE = 0.5  # of a CPU-seconds budget, the most the endgame search may 
 ENDGAME_NODES_PER_ITERATION = 10  # with an iteration budget: its node limit (deterministic, like the budget)
 
 
-def fitted_gammas() -> tuple[np.ndarray, np.ndarray]:
-    """The fitted Duo priors (:mod:`.fitted`): the gamma table, and the piece factors by pieces on the board."""
-    rows = np.exp(np.array(fitted.LOG_PIECE_GAMMAS, dtype=np.float64))
-    stage = np.searchsorted(np.array(fitted.STAGES), np.arange(fitted.STAGES[-1] + 1), side="right")
-    return np.exp(np.array(fitted.LOG_GAMMAS, dtype=np.float64)), np.ascontiguousarray(rows[stage])
+FITTED_PRIORS = {"duo": fitted, "classic": fitted_classic}  # the variants with priors refitted to recorded moves
+FITTED_BY_DEFAULT = ("duo",)  # where they are the default (an 800-game A/B showed it: bench/results/blokus_vs_pentobi.md)
+
+
+def fitted_gammas(variant: str = "duo") -> tuple[np.ndarray, np.ndarray]:
+    """The fitted priors of ``variant`` (:data:`FITTED_PRIORS`): the gamma table, and the piece factors by pieces on
+    the board."""
+    module = FITTED_PRIORS[variant]
+    rows = np.exp(np.array(module.LOG_PIECE_GAMMAS, dtype=np.float64))
+    stage = np.searchsorted(np.array(module.STAGES), np.arange(module.STAGES[-1] + 1), side="right")
+    return np.exp(np.array(module.LOG_GAMMAS, dtype=np.float64)), np.ascontiguousarray(rows[stage])
 
 
 def pentobi_count_weight(variant: str, own_pieces: int) -> float:
@@ -389,8 +395,8 @@ class FastMCTSBot:
     ``threads=N`` searches N trees at once (root parallelisation), each with 1/N of the budget, and sums their
     roots' children: the same CPU per move in about 1/N of the wall time on N free cores; ``prune=1`` (the default)
     prunes a tree that is full at ``capacity`` nodes as Pentobi does (:meth:`Workspace.prune`); ``prune=0`` searches on
-    without expanding; ``fitted_priors=1`` (the default; Duo only) weighs new children with priors refitted to
-    recorded strong moves (:func:`fitted_gammas`), ``fitted_priors=0`` with Pentobi's.
+    without expanding; ``fitted_priors=1`` (Duo and Classic; the default in Duo) weighs new children with priors
+    refitted to recorded strong moves (:func:`fitted_gammas`), ``fitted_priors=0`` with Pentobi's.
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, reuse: bool = True,
@@ -413,8 +419,8 @@ class FastMCTSBot:
         self.early_stop = self.knobs.pop("early_stop", 0.0) >= 0.5 or self.pentobi_stop
         self.pentobi_counts = self.knobs.pop("pentobi_counts", 0.0) >= 0.5
         self.prune = self.knobs.pop("prune", 1.0) >= 0.5  # on by default: without it a full tree stops expanding
-        # on by default in Duo (an 800-game A/B showed it: bench/results/blokus_vs_pentobi.md); no other variant has them
-        self.fitted_priors = self.knobs.pop("fitted_priors", 1.0) >= 0.5
+        # None: the variant's default (FITTED_BY_DEFAULT)
+        self.fitted_priors = None if "fitted_priors" not in self.knobs else self.knobs.pop("fitted_priors") >= 0.5
         self.threads = whole_knob("threads", self.knobs.pop("threads", 1.0), 1, MAX_THREADS)
         tree_log2 = self.knobs.pop("tree_log2", 0.0)  # 0: the capacity given
         if tree_log2:
@@ -435,12 +441,17 @@ class FastMCTSBot:
         params = self._setup(BlokusState(variant))[0]
         knobs = {knob: float(getattr(params, knob)) for knob in SEARCH_KNOBS}
         switches = {"endgame": self.endgame, "early_stop": self.early_stop, "pentobi_counts": self.pentobi_counts,
-                    "pentobi_stop": self.pentobi_stop, "prune": self.prune, "fitted_priors": self.fitted_priors and params.duo}
+                    "pentobi_stop": self.pentobi_stop, "prune": self.prune, "fitted_priors": self._fitted(variant)}
         knobs.update({name: float(on) for name, on in switches.items()})
         knobs["threads"] = float(self.threads)
         if self.capacity & (self.capacity - 1) == 0 and MIN_TREE_LOG2 < self.capacity.bit_length() <= MAX_TREE_LOG2 + 1:
             knobs["tree_log2"] = float(self.capacity.bit_length() - 1)
         return {"iterations": self.iterations, "seconds": self.seconds, "tree_capacity": self.capacity, "knobs": knobs}
+
+    def _fitted(self, variant: str) -> bool:
+        """Whether this bot weighs new children with the fitted priors in ``variant`` (knob ``fitted_priors``)."""
+        wanted = variant in FITTED_BY_DEFAULT if self.fitted_priors is None else self.fitted_priors
+        return wanted and variant in FITTED_PRIORS
 
     def reset(self) -> None:
         """Forget the previous search (a new game)."""
@@ -455,8 +466,8 @@ class FastMCTSBot:
             params = self._params[key] = Params(state)
             for knob, value in self.knobs.items():
                 setattr(params, knob, float(value))
-            if self.fitted_priors and params.duo:
-                params.gammas, params.piece_gamma = fitted_gammas()
+            if self._fitted(state.variant.name):
+                params.gammas, params.piece_gamma = fitted_gammas(state.variant.name)
             gam = np.concatenate([params.gammas, [getattr(params, knob) for knob in SEARCH_KNOBS]])
             # playout weight factor by the local value a move covers (1 or 2 per cell; 0 for illegal moves)
             gloc = K.local_weights(LOCAL_GAMMAS if self.local else None)

@@ -8,8 +8,9 @@ pieces of size >= 5 / 4 / 3 in the first 4 / 6 / 10 placements; Classic V5 or Z5
 big pieces; Classic early moves must stay within 0.3 of the smallest distance to the centre (12
 placements); two-player Classic moves must connect to the partner colour when one can (14
 placements).  The piece filter applies in the playouts too.  Rules: ``docs/rules/blokus.md``.
-In Duo (knob ``fitted_priors``, on by default there), the gammas are refitted to recorded strong moves and a factor per piece and
-stage of the game multiplies them (:mod:`.fitted`, ``bench/blokus_prior_fit.py``).
+With the knob ``fitted_priors`` (on by default in Duo; Classic has a fit too, off by default), the gammas are refitted to
+recorded strong moves and a factor per piece and stage of the game multiplies them (:mod:`.fitted`,
+:mod:`.fitted_classic`, ``bench/blokus_prior_fit.py``).
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def compute_gammas(c, moves, n, tables, arrays, owner, recent, nonboard, gammas,
     """Pentobi's prior ``gamma`` of each of ``moves[:n]`` for colour ``c``; ``keep_out[i]`` = 0 for pruned moves.
 
     ``piece_gamma[pieces on board, piece]`` (its last row for later stages) multiplies each move's gamma: ones but
-    with the fitted Duo priors (``driver.fitted_gammas``, knob ``fitted_priors``).
+    with the fitted priors (``driver.fitted_gammas``, knob ``fitted_priors``).
 
     Returns the number of moves kept.
     """
