@@ -62,7 +62,7 @@ def test_ctrl_c_inside_the_sat_solver_is_interrupted_not_a_traceback() -> None:
                              stderr=subprocess.PIPE, text=True)
     try:
         assert child.stderr is not None and child.stderr.readline().strip() == "solving"
-        time.sleep(0.3)  # inside the solver's first chunk of conflicts (about 1.5 s)
+        time.sleep(0.3)  # inside the solver's first chunk of conflicts (several seconds)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
     finally:
@@ -416,7 +416,7 @@ def test_results_file_is_consistent() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("board", [(12, 14), (11, 15)])  # 9 to 21 and 37 CPU s measured
+@pytest.mark.parametrize("board", [(12, 14), (11, 15)])  # 9 to 21 and 36 to 37 CPU s measured
 def test_sat_finds_a_layout_and_it_replays(board: tuple[int, int]) -> None:
     from solvers.blokus.solitaire import verify_solution
 

@@ -70,8 +70,9 @@ CELLS_PER_COLOR = sum(PIECE_SIZES)  # 89
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 SOLVER = "cadical195"
-CHUNK_CONFLICTS = 5_000  # the solver stops this often to look at the CPU clock and at Ctrl-C (6x24: a chunk takes
-# about 1.5 s, and costs 3% of the conflicts a second of 20,000-conflict chunks, which took 6 s: Ctrl-C waited that long)
+CHUNK_CONFLICTS = 20_000  # the solver stops this often to look at the CPU clock and at Ctrl-C (a chunk: up to ~6 s).
+# Shorter chunks answer sooner but search worse: each call restarts CaDiCaL's search, and with 5,000 it found 12x14 and
+# 11x15 in 73 and 134 CPU s, against 17 and 36 (python-sat's CaDiCaL cannot be interrupted mid-call, nor frees the GIL)
 
 Cell = tuple[int, int]
 
