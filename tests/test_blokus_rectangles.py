@@ -56,13 +56,14 @@ def test_ctrl_c_inside_the_sat_solver_is_interrupted_not_a_traceback() -> None:
     script = ("import sys\nfrom pysat.solvers import Solver\nsolve = Solver.solve_limited\n"
               "def said(self, *args, **kwargs):\n    print('solving', file=sys.stderr, flush=True)\n"
               "    return solve(self, *args, **kwargs)\n"
-              "Solver.solve_limited = said\nfrom solvers.blokus.solitaire_sat import solve_layout\n"
-              "print(solve_layout(6, 24, time_limit=120).describe(), flush=True)\n")
+              "Solver.solve_limited = said\nfrom solvers.blokus import solitaire_sat\n"
+              "solitaire_sat.CHUNK_CONFLICTS = 5000\n"  # a chunk of about 1.5 s (20,000: 6 s)
+              "print(solitaire_sat.solve_layout(6, 24, time_limit=120).describe(), flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", script], cwd=RESULTS.parent.parent.parent, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         assert child.stderr is not None and child.stderr.readline().strip() == "solving"
-        time.sleep(0.3)  # inside the solver's first chunk of conflicts (several seconds)
+        time.sleep(0.3)  # inside the solver's first chunk of conflicts
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
     finally:

@@ -160,21 +160,23 @@ def _playout(game: str, *extra: str) -> list[str]:
 
 
 SMOKE = [
-    ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
     # 8x5 with two sets: paths of microseconds, so many are done by then (the 10x8's need ~6 s for two)
     ("solitaire-estimate-serial", TETRO + ["--region", "8x5", "--colors", "2", "--estimate", "1000000000"], 2.5,
      _estimate_partial),
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
     ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
     ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
-    ("generate-towers-hard", ["generate", "towers", "--count", "50", "--difficulty", "hard"], 4.0, _interrupted),
     ("play-blokus-mcts-rave-move", ["blokus", "play", "--variant", "duo", "--bots", "mcts-rave:30s,random",
                                     "--seed", "1"], 3.0, _play_partial),
 ]
 
 FULL = SMOKE + [
+    # in the slow suite: the canonical count's stop is the checkpointed one's below, and the challenge generators share
+    # one interruption path (test_interrupt_commands: shelfie, blokus fit)
+    ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
+    ("generate-towers-hard", ["generate", "towers", "--count", "50", "--difficulty", "hard"], 4.0, _interrupted),
     ("solitaire-estimate-10x8", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),  # 2+ paths (else again)
-    # the other engines serial (their workers and checkpoint runs below); the smoke keeps the canonical one
+    # the other engines serial (their workers and checkpoint runs below); the default suite keeps the canonical one, checkpointed
     ("solitaire-count-serial-bitset", TETRO + ["--count", "--engine", "bitset"], 3.0, _count_partial),
     ("solitaire-count-serial-xcc", TETRO + ["--count", "--engine", "xcc"], 3.0, _count_partial),
     ("solitaire-count-dp", TETRO + ["--count", "--method", "dp"], 8.0, _dp_count_partial),  # after loading the DP
