@@ -438,7 +438,7 @@ class FastMCTSBot:
     def settings(self, variant: str) -> dict[str, Any]:
         """The budget and every knob this bot searches ``variant`` with, the defaults included (a match records these,
         not only the knobs named on its command line); the knobs read back through ``--knobs``."""
-        params = self._setup(BlokusState(variant))[0]
+        params = self._variant_params(BlokusState(variant))  # no trees: reading the knobs searches nothing
         knobs = {knob: float(getattr(params, knob)) for knob in SEARCH_KNOBS}
         switches = {"endgame": self.endgame, "early_stop": self.early_stop, "pentobi_counts": self.pentobi_counts,
                     "pentobi_stop": self.pentobi_stop, "prune": self.prune, "fitted_priors": self._fitted(variant)}
@@ -460,7 +460,8 @@ class FastMCTSBot:
                 work.tree.size[0] = 0
                 work.history = None
 
-    def _setup(self, state: BlokusState) -> tuple[Params, list[Workspace], tuple[Any, ...]]:
+    def _variant_params(self, state: BlokusState) -> Params:
+        """The variant's parameters with this bot's knobs and priors, and the kernel's tuple of them (built once)."""
         key = (state.variant.name, state.tables.size)
         if key not in self._params:
             params = self._params[key] = Params(state)
@@ -474,8 +475,15 @@ class FastMCTSBot:
             params.kernel = (gam, params.consider, params.second, params.dist, params.check_dist_pieces,  # type: ignore[attr-defined]
                              params.connect_pieces, params.width, gloc, params.rave_parent_max, self.local,
                              params.piece_gamma)
+        return self._params[key]
+
+    def _setup(self, state: BlokusState) -> tuple[Params, list[Workspace], tuple[Any, ...]]:
+        """The variant's parameters, this bot's trees for it (one per thread) and the kernel's parameter tuple."""
+        params = self._variant_params(state)
+        key = (state.variant.name, state.tables.size)
+        if key not in self._work:
             self._work[key] = [Workspace(state, min(self.capacity, INITIAL_CAPACITY)) for _ in range(self.threads)]
-        return self._params[key], self._work[key], self._params[key].kernel  # type: ignore[attr-defined]
+        return params, self._work[key], params.kernel  # type: ignore[attr-defined]
 
     def search(self, state: BlokusState, seed: int,
                started: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
