@@ -42,11 +42,10 @@ from solvers.blokus.mcts.priors import GAMMA_TEMPERATURE, N_GAMMAS, compute_gamm
 
 # --pieces: a weight per piece in each stage (Duo: pieces on the board before 8, before 20, from 20; Classic: twice that)
 STAGES_BY_VARIANT = {"duo": (8, 20), "classic": (16, 40)}
-STAGES = STAGES_BY_VARIANT["duo"]
 
 
 def feature_counts(state: BlokusState, params: Params, pieces: bool,
-                   stages: tuple[int, ...] = STAGES) -> tuple[np.ndarray, np.ndarray] | None:
+                   stages: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
     """(moves kept, their feature counts [moves, N_GAMMAS], then with ``pieces`` one-hot piece-by-stage columns) for
     the colour to move, or None when it must pass."""
     c = state.to_move
