@@ -243,15 +243,15 @@ class ABResult:
 
 
 @functools.lru_cache(maxsize=16)
-def _knobs_in_effect(variant: str, text: str) -> str:
+def _knobs_in_effect(variant: str, knobs: tuple[tuple[str, float], ...]) -> str:
     from solvers.blokus.mcts import FastMCTSBot
 
-    return knobs_text(FastMCTSBot(knobs=parse_knobs(text)).settings(variant)["knobs"])
+    return knobs_text(FastMCTSBot(knobs=dict(knobs)).settings(variant)["knobs"])
 
 
 def knobs_in_effect(variant: str, knobs: Knobs) -> str:
     """Every knob a side with ``knobs`` searches ``variant`` with, the defaults included (``name=value,...``)."""
-    return _knobs_in_effect(variant, knobs_text(knobs))
+    return _knobs_in_effect(variant, tuple(sorted(knobs.items())))
 
 
 def _mean(xs: list[float]) -> float:
