@@ -460,9 +460,15 @@ class FastMCTSBot:
                 work.tree.size[0] = 0
                 work.history = None
 
+    @staticmethod
+    def _variant_key(state: BlokusState) -> tuple[str, int]:
+        """What the cached parameters and trees are kept under: the variant and its board."""
+        return state.variant.name, state.tables.size
+
     def _variant_params(self, state: BlokusState) -> Params:
-        """The variant's parameters with this bot's knobs and priors, and the kernel's tuple of them (built once)."""
-        key = (state.variant.name, state.tables.size)
+        """The variant's parameters with this bot's knobs and priors, the kernel's tuple of them as ``kernel`` (built
+        once)."""
+        key = self._variant_key(state)
         if key not in self._params:
             params = self._params[key] = Params(state)
             for knob, value in self.knobs.items():
@@ -480,7 +486,7 @@ class FastMCTSBot:
     def _setup(self, state: BlokusState) -> tuple[Params, list[Workspace], tuple[Any, ...]]:
         """The variant's parameters, this bot's trees for it (one per thread) and the kernel's parameter tuple."""
         params = self._variant_params(state)
-        key = (state.variant.name, state.tables.size)
+        key = self._variant_key(state)
         if key not in self._work:
             self._work[key] = [Workspace(state, min(self.capacity, INITIAL_CAPACITY)) for _ in range(self.threads)]
         return params, self._work[key], params.kernel  # type: ignore[attr-defined]
