@@ -24,6 +24,7 @@ T = TypeVar("T")
 
 RUNNING, INTERRUPTED, TIME_LIMIT = 0, 1, 2  # values of flag[0]
 POLL_S = 0.05  # how often the waiting thread looks at the clock
+SLOW_STOP_S = 1.0  # a kernel still running this long after Ctrl-C gets a line on stderr
 EXIT_INTERRUPTED = 130
 
 
@@ -128,15 +129,24 @@ def _die_with_parent(parent: int, target: Callable[..., None], *args: object) ->
 
 
 def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None) -> None:
-    """Wait for ``done``; Ctrl-C or the deadline set the flag (and the kernel then returns within milliseconds)."""
+    """Wait for ``done``; Ctrl-C or the deadline set the flag (and the kernel then returns within milliseconds).
+
+    A kernel that has not returned :data:`SLOW_STOP_S` after a Ctrl-C (numba still compiling it, which no flag can
+    stop) is not waited for in silence: one line says so and how to leave at once."""
+    stopping_since: float | None = None
     while True:
         try:
             while not done.wait(POLL_S):
                 if deadline is not None and flag[0] == RUNNING and time.monotonic() >= deadline:
                     flag[0] = TIME_LIMIT
+                if stopping_since is not None and time.monotonic() - stopping_since >= SLOW_STOP_S:
+                    sys.stderr.write("\nstopping: still finishing a step (numba may be compiling it); "
+                                     "Ctrl-C again to quit at once\n")
+                    stopping_since = None
             return
         except KeyboardInterrupt:
             if flag[0] == INTERRUPTED:  # a second Ctrl-C while the kernel winds down: leave now
                 sys.stderr.write("\ninterrupted twice: exiting now\n")
                 os._exit(EXIT_INTERRUPTED)
             flag[0] = INTERRUPTED
+            stopping_since = time.monotonic()

@@ -235,3 +235,26 @@ def test_generate_blokus_fit_keeps_the_unique_completions(tmp_path: Path) -> Non
     for puzzle, solution in _kept_challenges(partial, err, tmp_path):
         assert puzzle["seed"] == solution["seed"] and "pieces" not in puzzle
         verify_solution(puzzle, solution)
+
+
+SLOW_TO_STOP = """
+import json, signal, threading, time
+import numpy as np
+from solvers.interrupt import run_polling
+
+def slow_to_stop(flag: np.ndarray) -> str:
+    time.sleep(1.8)  # as numba compiling a kernel: nothing looks at the flag
+    return "stopped" if flag[0] else "ran out"
+
+threading.Timer(0.2, lambda: signal.raise_signal(signal.SIGINT)).start()
+print(json.dumps(run_polling(slow_to_stop)))
+"""
+
+
+def test_a_kernel_slow_to_stop_after_ctrl_c_is_not_waited_for_in_silence() -> None:
+    """A Ctrl-C that lands while the kernel cannot yet look at the flag (numba compiling it) is answered with one
+    line on stderr after a second, then the kernel's own answer comes back interrupted."""
+    done = subprocess.run([sys.executable, "-c", SLOW_TO_STOP], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["stopped", 1]
+    assert done.stderr.count("stopping: still finishing a step") == 1
