@@ -75,7 +75,7 @@ def run_polling(call: Callable[[np.ndarray], T], time_limit: float | None = None
         if kernel.ident is None:
             raise  # the kernel never started: nothing runs on
         flag[0] = INTERRUPTED
-        _wait(done, flag, deadline)
+        _wait(done, flag, deadline, time.monotonic())
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["result"], int(flag[0])  # type: ignore[return-value]
@@ -128,12 +128,12 @@ def _die_with_parent(parent: int, target: Callable[..., None], *args: object) ->
     target(*args)
 
 
-def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None) -> None:
+def _wait(done: threading.Event, flag: np.ndarray, deadline: float | None, stopping_since: float | None = None) -> None:
     """Wait for ``done``; Ctrl-C or the deadline set the flag (and the kernel then returns within milliseconds).
 
     A kernel that has not returned :data:`SLOW_STOP_S` after a Ctrl-C (numba still compiling it, which no flag can
-    stop) is not waited for in silence: one line says so and how to leave at once."""
-    stopping_since: float | None = None
+    stop) is not waited for in silence: one line says so and how to leave at once (``stopping_since``: when a Ctrl-C
+    that came before this wait set the flag)."""
     while True:
         try:
             while not done.wait(POLL_S):
