@@ -243,7 +243,7 @@ import numpy as np
 from solvers.interrupt import run_polling
 
 def slow_to_stop(flag: np.ndarray) -> str:
-    time.sleep(1.4)  # as numba compiling a kernel: nothing looks at the flag
+    time.sleep(1.8)  # as numba compiling a kernel: nothing looks at the flag (0.6 s past the line, for a loaded machine)
     return "stopped" if flag[0] else "ran out"
 
 threading.Timer(0.2, lambda: signal.raise_signal(signal.SIGINT)).start()
