@@ -244,9 +244,9 @@ def test_colour_cuts_keep_random_10x8_parts(corner):
     problem = ColoredTilingProblem(Region.rectangle(10, 8), corner_contact=corner)
     plain = SplitSearch(problem, colour_cut=CUT_OFF)
     rng = random.Random(11)
-    prefixes = [plain.random_prefix(9, rng)]
+    prefixes = [plain.random_prefix(10, rng)]
     if corner:
-        prefixes.append(found_tiling_prefix(problem, 9))  # a part with colourings under the corner rule
+        prefixes.append(found_tiling_prefix(problem, 10))  # a part with colourings under the corner rule
     cut = 0
     for prefix in prefixes:
         assert prefix is not None
