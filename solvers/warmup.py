@@ -78,8 +78,10 @@ def _playouts(game: str, bots: list[str], games: int, players: int | None = None
 
 def _compile_blokus() -> None:
     """Blokus: the move generator and rules (perft, a typed move's check), the random, greedy, MCTS and mcts-rave
-    bots and the all-pieces solitaire's search."""
+    bots, a batch of random games in one call (``solvers.blokus.bots.random_games``) and the all-pieces solitaire's
+    search."""
     from puzzles.blokus.engine import BlokusState, perft
+    from solvers.blokus.bots import random_games
     from solvers.blokus.solitaire import solve_all_pieces
 
     state = BlokusState("classic", False)
@@ -90,6 +92,7 @@ def _compile_blokus() -> None:
     _playouts("blokus", ["mcts-rave:8", "greedy"], 2, variant="two-player")
     _playouts("blokus", ["mcts:20", "random"], 1, variant="duo")
     _playouts("blokus", ["random"], 2)
+    random_games(2)
 
 
 def _compile_shelfie() -> None:
@@ -113,6 +116,7 @@ def _compile_towers() -> None:
     _playouts("towers", ["ismcts:20", "mcts:20"], 1)
     _playouts("towers", ["random"], 200)
     _round6_equilibrium()
+    _round6_announcement()
 
 
 def _round6_equilibrium() -> None:
@@ -125,12 +129,32 @@ def _round6_equilibrium() -> None:
     solve_round6(state, target=0.5)
 
 
+def _round6_announcement() -> None:
+    """The round-6 announcement subgames (the `equilibrium` bot's announcement): their compact tree has kernels of
+    its own.  Seed 5's random game, its first announcement made: the second announcer's subgame (350,529 nodes)."""
+    import random
+
+    from puzzles.game import CHANCE
+    from puzzles.towers.engine import Announce, TowersState
+    from solvers.towers.equilibrium import solve_announcements
+
+    rng, state = random.Random(5), TowersState()
+    while not (state.round == 5 and state.phase == "pick" and isinstance(state.legal_actions()[0], Announce)):
+        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) == 1:  # the other seat's line, forced in round 6
+        state.apply(state.legal_actions()[0])
+    assert state.phase == "pick"
+    solve_announcements(state, target=0.5)
+
+
 #: Every group, by name.  ``seconds``: cold compile alone on this 2-core machine (bench/compile_times.py,
 #: 2026-12-03; the same kernels compiled about three times faster on 2026-12-01: the machine's speed varies).
+#: towers: 43 s scaled by 40/28 s, its cold time with and without the announcement subgames here on 2026-12-06.
 GROUPS: dict[str, KernelGroup] = {group.name: group for group in (
     KernelGroup("shelfie", "the My Shelfie kernels (rules, greedy and lookahead bots)", 46, _compile_shelfie),
     KernelGroup("blokus", "the Blokus kernels (move generator, greedy, mcts-rave)", 70, _compile_blokus),
-    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 43, _compile_towers),
+    KernelGroup("towers", "the Rainbow Blackjack kernels (rules, exact solver, round-6 equilibrium)", 60, _compile_towers),
     KernelGroup("solitaire", "the coloured tetromino search", 64, _compile_solitaire),
     KernelGroup("tilings", "the tiling search (dancing links, bit-parallel)", 6, _compile_tilings),
 )}
