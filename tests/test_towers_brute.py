@@ -281,3 +281,16 @@ def winning_actions(state: TowersState, horizon: str) -> list[TowersAction]:
     """Engine actions that keep the brute-force value (the mover's best moves)."""
     value, values = brute_move_values(state, horizon)
     return [a for a in state.legal_actions() if values[state.action_to_string(a)] == value]
+
+
+def warm_up() -> None:
+    """Compile the kernels above (or load them from numba's cache) on one placement near a round's end: the
+    conftest runs this once, in the background, so that the test workers that use it do not each compile it."""
+    import random
+
+    from puzzles.game import CHANCE
+
+    rng, state = random.Random(0), TowersState.new_game(0)
+    while not (state.phase == "place" and state.step == 3):
+        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    brute_move_values(state, "round")
