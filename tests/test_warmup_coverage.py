@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Cached kernels that no command runs (module.function -> why warmup leaves them).
 NOT_WARMED: dict[str, str] = {
     "puzzles.towers.kernel.random_game_trace": "replays a kernel game in the Python rules: a cross-check for tests",
-    "puzzles.blokus.kernel.play_batch": "random games in one call (solvers.blokus.bots.random_games): benchmarks, tests",
 }
 
 #: Modules that need an optional extra, skipped when it is missing.

@@ -843,13 +843,17 @@ class _Search:
 
     def run(self, deadline: float,
             progress: Callable[[str], None] | None) -> tuple[list[tuple[int, int]] | None, int, int, int]:
-        """Restarted DFS until a solution or the deadline: (placements in play order, best depth, nodes, restarts)."""
+        """Restarted DFS until a solution or the deadline: (placements in play order, best depth, nodes, restarts).
+        The first descent always starts, even past the deadline (its DFS stops within 64 nodes then): every kernel
+        of the search runs at least once, as ``kibitz warmup`` needs on a slow machine."""
         total_plies = NUM_PIECES * self.ncolors
         self.best = 0
         self.nodes = 0
         self.restarts = 0
         self.completed = False
-        while time.perf_counter() < deadline:
+        first = True
+        while first or time.perf_counter() < deadline:
+            first = False
             self.reset()
             budget_nodes = [self.restart_nodes]
             self.best_depth = 0
