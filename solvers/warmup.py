@@ -139,8 +139,10 @@ def _round6_announcement() -> None:
     from solvers.towers.equilibrium import solve_announcements
 
     rng, state = random.Random(5), TowersState()
-    while not (state.round == 5 and state.phase == "pick" and isinstance(state.legal_actions()[0], Announce)):
+    while not state.is_terminal() and not (state.round == 5 and state.phase == "pick"
+                                           and isinstance(state.legal_actions()[0], Announce)):
         state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    assert not state.is_terminal()  # seed 5's game reaches round 6
     state.apply(state.legal_actions()[0])
     while len(state.legal_actions()) == 1:  # the other seat's line, forced in round 6
         state.apply(state.legal_actions()[0])

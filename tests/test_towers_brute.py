@@ -284,8 +284,9 @@ def winning_actions(state: TowersState, horizon: str) -> list[TowersAction]:
 
 
 def warm_up() -> None:
-    """Compile the kernels above (or load them from numba's cache) on one placement near a round's end: the
-    conftest runs this once, in the background, so that the test workers that use it do not each compile it."""
+    """Compile the kernels above (or load them from numba's cache) on a placement in the middle of round 1 (its
+    moves are searched by :func:`minimax`; at a round's last placement every child is a leaf and nothing compiles):
+    the conftest runs this once, in the background, so that the test workers that use it do not each compile it."""
     import random
 
     from puzzles.game import CHANCE
