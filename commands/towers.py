@@ -274,22 +274,18 @@ def _plan_lines(plan: Any, seat: int, stones: list[int], max_placements: int | N
 @friendly_errors
 def towers_state(seed: int, round_no: int, placements: int | None, as_text: bool, svg_out: str | None) -> None:
     """Write a full-information STATE.json reached by seeded random play (input for solve / plan)."""
-    import random as _random
-
-    from puzzles.game import CHANCE
     from puzzles.towers import TowersState
+    from puzzles.towers.subgame import random_play
 
     check_svg_path(svg_out)
-    rng = _random.Random(seed)
-    state = TowersState()
+
     def reached(s: TowersState) -> bool:
         if s.round > round_no - 1:
             return True
         if s.round < round_no - 1 or s.phase == "deal":
             return False
         return s.phase == "pick" and s.step == 0 if placements is None else s.phase == "place" and s.step >= placements
-    while not state.is_terminal() and not reached(state):
-        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    state = random_play(seed, reached)
     write_svg(svg_out, lambda: state.picture(reveal=True))
     click.echo(str(state) if as_text else json.dumps(state.to_json(), indent=1))
 

@@ -132,16 +132,12 @@ def _round6_equilibrium() -> None:
 def _round6_announcement() -> None:
     """The round-6 announcement subgames (the `equilibrium` bot's announcement): their compact tree has kernels of
     its own.  Seed 5's random game, its first announcement made: the second announcer's subgame (350,529 nodes)."""
-    import random
-
-    from puzzles.game import CHANCE
-    from puzzles.towers.engine import Announce, TowersState
+    from puzzles.towers.engine import Announce
+    from puzzles.towers.subgame import LAST_ROUND, random_play
     from solvers.towers.equilibrium import solve_announcements
 
-    rng, state = random.Random(5), TowersState()
-    while not state.is_terminal() and not (state.round == 5 and state.phase == "pick"
-                                           and isinstance(state.legal_actions()[0], Announce)):
-        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    state = random_play(5, lambda s: s.round == LAST_ROUND and s.phase == "pick"
+                        and isinstance(s.legal_actions()[0], Announce))
     assert not state.is_terminal()  # seed 5's game reaches round 6
     state.apply(state.legal_actions()[0])
     while len(state.legal_actions()) == 1:  # the other seat's line, forced in round 6

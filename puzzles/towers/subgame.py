@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from puzzles.towers.infoset import hand_requirement, unseen_stones
@@ -32,9 +33,9 @@ LAST_ROUND = 5  # 0-based index of round 6
 Hand = tuple[int, ...]
 
 
-def random_round6_start(seed: int) -> TowersState | None:
-    """Round 6's placement start reached by seeded uniformly random play (as ``towers state --round 6
-    --placements 0``); None when that game ends before round 6."""
+def random_play(seed: int, stop: Callable[[TowersState], bool]) -> TowersState:
+    """Seeded uniformly random play from the start (chance and both seats) until ``stop`` holds or the game ends:
+    the positions of ``towers state``."""
     import random
 
     from puzzles.game import CHANCE
@@ -42,8 +43,15 @@ def random_round6_start(seed: int) -> TowersState | None:
 
     rng = random.Random(seed)
     state = TowersState()
-    while not state.is_terminal() and not (state.round == 5 and state.phase == "place"):
+    while not state.is_terminal() and not stop(state):
         state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    return state
+
+
+def random_round6_start(seed: int) -> TowersState | None:
+    """Round 6's placement start reached by seeded uniformly random play (as ``towers state --round 6
+    --placements 0``); None when that game ends before round 6."""
+    state = random_play(seed, lambda s: s.round == LAST_ROUND and s.phase == "place")
     return None if state.is_terminal() else state
 
 
