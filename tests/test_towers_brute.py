@@ -287,11 +287,8 @@ def warm_up() -> None:
     """Compile the kernels above (or load them from numba's cache) on a placement in the middle of round 1 (its
     moves are searched by :func:`minimax`; at a round's last placement every child is a leaf and nothing compiles):
     the conftest runs this once, in the background, so that the test workers that use it do not each compile it."""
-    import random
+    from puzzles.towers.subgame import random_play
 
-    from puzzles.game import CHANCE
-
-    rng, state = random.Random(0), TowersState.new_game(0)
-    while not (state.phase == "place" and state.step == 3):
-        state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+    state = random_play(0, lambda s: s.phase == "place" and s.step == 3)
+    assert state.round == 0
     brute_move_values(state, "round")
