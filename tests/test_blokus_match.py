@@ -40,7 +40,7 @@ def outcome(match) -> list[tuple]:
     return [(g.seat_a, g.result, g.color_scores, g.moves) for g in match.games]
 
 
-@pytest.mark.parametrize("variant", ["duo", "two-player"])
+@pytest.mark.parametrize("variant", [pytest.param("duo", marks=pytest.mark.slow), "two-player"])
 def test_gtp_process_gives_the_in_process_games(variant: str) -> None:
     local = run_match(LocalSide("greedy"), LocalSide("random"), variant, 4, seed=7)
     remote_side = GtpSide(gtp_command(variant, "random"))
@@ -239,11 +239,16 @@ def test_mcts_rave_multiplayer_quality_bonus_is_pentobis() -> None:
     assert stats[3].tolist() == [2.0, 22.0, 8.0]  # game lengths 20 and 24
 
 
-def test_one_engine_per_seat_gives_the_games_of_one_engine_and_each_engine_hears_every_move() -> None:
+def test_one_engine_per_seat_sits_side_a_in_its_seat_and_the_others_in_order() -> None:
     a = LocalSide("greedy")
     assert seat_sides(a, SeatSides([LocalSide("random") for _ in range(3)]), 2, 4)[2] is a
     b = SeatSides([LocalSide("random") for _ in range(3)])
     assert seat_sides(a, b, 1, 4) == [b.sides[0], a, b.sides[1], b.sides[2]]
+
+
+@pytest.mark.slow  # three GTP processes; by default: the seats above, test_match_command_one_engine_per_seat, and
+# test_three_player_over_gtp_gives_the_in_process_games_and_side_a_plays_its_green_turns (GTP games equal in-process)
+def test_one_engine_per_seat_gives_the_games_of_one_engine_and_each_engine_hears_every_move() -> None:
     one = run_match(LocalSide("greedy"), LocalSide("random"), "classic", 2, seed=4)
     remote = SeatSides([GtpSide(gtp_command("classic", "random")) for _ in range(3)])
     try:

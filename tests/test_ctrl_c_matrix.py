@@ -5,9 +5,9 @@ started with a plain ``cmd &`` ignores SIGINT, which would hide a hang), waits u
 sends SIGINT to the whole group, and asserts: exit 130 within 2 s, the partial result parseable JSON
 saying it was interrupted, no traceback or C++ abort, and no process of the group left.
 
-The default run has one cell per kind of stop path (a compiled count polling its interrupt flag: the
-canonical solitaire count; estimates; CP-SAT's stop call; the SAT child process; towers search; challenge
-generation; an MCTS move in ``play``); the whole matrix is marked slow: every long command kind x
+The default run has a cell for the stop paths no other file's default tests stop (a compiled count polling its
+interrupt flag: the canonical solitaire count, checkpointed; CP-SAT's stop call; an MCTS move in ``play``); the
+whole matrix is marked slow: every long command kind x
 {serial, ``--workers 2``, ``--checkpoint``} x backend where it applies (the bitset and exact-cover
 solitaire engines, which poll the same flag in their own kernels, among them).
 """
@@ -160,19 +160,22 @@ def _playout(game: str, *extra: str) -> list[str]:
 
 
 SMOKE = [
-    # 8x5 with two sets: paths of microseconds, so many are done by then (the 10x8's need ~6 s for two)
-    ("solitaire-estimate-serial", TETRO + ["--region", "8x5", "--colors", "2", "--estimate", "1000000000"], 2.5,
-     _estimate_partial),
     ("tile-find-cpsat", TILE_BIG + ["--backend", "cpsat"], 4.0, _find_partial),
-    ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
-    ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
     ("play-blokus-mcts-rave-move", ["blokus", "play", "--variant", "duo", "--bots", "mcts-rave:30s,random",
                                     "--seed", "1"], 3.0, _play_partial),
 ]
 
 FULL = SMOKE + [
+    # in the slow suite, each stop kept by default elsewhere: the estimate's by test_interrupt_commands'
+    # test_estimate_keeps_the_paths_done, SAT tiling's by its test_sat_tiling_search_is_interrupted_not_a_traceback,
+    # the towers solver's by test_towers_validation's test_solve_stops_on_ctrl_c_with_exit_130
+    # 8x5 with two sets: paths of microseconds, so many are done by then (the 10x8's need ~6 s for two)
+    ("solitaire-estimate-serial", TETRO + ["--region", "8x5", "--colors", "2", "--estimate", "1000000000"], 2.5,
+     _estimate_partial),
+    ("tile-find-sat", TILE_BIG + ["--backend", "sat"], 2.0, _find_partial),
+    ("towers-solve", ["towers", "solve", "{towers_state}"], 2.0, _towers_partial),
     # in the slow suite: the canonical count's stop is the checkpointed one's below, and the challenge generators share
-    # one interruption path (test_interrupt_commands: shelfie, blokus fit)
+    # one interruption path (test_interrupt_commands: tiling, blokus fit; shelfie in the slow suite)
     ("solitaire-count-serial-canonical", TETRO + ["--count"], 3.0, _count_partial),
     ("generate-towers-hard", ["generate", "towers", "--count", "50", "--difficulty", "hard"], 4.0, _interrupted),
     ("solitaire-estimate-10x8", TETRO + ["--estimate", "1000000000"], 6.0, _estimate_partial),  # 2+ paths (else again)
@@ -230,6 +233,11 @@ LATER = (1, 3, 9)
 
 @pytest.mark.parametrize(("args", "after", "check"), [pytest.param(a, t, c, id=i) for i, a, t, c in SMOKE])
 def test_ctrl_c_smoke(args: list[str], after: float, check, tmp_path: Path) -> None:
+    _interrupt_once_working(args, after, check, tmp_path)
+
+
+def _interrupt_once_working(args: list[str], after: float, check, tmp_path: Path) -> None:
+    """Interrupt ``args`` after ``after`` seconds, later again while the stop came before the work; ``check`` it."""
     for factor in LATER:
         # every ask is a clean stop all the same (exit 130, JSON, no traceback: checked by interrupt_cell); a stop
         # before the work began only leaves the partial result to be asked for again, later
@@ -250,8 +258,7 @@ def test_ctrl_c_checkpointed_serial_count(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("args", "after", "check"), [pytest.param(a, t, c, id=i) for i, a, t, c in FULL[len(SMOKE):]])
 def test_ctrl_c_matrix(args: list[str], after: float, check, tmp_path: Path) -> None:
-    data, _ = interrupt_cell(args, after, tmp_path)
-    check(data)
+    _interrupt_once_working(args, after, check, tmp_path)
 
 
 def test_refused_up_front() -> None:

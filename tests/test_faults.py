@@ -402,6 +402,7 @@ print(json.dumps({"fired": bool(fired), "stopped_by": report.stopped_by, "some_p
                                                        "sum_of_parts": True, "threads_left": []}
 
 
+@pytest.mark.slow  # by default: the pool's wait above and test_shelfie_cli's best-shelf Ctrl-C
 def test_best_shelf_ctrl_c_inside_a_futures_wait_returns() -> None:
     """The same Ctrl-C inside a wait on CP-SAT threads: best_shelf returns its best shelf, interrupted
     (the solver thread used to block on the locked future, and the wait for it never ended)."""

@@ -69,6 +69,7 @@ def test_a_command_says_it_compiles_before_it_starts(args: list[str], stdin: str
     assert NOTICE.search(again.stderr) is None
 
 
+@pytest.mark.slow  # by default: test_a_command_says_it_compiles_before_it_starts, every group in process
 def test_the_notice_comes_before_any_output() -> None:
     """On an empty cache the real compile happens after the notice, and a second run says nothing (tilings: ~3 s)."""
     import tempfile

@@ -217,6 +217,7 @@ def _kept_challenges(partial: dict, err: str, folder: Path) -> list[tuple[dict, 
             for s in seeds]
 
 
+@pytest.mark.slow  # by default: the generators' shared path (tiling, blokus fit) and test_shelfie_cli's proof Ctrl-C
 def test_generate_shelfie_keeps_the_proved_shelves(tmp_path: Path) -> None:
     """Ctrl-C during the CP-SAT proof of a later draw: the challenges written so far re-score to their optimum."""
     from solvers.shelfie.challenges import verify_solution

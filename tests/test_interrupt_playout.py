@@ -129,7 +129,8 @@ def _resident(process) -> tuple[int, list]:
 @pytest.mark.skipif(not hasattr(os, "killpg") or not sys.platform.startswith("linux"), reason="RLIMIT_AS, /proc: Linux")
 @pytest.mark.parametrize(("game", "workers"), [
     ("towers", ["--workers", "2"]),
-    ("towers", ["--workers", "1"]),  # in this process (one playout thread)
+    pytest.param("towers", ["--workers", "1"], marks=pytest.mark.slow),  # in this process (one playout thread);
+    # by default: test_ctrl_c_in_process_keeps_every_finished_game
     pytest.param("blokus", [], marks=pytest.mark.slow),  # default workers (all cores); compiles Blokus kernels
     pytest.param("shelfie", ["--workers", "2"], marks=pytest.mark.slow),
     pytest.param("projectl", ["--workers", "2"], marks=pytest.mark.slow),  # Python bots: one game per task

@@ -86,6 +86,7 @@ def test_a_kernel_edit_reaches_the_cached_caller_of_another_module(tmp_path: Pat
     assert edited["hits"] == 0
 
 
+@pytest.mark.slow  # the control experiment; by default: the edit with the key
 def test_without_the_key_the_cached_caller_runs_the_old_kernel(tmp_path: Path) -> None:
     src = copy_packages(tmp_path / "src")
     keyed = src / "puzzles" / "numba_cache.py"

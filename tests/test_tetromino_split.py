@@ -237,7 +237,7 @@ def test_colour_cuts_and_symmetry_reduction_keep_the_counts(region, colors, shap
     assert len(seen) == 1
 
 
-@pytest.mark.parametrize("corner", [False, True])
+@pytest.mark.parametrize("corner", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_colour_cuts_keep_random_10x8_parts(corner):
     """On random 10x8 parts (from random shape tilings, some with colourings, most without), every colour cut
     gives the plain search's record; the partial-colouring cut cuts."""

@@ -86,7 +86,7 @@ def test_openspiel_sequence_form_lp_value_equals_ours(key: tuple[int, int]) -> N
     assert eq.status == "found" and abs(eq.value - (v0 + 0.5)) <= 1e-6
 
 
-@pytest.mark.parametrize("strategy", ["solved", "uniform"])
+@pytest.mark.parametrize("strategy", ["solved", pytest.param("uniform", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("key", TINY_CASES)
 def test_openspiel_exploitability_through_the_adapter_equals_ours(key: tuple[int, int], strategy: str) -> None:
     """OpenSpiel's ``exploitability`` of our strategy as a TabularPolicy of the adapter's subgame: ours to 1e-6.
