@@ -130,7 +130,7 @@ def _resident(process) -> tuple[int, list]:
 @pytest.mark.parametrize(("game", "workers"), [
     ("towers", ["--workers", "2"]),
     pytest.param("towers", ["--workers", "1"], marks=pytest.mark.slow),  # in this process (one playout thread);
-    # by default: test_ctrl_c_in_process_keeps_every_finished_game
+    # by default: its stop by test_ctrl_c_in_process_keeps_every_finished_game, the memory bound by the 2-worker run
     pytest.param("blokus", [], marks=pytest.mark.slow),  # default workers (all cores); compiles Blokus kernels
     pytest.param("shelfie", ["--workers", "2"], marks=pytest.mark.slow),
     pytest.param("projectl", ["--workers", "2"], marks=pytest.mark.slow),  # Python bots: one game per task
