@@ -30,8 +30,11 @@ def _modules() -> dict[str, Path]:
 
 def _import_nodes(node: ast.AST, lazy: bool = False) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
     """Every import statement under ``node`` with whether it runs lazily (inside a function), in one walk;
-    imports under ``if TYPE_CHECKING`` are left out."""
+    imports under ``if TYPE_CHECKING`` are left out.  Only statements are walked (an import is a statement, and
+    no expression holds one): the walk skips most of each tree."""
     for child in ast.iter_child_nodes(node):
+        if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+            continue
         if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
             continue
         if isinstance(child, ast.Import | ast.ImportFrom):

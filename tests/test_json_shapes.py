@@ -9,8 +9,6 @@ Seats, players and rounds in JSON are indices from 0.
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 
 import pytest
 
@@ -22,7 +20,6 @@ SERIES_KEYS = ["game", "status", "interrupted", "seed", "games", "games_requeste
 BOT_ROW_KEYS = ["bot", "games", "wins", "win_rate", "win_ci95", "mean_score"]
 #: Per game: options that keep a game of random bots short.
 SHORT = {"blokus": ["--variant", "duo"], "projectl": ["--max-rounds", "3"], "shelfie": [], "towers": []}
-KIBITZ = f"{shlex.quote(sys.executable)} -c 'from cli import main; main()'"
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -52,8 +49,9 @@ def test_every_playout_has_the_series_keys(run_cli, game: str) -> None:
 
 
 def test_blokus_match_has_the_series_keys(run_cli) -> None:
-    engine = f"{KIBITZ} blokus gtp --variant duo --bot random"
-    result = run_cli("blokus", "match", "--variant", "duo", "--bots", "greedy", "--opponent", engine,
+    """The opponent in-process (``--opponent-bot``: the same JSON as over GTP, without starting an engine process;
+    the GTP opponent's match JSON: tests/test_blokus_match.py::test_match_command_json)."""
+    result = run_cli("blokus", "match", "--variant", "duo", "--bots", "greedy", "--opponent-bot", "random",
                      "--games", "2", "--seed", "3", "--json", "--quiet")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)

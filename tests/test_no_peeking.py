@@ -112,7 +112,7 @@ def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve
     from solvers.towers.bots import EquilibriumBot
 
     checked = 0
-    for seed in range(4):
+    for seed in (2, 4, 6, 12):  # greedy games whose round-6 subgames solve in a fraction of a second
         placing = _greedy_game_redrawn(
             seed, lambda s: s.round == 5 and s.phase == "place" and len(s.legal_actions()) > 1)
         for state, other in placing:
@@ -124,11 +124,12 @@ def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve
 
 
 def test_equilibrium_bot_announces_round_6_only_from_what_its_seat_sees() -> None:
-    """Round 6's announcements, solved by ``equilibrium`` (both seats, a greedy game whose subgames are small)."""
+    """Round 6's announcements, solved by ``equilibrium`` (both seats, a greedy game whose subgames are small: of
+    the seeds whose players hold the fewest possible hands there, 6's two subgames solve fastest, in about 3 s)."""
     from solvers.towers.bots import EquilibriumBot
 
     checked = 0
-    announcing = _greedy_game_redrawn(1002, _is_round_6_announcement)
+    announcing = _greedy_game_redrawn(6, _is_round_6_announcement)
     for state, other in announcing:
         assert EquilibriumBot().announcement(state.clone()) is not None  # solved, not ismcts's rule
         real = EquilibriumBot(iterations=8).choose(state.clone(), random.Random(checked))

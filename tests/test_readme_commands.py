@@ -57,7 +57,7 @@ BUDGETS: list[tuple[str, str]] = [
     (r"--estimate \d+", "--estimate 200"),
     (r"generate tiling --count \d+", "generate tiling --count 2"),
     (r"generate towers --count \d+", "generate towers --count 1"),  # the first hard one (seed 304) is the one played next
-    (r"(shelfie best-shelf [^>]*)$", r"\1 --time-limit 3"),
+    (r"(shelfie best-shelf [^>]*)$", r"\1 --time-limit 1"),
     (r"(solitaire all-pieces [^>]*)$", r"\1 --time-limit 20"),
     # the full seed-rule 10x8 count needs about 1.5 CPU-hours: 2 s show the lower bound and the checkpoint
     (r"(solitaire tetrominoes --count --split-depth 4 [^>]*)$", r"\1 --time-limit 2"),

@@ -104,7 +104,7 @@ def test_human_can_finish_a_game_with_hint_moves(run_cli) -> None:
 
 def test_best_shelf_command(run_cli) -> None:
     result = run_cli("shelfie", "best-shelf", "--personal", "3", "--goals", "STAIRCASE,EIGHT_SAME",
-                     "--time-limit", "3", "--json")
+                     "--time-limit", "1", "--json")
     data = json.loads(result.output)
     assert result.exit_code == 0 and len(data["shelf"]) == 6
     assert data["score"] >= 30 and data["bound"] >= data["score"]

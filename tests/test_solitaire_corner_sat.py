@@ -65,6 +65,7 @@ def test_find_one_corner_contact_10x8(backend: str) -> None:
     assert pieces is not None and len(pieces) == 20
 
 
+@pytest.mark.slow  # by default the SAT find runs on the small instances of test_find_agrees_with_the_canonical_search
 def test_sat_finds_a_corner_contact_10x8_tiling() -> None:
     """The fixed-order CaDiCaL search (seed 0: one run, about 8,400 conflicts, 2 CPU-s) finds a 10x8 tiling;
     find() verified it cell by cell, corner rule included."""

@@ -42,6 +42,15 @@ def _connected(covered: set[tuple[int, int]]) -> bool:
     return len(seen) == len(covered)
 
 
+def _with_edges(shape: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]],
+                                                         tuple[int, int, int, int]]:
+    """A shape's offsets, the offsets edge-adjacent to it (where no other piece may be) and its extent (lowest and
+    highest row offset, then column offset): the brute force's per-shape tables."""
+    edges = {(r + dr, c + dc) for r, c in shape for dr, dc in STEPS} - set(shape)
+    rows, cols = [r for r, _ in shape], [c for _, c in shape]
+    return shape, sorted(edges), (min(rows), max(rows), min(cols), max(cols))
+
+
 def has_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> bool:
     """Brute force: all pieces on a ``short`` x ``long`` board (rows x columns), no two sharing an edge, the covered
     cells 8-connected (the corner-contact chain) and the cell (0, 0) covered (the start corner)."""
@@ -52,7 +61,7 @@ def a_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> set[tuple[int,
     """:func:`has_layout`'s search: the covered cells of the first layout found, or None."""
     cells = [(r, c) for c in range(long) for r in range(short)]
     spare = short * long - sum(len(p.cells) for p in pieces)
-    shapes = [[_from_anchor(o) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
+    shapes = [[_with_edges(_from_anchor(o)) for o in {frozenset(o.cells) for o in p.orientations()}] for p in pieces]
     covered: set[tuple[int, int]] = set()
     empty: set[tuple[int, int]] = set()
     found_layout: list[set[tuple[int, int]]] = []
@@ -69,11 +78,11 @@ def a_layout(short: int, long: int, pieces: tuple[Shape, ...]) -> set[tuple[int,
             return False
         r0, c0 = cells[i]
         for k in sorted(left):
-            for shape in shapes[k]:
-                placed = {(r + r0, c + c0) for r, c in shape}
-                if any(not (0 <= r < short and 0 <= c < long) or (r, c) in covered for r, c in placed):
+            for shape, edges, (low, high, left_most, right_most) in shapes[k]:
+                if r0 + low < 0 or r0 + high >= short or c0 + left_most < 0 or c0 + right_most >= long:
                     continue
-                if any((r + dr, c + dc) in covered for r, c in placed for dr, dc in STEPS):
+                placed = {(r + r0, c + c0) for r, c in shape}
+                if any((r + r0, c + c0) in covered for r, c in edges) or not covered.isdisjoint(placed):
                     continue
                 covered.update(placed)
                 found = search(i + 1, left - {k})

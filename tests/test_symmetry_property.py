@@ -127,7 +127,9 @@ def test_counts_match_brute_force_slow(seed: int) -> None:
     ("2x2", "tetrominoes:O", 1, 1),  # the pinned piece covers the whole region
     ("1x1", "monomino", 1, 1),  # one-cell region
     ("1x4", "tetrominoes:I", 1, 1),  # one-piece set
-    ("3x20", "pentominoes", 8, 2),
+    # ~2-3 s at four split depths; by default 3x20 runs on the command line in tests/test_faults.py
+    # (test_symmetry_corner_cases_on_the_command_line, split depth 11)
+    pytest.param("3x20", "pentominoes", 8, 2, marks=pytest.mark.slow),
 ])
 def test_corner_cases(region: str, pieces: str, raw: int, unique: int) -> None:
     """The same count at split depths 0 (no split), 1, 4 and 12 (past the pieces of the small cases)."""

@@ -70,6 +70,7 @@ def test_the_deal_is_every_hand_the_public_state_allows() -> None:
         assert [seat for seat, _ in round6_placements(positions[-1])] == [0, 1, 0, 1, 0]
 
 
+@pytest.mark.slow  # ~4 s; by default OpenSpiel checks our subgame through the adapter in the exploitability test below
 @pytest.mark.parametrize("key", TINY_CASES)
 def test_openspiel_sequence_form_lp_value_equals_ours(key: tuple[int, int]) -> None:
     """OpenSpiel's sequence-form LP (cvxpy, solver GLOP) on the subgame through the adapter: our value to 1e-6."""

@@ -256,6 +256,12 @@ def upgrade_targets(s: int, revised: bool) -> list[int]:
 _MULTISETS: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[int]]] = {}
 
 
+#: One puzzle in hand as a hashable key: (empty cells, placed counts, reward, points, name).
+_PuzzleKey = tuple[int, tuple[int, ...], int, int, str]
+#: A turn plan as a hashable value: (puzzles finished, points, actions).
+_PlanValue = tuple[tuple[int, ...], int, tuple[str, ...]]
+
+
 def finishable_this_turn(
     hand: Sequence[PuzzleInHand],
     stock: Sequence[int],
@@ -269,9 +275,21 @@ def finishable_this_turn(
     The plan may use Take-a-level-1-piece, Upgrade/exchange, Place and (once) Master;
     finishing a puzzle mid-turn returns its pieces and the reward to the stock, usable
     by later actions.  Only pieces that end up in a finished puzzle are placed.
-    Sorted by points, then number of puzzles, descending.
+    Sorted by points, then number of puzzles, descending.  A pure function of its arguments, remembered
+    (:func:`_turn_plans`): the bots' playouts ask it again and again for the same turn.
     """
-    supply = list(supply) if supply is not None else [99] * NSHAPES
+    key = tuple((p.empty, tuple(p.placed), p.reward, p.points, p.name) for p in hand)
+    supply_key = tuple(supply) if supply is not None else None
+    found = _turn_plans(key, tuple(stock), supply_key, actions, master_available, revised)
+    return [TurnPlan(puzzles, points, list(steps)) for puzzles, points, steps in found]
+
+
+@lru_cache(maxsize=1 << 16)
+def _turn_plans(hand_key: tuple[_PuzzleKey, ...], stock: tuple[int, ...], supply_key: tuple[int, ...] | None,
+                actions: int, master_available: bool, revised: bool) -> tuple[_PlanValue, ...]:
+    """:func:`finishable_this_turn` over hashable arguments, its plans as tuples (the cache keeps no list)."""
+    hand = [PuzzleInHand(empty, list(placed), reward, points, name) for empty, placed, reward, points, name in hand_key]
+    supply = list(supply_key) if supply_key is not None else [99] * NSHAPES
     options: list[list[tuple[int, ...]]] = []
     sizes: list[list[int]] = []
     for p in hand:
@@ -282,7 +300,7 @@ def finishable_this_turn(
             _MULTISETS[key] = multisets, [sum(option) for option in multisets]
         options.append(_MULTISETS[key][0])
         sizes.append(_MULTISETS[key][1])
-    plans: list[TurnPlan] = []
+    plans: list[_PlanValue] = []
     n = len(hand)
     for subset_bits in range(1, 1 << n):
         subset = tuple(i for i in range(n) if subset_bits >> i & 1)
@@ -298,9 +316,9 @@ def finishable_this_turn(
                 found = path
                 break
         if found is not None:
-            plans.append(TurnPlan(subset, sum(hand[i].points for i in subset), found))
-    plans.sort(key=lambda p: (-p.points, -len(p.puzzles), p.puzzles))
-    return plans
+            plans.append((subset, sum(hand[i].points for i in subset), tuple(found)))
+    plans.sort(key=lambda p: (-p[1], -len(p[0]), p[0]))
+    return tuple(plans)
 
 
 def _choices_within(option_lists: list[list[tuple[int, ...]]], sizes: list[list[int]],
