@@ -125,7 +125,7 @@ def test_equilibrium_bot_in_round_6_decides_only_from_what_its_seat_sees(resolve
 
 def test_equilibrium_bot_announces_round_6_only_from_what_its_seat_sees() -> None:
     """Round 6's announcements, solved by ``equilibrium`` (both seats, a greedy game whose subgames are small: of
-    the seeds whose players hold the fewest possible hands there, 6's two subgames solve fastest, in about 3 s)."""
+    the seeds whose players hold the fewest possible hands there, 6's two subgames are among the fastest: ~3 s)."""
     from solvers.towers.bots import EquilibriumBot
 
     checked = 0
