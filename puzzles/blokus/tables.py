@@ -1,7 +1,8 @@
 """Precomputed Blokus board geometry: every placement numbered once, plus the lookup tables.
 
 Built from :func:`puzzles.polyomino.piece_set` ("blokus": the 21 pieces named as in
-Pentobi) and :meth:`Region.placements`, never from a second copy of the shapes.
+Pentobi) and their orientations, numbered in the order of :meth:`Region.placements`, never
+from a second copy of the shapes.
 
 Layout (Pentobi's design):
 
@@ -36,7 +37,7 @@ from functools import cache
 
 import numpy as np
 
-from puzzles.polyomino import Region, piece_set
+from puzzles.polyomino import piece_set
 
 PIECES = piece_set("blokus")
 PIECE_NAMES: tuple[str, ...] = tuple(p.name for p in PIECES)
@@ -111,6 +112,25 @@ def pentobi_order(cells: list[Cell] | tuple[Cell, ...], size: int) -> tuple[Cell
     return tuple(sorted(cells, key=lambda rc: (size - rc[0], rc[1])))
 
 
+def _rectangle_placements(cols: int, rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every placement of every piece on a ``cols`` x ``rows`` board, in the order of :meth:`Region.placements`
+    (piece, then orientation, then top row, then left column): the piece of each, and its flat cells (row stride
+    ``width``, sorted, padded to 5 with its first cell).  Vectorised per orientation: built at every start."""
+    pieces: list[np.ndarray] = []
+    blocks: list[np.ndarray] = []
+    for p, shape in enumerate(PIECES):
+        for orient in shape.orientations(True):
+            offsets = sorted(orient.cells)  # sorted offsets stay sorted when shifted
+            first = np.array([(r + 1) * width + c + 1 for r, c in offsets], dtype=np.int32)
+            first = np.concatenate([first, np.full(5 - len(first), first[0], dtype=np.int32)])
+            tops = np.arange(rows - orient.height + 1, dtype=np.int32)
+            lefts = np.arange(cols - orient.width + 1, dtype=np.int32)
+            shifts = (tops[:, None] * width + lefts[None, :]).ravel()
+            blocks.append(first[None, :] + shifts[:, None])
+            pieces.append(np.full(len(shifts), p, dtype=np.int32))
+    return np.concatenate(pieces), np.concatenate(blocks).astype(np.int32)
+
+
 class BoardTables:
     """All precomputed arrays and lookups for one board (shared by every state).
 
@@ -131,19 +151,9 @@ class BoardTables:
             for c in range(cols):
                 self.border[self.flat(r, c)] = 0
 
-        region = Region.rectangle(cols, rows)
-        pieces, cells_list = [], []
-        for p, shape in enumerate(PIECES):
-            for cells in region.placements(shape):
-                pieces.append(p)
-                cells_list.append(cells)
-        n = self.num_placements = len(pieces)
-        self.pl_piece = np.array(pieces, dtype=np.int32)
+        self.pl_piece, self.pl_cells = _rectangle_placements(cols, rows, W)
+        n = self.num_placements = len(self.pl_piece)
         self.pl_size = self.piece_sizes[self.pl_piece].copy()
-        self.pl_cells = np.zeros((n, 5), dtype=np.int32)
-        for m, cells in enumerate(cells_list):
-            flat = [self.flat(r, c) for r, c in cells]
-            self.pl_cells[m] = flat + [flat[0]] * (5 - len(flat))  # padded with its first cell
         self.pl_adj, self.pl_nadj = self._around(((-W, 0), (0, 1), (W, 0), (0, -1)))
         self.pl_corners, self.pl_ncorners = self._around(((-W, -1), (-W, 1), (W, -1), (W, 1)), but_not=self.pl_adj)
 
