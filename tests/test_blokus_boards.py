@@ -38,6 +38,23 @@ def test_square_tables_unchanged() -> None:
     assert board_tables(20, 20) is t  # one cached object per board
 
 
+@pytest.mark.parametrize("cols, rows", [(13, 13), (7, 5), (3, 9)])
+def test_placements_are_numbered_as_the_region_places_them(cols: int, rows: int) -> None:
+    """The tables' placements (built with numpy, every start) are Region.placements' placements in its order, each
+    padded with its first cell: the numbers that bots' seeded choices and the perft counts depend on."""
+    from puzzles.blokus.tables import PIECES
+    from puzzles.polyomino import Region
+
+    t = board_tables(cols, rows)
+    pieces, cells = [], []
+    for p, shape in enumerate(PIECES):
+        for placed in Region.rectangle(cols, rows).placements(shape):
+            flat = [t.flat(r, c) for r, c in placed]
+            pieces.append(p)
+            cells.append(flat + flat[:1] * (5 - len(flat)))
+    assert t.pl_piece.tolist() == pieces and t.pl_cells.tolist() == cells
+
+
 def test_rectangle_tables_block_the_cells_outside() -> None:
     t = board_tables(7, 5)  # 7 columns, 5 rows, laid out in a 7x7 padded square
     assert (t.cols, t.rows, t.size, t.width) == (7, 5, 7, 9)
