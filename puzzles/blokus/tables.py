@@ -112,25 +112,6 @@ def pentobi_order(cells: list[Cell] | tuple[Cell, ...], size: int) -> tuple[Cell
     return tuple(sorted(cells, key=lambda rc: (size - rc[0], rc[1])))
 
 
-def _rectangle_placements(cols: int, rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every placement of every piece on a ``cols`` x ``rows`` board, in the order of :meth:`Region.placements`
-    (piece, then orientation, then top row, then left column): the piece of each, and its flat cells (row stride
-    ``width``, sorted, padded to 5 with its first cell).  Vectorised per orientation: built at every start."""
-    pieces: list[np.ndarray] = []
-    blocks: list[np.ndarray] = []
-    for p, shape in enumerate(PIECES):
-        for orient in shape.orientations(True):
-            offsets = sorted(orient.cells)  # sorted offsets stay sorted when shifted
-            first = np.array([(r + 1) * width + c + 1 for r, c in offsets], dtype=np.int32)
-            first = np.concatenate([first, np.full(5 - len(first), first[0], dtype=np.int32)])
-            tops = np.arange(rows - orient.height + 1, dtype=np.int32)
-            lefts = np.arange(cols - orient.width + 1, dtype=np.int32)
-            shifts = (tops[:, None] * width + lefts[None, :]).ravel()
-            blocks.append(first[None, :] + shifts[:, None])
-            pieces.append(np.full(len(shifts), p, dtype=np.int32))
-    return np.concatenate(pieces), np.concatenate(blocks).astype(np.int32)
-
-
 class BoardTables:
     """All precomputed arrays and lookups for one board (shared by every state).
 
@@ -151,7 +132,7 @@ class BoardTables:
             for c in range(cols):
                 self.border[self.flat(r, c)] = 0
 
-        self.pl_piece, self.pl_cells = _rectangle_placements(cols, rows, W)
+        self.pl_piece, self.pl_cells = self._placements()
         n = self.num_placements = len(self.pl_piece)
         self.pl_size = self.piece_sizes[self.pl_piece].copy()
         self.pl_adj, self.pl_nadj = self._around(((-W, 0), (0, 1), (W, 0), (0, -1)))
@@ -188,6 +169,23 @@ class BoardTables:
         # Python-side views: placement lookup by packed sorted cells; Move objects made on demand
         self.moves = MoveTable(self)
         self._lookup = dict(zip(self._pack(self.pl_cells, self.pl_size).tolist(), range(n)))
+
+    def _placements(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every placement of every piece on the board, in the order of :meth:`Region.placements` (piece, then
+        orientation, then top row, then left column): the piece of each, and its flat cells (sorted, padded to 5
+        with its first cell).  Vectorised per orientation: built at every start."""
+        pieces: list[np.ndarray] = []
+        blocks: list[np.ndarray] = []
+        for p, shape in enumerate(PIECES):
+            for orient in shape.orientations(True):
+                flat = [self.flat(r, c) for r, c in sorted(orient.cells)]  # sorted offsets stay sorted when shifted
+                first = np.array(flat + flat[:1] * (5 - len(flat)), dtype=np.int32)
+                tops = np.arange(self.rows - orient.height + 1, dtype=np.int32)
+                lefts = np.arange(self.cols - orient.width + 1, dtype=np.int32)
+                shifts = (tops[:, None] * self.width + lefts[None, :]).ravel()
+                blocks.append(first[None, :] + shifts[:, None])
+                pieces.append(np.full(len(shifts), p, dtype=np.int32))
+        return np.concatenate(pieces), np.concatenate(blocks)
 
     def _around(self, steps: tuple[tuple[int, int], ...], but_not: np.ndarray | None = None,
                 chunk: int = 8192) -> tuple[np.ndarray, np.ndarray]:
