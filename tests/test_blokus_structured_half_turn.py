@@ -42,3 +42,41 @@ def test_a_random_tiling_of_q_covers_it_exactly_with_each_shape_once():
     tiling = next(t for t in (bench.random_tiling(model, shapes, rng) for _ in range(20)) if t is not None)
     assert sorted(u for p in tiling for u in p) == sorted(model.q)
     assert sorted(len(p) for p in tiling) == [3] + [5] * 12
+
+
+@pytest.mark.slow  # the model takes seconds to build; its geometry is checked by the default tests above
+@pytest.mark.parametrize("name", ["klein", "th"])
+def test_a_candidate_of_the_model_is_a_tiling_under_the_edge_rule(name):
+    """Without the contact clauses and the cuts, SAT's answer for a random tiling of Q is still a tiling of the
+    board but its centre, with every shape once per colour, the edge rule and the start corners (checked here
+    directly, not through the model)."""
+    from pysat.solvers import Solver
+
+    model = bench.Model(name, 1, 1, "h", contacts=False)
+    names = [shape.name for shape in model.shapes]
+    band = {"klein": ["1", "2", "V3", "I4", "O4", "T4", "L4", "Z4"], "th": ["I4", "I5"]}[name]
+    shapes = [i for i in range(len(names)) if names[i] not in band]
+    rng = random.Random(5)
+    with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
+        for attempt in range(50):
+            tiling = bench.random_tiling(model, shapes, rng)
+            if tiling is None:
+                continue
+            chosen = model.pool.id(("try", attempt))
+            for p in tiling:
+                solver.add_clause([-chosen] + [model.core_variable(p, k) for k in range(4)])
+            solver.conf_budget(200_000)
+            if solver.solve_limited(assumptions=[chosen]):
+                break
+        true = {x for x in solver.get_model() if x > 0}
+    pieces = [(p, k) for x in true if x in model.pieces_of for p, k in model.pieces_of[x]]
+    cells = [u for p, _ in pieces for u in p]
+    assert len(cells) == len(set(cells)) == 356 and bench.CENTRE not in cells
+    want = sorted(shape.canonical().key() for shape in model.shapes)
+    for k in range(4):
+        assert sorted(bench.Shape(frozenset(p)).canonical().key() for p, kk in pieces if kk == k) == want
+        assert any(bench.CORNERS[k] in p for p, kk in pieces if kk == k)
+    colour = {u: k for p, k in pieces for u in p}
+    piece_of = {u: i for i, (p, _) in enumerate(pieces) for u in p}
+    assert all(piece_of[u] == piece_of.get(w, piece_of[u]) or colour.get(w) != colour[u]
+               for u in cells for w in [(u[0] + dr, u[1] + dc) for dr, dc in bench.STEPS])
