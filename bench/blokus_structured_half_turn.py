@@ -214,7 +214,8 @@ class Model:
 def solve(model: Model, solver: Solver, assumptions: list[int], conflicts: int,
           deadline: float) -> tuple[str, set[int], int]:
     """SAT with lazy connectivity cuts within a conflict budget and a CPU deadline (checked every 20,000
-    conflicts): ("found" | "refuted" | "unknown", the true variables, cuts)."""
+    conflicts and after every round of cuts, each round counted as 20,000 conflicts): ("found" | "refuted" |
+    "unknown", the true variables, cuts)."""
     cuts = spent = 0
     while True:
         solver.conf_budget(min(conflicts - spent, 20000))
@@ -233,6 +234,8 @@ def solve(model: Model, solver: Solver, assumptions: list[int], conflicts: int,
         for k, variables, cells in apart:
             solver.add_clause(model.cut(k, variables, cells))
             cuts += 1
+        if spent >= conflicts or time.process_time() >= deadline:
+            return "unknown", set(), cuts
 
 
 def random_tiling(model: Model, shape_ids: list[int], rng: random.Random, nodes: int = 20000) -> list[Cells] | None:
