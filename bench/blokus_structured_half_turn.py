@@ -320,7 +320,7 @@ def main() -> None:
     parser.add_argument("--sample", action="store_true", help="random tilings of Q, each completed by SAT")
     parser.add_argument("--band-sets", default="", help="sample: the shapes left to the bands, e.g. 'I4,I5;2,I3,I4'")
     parser.add_argument("--budget", type=int, default=5000, help="sample: conflicts a try")
-    parser.add_argument("--time-limit", type=float, default=120, help="CPU seconds")
+    parser.add_argument("--time-limit", type=float, default=120, help="CPU seconds (checked every 20,000 conflicts)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--report", type=int, default=20)
     parser.add_argument("--out", default="", help="write a found layout here (JSON: pieces as cells and colours)")
