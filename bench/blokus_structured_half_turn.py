@@ -37,7 +37,8 @@ from pysat.card import CardEnc, EncType  # noqa: E402
 from pysat.formula import IDPool  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
 
-from puzzles.polyomino import Shape, piece_set  # noqa: E402
+from puzzles.polyomino import Region, Shape, piece_set  # noqa: E402
+from solvers.blokus.solitaire_sat import DIAGONALS, STEPS  # noqa: E402
 
 Cell = tuple[int, int]
 Cells = tuple[Cell, ...]
@@ -46,8 +47,6 @@ CENTRE = (8, 10)
 CORNERS = [(0, 0), (0, COLS - 1), (ROWS - 1, COLS - 1), (ROWS - 1, 0)]  # blue, yellow, red, green
 IDENTITY, LEFT_RIGHT, TOP_BOTTOM, HALF_TURN = [0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0], [2, 3, 0, 1]
 SIGMAS = {"h": LEFT_RIGHT, "v": TOP_BOTTOM, "c": [1, 2, 3, 0], "cc": [3, 0, 1, 2]}
-STEPS = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-DIAGONALS = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 ALL_CELLS = frozenset((r, c) for r in range(ROWS) for c in range(COLS))
 CellMap = Callable[[Cells], Cells]
 
@@ -81,15 +80,8 @@ def family(name: str, a: int = 1, b: int = 1, sigma: str = "h") -> tuple[set[Cel
 
 
 def placements(region: set[Cell] | frozenset[Cell], shape: Shape) -> list[Cells]:
-    """Every placement of ``shape`` (turned and flipped) inside ``region``."""
-    out = set()
-    for o in shape.orientations():
-        for r0 in range(ROWS):
-            for c0 in range(COLS):
-                p = tuple(sorted((r + r0, c + c0) for r, c in o.cells))
-                if all(q in region for q in p):
-                    out.add(p)
-    return sorted(out)
+    """Every placement of ``shape`` (turned and flipped) inside ``region`` (cells of the board), sorted."""
+    return sorted(Region(frozenset(region), ROWS, COLS).placements(shape))
 
 
 class Model:
