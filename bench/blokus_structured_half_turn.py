@@ -230,12 +230,12 @@ def solve(model: Model, solver: Solver, assumptions: list[int], conflicts: int,
             return "unknown", set(), cuts
 
 
-def random_tiling(model: Model, shape_ids: list[int], rng: random.Random, nodes: int = 20000) -> list[Cells] | None:
-    """A random exact cover of ``Q`` by the given shapes, once each (None if the node budget runs out)."""
-    cells = sorted(model.q)
+def random_tiling(q: set[Cell], shapes: list[Shape], rng: random.Random, nodes: int = 20000) -> list[Cells] | None:
+    """A random exact cover of ``q`` by the given shapes, once each (None if the node budget runs out)."""
+    cells = sorted(q)
     starting: dict[Cell, list[tuple[Cells, int]]] = {}
-    for s in shape_ids:
-        for p in placements(model.q, model.shapes[s]):
+    for s, shape in enumerate(shapes):
+        for p in placements(q, shape):
             starting.setdefault(p[0], []).append((p, s))
     filled: set[Cell] = set()
     used: set[int] = set()
@@ -284,7 +284,7 @@ def sample(model: Model, args: argparse.Namespace, start: float) -> tuple[str, s
     tries = refuted = unknown = 0
     with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
         while time.process_time() - start < args.time_limit:
-            tiling = random_tiling(model, q_shapes(model, args, rng), rng)
+            tiling = random_tiling(model.q, [model.shapes[s] for s in q_shapes(model, args, rng)], rng)
             if tiling is None:
                 continue
             tries += 1
