@@ -661,6 +661,8 @@ def main() -> None:
     if (cols, rows) != (21, 17) and args.family not in ("half", "pinwheel", "quarter", "turn") or \
             args.family in ("quarter", "turn") and rows != cols:
         parser.error("--board is for the half, pinwheel, quarter and turn families (quarter, turn: a square board)")
+    if args.sample and (cols, rows) != (21, 17):
+        parser.error("--sample is for 21x17 (it tiles a region exactly)")
     set_board(rows, cols)
     start = time.process_time()
     contacts = not args.no_contacts
