@@ -503,9 +503,10 @@ def cp_sat_model(model: Model) -> tuple[Any, dict[int, Any], dict[tuple[Cell, in
     return cp, use, colour
 
 
-def cp_sat(model: Model, time_limit: float, workers: int) -> tuple[str, set[int]]:
-    """A family with OR-Tools CP-SAT instead of CaDiCaL, connectivity again as lazy cuts, within
-    ``time_limit`` wall seconds: ("found" | "refuted" | "unknown", the chosen pair variables)."""
+def cp_sat(model: Model, time_limit: float, workers: int, hint: bool = False) -> tuple[str, set[int]]:
+    """A family with OR-Tools CP-SAT instead of CaDiCaL, connectivity again as lazy cuts (with ``hint``, each round
+    hinted with the last candidate), within ``time_limit`` wall seconds: ("found" | "refuted" | "unknown", the chosen
+    placement variables)."""
     from ortools.sat.python import cp_model
 
     cp, use, colour = cp_sat_model(model)
@@ -528,6 +529,10 @@ def cp_sat(model: Model, time_limit: float, workers: int) -> tuple[str, set[int]
         for k, variables, cells in apart:
             around = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells
             cp.AddBoolOr([use[x].Not() for x in variables] + [colour[(w, k)] for w in around & ALL_CELLS])
+        if hint:  # start the next round from this candidate (a hint only: the cuts make it infeasible)
+            cp.ClearHints()
+            for x, var in use.items():
+                cp.AddHint(var, x in chosen)
         if time.time() >= began + time_limit:
             return "unknown", set()
 
@@ -652,6 +657,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=120, help="CPU seconds (checked every 20,000 conflicts)")
     parser.add_argument("--cp-sat", action="store_true", help="the whole family with CP-SAT (--time-limit in wall s)")
     parser.add_argument("--workers", type=int, default=1, help="cp-sat: search workers")
+    parser.add_argument("--hint", action="store_true", help="cp-sat: hint each round with the last candidate")
     parser.add_argument("--nodes", type=int, default=200000, help="local-first: nodes of one search of a rectangle")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--report", type=int, default=20)
@@ -671,7 +677,7 @@ def main() -> None:
     print(f"{args.family}: Q {len(model.q)} cells, bands {len(model.zone)} cells; {len(model.pieces_of):,} placement "
           f"variables, {len(model.clauses):,} clauses ({time.process_time() - start:.1f} CPU-s)", flush=True)
     if args.cp_sat:
-        status, chosen = cp_sat(model, args.time_limit, args.workers)
+        status, chosen = cp_sat(model, args.time_limit, args.workers, args.hint)
     elif args.sample and args.local_first:
         status, chosen = sample_rectangles(model, args, start)
     elif args.sample:
