@@ -80,6 +80,22 @@ ROWS, COLS, CENTRE, CORNERS, ALL_CELLS, TOP_LEFT, TOP_RIGHT = 0, 0, (0, 0), [], 
 set_board(17, 21)
 
 
+def no_spare_cells() -> bool:
+    """Whether the pieces fill the board but its centre (21×17), so every other cell is covered exactly once."""
+    return len(ALL_CELLS) - (CENTRE in ALL_CELLS) == PIECE_CELLS
+
+
+def around(cells: Cells | set[Cell], steps: tuple[tuple[int, int], ...]) -> set[Cell]:
+    """The cells one step (``STEPS`` or ``DIAGONALS``) from ``cells``, not in them; off the board too."""
+    return {(r + dr, c + dc) for r, c in cells for dr, dc in steps} - set(cells)
+
+
+def sides_and_corners(p: Cells) -> tuple[set[Cell], set[Cell]]:
+    """The board cells sharing an edge with piece ``p``, and those touching it only at a corner."""
+    edge = around(p, STEPS)
+    return edge & ALL_CELLS, (around(p, DIAGONALS) - edge) & ALL_CELLS
+
+
 def mirror_lr(p: Cells) -> Cells:
     return tuple(sorted((r, COLS - 1 - c) for r, c in p))
 
@@ -208,12 +224,12 @@ class Model:
                     cover[u].append(x)
                     by_colour.setdefault((u, k), []).append(x)
                     self.clauses.append([-x, self.colour[(u, k)]])
+        once = CardEnc.equals if no_spare_cells() else CardEnc.atmost
         for u in ALL_CELLS:
             if u == CENTRE:
                 self.clauses += [[-x] for x in cover[u]] + [[-self.colour[(u, k)]] for k in range(4)]
                 continue
-            exactly = len(ALL_CELLS) - (CENTRE in ALL_CELLS) == PIECE_CELLS  # no cell to spare but the centre
-            self.clauses += (CardEnc.equals if exactly else CardEnc.atmost)(
+            self.clauses += once(
                 lits=cover[u], bound=1, vpool=self.pool, encoding=EncType.seqcounter).clauses
             self.clauses += [[-self.colour[(u, k)]] + by_colour.get((u, k), []) for k in range(4)]
 
@@ -221,12 +237,10 @@ class Model:
         """No two pieces of a colour share an edge; every piece off its colour's corner touches its colour at one."""
         for x, pieces in self.pieces_of.items():
             for p, k in pieces:
-                own = set(p)
-                edge = {(r + dr, c + dc) for r, c in p for dr, dc in STEPS} - own
-                self.clauses += [[-x, -self.colour[(w, k)]] for w in edge & ALL_CELLS]
-                if contacts and CORNERS[k] not in own:
-                    corner = {(r + dr, c + dc) for r, c in p for dr, dc in DIAGONALS} - own - edge
-                    self.clauses.append([-x] + [self.colour[(w, k)] for w in corner & ALL_CELLS])
+                edge, corner = sides_and_corners(p)
+                self.clauses += [[-x, -self.colour[(w, k)]] for w in edge]
+                if contacts and CORNERS[k] not in p:
+                    self.clauses.append([-x] + [self.colour[(w, k)] for w in corner])
 
     def _exactly_one_if(self, lits: list[int], when: int) -> None:
         """sum(lits) == 1 if ``when`` else 0."""
@@ -248,8 +262,7 @@ class Model:
 
     def cut(self, k: int, variables: list[int], cells: set[Cell]) -> list[int]:
         """A group of colour ``k`` away from its corner needs one more piece of ``k`` at one of its corners."""
-        around = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells
-        return [-x for x in variables] + [self.colour[(w, k)] for w in around & ALL_CELLS]
+        return [-x for x in variables] + [self.colour[(w, k)] for w in around(cells, DIAGONALS) & ALL_CELLS]
 
     def picture(self, chosen: set[int]) -> str:
         grid = [["." for _ in range(COLS)] for _ in range(ROWS)]
@@ -270,13 +283,16 @@ class PinwheelModel(Model):
         self.one_each = one_each
         super().__init__("pinwheel", contacts=contacts)
         if one_each:
-            for s, shape in enumerate(self.shapes):
-                left = [x for x, p in self.pairs_of_shape[s] if set(p) <= TOP_LEFT or set(half_turn(p)) <= TOP_LEFT]
-                if shape.name == "1" and not monomino_top_left():
-                    self.clauses += [[-x] for x in left]
-                else:
-                    self.clauses += CardEnc.equals(lits=left, bound=1, vpool=self.pool,
-                                                   encoding=EncType.seqcounter).clauses
+            for s in range(len(self.shapes)):
+                left, needed = self.top_left(s)
+                self.clauses += CardEnc.equals(lits=left, bound=needed, vpool=self.pool,
+                                               encoding=EncType.seqcounter).clauses
+
+    def top_left(self, s: int) -> tuple[list[int], int]:
+        """With ``one_each``: shape ``s``'s pairs with a piece in the top left, and how many of them a layout takes
+        (one, none for the monomino on 21×17)."""
+        left = [x for x, p in self.pairs_of_shape[s] if set(p) <= TOP_LEFT or set(half_turn(p)) <= TOP_LEFT]
+        return left, 0 if self.shapes[s].name == "1" and not monomino_top_left() else 1
 
     def _family(self, name: str, a: int, b: int, sigma: str) -> tuple[set[Cell], list[tuple[CellMap, list[int]]]]:
         return set(), []
@@ -320,13 +336,10 @@ class RectangleSearch:
         for s in self.need:
             for p in placements(self.rect, self.shapes[s]):
                 self.starting.setdefault(p[0], []).append((p, s))
-        self.edges = {p: self._around(p, STEPS) & self.rect for ps in self.starting.values() for p, _ in ps}
-        self.corners = {p: self._around(p, DIAGONALS) - self._around(p, STEPS) for p in self.edges}
+        sides = {p: sides_and_corners(p) for ps in self.starting.values() for p, _ in ps}
+        self.edges = {p: edge & self.rect for p, (edge, _) in sides.items()}
+        self.corners = {p: corner for p, (_, corner) in sides.items()}
         self.deepest = 0  # the most pieces a search has placed
-
-    @staticmethod
-    def _around(p: Cells, steps: tuple[tuple[int, int], ...]) -> set[Cell]:
-        return {(r + dr, c + dc) for r, c in p for dr, dc in steps} - set(p)
 
     def _needs_contact(self, p: Cells, k: int) -> bool:
         return CORNERS[k] not in p and not self.corners[p] & self.outside
@@ -396,10 +409,10 @@ class RectangleSearch:
             mine = [p for p, kk in pieces if kk == k]
             for group in corner_groups(mine):
                 cells = {u for i in group for u in mine[i]}
-                around = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells
-                if CORNERS[k] in cells or around & self.outside:
+                reach = around(cells, DIAGONALS)
+                if CORNERS[k] in cells or reach & self.outside:
                     continue
-                if open_to is None or not any(open_to(w, k) for w in around & self.rect):
+                if open_to is None or not any(open_to(w, k) for w in reach & self.rect):
                     return True
         return False
 
@@ -432,30 +445,20 @@ def sample_rectangles(model: Model, args: argparse.Namespace, start: float) -> t
     model with ``--budget`` conflicts."""
     rng = random.Random(args.seed)
     part = RectangleSearch(args.side)
-    tries = refuted = unknown = misses = 0
+    misses = 0
     search_time = 0.0
-    with Solver(name="cadical195", bootstrap_with=model.clauses) as whole:
-        while time.process_time() - start < args.time_limit:
-            began = time.process_time()
-            pieces = part.search(rng, args.nodes)
-            search_time += time.process_time() - began
-            if pieces is None:
-                misses += 1
-                continue
-            tries += 1
-            assumptions = [model.pair_variable[piece] for piece in pieces]
-            status, found, _ = solve(model, whole, assumptions, args.budget, start + args.time_limit)
-            if status == "found":
-                return status, found
-            refuted += status == "refuted"
-            unknown += status == "unknown"
-            if tries % args.report == 0:
-                print(f"{tries} coloured rectangles ({misses} searches out of nodes, {search_time:.0f} CPU-s): "
-                      f"{refuted} refuted, {unknown} unknown at {args.budget:,} conflicts, "
-                      f"{time.process_time() - start:.0f} CPU-s", flush=True)
-    print(f"{tries} coloured rectangles ({misses} searches out of nodes, {search_time:.0f} CPU-s): {refuted} refuted, "
-          f"{unknown} unknown at {args.budget:,} conflicts")
-    return "unknown", set()
+
+    def draw(_: Solver) -> list[int] | None:
+        nonlocal misses, search_time
+        began = time.process_time()
+        pieces = part.search(rng, args.nodes)
+        search_time += time.process_time() - began
+        misses += pieces is None
+        return None if pieces is None else [model.pair_variable[piece] for piece in pieces]
+
+    return sample_loop(model, args, start, draw, lambda tries: (
+        f"{tries} coloured rectangles ({misses} searches out of nodes, at most {part.deepest} pieces placed, "
+        f"{search_time:.0f} CPU-s)"))
 
 
 def cp_sat_model(model: Model) -> tuple[Any, dict[int, Any], dict[tuple[Cell, int], Any]]:
@@ -475,28 +478,26 @@ def cp_sat_model(model: Model) -> tuple[Any, dict[int, Any], dict[tuple[Cell, in
     colour = {key: cp.NewBoolVar("") for key in coloured}
     for key, users in coloured.items():
         cp.Add(sum(users) == colour[key])
-    exactly = len(ALL_CELLS) - (CENTRE in ALL_CELLS) == PIECE_CELLS
+    once = cp.AddExactlyOne if no_spare_cells() else cp.AddAtMostOne
     for u in ALL_CELLS - {CENTRE}:
-        (cp.AddExactlyOne if exactly else cp.AddAtMostOne)(covering[u])
+        once(covering[u])
     for x in covering.get(CENTRE, []):
         cp.Add(x == 0)
-    for s, shape in enumerate(model.shapes):
+    for s in range(len(model.shapes)):
         pairs = model.pairs_of_shape[s]
         in_q = sum(use[x] for x in model.core_of_shape[s])  # 0 or 1: in ``Q`` (four pieces) or in two pairs
         cp.Add(in_q <= 1)
         for parity in (0, 1):
             cp.Add(sum(use[x] for x, _ in pairs if model.pieces_of[x][0][1] % 2 == parity) + in_q == 1)
         if isinstance(model, PinwheelModel) and model.one_each:
-            left = [use[x] for x, p in pairs if set(p) <= TOP_LEFT or set(half_turn(p)) <= TOP_LEFT]
-            cp.Add(sum(left) == (0 if shape.name == "1" and not monomino_top_left() else 1))
+            left, needed = model.top_left(s)
+            cp.Add(sum(use[x] for x in left) == needed)
     for x, pieces in model.pieces_of.items():
         for p, k in pieces:
-            own = set(p)
-            edge = ({(r + dr, c + dc) for r, c in p for dr, dc in STEPS} - own) & ALL_CELLS
+            edge, corner = sides_and_corners(p)
             for w in edge:
                 cp.AddImplication(use[x], colour[(w, k)].Not())
-            if CORNERS[k] not in own:
-                corner = ({(r + dr, c + dc) for r, c in p for dr, dc in DIAGONALS} - own - edge) & ALL_CELLS
+            if CORNERS[k] not in p:
                 cp.AddBoolOr([colour[(w, k)] for w in corner]).OnlyEnforceIf(use[x])
     for k in range(4):
         cp.Add(colour[(CORNERS[k], k)] == 1)
@@ -527,8 +528,8 @@ def cp_sat(model: Model, time_limit: float, workers: int, hint: bool = False) ->
         print(f"a candidate with {len(apart)} groups apart from their corners, {time.time() - began:.0f} s",
               flush=True)
         for k, variables, cells in apart:
-            around = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells
-            cp.AddBoolOr([use[x].Not() for x in variables] + [colour[(w, k)] for w in around & ALL_CELLS])
+            reach = around(cells, DIAGONALS) & ALL_CELLS
+            cp.AddBoolOr([use[x].Not() for x in variables] + [colour[(w, k)] for w in reach])
         if hint:  # start the next round from this candidate (a hint only: the cuts make it infeasible)
             cp.ClearHints()
             for x, var in use.items():
@@ -615,34 +616,51 @@ def q_shapes(model: Model, args: argparse.Namespace, rng: random.Random) -> list
 def sample(model: Model, args: argparse.Namespace, start: float) -> tuple[str, set[int]]:
     """Random tilings of ``Q``, each handed to SAT (colours and bands free) with ``--budget`` conflicts."""
     rng = random.Random(args.seed)
-    tries = refuted = unknown = 0
     what = f"the top {args.side}" if isinstance(model, PinwheelModel) else "Q"
+    tilings = 0
+
+    def draw(solver: Solver) -> list[int] | None:
+        nonlocal tilings
+        region, shapes = model.tiling_target(args, rng)
+        tiling = random_tiling(region, [model.shapes[s] for s in shapes], rng)
+        if tiling is None:
+            return None
+        tilings += 1
+        this_tiling = model.pool.id(("try", tilings))
+        for p in tiling:
+            solver.add_clause([-this_tiling] + model.piece_choices(p))
+        return [this_tiling]
+
+    return sample_loop(model, args, start, draw, lambda tries: f"{tries} tilings of {what}")
+
+
+def sample_loop(model: Model, args: argparse.Namespace, start: float, draw: Callable[[Solver], list[int] | None],
+                name: Callable[[int], str]) -> tuple[str, set[int]]:
+    """Hand every candidate ``draw`` makes (assumptions; None: none this time) to SAT with ``--budget`` conflicts
+    until one is a layout or the time is up, reporting the tries (``name`` says what they are)."""
+    tries = refuted = unknown = 0
     with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
         while time.process_time() - start < args.time_limit:
-            region, shapes = model.tiling_target(args, rng)
-            tiling = random_tiling(region, [model.shapes[s] for s in shapes], rng)
-            if tiling is None:
+            assumptions = draw(solver)
+            if assumptions is None:
                 continue
             tries += 1
-            this_tiling = model.pool.id(("try", tries))
-            for p in tiling:
-                solver.add_clause([-this_tiling] + model.piece_choices(p))
-            status, chosen, _ = solve(model, solver, [this_tiling], args.budget, start + args.time_limit)
+            status, chosen, _ = solve(model, solver, assumptions, args.budget, start + args.time_limit)
             if status == "found":
                 return status, chosen
             refuted += status == "refuted"
             unknown += status == "unknown"
             if tries % args.report == 0:
-                print(f"{tries} tilings of {what}: {refuted} refuted, {unknown} unknown at {args.budget:,} conflicts, "
+                print(f"{name(tries)}: {refuted} refuted, {unknown} unknown at {args.budget:,} conflicts, "
                       f"{time.process_time() - start:.0f} CPU-s", flush=True)
-    print(f"{tries} tilings of {what}: {refuted} refuted, {unknown} unknown at {args.budget:,} conflicts")
+    print(f"{name(tries)}: {refuted} refuted, {unknown} unknown at {args.budget:,} conflicts")
     return "unknown", set()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("family", choices=["klein", "th", "tv", "pinwheel", "half", "quarter", "turn"])
-    parser.add_argument("--board", default="21x17", help="half, pinwheel: COLSxROWS, e.g. 18x20 to calibrate")
+    parser.add_argument("--board", default="21x17", help="half, pinwheel, quarter, turn: COLSxROWS, e.g. 18x20")
     parser.add_argument("--a", type=int, default=1, help="klein: the vertical band is 2A+1 columns wide")
     parser.add_argument("--b", type=int, default=1, help="klein: the horizontal band is 2B+1 rows high")
     parser.add_argument("--sigma", choices=sorted(SIGMAS), default="h", help="th/tv: the copy's colour permutation")
