@@ -59,16 +59,13 @@ def turn(r: int, c: int, k: int = 1, left: int = LEFT) -> Cell:
 
 
 def half(r: int, c: int) -> Cell:
+    """The board's half turn."""
     return ROWS - 1 - r, COLS - 1 - c
 
 
 def strip_placements(t) -> list[int]:
     """Placements of the 21×17 tables lying in the left strip (columns 0 and 1)."""
-    out = []
-    for m in range(t.num_placements):
-        if all(c < LEFT for _, c in t.moves[m].cells):
-            out.append(m)
-    return out
+    return [m for m in range(t.num_placements) if all(c < LEFT for _, c in t.moves[m].cells)]
 
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
