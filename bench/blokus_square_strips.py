@@ -19,7 +19,10 @@ and 19-20, 68 cells):
   every colour's remaining pieces (those and the 1-, 2- and 3-cell pieces) anywhere, linking each colour's corner to
   its tree through the strips.  ``--far-sides`` / ``--half-walls`` keep blue off parts of its own sides (so that the
   strips' neighbours in the square are not all one colour), ``--offset`` puts the square on the left with one strip
-  4 cells wide on the right, ``--ring 1`` leaves the square's outer ring to CP-SAT too.
+  4 cells wide on the right, ``--ring 1`` leaves the square's outer ring to CP-SAT too, and ``--ring-colours FILE``
+  prescribes which of the ring's cells are blue's.
+* ``--strip-relaxation``: can the strips be filled beside a full square at all?  Of the square only its outer ring is
+  modelled (:func:`strip_relaxation`, a necessary condition); ``--ring-colours FILE`` keeps the ring it finds.
 
 Every layout found is replayed through the rule engine and verified; ``--save DIR`` stores it.  Results:
 ``bench/results/solitaire_all_pieces.md`` (2026-12-07, "a quarter-turn square and two strips").
@@ -406,7 +409,7 @@ class SquareFirst(SquareSearch):
 
     def __init__(self, seed: int, breadth: int, restart_nodes: int, geo: sol.Geometry, complete_seconds: float,
                  pieces_left: int = 0, reach: int = 5, ring: int = 0, far_sides: bool = False,
-                 left_col: int = LEFT, half_walls: bool = False) -> None:
+                 left_col: int = LEFT, half_walls: bool = False, ring_colours: Path | None = None) -> None:
         sol._Search.__init__(self, seed, breadth, restart_nodes, geo, symmetric=True, strong=True)
         t = self.t
         self.left_col = left_col
@@ -425,6 +428,9 @@ class SquareFirst(SquareSearch):
         # yellow and red (blue's pieces on the bottom row and the right column, turned)
         self.closed = ([t.flat(r, left) for r in range(top + reach, ROWS - ring)]
                        + [t.flat(top, c) for c in range(left + reach, left_col + SIDE - ring)]) if far_sides else []
+        if ring_colours is not None:  # the square's outer ring coloured beforehand: blue only on its own cells there
+            self.closed += [t.flat(r, c) for r, c, k in json.loads(ring_colours.read_text()) if k != BLUE]
+            self.anchors = [t.flat(r, c) for r, c, k in json.loads(ring_colours.read_text()) if k == BLUE]
         if half_walls:  # blue's wall cells only on the halves near its corner
             self.closed += [t.flat(r, left) for r in range(SIDE // 2 + 1, ROWS)]
             self.closed += [t.flat(top, c) for c in range(left + SIDE // 2 + 1, left + SIDE)]
@@ -446,6 +452,120 @@ class SquareFirst(SquareSearch):
         return done
 
 
+TETROMINOES = [p for p, shape in enumerate(sol.PIECES) if shape.area == 4]
+
+
+def strip_relaxation(seconds: float = 60.0, linked: bool = True, out: Path | None = None) -> str:
+    """Can the two strips 2 cells wide hold every colour's 1-, 2- and 3-cell pieces and two tetrominoes (the same
+    two shapes for every colour: the square holds the other three, turned) beside a *full* square?
+
+    A necessary condition, solved by CP-SAT: of the square only its outer ring is modelled, each of its 16 orbits
+    under R coloured by which of its four cells is blue's (the turn colours the other three); the strips are tiled
+    exactly, each colour's corner under its own piece, and no strip piece touches a cell of its colour (in the strips
+    or the ring) along an edge.  With ``linked``, each colour's strip pieces and its ring cells (taken as one node:
+    the square may join them any way) form one corner-connected chain from its corner, by levels as in
+    :func:`complete_with_tree`.  INFEASIBLE rules out every layout of the family with a full square.  Prints a
+    solution (strip pieces in capitals, the ring in small letters) and returns CP-SAT's status name."""
+    geo = sol.geometry(COLS, ROWS, 4, "mirrors")
+    t = geo.tables
+    model = cp_model.CpModel()
+    strip = {(r, c) for r in range(ROWS) for c in (0, 1, COLS - 2, COLS - 1)}
+    ring = _ring_colours(model)
+    x, own = _strip_pieces(model, t, strip)
+    for k in range(4):
+        model.add_exactly_one(own[(k, t.unflat(geo.starts[k]))])
+
+    def colour_at(k: int, rc: Cell) -> list[cp_model.IntVar]:
+        return own.get((k, rc), []) + ([ring[rc][k]] if rc in ring else [])
+
+    for (k, m), v in x.items():
+        cells = set(t.moves[m].cells)
+        edges = {(r + dr, c + dc) for r, c in cells for dr, dc in STEPS} - cells
+        for w in (w for rc in edges for w in colour_at(k, rc) if w is not v):
+            model.add_bool_or([v.negated(), w.negated()])
+    if linked:
+        _link_by_levels(model, t, geo, x, own, ring)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 1
+    status = solver.status_name(solver.solve(model))
+    if status in ("OPTIMAL", "FEASIBLE"):
+        grid = [["." for _ in range(COLS)] for _ in range(ROWS)]
+        for (k, m), v in x.items():
+            for r, c in t.moves[m].cells if solver.boolean_value(v) else ():
+                grid[r][c] = "BYRG"[k]
+        for (r, c), vs in ring.items():
+            grid[r][c] = "byrg"[[solver.boolean_value(w) for w in vs].index(True)]
+        print("\n".join("".join(row) for row in grid))
+        if out is not None:  # the ring's colours, for --ring-colours
+            out.write_text(json.dumps([[r, c, "byrg".index(grid[r][c])] for r, c in sorted(ring)]))
+    return status
+
+
+def _ring_colours(model: cp_model.CpModel) -> dict[Cell, list[cp_model.IntVar]]:
+    """The square's outer ring: one boolean per colour for each cell, the turn carrying colour k to k + 1."""
+    ring: dict[Cell, list[cp_model.IntVar]] = {}
+    for r in range(SIDE - 1):  # the orbit of (r, LEFT), its colour there chosen once
+        choice = [model.new_bool_var("") for _ in range(4)]
+        model.add_exactly_one(choice)
+        for j in range(4):  # R^j(r, LEFT) has colour (a + j) mod 4
+            ring[turn(r, LEFT, j)] = [choice[(k - j) % 4] for k in range(4)]
+    return ring
+
+
+def _strip_pieces(model: cp_model.CpModel, t, strip: set[Cell]) -> tuple[dict, dict]:
+    """Every colour's small pieces and two tetrominoes (the same two shapes for all) tiling the strips exactly:
+    (colour, placement) -> boolean, and (colour, cell) -> the booleans covering it."""
+    uses = [model.new_bool_var("") for _ in TETROMINOES]
+    model.add(sum(uses) == 2)
+    placements = [m for m in range(t.num_placements) if set(t.moves[m].cells) <= strip]
+    x: dict[tuple[int, int], cp_model.IntVar] = {}
+    own: dict[tuple[int, Cell], list[cp_model.IntVar]] = {}
+    for k in range(4):
+        for p in SMALL + TETROMINOES:
+            options = []
+            for m in (m for m in placements if int(t.pl_piece[m]) == p):
+                options.append(x.setdefault((k, m), model.new_bool_var("")))
+                for rc in t.moves[m].cells:
+                    own.setdefault((k, rc), []).append(x[(k, m)])
+            model.add(sum(options) == (uses[TETROMINOES.index(p)] if p in TETROMINOES else 1))
+    for rc in strip:
+        model.add_exactly_one([v for k in range(4) for v in own.get((k, rc), [])])
+    return x, own
+
+
+def _link_by_levels(model: cp_model.CpModel, t, geo: sol.Geometry, x: dict, own: dict, ring: dict) -> None:
+    """Each strip piece off its corner touches, at a corner, a strip piece of its colour of a lower level or the
+    colour's ring (one node with a level of its own), and some strip piece of a lower level touches the ring."""
+    level = {key: model.new_int_var(0, 30, "") for key in x}
+    ring_level = [model.new_int_var(0, 30, "") for _ in range(4)]
+    carriers: list[list[cp_model.IntVar]] = [[] for _ in range(4)]
+    for (k, m), v in x.items():
+        cells = set(t.moves[m].cells)
+        edges = {(r + dr, c + dc) for r, c in cells for dr, dc in STEPS}
+        diagonals = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells - edges
+        supports = []
+        for rc in diagonals:
+            for (k2, m2), w in ((key, x[key]) for key in x if key[0] == k and rc in t.moves[key[1]].cells):
+                s_var = model.new_bool_var("")
+                model.add_implication(s_var, w)
+                model.add(level[(k2, m2)] < level[(k, m)]).only_enforce_if(s_var)
+                supports.append(s_var)
+            if rc in ring:
+                up, down = model.new_bool_var(""), model.new_bool_var("")
+                for b_var in (up, down):
+                    model.add_implication(b_var, ring[rc][k])
+                    model.add_implication(b_var, v)
+                model.add(ring_level[k] < level[(k, m)]).only_enforce_if(up)
+                model.add(level[(k, m)] < ring_level[k]).only_enforce_if(down)
+                supports.append(up)
+                carriers[k].append(down)
+        if t.unflat(geo.starts[k]) not in cells:
+            model.add_bool_or([v.negated()] + supports)
+    for k in range(4):
+        model.add_bool_or(carriers[k])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pieces-left", type=int, default=4, help="blue's square pieces CP-SAT places (per colour)")
@@ -455,6 +575,10 @@ def main() -> None:
     ap.add_argument("--strip-seconds", type=float, default=10.0, help="search time for each strip tiling")
     ap.add_argument("--slack", type=int, default=0, help="orbits blue may lose before CP-SAT (it fills them)")
     ap.add_argument("--link-first", action="store_true", help="moves covering an open anchor group first")
+    ap.add_argument("--strip-relaxation", action="store_true",
+                    help="can the two strips be filled beside a full square at all? (a necessary condition)")
+    ap.add_argument("--ring-colours", metavar="FILE", help="--strip-relaxation: write the ring's colours there; "
+                    "--square-first: blue takes exactly the ring cells coloured blue there")
     ap.add_argument("--square-first", action="store_true", help="the square first, CP-SAT for the strips")
     ap.add_argument("--far-sides", action="store_true", help="--square-first: blue off its sides but near its corner")
     ap.add_argument("--offset", action="store_true",
@@ -467,6 +591,13 @@ def main() -> None:
     ap.add_argument("--trace", action="store_true", help="print every CP-SAT completion")
     ap.add_argument("--save", metavar="DIR")
     args = ap.parse_args()
+    if args.strip_relaxation:
+        for linked in (False, True):
+            start = time.process_time()
+            status = strip_relaxation(args.time_limit, linked, Path(args.ring_colours) if args.ring_colours else None)
+            print(f"strips beside a full square, {'linked to' if linked else 'not linked to'} the corners: {status} "
+                  f"({time.process_time() - start:.1f} CPU-s)", flush=True)
+        return
     geo = sol.geometry(COLS, ROWS, 4, "mirrors")
     t = geo.tables
     sol._TRACE = args.trace
@@ -514,7 +645,8 @@ def main() -> None:
 def square_first(args: argparse.Namespace, geo: sol.Geometry, start: float, cpu: float) -> None:
     """The ``--square-first`` run: one restarted search until a layout or the time limit."""
     search = SquareFirst(args.seed, args.breadth, args.restart_nodes, geo, args.complete_seconds, args.pieces_left,
-                         args.reach, args.ring, args.far_sides, 0 if args.offset else LEFT, args.half_walls)
+                         args.reach, args.ring, args.far_sides, 0 if args.offset else LEFT, args.half_walls,
+                         Path(args.ring_colours) if args.ring_colours else None)
     last = [start]
 
     def progress(text: str) -> None:

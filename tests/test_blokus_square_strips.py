@@ -83,3 +83,15 @@ def _groups(pieces: list[int], t) -> int:
                     seen.add(b)
                     todo.append(b)
     return groups
+
+
+@pytest.mark.slow  # about 3 CPU-s
+def test_the_strips_can_be_filled_beside_a_full_square_when_links_are_ignored(tmp_path):
+    """The necessary condition of ``--strip-relaxation`` holds without the links: CP-SAT tiles both strips and
+    colours the ring, each of the ring's 16 orbits taking all four colours once, 16 cells a colour."""
+    out = tmp_path / "ring.json"
+    assert bench.strip_relaxation(60.0, linked=False, out=out) in ("OPTIMAL", "FEASIBLE")
+    ring = json.loads(out.read_text())
+    assert len(ring) == 64 and all(sum(1 for *_, k in ring if k == colour) == 16 for colour in range(4))
+    colour = {(r, c): k for r, c, k in ring}
+    assert all(colour[bench.turn(r, c)] == (k + 1) % 4 for (r, c), k in colour.items())
