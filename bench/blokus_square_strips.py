@@ -327,8 +327,8 @@ def complete_with_tree(kept: list[tuple[int, int]], geo: sol.Geometry, seconds: 
     """CP-SAT places every colour's pieces not in ``kept``, anywhere.  Unlike ``solitaire._complete``, a colour's
     kept pieces need not reach its corner yet: they are one corner-connected *tree* with a level of its own, which
     some new piece of a lower level must touch at a corner (the chain from the corner reaches the tree there), and
-    new pieces may hang on the tree above its level.  Returns every colour's placements in a legal order, or None
-    (refuted, or unknown at the time limit: ``--trace`` prints which)."""
+    new pieces may hang on it above its level (``solitaire._add_contacts`` with ``trees``).  Returns every colour's
+    placements in a legal order, or None (refuted, or unknown at the time limit: ``--trace`` prints which)."""
     model = cp_model.CpModel()
     used, own, in_hand, support = sol._kept_position(kept, geo)
     x: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -337,69 +337,14 @@ def complete_with_tree(kept: list[tuple[int, int]], geo: sol.Geometry, seconds: 
     for k in range(geo.ncolors):
         if not sol._add_hand(model, geo, k, used, own[k], in_hand[k], x, cover, level):
             return None
-    _add_tree_links(model, geo, x, cover, level, own, support)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.cp_model_probing_level = 0
-    solver.parameters.symmetry_level = 0
-    status = solver.solve(model)
-    if sol._TRACE:
-        print(f"  complete: {int(in_hand.sum())} pieces in hand, {len(x)} placements: {solver.status_name(status)} "
-              f"{solver.wall_time:.2f} s", flush=True)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    new = [(k, m) for (k, m), v in x.items() if solver.boolean_value(v)]
-    done = sol._ordered(kept + new, geo)
-    return done if len(done) == sol.NUM_PIECES * geo.ncolors else None
-
-
-def _add_tree_links(model: cp_model.CpModel, geo: sol.Geometry, x: dict[tuple[int, int], cp_model.IntVar],
-                    cover: dict[tuple[int, int], list], level: dict[tuple[int, int], cp_model.IntVar],
-                    own: list[set[int]], support: list[set[int]]) -> None:
-    """Each cell at most once, no edge contact between new pieces of one colour, and connection by levels with each
-    colour's kept tree as one more node (see :func:`complete_with_tree`)."""
-    t, top = geo.tables, sol.NUM_PIECES + 1
-    tree = [model.new_int_var(1, top - 1, "") for _ in range(geo.ncolors)]
-    occ = {key: model.new_bool_var("") for key in cover}
-    cell_level = {key: model.new_int_var(0, top, "") for key in cover}
-    for key, vs in cover.items():
-        model.add(sum(vs) == occ[key])
-    for q in {q for _, q in cover}:
-        model.add_at_most_one([v for k in range(geo.ncolors) for v in cover.get((k, q), [])])
-    bridges: list[list[cp_model.IntVar]] = [[] for _ in range(geo.ncolors)]
-    for (k, m), v in x.items():
-        lv = level[(k, int(t.pl_piece[m]))]
-        for y in t.pl_adj[m, : t.pl_nadj[m]]:
-            if (k, int(y)) in occ:
-                model.add_implication(v, occ[(k, int(y))].negated())
-        cells = [int(q) for q in t.pl_cells[m, : t.pl_size[m]]]
-        for q in cells:
-            model.add(cell_level[(k, q)] == lv).only_enforce_if(v)
-        corners = [int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]]
-        supports = []
-        if any(y in support[k] for y in corners):  # it may carry the tree (below it) or hang on it (above it)
-            below, above = model.new_bool_var(""), model.new_bool_var("")
-            model.add_implication(below, v)
-            model.add_implication(above, v)
-            model.add(lv < tree[k]).only_enforce_if(below)
-            model.add(lv > tree[k]).only_enforce_if(above)
-            if sol.PIECE_SIZES[int(t.pl_piece[m])] > 1:  # the monomino carries nothing
-                bridges[k].append(below)
-            supports.append(above)
-        if geo.starts[k] in cells:
-            continue
-        for y in corners:
-            if (k, y) in occ:
-                s_var = model.new_bool_var("")
-                model.add_implication(s_var, occ[(k, y)])
-                model.add(cell_level[(k, y)] < lv).only_enforce_if(s_var)
-                supports.append(s_var)
-        model.add_bool_or(supports + [v.negated()])
+    trees = [model.new_int_var(1, sol.NUM_PIECES, "") for _ in range(geo.ncolors)]
+    carriers = sol._add_contacts(model, geo, x, cover, level, own, support, trees)
     for k in range(geo.ncolors):
         if support[k] and geo.starts[k] not in own[k]:  # a tree away from the corner needs a carrier
-            model.add_bool_or(bridges[k])
+            model.add_bool_or(carriers[k])
+    new = sol._solve_completion(model, geo, x, level, seconds, 1, seed, int(in_hand.sum()))
+    done = None if new is None else sol._ordered(kept + new, geo)
+    return done if done is not None and len(done) == sol.NUM_PIECES * geo.ncolors else None
 
 
 class SquareFirst(SquareSearch):

@@ -533,9 +533,16 @@ def _add_hand(model: cp_model.CpModel, geo: Geometry, k: int, used: np.ndarray, 
 
 def _add_contacts(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int], cp_model.IntVar],
                   cover: dict[tuple[int, int], list], level: dict[tuple[int, int], cp_model.IntVar],
-                  own: list[set[int]], support: list[set[int]]) -> None:
+                  own: list[set[int]], support: list[set[int]],
+                  trees: Sequence[cp_model.IntVar] | None = None) -> list[list[cp_model.IntVar]]:
     """Each cell at most once, no edge contact between new pieces of one color, and connection by levels
-    (see :func:`_complete`)."""
+    (see :func:`_complete`).
+
+    ``trees`` (one level per color): each color's kept pieces are one corner-connected tree that need not reach
+    the corner yet.  A new piece touching the tree at a corner then either hangs on it (a level above the tree's)
+    or may carry it (a level below, supported like any other new piece); returns, per color, the literals of the
+    pieces that carry the tree (the caller asks for one where the tree is away from the corner).  Without
+    ``trees`` the kept pieces reach their corners and a new piece touching them needs nothing more."""
     t, nc, starts = geo.tables, geo.ncolors, geo.starts
     occ: dict[tuple[int, int], cp_model.IntVar] = {}
     cell_level: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -545,6 +552,7 @@ def _add_contacts(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int
         cell_level[(k, q)] = model.new_int_var(0, NUM_PIECES + 1, "")
     for q in {q for _, q in cover}:
         model.add_at_most_one([v for k in range(nc) for v in cover.get((k, q), [])])
+    carriers: list[list[cp_model.IntVar]] = [[] for _ in range(nc)]
     for (k, m), v in x.items():
         lv = level[(k, int(t.pl_piece[m]))]
         for y in t.pl_adj[m, : t.pl_nadj[m]]:
@@ -554,9 +562,15 @@ def _add_contacts(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int
         for q in cells:
             model.add(cell_level[(k, q)] == lv).only_enforce_if(v)
         corners = [int(y) for y in t.pl_corners[m, : t.pl_ncorners[m]]]
-        if any(y in support[k] for y in corners) or (not own[k] and starts[k] in cells):
-            continue  # touches its color's kept pieces, or is the color's first piece
+        touches = any(y in support[k] for y in corners)
         supports = []
+        if touches and trees is not None:
+            above = _tree_link(model, v, lv, trees[k], carriers[k], t.pl_size[m] > 1)
+            supports.append(above)
+        elif touches or (not own[k] and starts[k] in cells):
+            continue  # touches its color's kept pieces, or is the color's first piece
+        if trees is not None and starts[k] in cells:
+            continue  # the piece on the corner (it may carry the tree)
         for y in corners:
             if (k, y) in occ:
                 s_var = model.new_bool_var("")
@@ -564,6 +578,21 @@ def _add_contacts(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int
                 model.add(cell_level[(k, y)] < lv).only_enforce_if(s_var)
                 supports.append(s_var)
         model.add_bool_or(supports + [v.negated()])
+    return carriers
+
+
+def _tree_link(model: cp_model.CpModel, v: cp_model.IntVar, lv: cp_model.IntVar, tree: cp_model.IntVar,
+               carriers: list[cp_model.IntVar], can_carry: bool) -> cp_model.IntVar:
+    """A new piece ``v`` touching its color's kept tree: the literal "it hangs on the tree" (its level above the
+    tree's); the literal "it carries the tree" (below) joins ``carriers`` unless it is the monomino."""
+    below, above = model.new_bool_var(""), model.new_bool_var("")
+    model.add_implication(below, v)
+    model.add_implication(above, v)
+    model.add(lv < tree).only_enforce_if(below)
+    model.add(lv > tree).only_enforce_if(above)
+    if can_carry:
+        carriers.append(below)
+    return above
 
 
 def _solve_completion(model: cp_model.CpModel, geo: Geometry, x: dict[tuple[int, int], cp_model.IntVar],
