@@ -78,7 +78,7 @@ DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 def all_strips(t) -> list[list[tuple[int, int]]]:
     """Every exact tiling of the left strip by blue and green pieces (no monomino: it stays each colour's last
     piece), each shape at most once per colour and the same shapes for both colours, blue on (0, 0), green on
-    (16, 0), no two pieces of one colour sharing an edge.  About 30 s; 10,486 tilings."""
+    (16, 0), no two pieces of one colour sharing an edge.  About 50 CPU-s; 10,486 tilings."""
     by_first: dict[Cell, list[int]] = {}
     for m in strip_placements(t):
         if t.pl_size[m] > 1:
@@ -122,10 +122,11 @@ def all_strips(t) -> list[list[tuple[int, int]]]:
     return found
 
 
-def strip_components(t, strip: list[tuple[int, int]], colour: int) -> list[list[int]]:
-    """A colour's strip pieces grouped by corner contact inside the strip (indices into ``strip``)."""
-    mine = [i for i, (c, _) in enumerate(strip) if c == colour]
-    cells = {i: set(t.moves[strip[i][1]].cells) for i in mine}
+def corner_groups(t, pieces: list[tuple[int, int]], colour: int) -> list[list[int]]:
+    """A colour's pieces among ``pieces`` ((colour, placement) pairs: a strip's, say) grouped by corner contact
+    (indices into ``pieces``)."""
+    mine = [i for i, (c, _) in enumerate(pieces) if c == colour]
+    cells = {i: set(t.moves[pieces[i][1]].cells) for i in mine}
     groups: list[list[int]] = []
     seen: set[int] = set()
     for i in mine:
@@ -206,7 +207,7 @@ class SquareSearch(sol._Search):
         self.closed = [t.flat(*rc) for rc in sorted(closed)]
         self.groups: list[set[int]] = []
         for colour in (BLUE, GREEN):
-            for group in strip_components(t, self.strip, colour):
+            for group in corner_groups(t, self.strip, colour):
                 cells = {rc for i in group for rc in map(mapped[colour], t.moves[self.strip[i][1]].cells)}
                 self.groups.append({t.flat(r, c) for r, c in square if (r, c) not in closed
                                     and any((r + dr, c + dc) in cells for dr, dc in DIAGONALS)})
@@ -324,33 +325,21 @@ SMALL = [p for p, shape in enumerate(sol.PIECES) if shape.area <= 3]  # 1, 2, I3
 
 def complete_with_tree(kept: list[tuple[int, int]], geo: sol.Geometry, seconds: float,
                        seed: int) -> list[tuple[int, int]] | None:
-    """CP-SAT places every colour's pieces not in ``kept``, anywhere.  Unlike ``solitaire._complete``, a colour's
-    kept pieces need not reach its corner yet: they are one corner-connected *tree* with a level of its own, which
-    some new piece of a lower level must touch at a corner (the chain from the corner reaches the tree there), and
-    new pieces may hang on it above its level (``solitaire._add_contacts`` with ``trees``).  Returns every colour's
+    """CP-SAT places every colour's pieces not in ``kept``, anywhere.  Unlike a plain ``solitaire._complete``, a
+    colour's kept pieces need not reach its corner yet: they are one corner-connected *tree* with a level of its
+    own, which some new piece of a lower level must touch at a corner (the chain from the corner reaches the tree
+    there), and new pieces may hang on it above its level (``_complete`` with ``trees``).  Returns every colour's
     placements in a legal order, or None (refuted, or unknown at the time limit: ``--trace`` prints which)."""
-    model = cp_model.CpModel()
-    used, own, in_hand, support = sol._kept_position(kept, geo)
-    x: dict[tuple[int, int], cp_model.IntVar] = {}
-    cover: dict[tuple[int, int], list] = {}
-    level: dict[tuple[int, int], cp_model.IntVar] = {}
-    for k in range(geo.ncolors):
-        if not sol._add_hand(model, geo, k, used, own[k], in_hand[k], x, cover, level):
-            return None
-    trees = [model.new_int_var(1, sol.NUM_PIECES, "") for _ in range(geo.ncolors)]
-    carriers = sol._add_contacts(model, geo, x, cover, level, own, support, trees)
-    for k in range(geo.ncolors):
-        if support[k] and geo.starts[k] not in own[k]:  # a tree away from the corner needs a carrier
-            model.add_bool_or(carriers[k])
-    new = sol._solve_completion(model, geo, x, level, seconds, 1, seed, int(in_hand.sum()))
+    new = sol._complete(kept, seconds, 1, seed, geo=geo, trees=True)
     done = None if new is None else sol._ordered(kept + new, geo)
     return done if done is not None and len(done) == sol.NUM_PIECES * geo.ncolors else None
 
 
 class SquareFirst(SquareSearch):
-    """Blue's 12 pentominoes and 3 tetrominoes fill the square's 72 orbits under the quarter turn (one tree, its first
-    piece on the square's left side or top row); CP-SAT then places every colour's 6 other pieces (2 tetrominoes and
-    the 1-, 2- and 3-cell pieces, 68 cells) in the two strips, linking each colour's corner to its tree."""
+    """Blue's 12 pentominoes and 5 tetrominoes fill the square's 72 orbits under the quarter turn, largest first, as
+    one tree whose first piece lies within ``reach`` of the square's top-left corner; when ``pieces_left`` of them are
+    left, CP-SAT places those and every colour's 1-, 2- and 3-cell pieces (:func:`complete_with_tree`), in the strips
+    and the square's open orbits, linking each colour's corner to its tree."""
 
     def __init__(self, seed: int, breadth: int, restart_nodes: int, geo: sol.Geometry, complete_seconds: float,
                  pieces_left: int = 0, reach: int = 5, ring: int = 0, far_sides: bool = False,
@@ -375,7 +364,6 @@ class SquareFirst(SquareSearch):
                        + [t.flat(top, c) for c in range(left + reach, left_col + SIDE - ring)]) if far_sides else []
         if ring_colours is not None:  # the square's outer ring coloured beforehand: blue only on its own cells there
             self.closed += [t.flat(r, c) for r, c, k in json.loads(ring_colours.read_text()) if k != BLUE]
-            self.anchors = [t.flat(r, c) for r, c, k in json.loads(ring_colours.read_text()) if k == BLUE]
         if half_walls:  # blue's wall cells only on the halves near its corner
             self.closed += [t.flat(r, left) for r in range(SIDE // 2 + 1, ROWS)]
             self.closed += [t.flat(top, c) for c in range(left + SIDE // 2 + 1, left + SIDE)]
@@ -485,16 +473,20 @@ def _link_by_levels(model: cp_model.CpModel, t, geo: sol.Geometry, x: dict, own:
     level = {key: model.new_int_var(0, 30, "") for key in x}
     ring_level = [model.new_int_var(0, 30, "") for _ in range(4)]
     carriers: list[list[cp_model.IntVar]] = [[] for _ in range(4)]
+    pieces_at: dict[tuple[int, Cell], list[tuple[int, int]]] = {}  # (colour, cell) -> the placements covering it
+    for k, m in x:
+        for rc in t.moves[m].cells:
+            pieces_at.setdefault((k, rc), []).append((k, m))
     for (k, m), v in x.items():
         cells = set(t.moves[m].cells)
         edges = {(r + dr, c + dc) for r, c in cells for dr, dc in STEPS}
         diagonals = {(r + dr, c + dc) for r, c in cells for dr, dc in DIAGONALS} - cells - edges
         supports = []
         for rc in diagonals:
-            for (k2, m2), w in ((key, x[key]) for key in x if key[0] == k and rc in t.moves[key[1]].cells):
+            for key in pieces_at.get((k, rc), []):
                 s_var = model.new_bool_var("")
-                model.add_implication(s_var, w)
-                model.add(level[(k2, m2)] < level[(k, m)]).only_enforce_if(s_var)
+                model.add_implication(s_var, x[key])
+                model.add(level[key] < level[(k, m)]).only_enforce_if(s_var)
                 supports.append(s_var)
             if rc in ring:
                 up, down = model.new_bool_var(""), model.new_bool_var("")

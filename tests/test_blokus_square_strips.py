@@ -56,33 +56,13 @@ def test_the_completion_links_a_tree_to_its_corner_again(drop):
     index = 0 if drop == "corner piece" else len(blue) - 1
     assert (geo.starts[0] in t.pl_cells[blue[index], : t.pl_size[blue[index]]]) == (drop == "corner piece")
     kept = [(c, m) for c, m in placements if (c, m) != (0, blue[index])]
-    assert _groups([m for c, m in kept if c == 0], t) == 1  # the kept blue pieces are one tree
+    assert len(bench.corner_groups(t, kept, 0)) == 1  # the kept blue pieces are one tree
     done = bench.complete_with_tree(kept, geo, 30.0, 0)
     assert done is not None and len(done) == 84
     new = set(done) - set(kept)
     assert len(new) == 1 and {(c, int(t.pl_piece[m])) for c, m in new} == {(0, int(t.pl_piece[blue[index]]))}
     sol.verify_solution(sol.replay(done, False, geo))  # every move re-checked by the engine
 
-
-def _groups(pieces: list[int], t) -> int:
-    """The number of corner-connected groups among placements of one colour."""
-    cells = {m: set(t.pl_cells[m, : t.pl_size[m]].tolist()) for m in pieces}
-    corners = {m: set(t.pl_corners[m, : t.pl_ncorners[m]].tolist()) for m in pieces}
-    seen: set[int] = set()
-    groups = 0
-    for m in pieces:
-        if m in seen:
-            continue
-        groups += 1
-        todo = [m]
-        seen.add(m)
-        while todo:
-            a = todo.pop()
-            for b in pieces:
-                if b not in seen and corners[a] & cells[b]:
-                    seen.add(b)
-                    todo.append(b)
-    return groups
 
 
 @pytest.mark.slow  # about 3 CPU-s

@@ -447,7 +447,7 @@ def _waste_bound(unit_cells, unit_n, unit_used, unit_of, forb, active, left, pie
 
 def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed: int, *,
               hint: Sequence[tuple[int, int]] = (), avoid: Sequence[tuple[int, int]] = (),
-              geo: Geometry | None = None) -> list[tuple[int, int]] | None:
+              geo: Geometry | None = None, trees: bool = False) -> list[tuple[int, int]] | None:
     """Place all the pieces not in ``kept`` with CP-SAT.
 
     ``kept`` is a legal position, each color's pieces connected to its corner.  The model: one boolean
@@ -457,7 +457,9 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     the color has no kept piece, or touches a kept piece of its color at a corner, or touches a new
     piece of its color with a lower level.  Each color's monomino sits above
     every other level, so it can be placed last (the perfect score).  ``hint`` seeds the search;
-    ``avoid``: not all of these placements again.  Returns the new placements as (color, placement) in
+    ``avoid``: not all of these placements again.  ``trees``: each color's kept pieces are instead one
+    corner-connected tree that need not reach the corner yet; a new piece of a lower level must carry it where
+    it does not (see :func:`_add_contacts`).  Returns the new placements as (color, placement) in
     a legal order (by level within a color), or None (proven impossible, or out of time).
     """
     geo = geo or geometry()
@@ -469,7 +471,11 @@ def _complete(kept: list[tuple[int, int]], time_limit: float, workers: int, seed
     for k in range(geo.ncolors):
         if not _add_hand(model, geo, k, used, own[k], in_hand[k], x, cover, level):
             return None
-    _add_contacts(model, geo, x, cover, level, own, support)
+    tree_levels = [model.new_int_var(1, NUM_PIECES, "") for _ in range(geo.ncolors)] if trees else None
+    carriers = _add_contacts(model, geo, x, cover, level, own, support, tree_levels)
+    for k in range(geo.ncolors):
+        if trees and support[k] and geo.starts[k] not in own[k]:  # a tree away from the corner needs a carrier
+            model.add_bool_or(carriers[k])
     if avoid:
         model.add(sum(x[km] for km in avoid if km in x) <= len(avoid) - 1)
     if hint:
