@@ -1,0 +1,632 @@
+"""All 84 Blokus pieces, half-turn layouts by beam search over tilings (an experiment; 21×17 not found).
+
+A layout invariant under the half turn R is a tiling of the board by 42 orbits {P, R(P)} (two per shape), each
+coloured blue/red or yellow/green.  Every search tried so far branched on colours first and failed on 18×20, where
+such layouts exist.  This one looks at the *tiling* and at two conditions no colour is needed for:
+
+* **Euler.**  With each empty cell a face of its own, the lattice points of any tiling satisfy ``2X + T = 2(83 + E)``
+  (X: points where four faces meet, T: points where three meet, on the border two; E: empty cells).  Each colour
+  needs 20 corner contacts, a contact only happens at a four-face point and a point gives at most two, so X >= 40:
+  at most ``2(83 + E) - 80`` T points (88 on 21×17).  A random tiling has X = 10-35.
+* **Every piece at a crossing** whose diagonal partner can share its colour (another shape; with colours: the
+  same colour).
+
+The search fills the cells of one half (along the shorter side; their images follow) first-empty-cell, as a *beam*:
+the partial tilings whose first empty cell is q are ranked by ``T - X`` (plus noise and, with colours, the pieces
+still short of a contact) and the best ``--width`` are expanded.  From cell ``--switch`` on, each kept state is
+finished by an exhaustive DFS (``--dfs-nodes`` candidates).  ``--colours`` branches on colours too (four per orbit;
+the edge rule, one orbit per shape blue/red, the start corners); without it every tiling found is coloured by a
+small SAT model (orbit pair and orientation per orbit, lazy connectivity cuts).  A layout found is replayed through
+the rule engine.  Results: ``bench/results/solitaire_all_pieces.md`` (2026-12-07 late night, "beam search over tilings").
+
+    python bench/blokus_half_turn_beam.py 21x17 --width 5000 --switch 130 --dfs-nodes 300000 --time-limit 400
+    python bench/blokus_half_turn_beam.py 18x20 --colours --width 10000 --time-limit 1200
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+from numba import njit
+
+from puzzles.blokus.engine import BlokusState, solitaire_variant
+from puzzles.polyomino import Shape
+from solvers.blokus.solitaire import move_text
+from solvers.blokus.solitaire_sat import PIECES
+
+COMPILE_CACHE = False  # the tests load this script under another module name, which numba's cache cannot re-import
+EMPTY = 1000  # owner ids from EMPTY on are empty cells (each its own face); -2: not decided
+FREE = -2
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+SHAPE_KEYS = {p.canonical().key(): s for s, p in enumerate(PIECES)}
+# colours clockwise from the top-left corner: blue 0, yellow 1, red 2, green 3; the half turn adds 2
+# state layout: owner[n], then these blocks of 100 / 21 / 1 entries
+BLOCKS = (("shape_of", 100), ("open", 100), ("ok", 100), ("left", 21), ("spare", 1), ("pieces", 1), ("t", 1),
+          ("x", 1), ("colour", 100), ("pair", 21))
+EXTRA = sum(size for _, size in BLOCKS)
+
+
+class HalfTurnBoard:
+    """Cells indexed along the shorter side (``c * rows + r``), so the half turn is ``n - 1 - i``; the orbit
+    placements (a placement and its image disjoint, the centre of an odd board never covered) by first cell; the
+    lattice points; each placement's edge neighbours; the colours' start corners."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.cols, self.rows, self.n = cols, rows, cols * rows
+        n = self.n
+        self.centre = (n - 1) // 2 if n % 2 else -1
+        self.spare = (n - 4 * 89) // 2  # empty orbits besides the centre
+        self.empty_cells = n - 4 * 89
+        self.t_max = 2 * (83 + self.empty_cells) - 80
+        found: dict[tuple[int, ...], int] = {}
+        for s, shape in enumerate(PIECES):
+            for o in shape.orientations():
+                for top in range(rows - o.height + 1):
+                    for left in range(cols - o.width + 1):
+                        cells = tuple(sorted(self.idx(r + top, c + left) for r, c in o.cells))
+                        if self.centre not in cells and not {n - 1 - q for q in cells} & set(cells):
+                            found[cells] = s
+        self.placements = sorted(found.items(), key=lambda item: item[0])
+        self.pl_cells = np.full((len(self.placements), 5), -1, np.int64)
+        self.pl_size = np.array([len(cells) for cells, _ in self.placements], np.int64)
+        self.pl_shape = np.array([s for _, s in self.placements], np.int64)
+        self.halo = np.full((len(self.placements), 16), -1, np.int64)
+        self.nhalo = np.zeros(len(self.placements), np.int64)
+        for k, (cells, _) in enumerate(self.placements):
+            self.pl_cells[k, : len(cells)] = cells
+            around = sorted({self.idx(r + dr, c + dc) for r, c in map(self.rc, cells) for dr, dc in STEPS
+                             if 0 <= r + dr < rows and 0 <= c + dc < cols} - set(cells))
+            self.halo[k, : len(around)] = around
+            self.nhalo[k] = len(around)
+        points = []
+        for i in range(rows + 1):
+            for j in range(cols + 1):
+                inside = [self.idx(r, c) for r, c in ((i - 1, j - 1), (i - 1, j), (i, j - 1), (i, j))
+                          if 0 <= r < rows and 0 <= c < cols]
+                if len(inside) in (2, 4):  # interior (NW, NE, SW, SE) or border; the board's corners never count
+                    points.append(inside + [-1] * (4 - len(inside)))
+        self.pts = np.array(points, np.int64)
+        self.cell_pts = np.full((n, 4), -1, np.int64)
+        self.cell_npts = np.zeros(n, np.int64)
+        for p, cells in enumerate(points):
+            for q in cells:
+                if q >= 0:
+                    self.cell_pts[q, self.cell_npts[q]] = p
+                    self.cell_npts[q] += 1
+        self.corner_colour = np.full(n, -1, np.int64)
+        for k, (r, c) in enumerate(self.corners()):
+            self.corner_colour[self.idx(r, c)] = k
+
+    def idx(self, r: int, c: int) -> int:
+        return c * self.rows + r
+
+    def rc(self, i: int) -> tuple[int, int]:
+        return i % self.rows, i // self.rows
+
+    def corners(self) -> list[tuple[int, int]]:
+        """Blue's, yellow's, red's and green's start corners (clockwise from the top left)."""
+        return [(0, 0), (0, self.cols - 1), (self.rows - 1, self.cols - 1), (self.rows - 1, 0)]
+
+    def candidates(self, rng: random.Random, keep: set[tuple[int, ...]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Placements by first cell (CSR; shuffled, larger pieces first), only those in ``keep`` when given."""
+        start = np.zeros(self.n + 1, np.int64)
+        order: list[int] = []
+        by_first: list[list[int]] = [[] for _ in range(self.n)]
+        for k, (cells, _) in enumerate(self.placements):
+            if keep is None or cells in keep:
+                by_first[cells[0]].append(k)
+        for q in range(self.n):
+            rng.shuffle(by_first[q])
+            order += sorted(by_first[q], key=lambda k: -self.pl_size[k])
+            start[q + 1] = len(order)
+        return start, np.array(order, np.int64)
+
+    def initial_state(self) -> np.ndarray:
+        state = np.zeros(self.n + EXTRA, np.int64)
+        state[: self.n] = FREE
+        if self.centre >= 0:
+            state[self.centre] = EMPTY + self.centre
+        view = self.view(state)
+        view["left"][:] = 2
+        view["spare"][0] = self.spare
+        view["pair"][:] = -1
+        return state
+
+    def view(self, state: np.ndarray) -> dict[str, np.ndarray]:
+        out, at = {"owner": state[: self.n]}, self.n
+        for name, size in BLOCKS:
+            out[name] = state[at: at + size]
+            at += size
+        return out
+
+    def counts(self, owner: np.ndarray) -> tuple[int, int]:
+        """(X, T) of a full tiling: four-face interior points, and three-face (two on the border) points."""
+        x = t = 0
+        for cells in self.pts:
+            faces = len({int(owner[q]) for q in cells if q >= 0})
+            x += faces == 4
+            t += faces == 3 or (cells[2] < 0 and faces == 2)
+        return x, t
+
+    def pieces(self, owner: np.ndarray) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Each piece id's cells (row, col)."""
+        cells: dict[int, list[tuple[int, int]]] = {}
+        for q in range(self.n):
+            if 0 <= owner[q] < EMPTY:
+                cells.setdefault(int(owner[q]), []).append(self.rc(q))
+        return {k: tuple(sorted(v)) for k, v in cells.items()}
+
+
+@njit(cache=COMPILE_CACHE)
+def _faces(p, pts, owner):
+    """-1 while a cell at point p is undecided, else the number of faces meeting there (border: 2 cells)."""
+    a = pts[p]
+    k_max = 2 if a[2] < 0 else 4
+    for k in range(k_max):
+        if owner[a[k]] == FREE:
+            return -1
+    if k_max == 2:
+        return 2 if owner[a[0]] == owner[a[1]] else 3  # a border point where two faces meet is a T (g = 1)
+    distinct = 1
+    for k in range(1, 4):
+        new = True
+        for j in range(k):
+            if owner[a[j]] == owner[a[k]]:
+                new = False
+        if new:
+            distinct += 1
+    return distinct
+
+
+@njit(cache=COMPILE_CACHE)
+def _partner_ok(p, k, pts, owner, shape_of, colour, ncol):
+    """At a four-face point, can the piece at position k touch its diagonal partner as one colour?"""
+    me, other = owner[pts[p, k]], owner[pts[p, 3 - k]]
+    if other >= EMPTY or me >= EMPTY:
+        return False
+    if ncol == 1:
+        return shape_of[me] != shape_of[other]
+    return colour[me] == colour[other]
+
+
+@njit(cache=COMPILE_CACHE)
+def _first_new(p, pts, newc, nnew):
+    """The first of point p's cells among the new ones (-1: none)."""
+    for k in range(4):
+        for j in range(nnew):
+            if pts[p, k] >= 0 and newc[j] == pts[p, k]:
+                return pts[p, k]
+    return -1
+
+
+@njit(cache=COMPILE_CACHE)
+def _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, sign):
+    """A decided interior point: each piece alone at it loses an open corner point, and gains a contact when it
+    is a crossing with a partner that can share its colour."""
+    for k in range(4):
+        me = owner[pts[p, k]]
+        if me < 0 or me >= EMPTY:
+            continue
+        alone = True
+        for k2 in range(4):
+            if k2 != k and owner[pts[p, k2]] == me:
+                alone = False
+        if alone:
+            open_pts[me] -= sign
+            if faces == 4 and _partner_ok(p, k, pts, owner, shape_of, colour, ncol):
+                ok[me] += sign
+
+
+@njit(cache=COMPILE_CACHE)
+def _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, sign):
+    """The points the new cells decide (each counted at its first new cell): the pieces' open corner points and
+    contacts, and X (``xs``), by ``sign``; returns their T points."""
+    tpts = 0
+    for j in range(nnew):
+        c = newc[j]
+        for t in range(cell_npts[c]):
+            p = cell_pts[c, t]
+            faces = _faces(p, pts, owner)
+            if faces < 0 or _first_new(p, pts, newc, nnew) != c:
+                continue
+            tpts += faces == 3
+            if pts[p, 2] >= 0:
+                xs[0] += sign * (faces == 4)
+                _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, sign)
+    return tpts
+
+
+@njit(cache=COMPILE_CACHE)
+def _corner_points(cells, nc, pts, cell_pts, cell_npts):
+    """Interior points where the piece holds exactly one of the four cells (where it can make a contact)."""
+    count = 0
+    for j in range(nc):
+        c = cells[j]
+        for t in range(cell_npts[c]):
+            p = cell_pts[c, t]
+            if pts[p, 2] < 0:
+                continue
+            mine = 0
+            for k in range(4):
+                for j2 in range(nc):
+                    if cells[j2] == pts[p, k]:
+                        mine += 1
+            count += mine == 1
+    return count
+
+
+@njit(cache=COMPILE_CACHE)
+def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
+           cell_npts, ncol, state, newc):
+    """Candidate ``cand`` (placement index * 4 + colour; the last index: q left empty) at the first empty cell q:
+    the number of cells it fills (0: not allowed), T added to the state's count."""
+    owner = state[:n]
+    shape_of, open_pts, ok = state[n:n + 100], state[n + 100:n + 200], state[n + 200:n + 300]
+    left, spare, pieces = state[n + 300:n + 321], state[n + 321:n + 322], state[n + 322:n + 323]
+    tcount, xs, colour, pair = state[n + 323:n + 324], state[n + 324:n + 325], state[n + 325:n + 425], \
+        state[n + 425:n + 446]
+    idx, col = cand // 4, cand % 4
+    if col >= ncol:
+        return 0
+    a = pieces[0]
+    if idx < start[q + 1]:
+        m = order[idx]
+        s, size = pl_shape[m], pl_size[m]
+        if left[s] == 0 or (ncol == 4 and left[s] == 1 and pair[s] == col % 2):
+            return 0
+        for j in range(size):
+            c = pl_cells[m, j]
+            if owner[c] != FREE or owner[n - 1 - c] != FREE:
+                return 0
+            if ncol == 4 and (corner_colour[c] >= 0 and corner_colour[c] != col
+                              or corner_colour[n - 1 - c] >= 0 and corner_colour[n - 1 - c] != (col + 2) % 4):
+                return 0
+        if ncol == 4:
+            for j in range(nhalo[m]):
+                o = owner[halo[m, j]]
+                if 0 <= o < EMPTY and colour[o] == col:
+                    return 0
+        for j in range(size):
+            c = pl_cells[m, j]
+            owner[c], owner[n - 1 - c] = a, a + 1
+            newc[j], newc[size + j] = c, n - 1 - c
+        shape_of[a] = shape_of[a + 1] = s
+        colour[a], colour[a + 1] = col, (col + 2) % 4
+        if left[s] == 2:
+            pair[s] = col % 2
+        left[s] -= 1
+        pieces[0] = a + 2
+        open_pts[a] = _corner_points(newc[:size], size, pts, cell_pts, cell_npts)
+        open_pts[a + 1] = _corner_points(newc[size:2 * size], size, pts, cell_pts, cell_npts)
+        ok[a] = ok[a + 1] = 0
+        for j in range(size):  # the pieces on the start corners need no contact
+            if corner_colour[pl_cells[m, j]] >= 0 or corner_colour[n - 1 - pl_cells[m, j]] >= 0:
+                ok[a] += 1000
+                ok[a + 1] += 1000
+        nnew = 2 * size
+    else:
+        if spare[0] == 0 or col != 0 or corner_colour[q] >= 0:
+            return 0
+        spare[0] -= 1
+        owner[q], owner[n - 1 - q] = EMPTY + q, EMPTY + n - 1 - q
+        newc[0], newc[1] = q, n - 1 - q
+        nnew = 2
+    tcount[0] += _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, 1)
+    return nnew
+
+
+@njit(cache=COMPILE_CACHE)
+def _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc):
+    owner = state[:n]
+    shape_of, open_pts, ok = state[n:n + 100], state[n + 100:n + 200], state[n + 200:n + 300]
+    left, spare, pieces = state[n + 300:n + 321], state[n + 321:n + 322], state[n + 322:n + 323]
+    tcount, xs, colour = state[n + 323:n + 324], state[n + 324:n + 325], state[n + 325:n + 425]
+    tcount[0] -= _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, -1)
+    for j in range(nnew):
+        owner[newc[j]] = FREE
+    if cand // 4 < start[q + 1]:
+        left[pl_shape[order[cand // 4]]] += 1
+        pieces[0] -= 2
+        ok[pieces[0]] = ok[pieces[0] + 1] = 0
+    else:
+        spare[0] += 1
+
+
+@njit(cache=COMPILE_CACHE)
+def _dead(n, state, t_max):
+    """Too many T points, or a piece with no open corner point and no contact."""
+    if state[n + 323] > t_max:
+        return True
+    for pc in range(state[n + 322]):  # noqa: SIM110 (numba compiles no generator inside any())
+        if state[n + 100 + pc] <= 0 and state[n + 200 + pc] == 0:
+            return True
+    return False
+
+
+@njit(cache=COMPILE_CACHE)
+def _first_free(owner, q):
+    while q < owner.shape[0] and owner[q] != FREE:
+        q += 1
+    return q
+
+
+@njit(cache=COMPILE_CACHE)
+def _dfs(q0, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
+         ncol, t_max, state, budget, out, nout):
+    """Every completion of ``state`` (into ``out``) within ``budget`` candidates (an explicit stack: one frame per
+    placement, the candidate it is at and the cells it filled)."""
+    depth_max = n // 2 + 1
+    qs = np.zeros(depth_max, np.int64)
+    cands = np.zeros(depth_max, np.int64)
+    nnews = np.zeros(depth_max, np.int64)
+    newc = np.zeros((depth_max, 20), np.int64)
+    d = 0
+    qs[0] = _first_free(state[:n], q0)
+    cands[0] = start[qs[0]] * 4
+    nnews[0] = 0
+    while d >= 0:
+        q = qs[d]
+        if nnews[d] > 0:  # undo the candidate this frame tried last
+            _undo(cands[d] - 1, q, nnews[d], n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state,
+                  newc[d])
+            nnews[d] = 0
+        if q >= n // 2:  # a full tiling
+            if nout[0] < out.shape[0]:
+                out[nout[0], :] = state
+                nout[0] += 1
+            d -= 1
+            continue
+        if cands[d] >= (start[q + 1] + 1) * 4 or budget[0] <= 0 or nout[0] >= out.shape[0]:
+            d -= 1
+            continue
+        cand = cands[d]
+        cands[d] += 1
+        budget[0] -= 1
+        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts,
+                      cell_pts, cell_npts, ncol, state, newc[d])
+        if nnew == 0:
+            continue
+        nnews[d] = nnew
+        if _dead(n, state, t_max):
+            continue
+        d += 1
+        qs[d] = _first_free(state[:n], q)
+        cands[d] = start[qs[d]] * 4 if qs[d] < n // 2 else 0
+        nnews[d] = 0
+
+
+@njit(cache=COMPILE_CACHE)
+def _expand(state, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
+            ncol, t_max, x_weight, out, out_score, out_q, nout):
+    """The children of one beam state that pass the cuts, with their scores and first empty cells."""
+    newc = np.zeros(20, np.int64)
+    q = _first_free(state[:n], 0)
+    for cand in range(start[q] * 4, (start[q + 1] + 1) * 4):
+        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts,
+                      cell_pts, cell_npts, ncol, state, newc)
+        if nnew == 0:
+            continue
+        if not _dead(n, state, t_max) and nout[0] < out.shape[0]:
+            k = nout[0]
+            out[k, :] = state
+            out_q[k] = _first_free(state[:n], q)
+            risk = 0.0  # pieces still short of a contact, the fewer open points the worse
+            for pc in range(state[n + 322]):
+                if state[n + 200 + pc] == 0:
+                    risk += 1.0 / (1 + state[n + 100 + pc])
+            out_score[k] = state[n + 323] - x_weight * state[n + 324] + (risk if ncol == 4 else 0.0) \
+                + 0.5 * np.random.random()
+            nout[0] = k + 1
+        _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc)
+
+
+@njit(cache=COMPILE_CACHE)
+def _seed(seed):
+    np.random.seed(seed)
+
+
+def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs_nodes: int, seed: int,
+            limit: float, x_weight: float = 1.0, keep: set[tuple[int, ...]] | None = None, stats: dict | None = None):
+    """Full tilings (states) found by the beam and its DFS completions, as they come; ``stats`` counts them."""
+    n, half, ncol = board.n, board.n // 2, 4 if colours else 1
+    stats = {} if stats is None else stats
+    stats.update(states=0, completions=0, deepest=0)
+    _seed(seed)
+    start, order = board.candidates(random.Random(seed), keep)
+    tables = (start, order, board.pl_cells, board.pl_size, board.pl_shape, board.halo, board.nhalo,
+              board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max)
+    buckets: dict[int, list[tuple[float, np.ndarray]]] = {0: [(0.0, board.initial_state())]}
+    out = np.zeros((8000, n + EXTRA), np.int64)
+    out_score, out_q, nout = np.zeros(8000), np.zeros(8000, np.int64), np.zeros(1, np.int64)
+    t0 = time.process_time()
+    for q in range(half + 1):
+        if q not in buckets or time.process_time() - t0 > limit:
+            continue
+        ranked = sorted(buckets.pop(q), key=lambda item: item[0])[:width]
+        stats["deepest"] = q
+        for _, state in ranked:
+            stats["states"] += 1
+            if q >= half or switch and q >= switch:
+                done = np.zeros((20, n + EXTRA), np.int64)
+                count = np.zeros(1, np.int64)
+                _dfs(q, n, *tables[:-2], ncol, board.t_max, state.copy(), np.array([dfs_nodes], np.int64), done,
+                     count)
+                stats["completions"] += 1
+                yield from done[: int(count[0])]
+            else:
+                nout[0] = 0
+                _expand(state, n, *tables, x_weight, out, out_score, out_q, nout)
+                for k in range(int(nout[0])):
+                    buckets.setdefault(min(int(out_q[k]), half), []).append((float(out_score[k]), out[k].copy()))
+            if time.process_time() - t0 > limit:
+                break
+
+
+def colour_tiling(board: HalfTurnBoard, owner: np.ndarray, max_cuts: int = 2000) -> tuple[str, list[int] | None]:
+    """Colour a full tiling: per orbit a pair (blue/red or yellow/green, one orbit of each shape each) and an
+    orientation; the edge rule, the start corners, a contact for every piece, every colour connected (lazy cuts).
+    Returns ('found', colour per piece id), ('local', None) when the rules without connectivity fail, or
+    ('cuts', None) when the cuts exhaust it (or ``max_cuts`` is reached)."""
+    from pysat.solvers import Solver
+
+    roots = _roots(board, owner)
+    if any(root >= EMPTY for root in roots):
+        return "local", None
+    pieces = board.pieces(owner)
+    shape = {k: SHAPE_KEYS[Shape(frozenset(cells)).canonical().key()] for k, cells in pieces.items()}
+    top = max(pieces) + 1
+    var = iter(range(1, 10**7))
+    pair = {o: next(var) for o in range(0, top, 2)}
+    ori = {o: next(var) for o in range(0, top, 2)}
+    col, clauses = {}, []
+    for p in range(top):
+        a, b = pair[p - p % 2], ori[p - p % 2] if p % 2 == 0 else -ori[p - p % 2]
+        for c, (x, y) in enumerate(((a, b), (-a, b), (a, -b), (-a, -b))):  # blue, yellow, red, green
+            col[p, c] = v = next(var)
+            clauses += [[-v, x], [-v, y], [v, -x, -y]]
+    by_shape: dict[int, list[int]] = {}
+    for o in range(0, top, 2):
+        by_shape.setdefault(shape[o], []).append(pair[o])
+    clauses += [lits for a, b in by_shape.values() for lits in ([a, b], [-a, -b])]
+    partners = {a: {b for b in others if shape[a] != shape[b]} for a, others in _partners(board, owner).items()}
+    clauses += [[-col[a, c], -col[b, c]] for a, b in _adjacent(board, owner) for c in range(4)]
+    same = {}
+    for a in range(top):
+        for b in partners[a]:
+            same[a, b] = v = next(var)
+            clauses += [[-v, -col[a, c], col[b, c]] for c in range(4)]
+    clauses += [[col[root, c]] for c, root in enumerate(roots)]
+    clauses += [[same[p, b] for b in partners[p]] for p in range(top) if p not in roots]
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        for cuts in range(max_cuts + 1):
+            if not solver.solve():
+                return ("local" if cuts == 0 else "cuts"), None
+            model = set(v for v in solver.get_model() if v > 0)
+            colour = [next(c for c in range(4) if col[p, c] in model) for p in range(top)]
+            groups = _isolated_groups(colour, partners, roots)
+            if not groups:
+                return "found", colour
+            for c, group in groups:
+                outside = {b for a in group for b in partners[a]} - group
+                solver.add_clause([-col[a, c] for a in group] + [col[b, c] for b in outside])
+    return "cuts", None
+
+
+def _isolated_groups(colour: list[int], partners: dict[int, set[int]], roots: list[int]) -> list[tuple[int, set[int]]]:
+    """Each colour's corner-connected groups that miss its start piece."""
+    seen: set[int] = set()
+    groups = []
+    for p in sorted(range(len(colour)), key=lambda p: p not in roots):
+        if p in seen:
+            continue
+        group, stack = {p}, [p]
+        while stack:
+            a = stack.pop()
+            for b in partners[a]:
+                if colour[b] == colour[a] and b not in group:
+                    group.add(b)
+                    stack.append(b)
+        seen |= group
+        if roots[colour[p]] not in group:
+            groups.append((colour[p], group))
+    return groups
+
+
+def replay(board: HalfTurnBoard, owner: np.ndarray, colour: list[int]) -> BlokusState:
+    """Play the layout through the rule engine: each colour's pieces in a corner-connected order, the colours in
+    turn; ValueError when a move is illegal."""
+    pieces = board.pieces(owner)
+    orders = []
+    for c, corner in enumerate(board.corners()):
+        mine = [cells for p, cells in pieces.items() if colour[p] == c]
+        placed, order = [], []
+        while mine:
+            nxt = next((cells for cells in mine if (not placed and corner in cells) or placed and any(
+                (r + dr, cc + dc) in placed for r, cc in cells for dr in (-1, 1) for dc in (-1, 1))), None)
+            if nxt is None:
+                raise ValueError(f"colour {c + 1} is not corner-connected")
+            mine.remove(nxt)
+            order.append(nxt)
+            placed += nxt
+        orders.append(order)
+    state = BlokusState(solitaire_variant(board.cols, board.rows, 4))
+    for i in range(21):
+        for c in range(4):
+            state.apply(state.string_to_action(move_text(orders[c][i], board.rows)))
+    return state
+
+
+def grid(board: HalfTurnBoard, owner: np.ndarray, colour: list[int]) -> str:
+    return "\n".join("".join("byrg"[colour[int(owner[board.idx(r, c)])]] if owner[board.idx(r, c)] < EMPTY else "."
+                             for c in range(board.cols)) for r in range(board.rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("board", help="COLSxROWS, e.g. 21x17")
+    parser.add_argument("--colours", action="store_true", help="branch on colours in the search too")
+    parser.add_argument("--width", type=int, default=2000)
+    parser.add_argument("--switch", type=int, default=0, help="finish by DFS from this cell on (0: never)")
+    parser.add_argument("--dfs-nodes", type=int, default=300_000)
+    parser.add_argument("--x-weight", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--time-limit", type=float, default=300.0)
+    args = parser.parse_args()
+    cols, rows = map(int, args.board.split("x"))
+    board = HalfTurnBoard(cols, rows)
+    print(f"{args.board}: {len(board.placements):,} orbit placements, at most {board.t_max} T points; compiling ...",
+          flush=True)
+    t0, stats, outcomes = time.process_time(), {}, {"found": 0, "local": 0, "cuts": 0, "disconnected": 0}
+    for state in tilings(board, colours=args.colours, width=args.width, switch=args.switch, dfs_nodes=args.dfs_nodes,
+                         seed=args.seed, limit=args.time_limit, x_weight=args.x_weight, stats=stats):
+        owner = state[: board.n]
+        if args.colours:
+            colour = [int(c) for c in board.view(state)["colour"][: 84]]
+            result = "found" if not _isolated_groups(colour, _partners(board, owner), _roots(board, owner)) \
+                else "disconnected"
+        else:
+            result, found = colour_tiling(board, owner)
+            colour = found or []
+        outcomes[result] += 1
+        x, t = board.counts(owner)
+        print(f"tiling: X = {x}, T = {t}: {result}", flush=True)
+        if result == "found":
+            replay(board, owner, colour)
+            print(f"FOUND, replayed through the rule engine:\n{grid(board, owner, colour)}")
+            break
+    print(f"{args.board}: {stats['states']:,} beam states, {stats['completions']:,} DFS completions, deepest cell "
+          f"{stats['deepest']} of {board.n // 2}; tilings {outcomes}; {time.process_time() - t0:.0f} CPU-s")
+
+
+def _partners(board: HalfTurnBoard, owner: np.ndarray) -> dict[int, set[int]]:
+    partners: dict[int, set[int]] = {p: set() for p in board.pieces(owner)}
+    for cells in board.pts:
+        faces = [int(owner[q]) for q in cells]
+        if cells[2] >= 0 and len(set(faces)) == 4:
+            for k in range(4):
+                if faces[k] < EMPTY and faces[3 - k] < EMPTY:
+                    partners[faces[k]].add(faces[3 - k])
+    return partners
+
+
+def _adjacent(board: HalfTurnBoard, owner: np.ndarray) -> set[tuple[int, int]]:
+    """Pairs of pieces sharing an edge."""
+    pairs = set()
+    for q in range(board.n):
+        r, c = board.rc(q)
+        for q2 in ([board.idx(r + 1, c)] if r + 1 < board.rows else []) + (
+                [board.idx(r, c + 1)] if c + 1 < board.cols else []):
+            a, b = int(owner[q]), int(owner[q2])
+            if a != b and a < EMPTY and b < EMPTY:
+                pairs.add((min(a, b), max(a, b)))
+    return pairs
+
+
+def _roots(board: HalfTurnBoard, owner: np.ndarray) -> list[int]:
+    return [int(owner[board.idx(r, c)]) for r, c in board.corners()]
+
+
+if __name__ == "__main__":
+    main()
