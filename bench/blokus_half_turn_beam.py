@@ -46,6 +46,9 @@ SHAPE_KEYS = {p.canonical().key(): s for s, p in enumerate(PIECES)}
 BLOCKS = (("shape_of", 100), ("open", 100), ("ok", 100), ("left", 21), ("spare", 1), ("pieces", 1), ("t", 1),
           ("x", 1), ("colour", 100), ("pair", 21))
 EXTRA = sum(size for _, size in BLOCKS)
+# each block's offset after owner[n] (the kernels read these module constants)
+SHAPE_OF, OPEN, OK, LEFT, SPARE, PIECES_PLACED, T_COUNT, X_COUNT, COLOUR, PAIR = np.cumsum(
+    [0] + [size for _, size in BLOCKS[:-1]]).tolist()
 
 
 class HalfTurnBoard:
@@ -263,10 +266,11 @@ def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, c
     """Candidate ``cand`` (placement index * 4 + colour; the last index: q left empty) at the first empty cell q:
     the number of cells it fills (0: not allowed), T added to the state's count."""
     owner = state[:n]
-    shape_of, open_pts, ok = state[n:n + 100], state[n + 100:n + 200], state[n + 200:n + 300]
-    left, spare, pieces = state[n + 300:n + 321], state[n + 321:n + 322], state[n + 322:n + 323]
-    tcount, xs, colour, pair = state[n + 323:n + 324], state[n + 324:n + 325], state[n + 325:n + 425], \
-        state[n + 425:n + 446]
+    shape_of, open_pts, ok = state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT]
+    left, spare, pieces = state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], \
+        state[n + PIECES_PLACED:n + PIECES_PLACED + 1]
+    tcount, xs = state[n + T_COUNT:n + T_COUNT + 1], state[n + X_COUNT:n + X_COUNT + 1]
+    colour, pair = state[n + COLOUR:n + PAIR], state[n + PAIR:n + PAIR + 21]
     idx, col = cand // 4, cand % 4
     if col >= ncol:
         return 0
@@ -320,9 +324,11 @@ def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, c
 @njit(cache=COMPILE_CACHE)
 def _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc):
     owner = state[:n]
-    shape_of, open_pts, ok = state[n:n + 100], state[n + 100:n + 200], state[n + 200:n + 300]
-    left, spare, pieces = state[n + 300:n + 321], state[n + 321:n + 322], state[n + 322:n + 323]
-    tcount, xs, colour = state[n + 323:n + 324], state[n + 324:n + 325], state[n + 325:n + 425]
+    shape_of, open_pts, ok = state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT]
+    left, spare, pieces = state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], \
+        state[n + PIECES_PLACED:n + PIECES_PLACED + 1]
+    tcount, xs = state[n + T_COUNT:n + T_COUNT + 1], state[n + X_COUNT:n + X_COUNT + 1]
+    colour = state[n + COLOUR:n + PAIR]
     tcount[0] -= _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, -1)
     for j in range(nnew):
         owner[newc[j]] = FREE
@@ -337,10 +343,10 @@ def _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, nc
 @njit(cache=COMPILE_CACHE)
 def _dead(n, state, t_max):
     """Too many T points, or a piece with no open corner point and no contact."""
-    if state[n + 323] > t_max:
+    if state[n + T_COUNT] > t_max:
         return True
-    for pc in range(state[n + 322]):  # noqa: SIM110 (numba compiles no generator inside any())
-        if state[n + 100 + pc] <= 0 and state[n + 200 + pc] == 0:
+    for pc in range(state[n + PIECES_PLACED]):  # noqa: SIM110 (numba compiles no generator inside any())
+        if state[n + OPEN + pc] <= 0 and state[n + OK + pc] == 0:
             return True
     return False
 
@@ -413,10 +419,10 @@ def _expand(state, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, co
             out[k, :] = state
             out_q[k] = _first_free(state[:n], q)
             risk = 0.0  # pieces still short of a contact, the fewer open points the worse
-            for pc in range(state[n + 322]):
-                if state[n + 200 + pc] == 0:
-                    risk += 1.0 / (1 + state[n + 100 + pc])
-            out_score[k] = state[n + 323] - x_weight * state[n + 324] + (risk if ncol == 4 else 0.0) \
+            for pc in range(state[n + PIECES_PLACED]):
+                if state[n + OK + pc] == 0:
+                    risk += 1.0 / (1 + state[n + OPEN + pc])
+            out_score[k] = state[n + T_COUNT] - x_weight * state[n + X_COUNT] + (risk if ncol == 4 else 0.0) \
                 + 0.5 * np.random.random()
             nout[0] = k + 1
         _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc)
