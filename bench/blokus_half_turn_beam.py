@@ -34,7 +34,7 @@ from numba import njit
 from puzzles.blokus.engine import BlokusState, solitaire_variant
 from puzzles.polyomino import Shape
 from solvers.blokus.solitaire import move_text
-from solvers.blokus.solitaire_sat import PIECES
+from solvers.blokus.solitaire_sat import PIECES, play_order, tiling_point_weight, tiling_weight_bound
 
 COMPILE_CACHE = False  # the tests load this script under another module name, which numba's cache cannot re-import
 EMPTY = 1000  # owner ids from EMPTY on are empty cells (each its own face); -2: not decided
@@ -61,8 +61,7 @@ class HalfTurnBoard:
         n = self.n
         self.centre = (n - 1) // 2 if n % 2 else -1
         self.spare = (n - 4 * 89) // 2  # empty orbits besides the centre
-        self.empty_cells = n - 4 * 89
-        self.t_max = 2 * (83 + self.empty_cells) - 80
+        self.t_max = tiling_weight_bound(cols, rows, 4)  # the most T points: X >= 40 by Euler's formula
         found: dict[tuple[int, ...], int] = {}
         for s, shape in enumerate(PIECES):
             for o in shape.orientations():
@@ -145,13 +144,15 @@ class HalfTurnBoard:
         return out
 
     def counts(self, owner: np.ndarray) -> tuple[int, int]:
-        """(X, T) of a full tiling: four-face interior points, and three-face (two on the border) points."""
-        x = t = 0
-        for cells in self.pts:
-            faces = len({int(owner[q]) for q in cells if q >= 0})
-            x += faces == 4
-            t += faces == 3 or (cells[2] < 0 and faces == 2)
-        return x, t
+        """(X, T) of a full tiling: the points where four faces meet (``g = 2`` in
+        :func:`~solvers.blokus.solitaire_sat.tiling_point_weight`, each empty cell a face of its own) and where three
+        meet, two on the border (``g = 1``)."""
+        def label(r: int, c: int) -> int | None:
+            return int(owner[self.idx(r, c)]) if 0 <= r < self.rows and 0 <= c < self.cols else None
+
+        weights = [tiling_point_weight([label(i - 1, j - 1), label(i - 1, j), label(i, j - 1), label(i, j)])[0]
+                   for i in range(self.rows + 1) for j in range(self.cols + 1)]
+        return weights.count(2), weights.count(1)
 
     def pieces(self, owner: np.ndarray) -> dict[int, tuple[tuple[int, int], ...]]:
         """Each piece id's cells (row, col)."""
@@ -261,16 +262,20 @@ def _corner_points(cells, nc, pts, cell_pts, cell_npts):
 
 
 @njit(cache=COMPILE_CACHE)
+def _blocks(state, n):
+    """The state's owner array and blocks (views, in the order of ``BLOCKS``)."""
+    return (state[:n], state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT],
+            state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], state[n + PIECES_PLACED:n + T_COUNT],
+            state[n + T_COUNT:n + X_COUNT], state[n + X_COUNT:n + COLOUR], state[n + COLOUR:n + PAIR],
+            state[n + PAIR:n + EXTRA])
+
+
+@njit(cache=COMPILE_CACHE)
 def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
            cell_npts, ncol, state, newc):
     """Candidate ``cand`` (placement index * 4 + colour; the last index: q left empty) at the first empty cell q:
     the number of cells it fills (0: not allowed), T added to the state's count."""
-    owner = state[:n]
-    shape_of, open_pts, ok = state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT]
-    left, spare, pieces = state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], \
-        state[n + PIECES_PLACED:n + PIECES_PLACED + 1]
-    tcount, xs = state[n + T_COUNT:n + T_COUNT + 1], state[n + X_COUNT:n + X_COUNT + 1]
-    colour, pair = state[n + COLOUR:n + PAIR], state[n + PAIR:n + PAIR + 21]
+    owner, shape_of, open_pts, ok, left, spare, pieces, tcount, xs, colour, pair = _blocks(state, n)
     idx, col = cand // 4, cand % 4
     if col >= ncol:
         return 0
@@ -323,12 +328,7 @@ def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, c
 
 @njit(cache=COMPILE_CACHE)
 def _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc):
-    owner = state[:n]
-    shape_of, open_pts, ok = state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT]
-    left, spare, pieces = state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], \
-        state[n + PIECES_PLACED:n + PIECES_PLACED + 1]
-    tcount, xs = state[n + T_COUNT:n + T_COUNT + 1], state[n + X_COUNT:n + X_COUNT + 1]
-    colour = state[n + COLOUR:n + PAIR]
+    owner, shape_of, open_pts, ok, left, spare, pieces, tcount, xs, colour, _ = _blocks(state, n)
     tcount[0] -= _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, -1)
     for j in range(nnew):
         owner[newc[j]] = FREE
@@ -457,7 +457,7 @@ def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs
             if q >= half or switch and q >= switch:
                 done = np.zeros((20, n + EXTRA), np.int64)
                 count = np.zeros(1, np.int64)
-                _dfs(q, n, *tables[:-2], ncol, board.t_max, state.copy(), np.array([dfs_nodes], np.int64), done,
+                _dfs(q, n, *tables, state.copy(), np.array([dfs_nodes], np.int64), done,
                      count)
                 stats["completions"] += 1
                 yield from done[: int(count[0])]
@@ -546,16 +546,9 @@ def replay(board: HalfTurnBoard, owner: np.ndarray, colour: list[int]) -> Blokus
     pieces = board.pieces(owner)
     orders = []
     for c, corner in enumerate(board.corners()):
-        mine = [cells for p, cells in pieces.items() if colour[p] == c]
-        placed, order = [], []
-        while mine:
-            nxt = next((cells for cells in mine if (not placed and corner in cells) or placed and any(
-                (r + dr, cc + dc) in placed for r, cc in cells for dr in (-1, 1) for dc in (-1, 1))), None)
-            if nxt is None:
-                raise ValueError(f"colour {c + 1} is not corner-connected")
-            mine.remove(nxt)
-            order.append(nxt)
-            placed += nxt
+        order = play_order([cells for p, cells in pieces.items() if colour[p] == c], corner)
+        if order is None:
+            raise ValueError(f"colour {c + 1} is not corner-connected")
         orders.append(order)
     state = BlokusState(solitaire_variant(board.cols, board.rows, 4))
     for i in range(21):

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from solvers.blokus.solitaire_sat import layout_cells
+from solvers.blokus.solitaire_sat import layout_cells, tiling_junction_bound
 from tests.bench_scripts import bench_module
 
 bench = bench_module("blokus_half_turn_beam")
@@ -33,7 +33,7 @@ def stored(name: str) -> tuple[Any, set[tuple[int, ...]], np.ndarray]:
 def test_the_stored_layouts_meet_euler_and_the_crossing_bound(name):
     board, _, owner = stored(name)
     x, t = board.counts(owner)
-    assert 2 * x + t == 2 * (83 + board.empty_cells)  # Euler's formula, each empty cell a face of its own
+    assert 2 * x + t == tiling_junction_bound(board.cols, board.rows, 4)  # Euler: 2(83 + empty cells)
     assert x >= 40 and t <= board.t_max
     assert bench.HalfTurnBoard(21, 17).t_max == 88
 
