@@ -17,10 +17,22 @@ still short of a contact) and the best ``--width`` are expanded.  From cell ``--
 finished by an exhaustive DFS (``--dfs-nodes`` candidates).  ``--colours`` branches on colours too (four per orbit;
 the edge rule, one orbit per shape blue/red, the start corners); without it every tiling found is coloured by a
 small SAT model (orbit pair and orientation per orbit, lazy connectivity cuts).  A layout found is replayed through
-the rule engine.  Results: ``bench/results/solitaire_all_pieces.md`` (2026-12-07 late night, "beam search over tilings").
+the rule engine.
+
+``--pairs`` sits between the two: it branches on each orbit's colour *pair* only (blue/red or yellow/green; the
+second orbit of a shape takes the other pair) and keeps the orientations (which piece of the orbit is blue or red)
+as parities in a union-find: two touching pieces of one pair must differ, a start corner ties its orbit to a fixed
+node, and a piece whose corner points are all decided with one possible partner left must share its colour.  So
+one state stands for every orientation its constraints allow, where ``--colours`` spends its width on them.
+``--waste`` cuts on ``T`` plus the crossings' diagonal pairs that cannot be contacts (by Euler, the 80 contacts
+need that sum at most ``2(83 + E) - 80``); ``--pockets`` cuts when a pocket of at most 5 free cells cannot be tiled
+by the shapes left; ``--centre-out`` searches the half's columns from the middle one outwards.  Results:
+``bench/results/solitaire_all_pieces.md`` (2026-12-07 late night, "beam search over tilings", and afternoon,
+"colour pairs").
 
     python bench/blokus_half_turn_beam.py 21x17 --width 5000 --switch 130 --dfs-nodes 300000 --time-limit 400
     python bench/blokus_half_turn_beam.py 18x20 --colours --width 10000 --time-limit 1200
+    python bench/blokus_half_turn_beam.py 21x17 --pairs --waste --width 10000 --time-limit 1200
 """
 from __future__ import annotations
 
@@ -43,22 +55,27 @@ STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 SHAPE_KEYS = {p.canonical().key(): s for s, p in enumerate(PIECES)}
 # colours clockwise from the top-left corner: blue 0, yellow 1, red 2, green 3; the half turn adds 2
 # state layout: owner[n], then these blocks of 100 / 21 / 1 entries
+GROUND = 42  # the parity union-find's fixed node (orbits are 0-41): a start corner ties its orbit to it
 BLOCKS = (("shape_of", 100), ("open", 100), ("ok", 100), ("left", 21), ("spare", 1), ("pieces", 1), ("t", 1),
-          ("x", 1), ("colour", 100), ("pair", 21))
+          ("x", 1), ("colour", 100), ("pair", 21), ("waste", 1), ("uf_parent", GROUND + 1), ("uf_parity", GROUND + 1),
+          ("placement", GROUND))
 EXTRA = sum(size for _, size in BLOCKS)
 # each block's offset after owner[n] (the kernels read these module constants)
-SHAPE_OF, OPEN, OK, LEFT, SPARE, PIECES_PLACED, T_COUNT, X_COUNT, COLOUR, PAIR = np.cumsum(
-    [0] + [size for _, size in BLOCKS[:-1]]).tolist()
+(SHAPE_OF, OPEN, OK, LEFT, SPARE, PIECES_PLACED, T_COUNT, X_COUNT, COLOUR, PAIR, WASTE, UF_PARENT, UF_PARITY,
+ PLACEMENT) = np.cumsum([0] + [size for _, size in BLOCKS[:-1]]).tolist()
 
 
 class HalfTurnBoard:
-    """Cells indexed along the shorter side (``c * rows + r``), so the half turn is ``n - 1 - i``; the orbit
+    """Cells indexed column by column (``c * rows + r``; with ``centre_out``, the half's columns from the middle
+    one outwards, its image in reverse after the centre), so the half turn is always ``n - 1 - i``; the orbit
     placements (a placement and its image disjoint, the centre of an odd board never covered) by first cell; the
     lattice points; each placement's edge neighbours; the colours' start corners."""
 
-    def __init__(self, cols: int, rows: int) -> None:
+    def __init__(self, cols: int, rows: int, centre_out: bool = False) -> None:
         self.cols, self.rows, self.n = cols, rows, cols * rows
         n = self.n
+        self.cell_order = self.ordered_cells(centre_out)
+        self.index = {cell: i for i, cell in enumerate(self.cell_order)}
         self.centre = (n - 1) // 2 if n % 2 else -1
         self.spare = (n - 4 * 89) // 2  # empty orbits besides the centre
         self.t_max = tiling_weight_bound(cols, rows, 4)  # the most T points: X >= 40 by Euler's formula
@@ -97,15 +114,37 @@ class HalfTurnBoard:
                 if q >= 0:
                     self.cell_pts[q, self.cell_npts[q]] = p
                     self.cell_npts[q] += 1
+        self.nbr = self.neighbours()
         self.corner_colour = np.full(n, -1, np.int64)
         for k, (r, c) in enumerate(self.corners()):
             self.corner_colour[self.idx(r, c)] = k
 
+    def neighbours(self) -> np.ndarray:
+        """Each cell's edge neighbours (-1: off the board)."""
+        nbr = np.full((self.n, 4), -1, np.int64)
+        for q in range(self.n):
+            r, c = self.rc(q)
+            for k, (dr, dc) in enumerate(STEPS):
+                if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols:
+                    nbr[q, k] = self.idx(r + dr, c + dc)
+        return nbr
+
+    def ordered_cells(self, centre_out: bool) -> list[tuple[int, int]]:
+        """The cells (row, col) in search order: one cell of each half-turn pair first, then the centre (odd
+        boards), then the images in reverse."""
+        rows, cols = self.rows, self.cols
+        if not centre_out:
+            return [(r, c) for c in range(cols) for r in range(rows)]
+        middle = [(r, cols // 2) for r in range(rows // 2)] if cols % 2 else []
+        half = middle + [(r, c) for c in range((cols - 1) // 2 - cols % 2, -1, -1) for r in range(rows)]
+        centre = [(rows // 2, cols // 2)] if self.n % 2 else []
+        return half + centre + [(rows - 1 - r, cols - 1 - c) for r, c in reversed(half)]
+
     def idx(self, r: int, c: int) -> int:
-        return c * self.rows + r
+        return self.index[r, c]
 
     def rc(self, i: int) -> tuple[int, int]:
-        return i % self.rows, i // self.rows
+        return self.cell_order[i]
 
     def corners(self) -> list[tuple[int, int]]:
         """Blue's, yellow's, red's and green's start corners (clockwise from the top left)."""
@@ -134,6 +173,7 @@ class HalfTurnBoard:
         view["left"][:] = 2
         view["spare"][0] = self.spare
         view["pair"][:] = -1
+        view["uf_parent"][:] = np.arange(GROUND + 1)
         return state
 
     def view(self, state: np.ndarray) -> dict[str, np.ndarray]:
@@ -185,14 +225,46 @@ def _faces(p, pts, owner):
 
 
 @njit(cache=COMPILE_CACHE)
-def _partner_ok(p, k, pts, owner, shape_of, colour, ncol):
-    """At a four-face point, can the piece at position k touch its diagonal partner as one colour?"""
+def _find(x, uf_parent, uf_parity):
+    """The root of orbit x in the parity union-find and x's parity relative to it."""
+    parity = 0
+    while uf_parent[x] != x:
+        parity ^= uf_parity[x]
+        x = uf_parent[x]
+    return x, parity
+
+
+@njit(cache=COMPILE_CACHE)
+def _relate(x, y, d, uf_parent, uf_parity):
+    """Record f_x ^ f_y = d (f: 1 when the orbit's first piece has the second colour of its pair, red or green);
+    False when it contradicts what is recorded."""
+    rx, px = _find(x, uf_parent, uf_parity)
+    ry, py = _find(y, uf_parent, uf_parity)
+    if rx == ry:
+        return (px ^ py) == d
+    if rx == GROUND:
+        rx, ry, px, py = ry, rx, py, px
+    uf_parent[rx] = ry
+    uf_parity[rx] = px ^ py ^ d
+    return True
+
+
+@njit(cache=COMPILE_CACHE)
+def _partner_ok(p, k, pts, owner, shape_of, colour, ncol, uf_parent, uf_parity):
+    """At a four-face point, can the piece at position k touch its diagonal partner as one colour?  With pairs
+    (``ncol == 2``): the same pair and no recorded parity against it (pieces 2o and 2o + 1 are orbit o)."""
     me, other = owner[pts[p, k]], owner[pts[p, 3 - k]]
     if other >= EMPTY or me >= EMPTY:
         return False
     if ncol == 1:
         return shape_of[me] != shape_of[other]
-    return colour[me] == colour[other]
+    if ncol == 4 or colour[me] != colour[other]:
+        return colour[me] == colour[other]
+    if me // 2 == other // 2:
+        return False
+    r1, p1 = _find(me // 2, uf_parent, uf_parity)
+    r2, p2 = _find(other // 2, uf_parent, uf_parity)
+    return r1 != r2 or (p1 ^ p2) == ((me ^ other) & 1)
 
 
 @njit(cache=COMPILE_CACHE)
@@ -206,11 +278,15 @@ def _first_new(p, pts, newc, nnew):
 
 
 @njit(cache=COMPILE_CACHE)
-def _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, sign):
+def _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, uf_parent, uf_parity):
     """A decided interior point: each piece alone at it loses an open corner point, and gains a contact when it
-    is a crossing with a partner that can share its colour."""
+    is a crossing with a partner that can share its colour; returns the point's diagonal pairs that cannot."""
+    waste = 0
     for k in range(4):
         me = owner[pts[p, k]]
+        can = faces == 4 and _partner_ok(p, k, pts, owner, shape_of, colour, ncol, uf_parent, uf_parity)
+        if faces == 4 and k < 2 and not can:
+            waste += 1
         if me < 0 or me >= EMPTY:
             continue
         alone = True
@@ -218,15 +294,18 @@ def _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, sign):
             if k2 != k and owner[pts[p, k2]] == me:
                 alone = False
         if alone:
-            open_pts[me] -= sign
-            if faces == 4 and _partner_ok(p, k, pts, owner, shape_of, colour, ncol):
-                ok[me] += sign
+            open_pts[me] -= 1
+            if can:
+                ok[me] += 1
+    return waste
 
 
 @njit(cache=COMPILE_CACHE)
-def _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, sign):
+def _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, waste, uf_parent,
+           uf_parity):
     """The points the new cells decide (each counted at its first new cell): the pieces' open corner points and
-    contacts, and X (``xs``), by ``sign``; returns their T points."""
+    contacts, X (``xs``) and the crossings' diagonal pairs that cannot be contacts (``waste``); returns their T
+    points."""
     tpts = 0
     for j in range(nnew):
         c = newc[j]
@@ -237,8 +316,8 @@ def _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, 
                 continue
             tpts += faces == 3
             if pts[p, 2] >= 0:
-                xs[0] += sign * (faces == 4)
-                _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, sign)
+                xs[0] += faces == 4
+                waste[0] += _settle(p, faces, pts, owner, shape_of, colour, ncol, open_pts, ok, uf_parent, uf_parity)
     return tpts
 
 
@@ -267,15 +346,52 @@ def _blocks(state, n):
     return (state[:n], state[n + SHAPE_OF:n + OPEN], state[n + OPEN:n + OK], state[n + OK:n + LEFT],
             state[n + LEFT:n + SPARE], state[n + SPARE:n + SPARE + 1], state[n + PIECES_PLACED:n + T_COUNT],
             state[n + T_COUNT:n + X_COUNT], state[n + X_COUNT:n + COLOUR], state[n + COLOUR:n + PAIR],
-            state[n + PAIR:n + EXTRA])
+            state[n + PAIR:n + WASTE], state[n + WASTE:n + UF_PARENT], state[n + UF_PARENT:n + UF_PARITY],
+            state[n + UF_PARITY:n + PLACEMENT], state[n + PLACEMENT:n + EXTRA])
+
+
+@njit(cache=COMPILE_CACHE)
+def _corner_ok(cell, side, orbit, col, ncol, corner_colour, uf_parent, uf_parity):
+    """May the orbit's piece on ``side`` (0: first, 1: image) cover ``cell``, with colour or pair ``col``?"""
+    k = corner_colour[cell]
+    if k < 0:
+        return True
+    if ncol == 4:
+        return (col + 2 * side) % 4 == k
+    return col == k % 2 and _relate(orbit, GROUND, (k // 2) ^ side, uf_parent, uf_parity)
+
+
+@njit(cache=COMPILE_CACHE)
+def _may_place(m, a, col, n, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, owner, left, pair, colour,
+               uf_parent, uf_parity):
+    """May placement m and its image be pieces a and a + 1 with colour or pair ``col``: a copy of the shape left
+    (with colours, in that pair), the cells free, the start corners, the edge rule (pairs: as parities)?"""
+    s = pl_shape[m]
+    if left[s] == 0 or (ncol > 1 and left[s] == 1 and pair[s] == col % 2):
+        return False
+    for j in range(pl_size[m]):
+        c = pl_cells[m, j]
+        if owner[c] != FREE or owner[n - 1 - c] != FREE:
+            return False
+        if ncol > 1 and not (_corner_ok(c, 0, a // 2, col, ncol, corner_colour, uf_parent, uf_parity)
+                             and _corner_ok(n - 1 - c, 1, a // 2, col, ncol, corner_colour, uf_parent, uf_parity)):
+            return False
+    for j in range(nhalo[m] if ncol > 1 else 0):
+        o = owner[halo[m, j]]
+        if not 0 <= o < EMPTY or colour[o] % ncol != col or o // 2 == a // 2:
+            continue
+        if ncol == 4 or not _relate(a // 2, o // 2, 1 ^ (o & 1), uf_parent, uf_parity):
+            return False
+    return True
 
 
 @njit(cache=COMPILE_CACHE)
 def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
            cell_npts, ncol, state, newc):
-    """Candidate ``cand`` (placement index * 4 + colour; the last index: q left empty) at the first empty cell q:
-    the number of cells it fills (0: not allowed), T added to the state's count."""
-    owner, shape_of, open_pts, ok, left, spare, pieces, tcount, xs, colour, pair = _blocks(state, n)
+    """Candidate ``cand`` (placement index * 4 + colour or pair; the last index: q left empty) at the first empty
+    cell q: the number of cells it fills (0: not allowed, the state then partly changed), T added to its count."""
+    owner, shape_of, open_pts, ok, left, spare, pieces, tcount, xs, colour, pair, waste, uf_parent, uf_parity, \
+        placement = _blocks(state, n)
     idx, col = cand // 4, cand % 4
     if col >= ncol:
         return 0
@@ -283,26 +399,16 @@ def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, c
     if idx < start[q + 1]:
         m = order[idx]
         s, size = pl_shape[m], pl_size[m]
-        if left[s] == 0 or (ncol == 4 and left[s] == 1 and pair[s] == col % 2):
+        if not _may_place(m, a, col, n, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, owner, left,
+                          pair, colour, uf_parent, uf_parity):
             return 0
-        for j in range(size):
-            c = pl_cells[m, j]
-            if owner[c] != FREE or owner[n - 1 - c] != FREE:
-                return 0
-            if ncol == 4 and (corner_colour[c] >= 0 and corner_colour[c] != col
-                              or corner_colour[n - 1 - c] >= 0 and corner_colour[n - 1 - c] != (col + 2) % 4):
-                return 0
-        if ncol == 4:
-            for j in range(nhalo[m]):
-                o = owner[halo[m, j]]
-                if 0 <= o < EMPTY and colour[o] == col:
-                    return 0
         for j in range(size):
             c = pl_cells[m, j]
             owner[c], owner[n - 1 - c] = a, a + 1
             newc[j], newc[size + j] = c, n - 1 - c
         shape_of[a] = shape_of[a + 1] = s
-        colour[a], colour[a + 1] = col, (col + 2) % 4
+        placement[a // 2] = m
+        colour[a], colour[a + 1] = col, (col + 2) % 4 if ncol == 4 else col
         if left[s] == 2:
             pair[s] = col % 2
         left[s] -= 1
@@ -322,33 +428,185 @@ def _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, c
         owner[q], owner[n - 1 - q] = EMPTY + q, EMPTY + n - 1 - q
         newc[0], newc[1] = q, n - 1 - q
         nnew = 2
-    tcount[0] += _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, 1)
+    tcount[0] += _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, waste,
+                        uf_parent, uf_parity)
+    if ncol == 2:
+        _close(n, pieces[0], pl_cells, pl_size, pts, cell_pts, cell_npts, owner, shape_of, colour, open_pts, ok,
+               uf_parent, uf_parity, placement)
     return nnew
 
 
 @njit(cache=COMPILE_CACHE)
-def _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc):
-    owner, shape_of, open_pts, ok, left, spare, pieces, tcount, xs, colour, _ = _blocks(state, n)
-    tcount[0] -= _touch(newc, nnew, pts, cell_pts, cell_npts, owner, shape_of, colour, ncol, open_pts, ok, xs, -1)
-    for j in range(nnew):
-        owner[newc[j]] = FREE
-    if cand // 4 < start[q + 1]:
-        left[pl_shape[order[cand // 4]]] += 1
-        pieces[0] -= 2
-        ok[pieces[0]] = ok[pieces[0] + 1] = 0
-    else:
-        spare[0] += 1
+def _close(n, npieces, pl_cells, pl_size, pts, cell_pts, cell_npts, owner, shape_of, colour, open_pts, ok, uf_parent,
+           uf_parity, placement):
+    """First pieces (their images follow by symmetry) whose corner points are all decided: count their possible
+    partners again with today's parities (0: the piece is dead), and when one partner is left, record the parity
+    that makes it a contact.  A piece done is marked by ``open_pts = -1``."""
+    for me in range(0, npieces, 2):
+        if open_pts[me] != 0:
+            continue
+        open_pts[me] = open_pts[me + 1] = -1
+        if ok[me] >= 1000:
+            continue
+        m, found, single = placement[me // 2], -1, True
+        for j in range(pl_size[m]):
+            c = pl_cells[m, j]
+            for t in range(cell_npts[c]):
+                p = cell_pts[c, t]
+                if pts[p, 2] < 0 or _faces(p, pts, owner) != 4:
+                    continue
+                for k in range(4):
+                    if pts[p, k] == c and _partner_ok(p, k, pts, owner, shape_of, colour, 2, uf_parent, uf_parity):
+                        other = owner[pts[p, 3 - k]]
+                        single = single and (found < 0 or found == other)
+                        found = other
+        if found < 0 or single and not _relate(me // 2, found // 2, found & 1, uf_parent, uf_parity):
+            ok[me] = ok[me + 1] = 0
 
 
 @njit(cache=COMPILE_CACHE)
-def _dead(n, state, t_max):
-    """Too many T points, or a piece with no open corner point and no contact."""
-    if state[n + T_COUNT] > t_max:
+def _dead(n, state, t_max, waste_cut):
+    """Too many T points (with ``waste_cut``, plus crossing pairs that cannot be contacts: each colour's 20
+    contacts need ``T + waste <= t_max`` by Euler), or a piece with no open corner point and no contact."""
+    if state[n + T_COUNT] + waste_cut * state[n + WASTE] > t_max:
         return True
     for pc in range(state[n + PIECES_PLACED]):  # noqa: SIM110 (numba compiles no generator inside any())
         if state[n + OPEN + pc] <= 0 and state[n + OK + pc] == 0:
             return True
     return False
+
+
+@njit(cache=COMPILE_CACHE)
+def _pocket(h, n, owner, nbr, cells):
+    """The free region of cell h into ``cells`` while it has at most 5 cells: its size (6: larger; 0: it holds a
+    cell and that cell's image, a pocket this cut leaves alone)."""
+    cells[0], size, at = h, 1, 0
+    while at < size:
+        c = cells[at]
+        at += 1
+        for k in range(4):
+            d = nbr[c, k]
+            if d < 0 or owner[d] != FREE:
+                continue
+            seen = False
+            for j in range(size):
+                seen = seen or cells[j] == d
+            if seen:
+                continue
+            if size == 5:
+                return 6
+            cells[size] = d
+            size += 1
+    for j in range(size):
+        for i in range(size):
+            if cells[i] == n - 1 - cells[j]:
+                return 0
+    return size
+
+
+@njit(cache=COMPILE_CACHE)
+def _first_unused(cells, size):
+    """The pocket's unused cell (``cells[j] >= 0``) with the lowest index (-1: none)."""
+    first = -1
+    for j in range(size):
+        if cells[j] >= 0 and (first < 0 or cells[j] < cells[first]):
+            first = j
+    return first
+
+
+@njit(cache=COMPILE_CACHE)
+def _take(cells, d, took, flip_to_used):
+    """Mark level d's cells used (or free again)."""
+    for i in range(5):
+        j = took[d, i]
+        if j >= 0 and (cells[j] >= 0) == flip_to_used:
+            cells[j] = -1 - cells[j]
+
+
+@njit(cache=COMPILE_CACHE)
+def _option(c, k, cells, size, left, used, spare, start, order, pl_cells, pl_size, pl_shape, took_d):
+    """Option k at pocket cell c (k < start[c]: leave it empty): the shape it uses (-1: empty, -2: not allowed),
+    the pocket positions it takes into ``took_d``."""
+    took_d[:] = -1
+    if k < start[c]:
+        if spare <= 0:
+            return -2
+        for j in range(size):
+            if cells[j] == c:
+                took_d[0] = j
+        return -1
+    m = order[k]
+    if left[pl_shape[m]] - used[pl_shape[m]] <= 0:
+        return -2
+    for i in range(pl_size[m]):
+        for j in range(size):
+            if cells[j] == pl_cells[m, i]:
+                took_d[i] = j
+        if took_d[i] < 0:
+            return -2
+    return pl_shape[m]
+
+
+@njit(cache=COMPILE_CACHE)
+def _tileable(cells, size, left, spare, start, order, pl_cells, pl_size, pl_shape):
+    """Can the shapes left tile the pocket (at most 5 cells), ``spare`` of them left empty?  An explicit stack: per
+    level the pocket cell covered (its lowest unused cell), the next option (``start[c] - 1``: left empty, else an
+    index into ``order``), the shape it used and the pocket positions it took (used cells read ``-1 - cell``)."""
+    used = np.zeros(21, np.int64)
+    cell, option, shape = np.zeros(6, np.int64), np.zeros(6, np.int64), np.full(6, -2, np.int64)
+    took = np.full((6, 5), -1, np.int64)
+    first = _first_unused(cells, size)
+    if first < 0:
+        return True
+    d, cell[0], option[0] = 0, cells[first], start[cells[first]] - 1
+    found = False
+    while d >= 0 and not found:
+        _take(cells, d, took, False)  # undo this level's last option
+        if shape[d] == -1:
+            spare += 1
+        elif shape[d] >= 0:
+            used[shape[d]] -= 1
+        shape[d] = -2
+        while shape[d] == -2 and option[d] < start[cell[d] + 1]:
+            shape[d] = _option(cell[d], option[d], cells, size, left, used, spare, start, order, pl_cells, pl_size,
+                               pl_shape, took[d])
+            option[d] += 1
+        if shape[d] == -2:
+            took[d, :] = -1
+            d -= 1
+            continue
+        if shape[d] == -1:
+            spare -= 1
+        else:
+            used[shape[d]] += 1
+        _take(cells, d, took, True)
+        first = _first_unused(cells, size)
+        if first < 0:
+            found = True
+        else:
+            d += 1
+            cell[d], option[d], shape[d] = cells[first], start[cells[first]] - 1, -2
+            took[d, :] = -1
+    for level in range(d, -1, -1):  # give the pocket its cells back
+        _take(cells, level, took, False)
+    return found
+
+
+@njit(cache=COMPILE_CACHE)
+def _pockets_ok(newc, nnew, n, state, nbr, start, order, pl_cells, pl_size, pl_shape):
+    """Every pocket of at most 5 free cells next to the new cells (and not its own image) can be tiled by the
+    shapes left, each pocket on its own."""
+    owner, left, spare = state[:n], state[n + LEFT:n + SPARE], state[n + SPARE]
+    cells = np.zeros(6, np.int64)
+    for j in range(nnew):
+        for k in range(4):
+            h = nbr[newc[j], k]
+            if h < 0 or owner[h] != FREE:
+                continue
+            size = _pocket(h, n, owner, nbr, cells)
+            if 0 < size <= 5 and not _tileable(cells, size, left, spare, start, order, pl_cells, pl_size, pl_shape):
+                return False
+    return True
 
 
 @njit(cache=COMPILE_CACHE)
@@ -360,24 +618,21 @@ def _first_free(owner, q):
 
 @njit(cache=COMPILE_CACHE)
 def _dfs(q0, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
-         ncol, t_max, state, budget, out, nout):
+         ncol, t_max, waste_cut, pocket_cut, nbr, state, budget, out, nout):
     """Every completion of ``state`` (into ``out``) within ``budget`` candidates (an explicit stack: one frame per
-    placement, the candidate it is at and the cells it filled)."""
+    placement, the candidate it is at and the state before it)."""
     depth_max = n // 2 + 1
     qs = np.zeros(depth_max, np.int64)
     cands = np.zeros(depth_max, np.int64)
-    nnews = np.zeros(depth_max, np.int64)
-    newc = np.zeros((depth_max, 20), np.int64)
+    saved = np.zeros((depth_max, state.shape[0]), np.int64)
+    newc = np.zeros(20, np.int64)
     d = 0
     qs[0] = _first_free(state[:n], q0)
     cands[0] = start[qs[0]] * 4
-    nnews[0] = 0
+    saved[0, :] = state
     while d >= 0:
         q = qs[d]
-        if nnews[d] > 0:  # undo the candidate this frame tried last
-            _undo(cands[d] - 1, q, nnews[d], n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state,
-                  newc[d])
-            nnews[d] = 0
+        state[:] = saved[d]
         if q >= n // 2:  # a full tiling
             if nout[0] < out.shape[0]:
                 out[nout[0], :] = state
@@ -390,42 +645,42 @@ def _dfs(q0, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_c
         cand = cands[d]
         cands[d] += 1
         budget[0] -= 1
-        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts,
-                      cell_pts, cell_npts, ncol, state, newc[d])
-        if nnew == 0:
-            continue
-        nnews[d] = nnew
-        if _dead(n, state, t_max):
+        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
+                      cell_npts, ncol, state, newc)
+        if nnew == 0 or _dead(n, state, t_max, waste_cut) or pocket_cut and not _pockets_ok(
+                newc, nnew, n, state, nbr, start, order, pl_cells, pl_size, pl_shape):
             continue
         d += 1
         qs[d] = _first_free(state[:n], q)
         cands[d] = start[qs[d]] * 4 if qs[d] < n // 2 else 0
-        nnews[d] = 0
+        saved[d, :] = state
 
 
 @njit(cache=COMPILE_CACHE)
 def _expand(state, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
-            ncol, t_max, x_weight, out, out_score, out_q, nout):
+            ncol, t_max, waste_cut, pocket_cut, nbr, x_weight, out, out_score, out_q, nout):
     """The children of one beam state that pass the cuts, with their scores and first empty cells."""
     newc = np.zeros(20, np.int64)
+    before = state.copy()
     q = _first_free(state[:n], 0)
     for cand in range(start[q] * 4, (start[q + 1] + 1) * 4):
-        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts,
-                      cell_pts, cell_npts, ncol, state, newc)
-        if nnew == 0:
+        state[:] = before
+        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
+                      cell_npts, ncol, state, newc)
+        if nnew == 0 or _dead(n, state, t_max, waste_cut) or nout[0] >= out.shape[0] or pocket_cut and not _pockets_ok(
+                newc, nnew, n, state, nbr, start, order, pl_cells, pl_size, pl_shape):
             continue
-        if not _dead(n, state, t_max) and nout[0] < out.shape[0]:
-            k = nout[0]
-            out[k, :] = state
-            out_q[k] = _first_free(state[:n], q)
-            risk = 0.0  # pieces still short of a contact, the fewer open points the worse
-            for pc in range(state[n + PIECES_PLACED]):
-                if state[n + OK + pc] == 0:
-                    risk += 1.0 / (1 + state[n + OPEN + pc])
-            out_score[k] = state[n + T_COUNT] - x_weight * state[n + X_COUNT] + (risk if ncol == 4 else 0.0) \
-                + 0.5 * np.random.random()
-            nout[0] = k + 1
-        _undo(cand, q, nnew, n, start, order, pl_shape, pts, cell_pts, cell_npts, ncol, state, newc)
+        k = nout[0]
+        out[k, :] = state
+        out_q[k] = _first_free(state[:n], q)
+        risk = 0.0  # pieces still short of a contact, the fewer open points the worse
+        for pc in range(state[n + PIECES_PLACED]):
+            if state[n + OK + pc] == 0:
+                risk += 1.0 / (1 + state[n + OPEN + pc])
+        out_score[k] = state[n + T_COUNT] + waste_cut * state[n + WASTE] - x_weight * state[n + X_COUNT] \
+            + (risk if ncol > 1 else 0.0) + 0.5 * np.random.random()
+        nout[0] = k + 1
+    state[:] = before
 
 
 @njit(cache=COMPILE_CACHE)
@@ -434,16 +689,22 @@ def _seed(seed):
 
 
 def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs_nodes: int, seed: int,
-            limit: float, x_weight: float = 1.0, keep: set[tuple[int, ...]] | None = None, stats: dict | None = None):
-    """Full tilings (states) found by the beam and its DFS completions, as they come; ``stats`` counts them."""
-    n, half, ncol = board.n, board.n // 2, 4 if colours else 1
+            limit: float, x_weight: float = 1.0, keep: set[tuple[int, ...]] | None = None, stats: dict | None = None,
+            pairs: bool = False, waste: bool = False, pockets: bool = False):
+    """Full tilings (states) found by the beam and its DFS completions, as they come; ``stats`` counts them.
+    ``colours``: branch on the four colours; ``pairs``: on the orbits' colour pairs only (blue/red or
+    yellow/green), the orientations kept as parities in a union-find; ``waste``: cut on T plus the crossing pairs
+    that cannot be contacts, not on T alone; ``pockets``: cut when a pocket of at most 5 free cells (not its own
+    image) cannot be tiled by the shapes left."""
+    n, half, ncol = board.n, board.n // 2, 4 if colours else 2 if pairs else 1
     stats = {} if stats is None else stats
     stats.update(states=0, completions=0, deepest=0)
     _seed(seed)
     start, order = board.candidates(random.Random(seed), keep)
     tables = (start, order, board.pl_cells, board.pl_size, board.pl_shape, board.halo, board.nhalo,
-              board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max)
-    buckets: dict[int, list[tuple[float, np.ndarray]]] = {0: [(0.0, board.initial_state())]}
+              board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max, int(waste), pockets,
+              board.nbr)
+    buckets: dict[int, list[tuple[float, np.ndarray]]] = {0: [(0.0, board.initial_state().astype(np.int16))]}
     out = np.zeros((8000, n + EXTRA), np.int64)
     out_score, out_q, nout = np.zeros(8000), np.zeros(8000, np.int64), np.zeros(1, np.int64)
     t0 = time.process_time()
@@ -452,7 +713,8 @@ def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs
             continue
         ranked = sorted(buckets.pop(q), key=lambda item: item[0])[:width]
         stats["deepest"] = q
-        for _, state in ranked:
+        for _, kept in ranked:
+            state = kept.astype(np.int64)
             stats["states"] += 1
             if q >= half or switch and q >= switch:
                 done = np.zeros((20, n + EXTRA), np.int64)
@@ -464,8 +726,12 @@ def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs
             else:
                 nout[0] = 0
                 _expand(state, n, *tables, x_weight, out, out_score, out_q, nout)
-                for k in range(int(nout[0])):
-                    buckets.setdefault(min(int(out_q[k]), half), []).append((float(out_score[k]), out[k].copy()))
+                for k in range(int(nout[0])):  # kept as int16 (every entry fits), each bucket cut to its best
+                    bucket = buckets.setdefault(min(int(out_q[k]), half), [])
+                    bucket.append((float(out_score[k]), out[k].astype(np.int16)))
+                    if len(bucket) > 2 * width:  # (a stable sort, so the same best as sorting them all at the end)
+                        bucket.sort(key=lambda item: item[0])
+                        del bucket[width:]
             if time.process_time() - t0 > limit:
                 break
 
@@ -566,6 +832,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("board", help="COLSxROWS, e.g. 21x17")
     parser.add_argument("--colours", action="store_true", help="branch on colours in the search too")
+    parser.add_argument("--pairs", action="store_true",
+                        help="branch on colour pairs only (orientations as parities); a SAT model colours each tiling")
+    parser.add_argument("--waste", action="store_true",
+                        help="cut on T plus the crossing pairs that cannot be contacts (Euler), not on T alone")
+    parser.add_argument("--pockets", action="store_true",
+                        help="cut when a pocket of at most 5 free cells cannot be tiled by the shapes left")
+    parser.add_argument("--centre-out", action="store_true",
+                        help="search the half's columns from the middle one outwards (the corners last)")
     parser.add_argument("--width", type=int, default=2000)
     parser.add_argument("--switch", type=int, default=0, help="finish by DFS from this cell on (0: never)")
     parser.add_argument("--dfs-nodes", type=int, default=300_000)
@@ -574,12 +848,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=300.0)
     args = parser.parse_args()
     cols, rows = map(int, args.board.split("x"))
-    board = HalfTurnBoard(cols, rows)
+    board = HalfTurnBoard(cols, rows, centre_out=args.centre_out)
     print(f"{args.board}: {len(board.placements):,} orbit placements, at most {board.t_max} T points; compiling ...",
           flush=True)
     t0, stats, outcomes = time.process_time(), {}, {"found": 0, "local": 0, "cuts": 0, "disconnected": 0}
     for state in tilings(board, colours=args.colours, width=args.width, switch=args.switch, dfs_nodes=args.dfs_nodes,
-                         seed=args.seed, limit=args.time_limit, x_weight=args.x_weight, stats=stats):
+                         seed=args.seed, limit=args.time_limit, x_weight=args.x_weight, stats=stats, pairs=args.pairs,
+                         waste=args.waste, pockets=args.pockets):
         owner = state[: board.n]
         if args.colours:
             colour = [int(c) for c in board.view(state)["colour"][: 84]]

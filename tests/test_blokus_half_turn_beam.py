@@ -17,11 +17,11 @@ bench = bench_module("blokus_half_turn_beam")
 DATA = Path(__file__).parent / "data"
 
 
-def stored(name: str) -> tuple[Any, set[tuple[int, ...]], np.ndarray]:
+def stored(name: str, centre_out: bool = False) -> tuple[Any, set[tuple[int, ...]], np.ndarray]:
     """The board, the stored layout's 84 placements (cell indices) and its owner array (piece ids by cell)."""
     data = json.loads((DATA / f"blokus_all_pieces_{name}_4c.json").read_text())
     cols, rows = map(int, data["board"].split("x"))
-    board = bench.HalfTurnBoard(cols, rows)
+    board = bench.HalfTurnBoard(cols, rows, centre_out)
     pieces = [tuple(sorted(board.idx(r, c) for r, c in cells)) for cells in layout_cells(data)]
     owner = np.array([bench.EMPTY + q for q in range(board.n)], np.int64)
     for k, cells in enumerate(pieces):
@@ -76,3 +76,61 @@ def test_with_colours_the_search_keeps_the_edge_rule_and_one_piece_of_each_shape
     assert all(sorted(shapes[k] for k in shapes if colour[k] == c) == list(range(21)) for c in range(4))
     assert all(colour[a] != colour[b] for a, b in bench._adjacent(board, tiling))
     assert [colour[root] for root in bench._roots(board, tiling)] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("cuts", [False, True])  # without and with the waste and pocket cuts, the centre first
+@pytest.mark.parametrize("name", ["18x20", "19x19"])
+def test_branching_on_colour_pairs_finds_the_stored_tilings_with_their_pairs_and_parities(name, cuts):
+    board, keep, _ = stored(name, centre_out=cuts)
+    state = next(bench.tilings(board, colours=False, pairs=True, waste=cuts, pockets=cuts, width=4, switch=1,
+                               dfs_nodes=10**6, seed=0, limit=60.0, keep=keep))
+    tiling, view = state[: board.n], board.view(state)
+    result, colour = bench.colour_tiling(board, tiling)
+    assert result == "found" and colour is not None
+    pair, parent, parity = view["colour"], view["uf_parent"], view["uf_parity"]
+
+    def relative(orbit: int) -> tuple[int, int]:
+        return bench._find(orbit, parent, parity)
+
+    for a, b in bench._adjacent(board, tiling):  # the edge rule as parities: same pair, touching, other colours
+        if pair[a] == pair[b] and a // 2 != b // 2:
+            (ra, pa), (rb, pb) = relative(a // 2), relative(b // 2)
+            assert ra != rb or pa ^ pb == 1 ^ ((a ^ b) & 1)
+    for c, root in enumerate(bench._roots(board, tiling)):  # the start corners tied to the ground with their colour
+        assert pair[root] == c % 2 and relative(root // 2) == (bench.GROUND, (c // 2) ^ (root & 1))
+
+
+@pytest.mark.parametrize("cols, rows", [(21, 17), (18, 20), (19, 19), (4, 3), (5, 5)])
+def test_the_centre_out_order_pairs_each_cell_with_its_image(cols, rows):
+    board = bench.HalfTurnBoard(cols, rows, centre_out=True)
+    n, order = board.n, board.cell_order
+    assert sorted(order) == [(r, c) for r in range(rows) for c in range(cols)]
+    assert all(order[n - 1 - i] == (rows - 1 - r, cols - 1 - c) for i, (r, c) in enumerate(order))
+    assert order[0] == (0, (cols - 1) // 2) and order[n // 2 - 1] == (rows - 1, 0)  # the middle first, corners last
+
+
+def test_a_pocket_the_shapes_left_cannot_tile_is_refused():
+    board = bench.HalfTurnBoard(21, 17)
+    start, order = board.candidates(bench.random.Random(0))
+    state = board.initial_state()
+    owner, left = board.view(state)["owner"], board.view(state)["left"]
+    pocket = [board.idx(0, 2), board.idx(0, 3)]  # two free cells in the top row, walled in
+    wall = [board.idx(r, c) for r, c in ((0, 1), (0, 4), (1, 2), (1, 3))]
+    owner[wall] = 7
+    owner[[board.n - 1 - q for q in wall]] = 8
+    newc = np.array(wall + [0] * 16, np.int64)
+
+    def ok() -> bool:
+        return bool(bench._pockets_ok(newc, len(wall), board.n, state, board.nbr, start, order, board.pl_cells,
+                                      board.pl_size, board.pl_shape))
+
+    assert ok()  # the domino, or two monominoes
+    domino, monomino = (bench.SHAPE_KEYS[bench.Shape(frozenset(cells)).canonical().key()]
+                        for cells in ({(0, 0), (0, 1)}, {(0, 0)}))
+    left[domino] = 0
+    assert ok()  # two monominoes
+    left[monomino] = 1
+    assert not ok()
+    board.view(state)["spare"][0] = 1
+    assert ok()  # one monomino and one cell left empty
+    assert pocket
