@@ -26,7 +26,10 @@ node, and a piece whose corner points are all decided with one possible partner 
 one state stands for every orientation its constraints allow, where ``--colours`` spends its width on them.
 ``--waste`` cuts on ``T`` plus the crossings' diagonal pairs that cannot be contacts (by Euler, the 80 contacts
 need that sum at most ``2(83 + E) - 80``); ``--pockets`` cuts when a pocket of at most 5 free cells cannot be tiled
-by the shapes left; ``--centre-out`` searches the half's columns from the middle one outwards.  Results:
+by the shapes left; ``--centre-out`` searches the half's columns from the middle one outwards.  ``--endgame``
+finishes states from ``--switch`` on by a DFS over the most constrained cell, which reports the states it refutes
+(searched to the end, no tiling); ``--lookahead N`` runs the finishing DFS with N candidates on every state from
+``--lookahead-from`` on before expanding it, and drops the states it refutes.  Results:
 ``bench/results/solitaire_all_pieces.md`` (2026-12-07 late night, "beam search over tilings", and afternoon,
 "colour pairs").
 
@@ -163,6 +166,17 @@ class HalfTurnBoard:
             order += sorted(by_first[q], key=lambda k: -self.pl_size[k])
             start[q + 1] = len(order)
         return start, np.array(order, np.int64)
+
+    def covering(self, keep: set[tuple[int, ...]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Placements by every cell they cover (CSR), only those in ``keep`` or their images when given: the
+        most-constrained-cell endgame's candidates (the image of a kept placement may cover the cell chosen)."""
+        by_cell: list[list[int]] = [[] for _ in range(self.n)]
+        for k, (cells, _) in enumerate(self.placements):
+            if keep is None or cells in keep or tuple(sorted(self.n - 1 - q for q in cells)) in keep:
+                for q in cells:
+                    by_cell[q].append(k)
+        start = np.cumsum([0] + [len(ks) for ks in by_cell]).astype(np.int64)
+        return start, np.array([k for ks in by_cell for k in ks], np.int64)
 
     def initial_state(self) -> np.ndarray:
         state = np.zeros(self.n + EXTRA, np.int64)
@@ -657,6 +671,83 @@ def _dfs(q0, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_c
 
 
 @njit(cache=COMPILE_CACHE)
+def _options(c, n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, state, parent,
+             parity, enough):
+    """How many candidates cell c has (placements over it that may be placed, times colours; leaving it empty),
+    counted up to ``enough``."""
+    owner, left, pair, colour = state[:n], state[n + LEFT:n + SPARE], state[n + PAIR:n + WASTE], \
+        state[n + COLOUR:n + PAIR]
+    a = state[n + PIECES_PLACED]
+    count = 1 if state[n + SPARE] > 0 and corner_colour[c] < 0 else 0
+    for idx in range(cstart[c], cstart[c + 1]):
+        for col in range(ncol):
+            parent[:] = state[n + UF_PARENT:n + UF_PARITY]
+            parity[:] = state[n + UF_PARITY:n + PLACEMENT]
+            count += _may_place(corder[idx], a, col, n, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol,
+                                owner, left, pair, colour, parent, parity)
+            if count >= enough:
+                return count
+    return count
+
+
+@njit(cache=COMPILE_CACHE)
+def _most_constrained(n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, state):
+    """The free cell of the half with the fewest candidates (-1: none free; -2: one has none)."""
+    parent, parity = np.zeros(GROUND + 1, np.int64), np.zeros(GROUND + 1, np.int64)
+    best, best_count = -1, 1 << 30
+    for c in range(n // 2):
+        if state[c] != FREE:
+            continue
+        count = _options(c, n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, state,
+                         parent, parity, best_count)
+        if count == 0:
+            return -2
+        if count < best_count:
+            best, best_count = c, count
+    return best
+
+
+@njit(cache=COMPILE_CACHE)
+def _endgame(n, start, order, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
+             cell_npts, ncol, t_max, waste_cut, pocket_cut, nbr, state, budget, out, nout):
+    """Like ``_dfs``, but each level covers the half's most constrained free cell (by any placement over it)."""
+    depth_max = n // 2 + 1
+    cells = np.zeros(depth_max, np.int64)
+    cands = np.zeros(depth_max, np.int64)
+    saved = np.zeros((depth_max, state.shape[0]), np.int64)
+    newc = np.zeros(20, np.int64)
+    tables = (pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol)
+    d = 0
+    saved[0, :] = state
+    cells[0] = _most_constrained(n, cstart, corder, *tables, state)
+    cands[0] = cstart[cells[0]] * 4 if cells[0] >= 0 else 0
+    while d >= 0:
+        c = cells[d]
+        state[:] = saved[d]
+        if c == -1:  # a full tiling
+            if nout[0] < out.shape[0]:
+                out[nout[0], :] = state
+                nout[0] += 1
+            d -= 1
+            continue
+        if c == -2 or cands[d] >= (cstart[c + 1] + 1) * 4 or budget[0] <= 0 or nout[0] >= out.shape[0]:
+            d -= 1
+            continue
+        cand = cands[d]
+        cands[d] += 1
+        budget[0] -= 1
+        nnew = _apply(cand, c, n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts,
+                      cell_pts, cell_npts, ncol, state, newc)
+        if nnew == 0 or _dead(n, state, t_max, waste_cut) or pocket_cut and not _pockets_ok(
+                newc, nnew, n, state, nbr, start, order, pl_cells, pl_size, pl_shape):
+            continue
+        d += 1
+        saved[d, :] = state
+        cells[d] = _most_constrained(n, cstart, corder, *tables, state)
+        cands[d] = cstart[cells[d]] * 4 if cells[d] >= 0 else 0
+
+
+@njit(cache=COMPILE_CACHE)
 def _expand(state, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
             ncol, t_max, waste_cut, pocket_cut, nbr, x_weight, out, out_score, out_q, nout):
     """The children of one beam state that pass the cuts, with their scores and first empty cells."""
@@ -690,17 +781,33 @@ def _seed(seed):
 
 def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs_nodes: int, seed: int,
             limit: float, x_weight: float = 1.0, keep: set[tuple[int, ...]] | None = None, stats: dict | None = None,
-            pairs: bool = False, waste: bool = False, pockets: bool = False):
+            pairs: bool = False, waste: bool = False, pockets: bool = False, endgame: bool = False,
+            lookahead: int = 0, lookahead_from: int = 0):
     """Full tilings (states) found by the beam and its DFS completions, as they come; ``stats`` counts them.
     ``colours``: branch on the four colours; ``pairs``: on the orbits' colour pairs only (blue/red or
     yellow/green), the orientations kept as parities in a union-find; ``waste``: cut on T plus the crossing pairs
     that cannot be contacts, not on T alone; ``pockets``: cut when a pocket of at most 5 free cells (not its own
-    image) cannot be tiled by the shapes left."""
+    image) cannot be tiled by the shapes left; ``endgame``: the DFS from ``switch`` on covers the most constrained
+    cell first; ``lookahead``: before a state at cell ``lookahead_from`` or later is expanded, that DFS runs with
+    this many candidates, and a state it refutes is dropped."""
     n, half, ncol = board.n, board.n // 2, 4 if colours else 2 if pairs else 1
     stats = {} if stats is None else stats
-    stats.update(states=0, completions=0, deepest=0)
+    stats.update(states=0, completions=0, refuted=0, looked=0, pruned=0, deepest=0)
     _seed(seed)
     start, order = board.candidates(random.Random(seed), keep)
+    cover = board.covering(keep)
+
+    def finish(state: np.ndarray, nodes: int) -> tuple[np.ndarray, bool]:
+        """The state's completions (at most 20) within ``nodes`` candidates, and whether it was searched to the end
+        with none (refuted)."""
+        done = np.zeros((20, n + EXTRA), np.int64)
+        count, budget = np.zeros(1, np.int64), np.array([nodes], np.int64)
+        if endgame:
+            _endgame(n, start, order, *cover, *tables[2:], state.copy(), budget, done, count)
+        else:
+            _dfs(int(_first_free(state[:n], 0)), n, *tables, state.copy(), budget, done, count)
+        return done[: int(count[0])], bool(count[0] == 0 and budget[0] > 0)
+
     tables = (start, order, board.pl_cells, board.pl_size, board.pl_shape, board.halo, board.nhalo,
               board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max, int(waste), pockets,
               board.nbr)
@@ -717,21 +824,26 @@ def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs
             state = kept.astype(np.int64)
             stats["states"] += 1
             if q >= half or switch and q >= switch:
-                done = np.zeros((20, n + EXTRA), np.int64)
-                count = np.zeros(1, np.int64)
-                _dfs(q, n, *tables, state.copy(), np.array([dfs_nodes], np.int64), done,
-                     count)
+                found, refuted = finish(state, dfs_nodes)
                 stats["completions"] += 1
-                yield from done[: int(count[0])]
-            else:
-                nout[0] = 0
-                _expand(state, n, *tables, x_weight, out, out_score, out_q, nout)
-                for k in range(int(nout[0])):  # kept as int16 (every entry fits), each bucket cut to its best
-                    bucket = buckets.setdefault(min(int(out_q[k]), half), [])
-                    bucket.append((float(out_score[k]), out[k].astype(np.int16)))
-                    if len(bucket) > 2 * width:  # (a stable sort, so the same best as sorting them all at the end)
-                        bucket.sort(key=lambda item: item[0])
-                        del bucket[width:]
+                stats["refuted"] += refuted
+                yield from found
+                continue
+            if lookahead and q >= lookahead_from:
+                found, refuted = finish(state, lookahead)
+                stats["looked"] += 1
+                stats["pruned"] += refuted
+                yield from found
+                if refuted or len(found):
+                    continue
+            nout[0] = 0
+            _expand(state, n, *tables, x_weight, out, out_score, out_q, nout)
+            for k in range(int(nout[0])):  # kept as int16 (every entry fits), each bucket cut to its best
+                bucket = buckets.setdefault(min(int(out_q[k]), half), [])
+                bucket.append((float(out_score[k]), out[k].astype(np.int16)))
+                if len(bucket) > 2 * width:  # (a stable sort, so the same best as sorting them all at the end)
+                    bucket.sort(key=lambda item: item[0])
+                    del bucket[width:]
             if time.process_time() - t0 > limit:
                 break
 
@@ -840,6 +952,11 @@ def main() -> None:
                         help="cut when a pocket of at most 5 free cells cannot be tiled by the shapes left")
     parser.add_argument("--centre-out", action="store_true",
                         help="search the half's columns from the middle one outwards (the corners last)")
+    parser.add_argument("--endgame", action="store_true",
+                        help="from --switch on, the DFS covers the most constrained cell first")
+    parser.add_argument("--lookahead", type=int, default=0,
+                        help="drop the states a DFS of this many candidates refutes (from --lookahead-from on)")
+    parser.add_argument("--lookahead-from", type=int, default=0)
     parser.add_argument("--width", type=int, default=2000)
     parser.add_argument("--switch", type=int, default=0, help="finish by DFS from this cell on (0: never)")
     parser.add_argument("--dfs-nodes", type=int, default=300_000)
@@ -854,7 +971,8 @@ def main() -> None:
     t0, stats, outcomes = time.process_time(), {}, {"found": 0, "local": 0, "cuts": 0, "disconnected": 0}
     for state in tilings(board, colours=args.colours, width=args.width, switch=args.switch, dfs_nodes=args.dfs_nodes,
                          seed=args.seed, limit=args.time_limit, x_weight=args.x_weight, stats=stats, pairs=args.pairs,
-                         waste=args.waste, pockets=args.pockets):
+                         waste=args.waste, pockets=args.pockets, endgame=args.endgame,
+                         lookahead=args.lookahead, lookahead_from=args.lookahead_from):
         owner = state[: board.n]
         if args.colours:
             colour = [int(c) for c in board.view(state)["colour"][: 84]]
@@ -870,7 +988,9 @@ def main() -> None:
             replay(board, owner, colour)
             print(f"FOUND, replayed through the rule engine:\n{grid(board, owner, colour)}")
             break
-    print(f"{args.board}: {stats['states']:,} beam states, {stats['completions']:,} DFS completions, deepest cell "
+    print(f"{args.board}: {stats['states']:,} beam states, {stats['completions']:,} DFS completions "
+          f"({stats['refuted']:,} searched to the end with no tiling), {stats['pruned']:,} of {stats['looked']:,} "
+          f"states refuted by the look-ahead, deepest cell "
           f"{stats['deepest']} of {board.n // 2}; tilings {outcomes}; {time.process_time() - t0:.0f} CPU-s")
 
 

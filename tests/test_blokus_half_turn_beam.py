@@ -109,6 +109,21 @@ def test_the_centre_out_order_pairs_each_cell_with_its_image(cols, rows):
     assert order[0] == (0, (cols - 1) // 2) and order[n // 2 - 1] == (rows - 1, 0)  # the middle first, corners last
 
 
+@pytest.mark.parametrize("pairs", [False, True])
+@pytest.mark.parametrize("name", ["18x20", "19x19"])
+def test_the_most_constrained_cell_endgame_finds_the_stored_tilings(name, pairs):
+    board, keep, _ = stored(name)
+    found = list(bench.tilings(board, colours=False, pairs=pairs, waste=True, pockets=True, endgame=True, width=4,
+                               switch=1, dfs_nodes=10**6, seed=0, limit=60.0, keep=keep))
+    stats: dict = {}  # the same search as a look-ahead from the first cell: it finds the tiling before any expansion
+    ahead = list(bench.tilings(board, colours=False, pairs=pairs, endgame=True, width=4, switch=0, dfs_nodes=0,
+                               seed=0, limit=60.0, keep=keep, lookahead=10**6, stats=stats))
+    assert ahead and stats["looked"] == 1 and stats["pruned"] == 0
+    assert found
+    tiling = found[0][: board.n]
+    assert len(board.pieces(tiling)) == 84 and bench.colour_tiling(board, tiling)[0] == "found"
+
+
 def test_a_pocket_the_shapes_left_cannot_tile_is_refused():
     board = bench.HalfTurnBoard(21, 17)
     start, order = board.candidates(bench.random.Random(0))
