@@ -631,46 +631,6 @@ def _first_free(owner, q):
 
 
 @njit(cache=COMPILE_CACHE)
-def _dfs(q0, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts, cell_npts,
-         ncol, t_max, waste_cut, pocket_cut, nbr, state, budget, out, nout):
-    """Every completion of ``state`` (into ``out``) within ``budget`` candidates (an explicit stack: one frame per
-    placement, the candidate it is at and the state before it)."""
-    depth_max = n // 2 + 1
-    qs = np.zeros(depth_max, np.int64)
-    cands = np.zeros(depth_max, np.int64)
-    saved = np.zeros((depth_max, state.shape[0]), np.int64)
-    newc = np.zeros(20, np.int64)
-    d = 0
-    qs[0] = _first_free(state[:n], q0)
-    cands[0] = start[qs[0]] * 4
-    saved[0, :] = state
-    while d >= 0:
-        q = qs[d]
-        state[:] = saved[d]
-        if q >= n // 2:  # a full tiling
-            if nout[0] < out.shape[0]:
-                out[nout[0], :] = state
-                nout[0] += 1
-            d -= 1
-            continue
-        if cands[d] >= (start[q + 1] + 1) * 4 or budget[0] <= 0 or nout[0] >= out.shape[0]:
-            d -= 1
-            continue
-        cand = cands[d]
-        cands[d] += 1
-        budget[0] -= 1
-        nnew = _apply(cand, q, n, start, order, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
-                      cell_npts, ncol, state, newc)
-        if nnew == 0 or _dead(n, state, t_max, waste_cut) or pocket_cut and not _pockets_ok(
-                newc, nnew, n, state, nbr, start, order, pl_cells, pl_size, pl_shape):
-            continue
-        d += 1
-        qs[d] = _first_free(state[:n], q)
-        cands[d] = start[qs[d]] * 4 if qs[d] < n // 2 else 0
-        saved[d, :] = state
-
-
-@njit(cache=COMPILE_CACHE)
 def _options(c, n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol, state, parent,
              parity, enough):
     """How many candidates cell c has (placements over it that may be placed, times colours; leaving it empty),
@@ -708,9 +668,25 @@ def _most_constrained(n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhal
 
 
 @njit(cache=COMPILE_CACHE)
-def _endgame(n, start, order, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, pts, cell_pts,
-             cell_npts, ncol, t_max, waste_cut, pocket_cut, nbr, state, budget, out, nout):
-    """Like ``_dfs``, but each level covers the half's most constrained free cell (by any placement over it)."""
+def _next_cell(most_constrained, q, n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol,
+               state):
+    """The cell the next level covers: the first free one from q, or the half's most constrained one; -1 when the
+    half is full, -2 when a free cell has no candidate."""
+    if most_constrained:
+        return _most_constrained(n, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol,
+                                 state)
+    q = _first_free(state[:n], q)
+    return q if q < n // 2 else -1
+
+
+@njit(cache=COMPILE_CACHE)
+def _dfs(q0, most_constrained, n, start, order, cstart, corder, pl_cells, pl_size, pl_shape, halo, nhalo,
+         corner_colour, pts, cell_pts, cell_npts, ncol, t_max, waste_cut, pocket_cut, nbr, state, budget, out, nout):
+    """Every completion of ``state`` (into ``out``) within ``budget`` candidates: each level covers the first free
+    cell from q0 on by the placements starting there (``cstart``/``corder`` = ``start``/``order``), or with
+    ``most_constrained`` the half's most constrained free cell by any placement over it (``cstart``/``corder``:
+    the placements by every cell they cover).  An explicit stack: per level the cell, the candidate it is at and
+    the state before it."""
     depth_max = n // 2 + 1
     cells = np.zeros(depth_max, np.int64)
     cands = np.zeros(depth_max, np.int64)
@@ -719,7 +695,7 @@ def _endgame(n, start, order, cstart, corder, pl_cells, pl_size, pl_shape, halo,
     tables = (pl_cells, pl_size, pl_shape, halo, nhalo, corner_colour, ncol)
     d = 0
     saved[0, :] = state
-    cells[0] = _most_constrained(n, cstart, corder, *tables, state)
+    cells[0] = _next_cell(most_constrained, q0, n, cstart, corder, *tables, state)
     cands[0] = cstart[cells[0]] * 4 if cells[0] >= 0 else 0
     while d >= 0:
         c = cells[d]
@@ -743,7 +719,7 @@ def _endgame(n, start, order, cstart, corder, pl_cells, pl_size, pl_shape, halo,
             continue
         d += 1
         saved[d, :] = state
-        cells[d] = _most_constrained(n, cstart, corder, *tables, state)
+        cells[d] = _next_cell(most_constrained, c, n, cstart, corder, *tables, state)
         cands[d] = cstart[cells[d]] * 4 if cells[d] >= 0 else 0
 
 
@@ -795,22 +771,20 @@ def tilings(board: HalfTurnBoard, *, colours: bool, width: int, switch: int, dfs
     stats.update(states=0, completions=0, refuted=0, looked=0, pruned=0, deepest=0)
     _seed(seed)
     start, order = board.candidates(random.Random(seed), keep)
-    cover = board.covering(keep)
+    cover = board.covering(keep) if endgame else (start, order)  # the finishing DFS's candidates by cell
+    tables = (start, order, board.pl_cells, board.pl_size, board.pl_shape, board.halo, board.nhalo,
+              board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max, int(waste), pockets,
+              board.nbr)
 
     def finish(state: np.ndarray, nodes: int) -> tuple[np.ndarray, bool]:
         """The state's completions (at most 20) within ``nodes`` candidates, and whether it was searched to the end
         with none (refuted)."""
         done = np.zeros((20, n + EXTRA), np.int64)
         count, budget = np.zeros(1, np.int64), np.array([nodes], np.int64)
-        if endgame:
-            _endgame(n, start, order, *cover, *tables[2:], state.copy(), budget, done, count)
-        else:
-            _dfs(int(_first_free(state[:n], 0)), n, *tables, state.copy(), budget, done, count)
+        _dfs(int(_first_free(state[:n], 0)), endgame, n, start, order, *cover, *tables[2:], state.copy(), budget,
+             done, count)
         return done[: int(count[0])], bool(count[0] == 0 and budget[0] > 0)
 
-    tables = (start, order, board.pl_cells, board.pl_size, board.pl_shape, board.halo, board.nhalo,
-              board.corner_colour, board.pts, board.cell_pts, board.cell_npts, ncol, board.t_max, int(waste), pockets,
-              board.nbr)
     buckets: dict[int, list[tuple[float, np.ndarray]]] = {0: [(0.0, board.initial_state().astype(np.int16))]}
     out = np.zeros((8000, n + EXTRA), np.int64)
     out_score, out_q, nout = np.zeros(8000), np.zeros(8000, np.int64), np.zeros(1, np.int64)
