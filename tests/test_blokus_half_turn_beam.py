@@ -148,4 +148,5 @@ def test_a_pocket_the_shapes_left_cannot_tile_is_refused():
     assert not ok()
     board.view(state)["spare"][0] = 1
     assert ok()  # one monomino and one cell left empty
-    assert pocket
+    cells = np.zeros(6, np.int64)
+    assert bench._pocket(pocket[0], board.n, owner, board.nbr, cells) == 2 and sorted(cells[:2]) == sorted(pocket)
