@@ -676,6 +676,9 @@ def _stage2_candidates(board: CellBoard, cand: np.ndarray, cand_class: np.ndarra
         seen.add(key)
         status, full = stage2_sat(board, cand_col, int(b), args.stage2, args.trace)
         tried[status] += 1
+        if status == "unknown" and args.unknowns:  # for a longer try later: the class's base-colour cells
+            with open(args.unknowns, "a") as handle:
+                handle.write(json.dumps({"board": args.board, "class": int(b), "cells": sorted(key)}) + "\n")
         if full is not None:
             return 0, full
     counts = ", ".join(f"{k} {v}" for k, v in tried.items())
@@ -697,6 +700,28 @@ def _report_layout(board: CellBoard, col: np.ndarray, args: argparse.Namespace, 
                   "moves": moves}
         with open(args.out, "w") as handle:
             json.dump(record, handle, indent=1)
+
+
+def retry_unknowns(board: CellBoard, path: str, seconds: float) -> Counter[str]:
+    """Stage 2 again, ``seconds`` each, on the classes a run left unknown (``--unknowns``)."""
+    outcomes: Counter[str] = Counter()
+    with open(path) as handle:
+        records = [json.loads(line) for line in handle]
+    for record in records:
+        b = record["class"]
+        col = np.full(board.n, 1 - b, np.int64)  # the other class's cells: free
+        col[board.fixed_empty] = EMPTY_COLOUR
+        col[record["cells"]] = b
+        col[[board.n - 1 - q for q in record["cells"]]] = b + 2
+        status, full = stage2_sat(board, col, b, seconds)
+        outcomes[status] += 1
+        print(f"  {status}", flush=True)
+        if full is not None:
+            print(grid(board, full))
+            replay(board, full)
+            print("FOUND, replayed through the rule engine")
+            break
+    return outcomes
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -721,6 +746,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="after each cycle, CP-SAT (this many seconds) completes the pieces kept from the best")
     parser.add_argument("--stage2", type=float, default=0.0,
                         help="each labelling met with one colour class right: SAT (this many seconds) places the other")
+    parser.add_argument("--unknowns", help="append the classes stage 2 left unknown here (JSON lines)")
+    parser.add_argument("--retry", help="only run stage 2 (--stage2 seconds each) on the classes in this file")
     parser.add_argument("--class-weights", default="1,1", help="the cost's weight of each colour class")
     parser.add_argument("--trace", action="store_true", help="print each CP-SAT completion")
     parser.add_argument("--out", help="write a layout found here (JSON, the tests/data format)")
@@ -734,6 +761,9 @@ def main() -> None:
         parser.error("--stage2 needs the half turn")
     cols, rows = map(int, args.board.split("x"))
     board = CellBoard(cols, rows, args.symmetry)
+    if args.retry:
+        print(dict(retry_unknowns(board, args.retry, args.stage2)))
+        return
     table = shape_table()
     weights = np.array([float(w) for w in args.weights.split(",") + args.contacts.split(",")
                         + args.class_weights.split(",")])

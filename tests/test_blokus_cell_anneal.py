@@ -167,3 +167,11 @@ def test_a_layout_found_is_written_as_a_record_that_replays(tmp_path, capsys):
         for r, c in cells:
             again[r * board.cols + c] = ("blue", "yellow", "red", "green").index(move["color"])
     assert (again == col).all() and record["empty_cells"] == 4
+
+
+@pytest.mark.slow
+def test_a_class_left_unknown_is_tried_again_from_its_record(tmp_path):
+    board, col = stored_colouring("18x20")
+    path = tmp_path / "unknowns.jsonl"
+    path.write_text(json.dumps({"board": "18x20", "class": 0, "cells": np.flatnonzero(col == 0).tolist()}) + "\n")
+    assert bench.retry_unknowns(board, str(path), 120) == {"found": 1}
