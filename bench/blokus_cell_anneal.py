@@ -568,7 +568,7 @@ def repair(board: CellBoard, col: np.ndarray, seconds: float, seed: int,
 def stage2_sat(board: CellBoard, col: np.ndarray, keep: int, seconds: float,
                trace: bool = False) -> tuple[str, np.ndarray | None]:
     """With colour class ``keep`` (0: blue and red, 1: yellow and green) of ``col`` kept, place the other class's
-    base colour by SAT on the cells left, its image following by the half turn: each shape once, one cell of each
+    base colour by SAT on all the other cells but the centre, its image following by the half turn: each shape once, one cell of each
     orbit at most, the edge rule, the start corner, a corner contact for every piece, and connectivity by lazy cuts
     (a group away from the corner needs one more piece at its corners).  Returns ('found', the layout), ('refuted',
     None) or ('unknown', None)."""
@@ -576,7 +576,8 @@ def stage2_sat(board: CellBoard, col: np.ndarray, keep: int, seconds: float,
     from pysat.solvers import Solver
 
     base = 1 - keep
-    free = (col != keep) & (col != keep + 2) & (col != EMPTY_COLOUR)
+    free = (col != keep) & (col != keep + 2)
+    free[board.fixed_empty] = False  # the centre; every other cell not kept is free, empty ones included
     corner = board.corners[base][0] * board.cols + board.corners[base][1]
     if not free[corner]:
         return "refuted", None
