@@ -25,7 +25,7 @@ reached from its corner (each shape once) and the project's completion model pla
 so its image too) is kept, and a SAT model (each shape once, one cell of each orbit, the edge rule, the corner, a
 contact per piece, lazy connectivity cuts) places the other class on the cells left, S seconds each; a refutation
 is exhaustive, for that class's cells.  ``--class-weights`` weighs the two classes in the cost.  Results:
-``bench/results/solitaire_all_pieces.md`` (2026-12-07, evening: "the cells' colouring, annealed").
+``bench/results/solitaire_all_pieces.md`` (2026-12-07 last, "the cells' colouring, annealed").
 
     python bench/blokus_cell_anneal.py 18x20 --contacts 0.5,21 --focus 0.8 --time-limit 300
     python bench/blokus_cell_anneal.py 21x17 --contacts 0.5,21 --focus 0.8 --repair 20 --time-limit 1200
@@ -234,6 +234,12 @@ def _set(o, lab, labels, col, orbit_cells, lab_col):
 
 
 @njit(cache=COMPILE_CACHE)
+def _metropolis(cost, after, temp):
+    """Whether to accept a move from ``cost`` to ``after`` at temperature ``temp``."""
+    return after <= cost or np.random.random() < math.exp((cost - after) / temp)
+
+
+@njit(cache=COMPILE_CACHE)
 def _keep_candidate(labels, b, m, cand, cand_class, ncand):
     """Store ``labels`` as a candidate for class b unless class b's orbits are labelled as in the last one."""
     k = ncand[0]
@@ -281,8 +287,7 @@ def _anneal(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
         if not _propose(o, labels, col, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, nbr4, undo):
             continue
         after = _cost(col, bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
-        delta = after - cost
-        if delta <= 0 or np.random.random() < math.exp(-delta / temp):
+        if _metropolis(cost, after, temp):
             cost = after
             for b in range(bases.shape[0]):
                 if parts[b] == 0 and ncand[0] < cand.shape[0]:
@@ -441,7 +446,7 @@ def _temper(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
                 if not _propose(o, lab, col, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, nbr4, undo):
                     continue
                 after = _cost(col, bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
-                if after <= cost or np.random.random() < math.exp((cost - after) / temp):
+                if _metropolis(cost, after, temp):
                     cost = after
                     if cost < best:
                         best = cost
@@ -565,19 +570,19 @@ def repair(board: CellBoard, col: np.ndarray, seconds: float, seed: int,
     return len(kept), full
 
 
-def stage2_sat(board: CellBoard, col: np.ndarray, keep: int, seconds: float,
-               trace: bool = False) -> tuple[str, np.ndarray | None]:
+def stage2_sat(board: CellBoard, col: np.ndarray, keep: int, seconds: float, trace: bool = False,
+               empty_free: bool = True) -> tuple[str, np.ndarray | None]:
     """With colour class ``keep`` (0: blue and red, 1: yellow and green) of ``col`` kept, place the other class's
     base colour by SAT on all the other cells but the centre, its image following by the half turn: each shape once, one cell of each
     orbit at most, the edge rule, the start corner, a corner contact for every piece, and connectivity by lazy cuts
-    (a group away from the corner needs one more piece at its corners).  Returns ('found', the layout), ('refuted',
-    None) or ('unknown', None)."""
+    (a group away from the corner needs one more piece at its corners).  ``empty_free=False`` keeps the empty cells
+    of ``col`` empty.  Returns ('found', the layout), ('refuted', None) or ('unknown', None)."""
     from pysat.formula import IDPool
     from pysat.solvers import Solver
 
     base = 1 - keep
-    free = (col != keep) & (col != keep + 2)
-    free[board.fixed_empty] = False  # the centre; every other cell not kept is free, empty ones included
+    free = (col != keep) & (col != keep + 2) & (empty_free | (col != EMPTY_COLOUR))
+    free[board.fixed_empty] = False  # the centre
     corner = board.corners[base][0] * board.cols + board.corners[base][1]
     if not free[corner]:
         return "refuted", None
