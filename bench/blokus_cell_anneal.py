@@ -148,6 +148,7 @@ class CellBoard:
         return labels
 
     def colours(self, labels: np.ndarray) -> np.ndarray:
+        """The colour of every cell (EMPTY_COLOUR for the empty ones) under ``labels``."""
         col = np.full(self.n, EMPTY_COLOUR, np.int64)
         for o, lab in enumerate(labels):
             col[self.orbit_cells[o]] = self.lab_col[lab]
@@ -183,7 +184,7 @@ def _groups(col, c, nbr8, stamp, mark, stack):
 def _colour_cost(col, c, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights):
     """Cost of colour c: cells of components past 5, shapes twice or missing, 8-components past the first."""
     n = col.shape[0]
-    comp, sid, csize = stack[2 * n: 3 * n], stack[3 * n: 4 * n + 1], stack[5 * n: 6 * n + 1]
+    comp, sid, csize = stack[2 * n: 3 * n], stack[3 * n: 4 * n + 1], stack[4 * n + 1: 5 * n + 2]  # scratch
     comp[:] = -1
     counts[:] = 0
     ncomp = _components(col, c, width, nbr4, table, comp, sid, csize, 0, counts, stack[n: 2 * n], stack[:n])
