@@ -235,9 +235,24 @@ def _set(o, lab, labels, col, orbit_cells, lab_col):
 
 
 @njit(cache=COMPILE_CACHE)
-def _metropolis(cost, after, temp):
-    """Whether to accept a move from ``cost`` to ``after`` at temperature ``temp``."""
-    return after <= cost or np.random.random() < math.exp((cost - after) / temp)
+def _paint(labels, col, orbit_cells, lab_col):
+    """Colour ``col`` as ``labels`` say."""
+    for o in range(labels.shape[0]):
+        _set(o, labels[o], labels, col, orbit_cells, lab_col)
+
+
+@njit(cache=COMPILE_CACHE)
+def _step(o, labels, col, cost, temp, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, bases, width, nbr4,
+          nbr8, table, weights, stamp, mark, stack, counts, parts, undo):
+    """One Metropolis move of orbit ``o`` at ``temp``: a random move, kept by the Metropolis rule or undone.
+    Returns (kept, the cost now); ``parts`` holds the moved labelling's per-class costs when kept."""
+    if not _propose(o, labels, col, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, nbr4, undo):
+        return False, cost
+    after = _cost(col, bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
+    if after <= cost or np.random.random() < math.exp((cost - after) / temp):
+        return True, after
+    _revert(undo, labels, col, orbit_cells, lab_col)
+    return False, cost
 
 
 @njit(cache=COMPILE_CACHE)
@@ -267,8 +282,7 @@ def _anneal(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
     np.random.seed(seed)
     n = nbr4.shape[0]
     col = np.full(n, 4, np.int64)
-    for o in range(labels.shape[0]):
-        _set(o, labels[o], labels, col, orbit_cells, lab_col)
+    _paint(labels, col, orbit_cells, lab_col)
     stamp, mark = np.zeros(1, np.int64), np.zeros(n, np.int64)
     stack, counts = np.zeros(6 * n + 8, np.int64), np.zeros(22, np.int64)
     parts = np.zeros(bases.shape[0])
@@ -285,21 +299,18 @@ def _anneal(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
             o = defect[np.random.randint(ndefect)]
         else:
             o = movable[np.random.randint(movable.shape[0])]
-        if not _propose(o, labels, col, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, nbr4, undo):
+        kept, cost = _step(o, labels, col, cost, temp, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label,
+                           bases, width, nbr4, nbr8, table, weights, stamp, mark, stack, counts, parts, undo)
+        if not kept:
             continue
-        after = _cost(col, bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
-        if _metropolis(cost, after, temp):
-            cost = after
-            for b in range(bases.shape[0]):
-                if parts[b] == 0 and ncand[0] < cand.shape[0]:
-                    _keep_candidate(labels, b, m, cand, cand_class, ncand)
-            if cost < best:
-                best = cost
-                best_labels[:] = labels
-                if best == 0:
-                    return best, it + 1
-        else:
-            _revert(undo, labels, col, orbit_cells, lab_col)
+        for b in range(bases.shape[0]):
+            if parts[b] == 0 and ncand[0] < cand.shape[0]:
+                _keep_candidate(labels, b, m, cand, cand_class, ncand)
+        if cost < best:
+            best = cost
+            best_labels[:] = labels
+            if best == 0:
+                return best, it + 1
     return best, iterations
 
 
@@ -434,8 +445,7 @@ def _temper(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
     stack, counts, undo = np.zeros(6 * n + 8, np.int64), np.zeros(22, np.int64), np.zeros(4, np.int64)
     for k in range(nrep):
         reps[k] = labels
-        for o in range(norb):
-            _set(o, labels[o], reps[k], cols[k], orbit_cells, lab_col)
+        _paint(reps[k], cols[k], orbit_cells, lab_col)
         costs[k] = _cost(cols[k], bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
     best = costs[0]
     best_labels[:] = labels
@@ -444,18 +454,14 @@ def _temper(labels, movable, is_movable, orbit_cells, orbit_of, lab_col, m, empt
             lab, col, cost, temp = reps[k], cols[k], costs[k], temps[k]
             for _ in range(sweep):
                 o = movable[np.random.randint(movable.shape[0])]
-                if not _propose(o, lab, col, is_movable, orbit_cells, orbit_of, lab_col, m, empty_label, nbr4, undo):
-                    continue
-                after = _cost(col, bases, width, nbr4, nbr8, table, stamp, mark, stack, counts, weights, parts)
-                if _metropolis(cost, after, temp):
-                    cost = after
-                    if cost < best:
-                        best = cost
-                        best_labels[:] = lab
-                        if best == 0:
-                            return best, rnd + 1
-                else:
-                    _revert(undo, lab, col, orbit_cells, lab_col)
+                kept, cost = _step(o, lab, col, cost, temp, is_movable, orbit_cells, orbit_of, lab_col, m,
+                                   empty_label, bases, width, nbr4, nbr8, table, weights, stamp, mark, stack, counts,
+                                   parts, undo)
+                if kept and cost < best:
+                    best = cost
+                    best_labels[:] = lab
+                    if best == 0:
+                        return best, rnd + 1
             costs[k] = cost
         for k in range(nrep - 1):
             x = (1.0 / temps[k] - 1.0 / temps[k + 1]) * (costs[k] - costs[k + 1])
