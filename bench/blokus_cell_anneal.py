@@ -498,9 +498,9 @@ def pieces_by_colour(board: CellBoard, col: np.ndarray) -> list[list[tuple[tuple
 
 def replay(board: CellBoard, col: np.ndarray) -> tuple[BlokusState, list[dict[str, str]]]:
     """Play the colouring through the rule engine, colours in turn; ValueError when it is not a layout."""
-    orders = []
+    orders, pieces = [], pieces_by_colour(board, col)
     for c, corner in enumerate(board.corners):
-        order = play_order(pieces_by_colour(board, col)[c], corner)
+        order = play_order(pieces[c], corner)
         if order is None or len(order) != 21:
             raise ValueError(f"colour {c + 1} is not 21 corner-connected pieces")
         orders.append(order)
@@ -543,8 +543,8 @@ def corner_tree(board: CellBoard, pieces: list[tuple[tuple[int, int], ...]], cor
         corners = {(r + dr, c + dc) for r, c in piece for dr in (-1, 1) for dc in (-1, 1)}
         for other in [p for p in rest if corners.intersection(p)]:
             rest.remove(other)
-            if _shape_key(other) not in shapes:
-                shapes.add(_shape_key(other))
+            if (key := _shape_key(other)) not in shapes:
+                shapes.add(key)
                 tree.append(other)
                 todo.append(other)
     return tree
@@ -554,17 +554,15 @@ def _shape_key(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...
     return Shape(frozenset(cells)).canonical().key()
 
 
-def repair(board: CellBoard, col: np.ndarray, seconds: float, seed: int,
-           colours: tuple[int, ...] = (0, 1, 2, 3)) -> tuple[int, np.ndarray | None]:
-    """Keep the pieces of ``colours`` reached from their corners (each shape once) and let CP-SAT place every other
-    piece anywhere (the project's completion model, no symmetry).  Returns (pieces kept, the full colouring or
-    None)."""
+def repair(board: CellBoard, col: np.ndarray, seconds: float, seed: int) -> tuple[int, np.ndarray | None]:
+    """Keep each colour's pieces reached from its corner (each shape once) and let CP-SAT place every other piece
+    anywhere (the project's completion model, no symmetry).  Returns (pieces kept, the full colouring or None)."""
     from solvers.blokus import solitaire
 
     geo = solitaire.Geometry(board.cols, board.rows, 4)
     t = geo.tables
     by_colour = pieces_by_colour(board, col)
-    kept = [(c, t.placement_of(list(p))) for c, corner in enumerate(board.corners) if c in colours
+    kept = [(c, t.placement_of(list(p))) for c, corner in enumerate(board.corners)
             for p in corner_tree(board, by_colour[c], corner)]
     new = solitaire._complete(kept, seconds, 1, seed, geo=geo)
     if new is None:
