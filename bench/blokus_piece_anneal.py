@@ -166,43 +166,29 @@ def _padded(rows: list[list[int]]) -> np.ndarray:
 
 
 @njit(cache=COMPILE_CACHE)
-def _lift(p, i, cnt, own, cellp, cells, image, size):
-    """Take slot i's placement p off the board; returns the overlap it took away.  ``own[k]`` counts base colour
-    k's pieces on a cell, ``own[2]`` the sum of the numbers (plus one) of the pieces there (2i: slot i's piece,
-    2i + 1: its image), which names a cell's piece when it has one."""
-    gone = 0
+def _put(p, i, delta, cnt, own, cellp, cells, image, size):
+    """Put slot i's placement p on the board (``delta`` 1) or take it off (-1); returns the change in overlaps.
+    ``own[k]`` counts base colour k's pieces on a cell, ``own[2]`` sums the numbers (plus one) of the pieces there
+    (2i: slot i's piece, 2i + 1: its image), which names a cell's piece when it has one; ``cellp[q]`` lists them
+    (at most 8, their count in column 8)."""
+    change = 0
     for t in range(size[p]):
         for side in range(2):
             q = cells[p, t] if side == 0 else image[p, t]
-            if cnt[q] >= 2:
-                gone += 1
-            cnt[q] -= 1
-            own[2, q] -= 2 * i + side + 1
-            for b in range(cellp[q, 8]):
-                if cellp[q, b] == 2 * i + side:
+            x = 2 * i + side
+            change += max(cnt[q] + delta - 1, 0) - max(cnt[q] - 1, 0)
+            cnt[q] += delta
+            own[2, q] += delta * (x + 1)
+            if delta > 0 and cellp[q, 8] < 8:
+                cellp[q, cellp[q, 8]] = x
+                cellp[q, 8] += 1
+            for b in range(cellp[q, 8] if delta < 0 else 0):
+                if cellp[q, b] == x:
                     cellp[q, 8] -= 1
                     cellp[q, b] = cellp[q, cellp[q, 8]]
                     break
-        own[i // NSHAPES, cells[p, t]] -= 1
-    return gone
-
-
-@njit(cache=COMPILE_CACHE)
-def _drop(p, i, cnt, own, cellp, cells, image, size):
-    """Put slot i's placement p on the board; returns the overlap it adds."""
-    added = 0
-    for t in range(size[p]):
-        for side in range(2):
-            q = cells[p, t] if side == 0 else image[p, t]
-            if cnt[q] >= 1:
-                added += 1
-            cnt[q] += 1
-            own[2, q] += 2 * i + side + 1
-            if cellp[q, 8] < 8:
-                cellp[q, cellp[q, 8]] = 2 * i + side
-                cellp[q, 8] += 1
-        own[i // NSHAPES, cells[p, t]] += 1
-    return added
+        own[i // NSHAPES, cells[p, t]] += delta
+    return change
 
 
 @njit(cache=COMPILE_CACHE)
@@ -351,19 +337,23 @@ def _connectivity(k, cur, adj, own, corner_cell, cells, size, weights, queue, se
                     tail += 1
         groups += 1
     has_corner = own[k, corner_cell[k]] > 0
-    if has_corner:
-        for a in range(NSHAPES):
-            p = cur[k * NSHAPES + a]
-            for t in range(size[p]):
-                if cells[p, t] == corner_cell[k]:
-                    g = seen[a]
-                    for b in range(NSHAPES):
-                        if seen[b] == g:
-                            reached += 1
-                    break
-            if reached:
-                break
+    a = _corner_slot(k, cur, corner_cell, cells, size)
+    if a >= 0:
+        for b in range(NSHAPES):
+            if seen[b] == seen[a]:
+                reached += 1
     return weights[2] * (groups - 1 + (0 if has_corner else 1)) + weights[3] * (NSHAPES - reached)
+
+
+@njit(cache=COMPILE_CACHE)
+def _corner_slot(k, cur, corner_cell, cells, size):
+    """The shape of base colour k's piece on its start corner, or -1."""
+    for a in range(NSHAPES):
+        p = cur[k * NSHAPES + a]
+        for t in range(size[p]):
+            if cells[p, t] == corner_cell[k]:
+                return a
+    return -1
 
 
 @njit(cache=COMPILE_CACHE)
@@ -376,9 +366,9 @@ def _relocate(i, p_new, cur, cnt, own, adj, mark, stamp, pts, touch, cop, cellp,
     d_cross = -_crossings_at(pts, npts, cnt, own, tables[17])
     _touch_remove(2 * i, touch, cop)
     _touch_remove(2 * i + 1, touch, cop)
-    d_over = -_lift(p, i, cnt, own, cellp, cells, image, size)
+    d_over = _put(p, i, -1, cnt, own, cellp, cells, image, size)
     d_edge = 2 * (_ring_sum(p_new, own[k], ring, nring) - _ring_sum(p, own[k], ring, nring))
-    d_over += _drop(p_new, i, cnt, own, cellp, cells, image, size)
+    d_over += _put(p_new, i, 1, cnt, own, cellp, cells, image, size)
     _touch_add(2 * i, p_new, touch, cop, cellp, cells, image, size, tables[18], tables[19], True)
     _touch_add(2 * i + 1, p_new, touch, cop, cellp, cells, image, size, tables[18], tables[19], True)
     _lonely(cop)
@@ -401,7 +391,7 @@ def _full_cost(cur, cnt, own, adj, mark, stamp, tables, weights, corner_cell, co
     over, edge = 0, 0
     for i in range(SLOTS):
         edge += 2 * _ring_sum(cur[i], own[i // NSHAPES], ring, nring)
-        over += _drop(cur[i], i, cnt, own, cellp, cells, image, size)
+        over += _put(cur[i], i, 1, cnt, own, cellp, cells, image, size)
     for x in range(NPIECES):
         _touch_add(x, cur[x // 2], touch, cop, cellp, cells, image, size, tables[18], tables[19], False)
     for x in range(NPIECES):
@@ -472,12 +462,8 @@ def _defects(cur, cnt, own, adj, corner_cell, tables, out, seen, queue, weights)
     n = 0
     for k in range(2):
         _connectivity(k, cur, adj, own, corner_cell, cells, size, weights, queue, seen)
-        corner_group = -1
-        for a in range(NSHAPES):
-            p = cur[k * NSHAPES + a]
-            for t in range(size[p]):
-                if cells[p, t] == corner_cell[k]:
-                    corner_group = seen[a]
+        a = _corner_slot(k, cur, corner_cell, cells, size)
+        corner_group = seen[a] if a >= 0 else -1
         for a in range(NSHAPES):
             i = k * NSHAPES + a
             p = cur[i]
