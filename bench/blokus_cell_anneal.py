@@ -496,6 +496,19 @@ def pieces_by_colour(board: CellBoard, col: np.ndarray) -> list[list[tuple[tuple
     return out
 
 
+def stored_colouring(board: CellBoard, path: str) -> np.ndarray:
+    """The colour of every cell of a stored layout (the tests/data format) on ``board``."""
+    from solvers.blokus.solitaire_sat import layout_cells
+
+    with open(path) as handle:
+        data = json.load(handle)
+    col = np.full(board.n, EMPTY_COLOUR, np.int64)
+    for move, cells in zip(data["moves"], layout_cells(data)):
+        for r, c in cells:
+            col[r * board.cols + c] = ("blue", "yellow", "red", "green").index(move["color"])
+    return col
+
+
 def replay(board: CellBoard, col: np.ndarray) -> tuple[BlokusState, list[dict[str, str]]]:
     """Play the colouring through the rule engine, colours in turn; ValueError when it is not a layout."""
     orders, pieces = [], pieces_by_colour(board, col)

@@ -45,7 +45,14 @@ import numpy as np
 from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from blokus_cell_anneal import EMPTY_COLOUR, CellBoard, grid, pieces_by_colour, replay  # noqa: E402
+from blokus_cell_anneal import (  # noqa: E402
+    EMPTY_COLOUR,
+    CellBoard,
+    grid,
+    pieces_by_colour,
+    replay,
+    stored_colouring,
+)
 
 from solvers.blokus.solitaire_sat import PIECES  # noqa: E402
 
@@ -58,8 +65,9 @@ TRACE = False
 
 class Placements:
     """Every placement of every shape on the board that avoids the centre and its own half-turn image, as arrays:
-    cells, image cells, the ring (edge neighbours outside it), the corner cells (diagonal, not edge neighbours),
-    its image's placement number, and a lookup by (shape, orientation, box corner)."""
+    cells, image cells, the ring (every edge neighbour of its cells, once per edge, inner ones too), the corner cells
+    (diagonal, not edge neighbours), its image's placement number, and a lookup by (shape, orientation, box
+    corner); ``tables`` holds them for the kernels."""
 
     def __init__(self, board: CellBoard) -> None:
         self.board = board
@@ -88,12 +96,12 @@ class Placements:
         self.ring, self.nring = _padded(rings), np.array([len(r) for r in rings], np.int64)
         self.corner, self.ncorner = _padded(corners), np.array([len(c) for c in corners], np.int64)
         self.shape = np.array([s for _, s, *_ in rows_out], np.int64)
-        self.orient = np.array([o for _, _, o, _, _ in rows_out], np.int64)
         self.r0 = np.array([r for *_, r, _ in rows_out], np.int64)
         self.c0 = np.array([c for *_, c in rows_out], np.int64)
         self.by_cells = {tuple(cells): p for p, (cells, *_) in enumerate(rows_out)}
         self.image_of = np.array([self.by_cells[tuple(sorted(n - 1 - q for q in cells))] for cells, *_ in rows_out],
                                  np.int64)
+        self.tables = self._kernel_tables()
 
     def _ring(self, cells: list[int]) -> list[int]:
         """Every edge neighbour of each of its cells, inner ones too (so that with overlaps the count stays
@@ -126,7 +134,8 @@ class Placements:
                 cur[k * NSHAPES + self.shape[p]] = p
         return cur
 
-    def kernel_tables(self) -> tuple[np.ndarray, ...]:
+    def _kernel_tables(self) -> tuple[np.ndarray, ...]:
+        """The arrays the kernels read, by position (built once: ``state_cost`` runs per refill)."""
         norient = np.array([len(piece.orientations()) for piece in PIECES], np.int64)
         offsets = np.zeros((NSHAPES, 8, 5, 2), np.int64)
         for s, piece in enumerate(PIECES):
@@ -141,21 +150,8 @@ class Placements:
                 cell_points[q, a] = pt
         diag = np.ascontiguousarray(self.board.nbr8[:, [0, 2, 5, 7]])
         return (self.cells, self.image, self.size, self.ring, self.nring, self.corner, self.ncorner, self.shape,
-                self.orient, self.r0, self.c0, self.shape_start, self.lookup, self.image_of, norient, offsets,
+                self.r0, self.c0, self.shape_start, self.lookup, self.image_of, norient, offsets,
                 cell_points, point_cells, self.board.nbr4, diag)
-
-
-def stored_colouring(board: CellBoard, path: str) -> np.ndarray:
-    """The colour of every cell of a stored layout (the tests/data format) on ``board``."""
-    from solvers.blokus.solitaire_sat import layout_cells
-
-    with open(path) as handle:
-        data = json.load(handle)
-    col = np.full(board.n, EMPTY_COLOUR, np.int64)
-    for move, cells in zip(data["moves"], layout_cells(data)):
-        for r, c in cells:
-            col[r * board.cols + c] = ("blue", "yellow", "red", "green").index(move["color"])
-    return col
 
 
 def _padded(rows: list[list[int]]) -> np.ndarray:
@@ -336,13 +332,12 @@ def _connectivity(k, cur, adj, own, corner_cell, cells, size, weights, queue, se
                     queue[tail] = b
                     tail += 1
         groups += 1
-    has_corner = own[k, corner_cell[k]] > 0
     a = _corner_slot(k, cur, corner_cell, cells, size)
     if a >= 0:
         for b in range(NSHAPES):
             if seen[b] == seen[a]:
                 reached += 1
-    return weights[2] * (groups - 1 + (0 if has_corner else 1)) + weights[3] * (NSHAPES - reached)
+    return weights[2] * (groups - 1 + (0 if a >= 0 else 1)) + weights[3] * (NSHAPES - reached)
 
 
 @njit(cache=COMPILE_CACHE)
@@ -362,17 +357,17 @@ def _relocate(i, p_new, cur, cnt, own, adj, mark, stamp, pts, touch, cop, cellp,
     cells, image, size, ring, nring, corner, ncorner = tables[0], tables[1], tables[2], tables[3], tables[4], tables[5], tables[6]
     k, a = i // NSHAPES, i % NSHAPES
     p = cur[i]
-    npts = _gather_points(p, p_new, pts, mark, stamp, cells, image, size, tables[16])
-    d_cross = -_crossings_at(pts, npts, cnt, own, tables[17])
+    npts = _gather_points(p, p_new, pts, mark, stamp, cells, image, size, tables[15])
+    d_cross = -_crossings_at(pts, npts, cnt, own, tables[16])
     _touch_remove(2 * i, touch, cop)
     _touch_remove(2 * i + 1, touch, cop)
     d_over = _put(p, i, -1, cnt, own, cellp, cells, image, size)
     d_edge = 2 * (_ring_sum(p_new, own[k], ring, nring) - _ring_sum(p, own[k], ring, nring))
     d_over += _put(p_new, i, 1, cnt, own, cellp, cells, image, size)
-    _touch_add(2 * i, p_new, touch, cop, cellp, cells, image, size, tables[18], tables[19], True)
-    _touch_add(2 * i + 1, p_new, touch, cop, cellp, cells, image, size, tables[18], tables[19], True)
+    _touch_add(2 * i, p_new, touch, cop, cellp, cells, image, size, tables[17], tables[18], True)
+    _touch_add(2 * i + 1, p_new, touch, cop, cellp, cells, image, size, tables[17], tables[18], True)
     _lonely(cop)
-    d_cross += _crossings_at(pts, npts, cnt, own, tables[17])
+    d_cross += _crossings_at(pts, npts, cnt, own, tables[16])
     cur[i] = p_new
     _contact_row(k, a, cur, adj, mark, stamp, cells, size, corner, ncorner)
     return d_over, d_edge, d_cross
@@ -393,7 +388,7 @@ def _full_cost(cur, cnt, own, adj, mark, stamp, tables, weights, corner_cell, co
         edge += 2 * _ring_sum(cur[i], own[i // NSHAPES], ring, nring)
         over += _put(cur[i], i, 1, cnt, own, cellp, cells, image, size)
     for x in range(NPIECES):
-        _touch_add(x, cur[x // 2], touch, cop, cellp, cells, image, size, tables[18], tables[19], False)
+        _touch_add(x, cur[x // 2], touch, cop, cellp, cells, image, size, tables[17], tables[18], False)
     for x in range(NPIECES):
         for y in range(x):
             if _corner_only(x, y, touch):
@@ -406,8 +401,8 @@ def _full_cost(cur, cnt, own, adj, mark, stamp, tables, weights, corner_cell, co
             _contact_row(k, a, cur, adj, mark, stamp, cells, size, tables[5], tables[6])
         conn[k] = _connectivity(k, cur, adj, own, corner_cell, cells, size, weights, queue, seen)
     cross = 0
-    for pt in range(tables[17].shape[0]):
-        cross += _crossing(pt, cnt, own, tables[17])
+    for pt in range(tables[16].shape[0]):
+        cross += _crossing(pt, cnt, own, tables[16])
     return over, edge, cross
 
 
@@ -421,14 +416,14 @@ def _pair_cost(cop, weights):
 @njit(cache=COMPILE_CACHE)
 def _propose(i, cur, rng_pick, tables):
     """A new placement for slot i, or -1: shift (any orientation, box corner within 2), anywhere, or its image."""
-    shape, r0, c0, shape_start, lookup, image_of = tables[7], tables[9], tables[10], tables[11], tables[12], tables[13]
+    shape, r0, c0, shape_start, lookup, image_of = tables[7], tables[8], tables[9], tables[10], tables[11], tables[12]
     p = cur[i]
     s = shape[p]
     if rng_pick < 0.1:
         return image_of[p]
     if rng_pick < 0.25:
         return np.random.randint(shape_start[s], shape_start[s + 1])
-    o = np.random.randint(tables[14][s])
+    o = np.random.randint(tables[13][s])
     r = r0[p] + np.random.randint(-2, 3)
     c = c0[p] + np.random.randint(-2, 3)
     if r < 0 or c < 0 or r >= lookup.shape[2] or c >= lookup.shape[3]:
@@ -439,7 +434,7 @@ def _propose(i, cur, rng_pick, tables):
 @njit(cache=COMPILE_CACHE)
 def _into_hole(i, cur, cnt, blocked, width, tables):
     """A placement for slot i that covers a random uncovered cell (any orientation, any of its cells there), or -1."""
-    shape, size, lookup, norient, offsets = tables[7], tables[2], tables[12], tables[14], tables[15]
+    shape, size, lookup, norient, offsets = tables[7], tables[2], tables[11], tables[13], tables[14]
     n = cnt.shape[0]
     start = np.random.randint(n)
     for d in range(n):
@@ -508,8 +503,7 @@ def _anneal(cur, ncells, tables, weights, corner_cell, t_hot, t_cold, moves, foc
     for step in range(moves):
         temp *= ratio
         if focus > 0 and step % 1000 == 0:
-            ndefect = _defects(cur, cnt, own, adj, corner_cell, tables, defect, seen, queue,
-                               weights)
+            ndefect = _defects(cur, cnt, own, adj, corner_cell, tables, defect, seen, queue, weights)
         if ndefect and np.random.random() < focus:
             i = defect[np.random.randint(ndefect)]
         else:
@@ -788,7 +782,7 @@ def state_cost(places: Placements, cur: np.ndarray) -> tuple[int, int, float]:
     conn = np.zeros(2)
     over, edge, _ = _full_cost(cur, np.zeros(n, np.int64), np.zeros((3, n), np.int64),
                                np.zeros((2, NSHAPES, NSHAPES), np.bool_), np.zeros(n, np.int64), np.zeros(1, np.int64),
-                               places.kernel_tables(), np.array([1.0, 1, 1, 0, 0, 0, 0, 0, 0]),
+                               places.tables, np.array([1.0, 1, 1, 0, 0, 0, 0, 0, 0]),
                                np.array([0, places.board.cols - 1], np.int64), conn, np.zeros(NSHAPES, np.int64),
                                np.zeros(NSHAPES, np.int64), np.zeros((2, NPIECES, NPIECES), np.int64),
                                np.zeros(NPIECES + 2, np.int64), np.zeros((n, 9), np.int64))
@@ -859,7 +853,7 @@ def main() -> None:
     cols, rows = map(int, args.board.split("x"))
     board = CellBoard(cols, rows, "half")
     places = Placements(board)
-    tables = places.kernel_tables()
+    tables = places.tables
     weights = np.array([float(w) for w in args.weights.split(",") + args.crossings.split(",")
                         + args.pairs.split(",")])
     corner_cell = np.array([0, cols - 1], np.int64)
@@ -879,9 +873,8 @@ def main() -> None:
         if args.restart and cycles:
             cur = places.random_state(rng)
         best, parts = _anneal(cur, board.n, tables, weights, corner_cell, args.t_hot, args.t_cold, args.cycle,
-                                         args.focus, args.swap, args.hole, blocked, cols,
-                                         args.seed * 100_003 + cycles, best_cur, packings, npackings, args.gap,
-                                                args.min_crossings)
+                              args.focus, args.swap, args.hole, blocked, cols, args.seed * 100_003 + cycles, best_cur,
+                              packings, npackings, args.gap, args.min_crossings)
         cycles += 1
         overall = min(overall, best)
         if not args.restart:

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.blokus.solitaire_sat import layout_cells
 from tests.bench_scripts import bench_module
 
 bench = bench_module("blokus_cell_anneal")
@@ -19,14 +18,9 @@ TABLE = bench.shape_table()
 
 def stored_colouring(name: str) -> tuple[object, np.ndarray]:
     """The board (half turn) and the stored layout's colour per cell."""
-    data = json.loads((DATA / f"blokus_all_pieces_{name}_4c.json").read_text())
-    cols, rows = map(int, data["board"].split("x"))
+    cols, rows = map(int, name.split("x"))
     board = bench.CellBoard(cols, rows, "half")
-    col = np.full(board.n, bench.EMPTY_COLOUR, np.int64)
-    for move, cells in zip(data["moves"], layout_cells(data)):
-        for r, c in cells:
-            col[r * cols + c] = ("blue", "yellow", "red", "green").index(move["color"])
-    return board, col
+    return board, bench.stored_colouring(board, str(DATA / f"blokus_all_pieces_{name}_4c.json"))
 
 
 def cost(board, col: np.ndarray, weights=(1, 1, 1, 1, 0, 0), colours=(0, 1, 2, 3)) -> float:
@@ -167,11 +161,7 @@ def test_a_layout_found_is_written_as_a_record_that_replays(tmp_path, capsys):
     bench._report_layout(board, col, argparse.Namespace(out=str(out), board="18x20", symmetry="half", seed=0), 1.0)
     assert "FOUND, replayed through the rule engine (84 moves)" in capsys.readouterr().out
     record = json.loads(out.read_text())
-    again = np.full(board.n, bench.EMPTY_COLOUR, np.int64)
-    for move, cells in zip(record["moves"], layout_cells(record)):
-        for r, c in cells:
-            again[r * board.cols + c] = ("blue", "yellow", "red", "green").index(move["color"])
-    assert (again == col).all() and record["empty_cells"] == 4
+    assert (bench.stored_colouring(board, str(out)) == col).all() and record["empty_cells"] == 4
 
 
 @pytest.mark.slow

@@ -36,7 +36,7 @@ class Counts:
         self.adj, self.mark, self.stamp = np.zeros((2, 21, 21), np.bool_), np.zeros(n, np.int64), np.zeros(1, np.int64)
         self.touch, self.cop = np.zeros((2, 84, 84), np.int64), np.zeros(86, np.int64)
         self.conn = np.zeros(2)
-        self.tables = places.kernel_tables()
+        self.tables = places.tables
         weights = np.array([1.0, 1, 1, 1, 0, 0, 0, 0, 0])
         self.totals = list(bench._full_cost(cur, self.cnt, self.own, self.adj, self.mark, self.stamp, self.tables,
                                             weights, np.array([0, board.cols - 1]), self.conn,
