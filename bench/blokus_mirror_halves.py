@@ -64,6 +64,7 @@ class MirrorModel:
         if spare < 0 or (not self.middle and spare % 2):
             raise ValueError(f"{cols}x{rows}: no such layout")
         self.top_spare = spare // 2
+        self.corners = {0: (0, 0), 1: (0, cols - 1)}  # each colour pair's corner in the top: blue's, yellow's
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         region = Region.rectangle(cols, self.h)
@@ -148,8 +149,8 @@ class MirrorModel:
             for c in range(4):
                 for q in edge:
                     add([-self.tp(c, i), -self.col(q, c)])
-        for c, corner in ((0, (0, 0)), (1, (0, self.cols - 1))):
-            add([self.col(corner, c)])
+        for f, corner in self.corners.items():
+            add([self.col(corner, f)])
         if self.middle:
             self._build_middle(last)
         self._contacts()
@@ -169,30 +170,20 @@ class MirrorModel:
                     add([-v, self.mcol(x, c)])
                 add([-self.mcol(x, c), -self.col((last, x), c)])  # the top cell above
                 add([-self.mcol(x, c), -self.col((last, x), SIGMA[c])])  # the mirror of that cell below
-        for j, (c, s, x) in enumerate(self.mids):
-            for y in (x - 1, x + self.pieces[s].area):
-                if 0 <= y < self.cols:
-                    add([-self.mid(j), -self.mcol(y, c)])
+        for j, (c, _, _) in enumerate(self.mids):
+            for _, y in self.mid_ends(j):  # no piece of its colour just past either end
+                add([-self.mid(j), -self.mcol(y, c)])
 
     def _contacts(self) -> None:
-        """A corner contact for every piece, in its colour's graph (top pieces in both colours of their pair)."""
-        add, last = self.clauses.append, self.h - 1
-        for i, (_, cells) in enumerate(self.place):
-            _, diag = self.halo(cells)
-            bottom = [y for r, y in cells if r == last]
+        """A corner contact for every piece, in its colour's graph: a top piece of c in c's and, as its mirror image,
+        in σ(c)'s (the same graph when the halves touch: no middle pieces tell them apart)."""
+        add = self.clauses.append
+        for i in range(len(self.place)):
             for c in range(4):
-                same = [self.tp(c, k) for q in diag for k in self.covering.get(q, [])]
-                if not self.middle:
-                    across = {(last, y + d) for y in bottom for d in (-1, 1)} - set(cells)
-                    same += [self.tp(SIGMA[c], k) for q in across if self.inside(q) for k in self.covering[q]]
-                    add([-self.tp(c, i)] + same)
-                    continue
-                for colour in (c, SIGMA[c]):  # the piece itself, and its mirror image
-                    ends = [self.mid(j) for j in sorted({j for y in bottom for j in self.ends_at[colour][y]})]
-                    add([-self.tp(c, i)] + same + ends)
+                for graph in (c, SIGMA[c]) if self.middle else (c,):
+                    add([-self.tp(c, i)] + self.neighbours(graph, ("t", c, i)))
         for j, (c, _, _) in enumerate(self.mids):
-            add([-self.mid(j)] + [self.tp(d, k) for q in self.mid_ends(j) for k in self.covering[q]
-                                  for d in range(4) if FAMILY[d] == FAMILY[c]])
+            add([-self.mid(j)] + self.neighbours(c, ("m", j)))
 
     def _card(self, enc) -> None:
         self.clauses.extend(enc.clauses)
@@ -223,8 +214,9 @@ class MirrorModel:
             out += [self.mid(j) for y in bottom for j in self.ends_at[c][y]]
         return out
 
-    def groups(self, c: int, top: list[tuple[int, int]], mids: list[int]) -> list[list[tuple]]:
-        """Colour c's corner-contact groups: nodes ('t', colour, placement) and ('m', j)."""
+    def groups(self, c: int, top: list[tuple[int, int]], mids: list[int]) -> list[tuple[list[tuple], set[int]]]:
+        """Colour c's corner-contact groups, each with every variable that would join a piece to it: nodes ('t',
+        colour, placement) and ('m', j)."""
         nodes = [("t", d, i) for d, i in top if FAMILY[d] == FAMILY[c]] + [("m", j) for j in mids
                                                                             if self.mids[j][0] == c]
         lit = {n: (self.tp(n[1], n[2]) if n[0] == "t" else self.mid(n[1])) for n in nodes}
@@ -243,24 +235,20 @@ class MirrorModel:
                         seen.add(b)
                         comp.append(b)
                         todo.append(b)
-            out.append(comp)
+            out.append((comp, set().union(*(near[a] for a in comp))))
         return out
 
     def cuts(self, model: set[int]) -> list[list[int]]:
         """One clause per group of a colour that does not hold its corner piece."""
         top, mids = self.solution(model)
-        corner_piece = {}
-        for f, corner in ((0, (0, 0)), (1, (0, self.cols - 1))):
-            corner_piece[f] = next(("t", d, i) for d, i in top if corner in self.place[i][1])
+        corner_piece = {f: next(("t", d, i) for d, i in top if corner in self.place[i][1])
+                        for f, corner in self.corners.items()}
         out = []
         for c in range(4):
-            for comp in self.groups(c, top, mids):
+            for comp, border in self.groups(c, top, mids):
                 if corner_piece[FAMILY[c]] in comp:
                     continue
                 inner = {self.tp(n[1], n[2]) if n[0] == "t" else self.mid(n[1]) for n in comp}
-                border = set()
-                for n in comp:
-                    border |= set(self.neighbours(c, n))
                 out.append([-v for v in sorted(inner)] + sorted(border - inner))
         return out
 
