@@ -39,8 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solvers.blokus.solitaire import (  # noqa: E402
     NUM_PIECES,
     _candidates,
+    _ordered,
     _Search,
     _waste_bound,
+    expand_symmetric,
     geometry,
     parse_board,
     replay,
@@ -356,9 +358,11 @@ class Nrpa:
 def layout_record(path: list[tuple[int, int]], cols: int, rows: int, search: dict, command: str,
                   cpu_seconds: float) -> dict:
     """The half-turn layout of ``path`` (the searched colours' moves) as a stored record (the format of
-    ``tests/data/blokus_all_pieces_*.json``), after its replay through the rule engine."""
+    ``tests/data/blokus_all_pieces_*.json``: each colour's monomino last where the layout allows), after its replay
+    through the rule engine."""
     geo = geometry(cols, rows, 4, "half-turn")
-    state = replay(path, True, geo)
+    ordered = _ordered(expand_symmetric(path, geo), geo)  # every colour's monomino last when it supports nothing
+    state = replay(ordered, False, geo) if len(ordered) == len(path) * 2 else replay(path, True, geo)
     verify_solution(state)
     record = state.to_json()
     moves = record.pop("moves")
