@@ -237,20 +237,8 @@ class _AnyOrder(_Search):
     """The project's DFS with every piece in hand allowed at every ply (not only the largest): a layout's
     last pieces need not be placed largest first (a domino may carry a tromino)."""
 
-    def moves_for(self, color: int) -> list[tuple[int, int, int, int]]:
-        t = self.t
-        ok = self.left[color].astype(np.uint8)
-        if not ok.any():
-            return []
-        self.stamp += 1
-        first = bool(ok.sum() == NUM_PIECES)
-        n = _candidates(color, ok, self.attach[color], self.n_attach[color], first, self.starts[color], t.pl_piece,
-                        t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners, t.pl_ncorners, self.cp_start,
-                        self.cp_list, self.unit_of, self.unit_cells, self.unit_n, self.unit_used, self.forb,
-                        self.active, self.marker, self.stamp, self.out_m, self.out_kill, self.out_attach, t.width,
-                        self.out_contact)
-        return [(int(self.out_m[i]), int(self.out_kill[i]), int(self.out_attach[i]), int(self.out_contact[i]))
-                for i in range(n)]
+    def allowed_pieces(self, color: int) -> np.ndarray:
+        return self.left[color].astype(np.uint8)
 
 
 class Found(Exception):
@@ -276,7 +264,8 @@ class Nrpa:
         self.search = s
         self.n_pl = t.num_placements
         self.full_cells = sum(s.piece_sizes) * s.ncolors
-        self.common = (self.budget_args(s), (t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners,
+        self.common = ((s.budget, s.real_units, s.piece_sizes, s.start_cells, s.unit_used.copy(), s.forb.copy()),
+                       (t.pl_piece, t.pl_size, t.pl_cells, t.pl_adj, t.pl_nadj, t.pl_corners,
                                             t.pl_ncorners, s.cp_start, s.cp_list, s.unit_of, s.unit_cells, s.unit_n,
                                             t.width))
         self.marker = np.zeros(self.n_pl, np.int64)
@@ -289,31 +278,25 @@ class Nrpa:
         self.w_kill, self.w_contact, self.alpha, self.iterations = w_kill, w_contact, alpha, iterations
         self.w_size, self.size_slack = w_size, size_slack
         self.rollouts = 0
-        self.best: Sequence | None = None
         self.tail_from, self.tail_nodes = tail_from, tail_nodes
         self.tail = _AnyOrder(seed, 10**6, 10**9, geo=self.geo)
         self.tail.complete_when(None, 0.0)
-        self.tail_seen: set[tuple[int, ...]] = set()
+        self.tail_seen: set[tuple[tuple[int, int], ...]] = set()
         self.tails = 0
         self.reasons = [0, 0, 0, 0]
         _seed(seed)
 
-    @staticmethod
-    def budget_args(s: _Search) -> tuple:
-        return (s.budget, s.real_units, s.piece_sizes, s.start_cells, s.unit_used.copy(), s.forb.copy())
-
     def rollout(self, policy: np.ndarray) -> Sequence:
         head, tables = self.common
         codes, priors, offsets, choices, path = self.trace
-        cells, plies, reason = _rollout(policy, self.w_kill, self.w_contact, self.w_size, self.size_slack, *head, *tables, self.marker, self.stamp,
-                                *self.outs, codes, priors, offsets, choices, path)
+        cells, plies, reason = _rollout(policy, self.w_kill, self.w_contact, self.w_size, self.size_slack, *head,
+                                        *tables, self.marker, self.stamp, *self.outs, codes, priors, offsets, choices,
+                                        path)
         self.rollouts += 1
         self.reasons[reason] += 1
         end = offsets[plies]
         seq = Sequence(cells, plies, codes[:end].copy(), priors[:end].copy(), offsets[: plies + 1].copy(),
                        choices[:plies].copy(), path[:plies].copy())
-        if self.best is None or seq.cells > self.best.cells:
-            self.best = seq
         if seq.cells == self.full_cells:
             raise Found(self.layout(seq))
         if seq.plies >= self.tail_from:
@@ -322,7 +305,7 @@ class Nrpa:
 
     def finish(self, seq: Sequence) -> None:
         """The exhaustive tail search from the sequence's first ``tail_from`` moves; raises Found."""
-        prefix = [int(code) for code in seq.path[: self.tail_from]]
+        prefix = self.layout(seq)[: self.tail_from]
         key = tuple(sorted(prefix))
         if key in self.tail_seen:
             return
@@ -330,8 +313,8 @@ class Nrpa:
         self.tails += 1
         s = self.tail
         s.reset()
-        for code in prefix:
-            s.place(code // self.n_pl, code % self.n_pl)
+        for colour, m in prefix:
+            s.place(colour, m)
         total = NUM_PIECES * s.ncolors
         if s._dfs(self.tail_from, total, float("inf"), [self.tail_nodes]):
             raise Found(list(s.path))

@@ -811,14 +811,18 @@ class _Search:
         self.n_attach = [0] * self.ncolors
         self.path: list[tuple[int, int]] = []  # (color, placement) per ply, in search order
 
+    def allowed_pieces(self, color: int) -> np.ndarray:
+        """The pieces ``color`` may play now (a 0/1 mask): its largest ones in hand."""
+        left = self.left[color]
+        top = max((PIECE_SIZES[p] for p in range(NUM_PIECES) if left[p]), default=0)
+        return np.array([1 if left[p] and PIECE_SIZES[p] == top else 0 for p in range(NUM_PIECES)], np.uint8)
+
     def moves_for(self, color: int) -> list[tuple[int, int, int, int]]:
         t = self.t
         left = self.left[color]
-        sizes = [PIECE_SIZES[p] for p in range(NUM_PIECES) if left[p]]
-        if not sizes:
+        ok = self.allowed_pieces(color)
+        if not ok.any():
             return []
-        top = max(sizes)
-        ok = np.array([1 if left[p] and PIECE_SIZES[p] == top else 0 for p in range(NUM_PIECES)], np.uint8)
         self.stamp += 1
         first = left.sum() == NUM_PIECES
         n = _candidates(color, ok, self.attach[color], self.n_attach[color], first, self.starts[color],
